@@ -1,0 +1,67 @@
+/**
+ * The error catalog: every failure the service reports, with a stable machine `code` and its
+ * HTTP status. Handlers throw `AppError`s; the HTTP layer renders them as RFC 9457 problems.
+ */
+export const problemCatalog = {
+  invalid_request: { status: 400, title: 'Invalid request' },
+  unauthenticated: { status: 401, title: 'Authentication required' },
+  insufficient_credits: { status: 402, title: 'Out of credits' },
+  read_only_token: { status: 403, title: 'Read-only token' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  origin_not_allowed: { status: 403, title: 'Cross-site request refused' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  duplicate_sentence: { status: 409, title: 'Duplicate sentence' },
+  request_in_progress: { status: 409, title: 'Request in progress' },
+  email_taken: { status: 409, title: 'Email already registered' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
+  request_id_reused: { status: 422, title: 'request_id reused with a different body' },
+  language_setup_required: { status: 428, title: 'Language setup required' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal error' },
+  provider_output_invalid: { status: 502, title: 'Provider output failed validation' },
+  privacy_routing_unavailable: { status: 503, title: 'Privacy-preserving routing unavailable' },
+  service_unavailable: { status: 503, title: 'Service temporarily unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof problemCatalog;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ProblemCode;
+  readonly status: number;
+  readonly title: string;
+  /** Extra members of the problem document (e.g. `existingId`, `errors`). */
+  readonly extensions: Record<string, unknown>;
+
+  constructor(code: ProblemCode, detail: string, extensions: Record<string, unknown> = {}) {
+    super(detail);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = problemCatalog[code].status;
+    this.title = problemCatalog[code].title;
+    this.extensions = extensions;
+  }
+}
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;
+
+/** The RFC 9457 body for an error; `type` points into the API reference. */
+export function problemBody(error: AppError, instance?: string) {
+  return {
+    type: `/docs#problem-${error.code}`,
+    title: error.title,
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    ...(instance ? { instance } : {}),
+    ...error.extensions,
+  };
+}

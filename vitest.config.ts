@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: pure unit tests run with no infrastructure; integration tests share one real
+// PostgreSQL and one real Temporal dev server started by the global setup for the whole run.
+export default defineConfig({
+  test: {
+    reporters: ['default', ['json', { outputFile: 'test-results/results.json' }]],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
