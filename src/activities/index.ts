@@ -1,0 +1,18 @@
+import type { Config } from '../config.ts';
+import type { Orm } from '../db/orm.ts';
+import type { ModelClient } from '../model/model-client.ts';
+
+/** What activities are built from; the worker passes real clients, tests the same. */
+export interface ActivityDeps {
+  config: Config;
+  orm: Orm;
+  model: ModelClient;
+}
+
+/** Every activity, built once per worker from its dependencies (Temporal's DI pattern). */
+export function createActivities(deps: ActivityDeps) {
+  void deps;
+  return {};
+}
+
+export type Activities = ReturnType<typeof createActivities>;

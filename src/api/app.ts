@@ -1,0 +1,79 @@
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import type { App, AppDeps } from './deps.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { languageGuardPlugin } from './plugins/language-guard.ts';
+import { problemsPlugin } from './plugins/problems.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { apiDescription } from './api-reference.ts';
+import { accountRoutes } from './routes/account.ts';
+import { creditRoutes } from './routes/credits.ts';
+import { healthRoutes } from './routes/health.ts';
+import { tokenRoutes } from './routes/tokens.ts';
+import { featureRoutes } from './routes/index.ts';
+import { trpcPlugin } from './trpc/plugin.ts';
+
+/**
+ * Builds the whole HTTP surface: REST under /api, tRPC under /trpc, the OpenAPI document and
+ * its rendering. Listening and shutdown belong to the caller (server.ts, main.ts, tests).
+ */
+export async function buildApp(deps: AppDeps, options: { logger?: boolean | object } = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? { level: deps.config.logLevel },
+    bodyLimit: deps.config.bodyLimitBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    // Logs carry method, route, status and timing; never bodies, query strings or headers with secrets.
+    disableRequestLogging: true,
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => { reply.header('x-request-id', request.id); });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.principal?.userId }, 'request');
+  });
+
+  await app.register(problemsPlugin);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Language Capture Service', version: '1.0.0', description: apiDescription },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Personal token (`lcp_…`), created under API tokens.' },
+          session: { type: 'apiKey', in: 'cookie', name: 'lcs_session' },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(cookie);
+  await app.register(authPlugin, deps);
+  await app.register(rateLimitPlugin, deps);
+  await app.register(languageGuardPlugin, deps);
+
+  await app.register(async (scope) => {
+    const typed = scope.withTypeProvider<ZodTypeProvider>();
+    await healthRoutes(typed, deps);
+    await accountRoutes(typed, deps);
+    await tokenRoutes(typed, deps);
+    await creditRoutes(typed, deps);
+    await featureRoutes(typed, deps);
+  });
+  await app.register(trpcPlugin, deps);
+  return app;
+}

@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config.ts';
+import type { Orm } from '../../db/orm.ts';
+import { AppError } from '../../domain/problems.ts';
+import { parseBearer } from '../../domain/tokens.ts';
+import { userIdForSession } from '../../services/accounts.ts';
+import { authenticateToken, type TokenScope } from '../../services/tokens.ts';
+
+export const SESSION_COOKIE = 'lcs_session';
+
+export interface Principal {
+  userId: string;
+  via: 'session' | 'token';
+  scope: TokenScope;
+  sessionId: string | null;
+  tokenId: string | null;
+}
+
+/**
+ * Who may call a route. `user`: a page session or a bearer token. `session`: a page session only
+ * (minting and revoking tokens). `optional`: resolved when present (tRPC decides per procedure).
+ * `public`: nobody is looked up.
+ */
+export type AuthMode = 'public' | 'optional' | 'user' | 'session';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+    /** Model-backed: counted in the tighter rate-limit bucket. */
+    modelBacked?: boolean;
+    /** Answers 428 until both languages are set. */
+    requiresLanguages?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export async function resolvePrincipal(orm: Orm, request: FastifyRequest): Promise<Principal | null> {
+  const em = orm.em.fork();
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined) {
+    const token = parseBearer(authorization);
+    const found = token ? await authenticateToken(em, token) : null;
+    if (!found) throw new AppError('unauthenticated', 'The bearer token is malformed, unknown, expired or revoked.');
+    return { userId: found.userId, via: 'token', scope: found.scope, tokenId: found.tokenId, sessionId: null };
+  }
+  const sessionId = request.cookies[SESSION_COOKIE];
+  if (sessionId) {
+    const userId = await userIdForSession(em, sessionId);
+    if (userId) return { userId, via: 'session', scope: 'write', sessionId, tokenId: null };
+  }
+  return null;
+}
+
+export function requirePrincipal(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('unauthenticated', 'Sign in, or send Authorization: Bearer <token>.');
+  return request.principal;
+}
+
+export const authPlugin = fp(
+  async (app: FastifyInstance, { orm, config }: { orm: Orm; config: Config }) => {
+    app.decorateRequest('principal', null);
+    const isAllowedOrigin = (origin: string) => config.allowedOrigins.includes(origin);
+
+    app.addHook('onRequest', async (request) => {
+      const mode = request.routeOptions.config.auth ?? 'user';
+      const unsafe = !SAFE_METHODS.has(request.method);
+      // Browsers send Origin on cross-site writes; a write from a foreign page is refused even
+      // before authentication so that login CSRF is refused too.
+      const origin = request.headers.origin;
+      if (unsafe && origin !== undefined && !isAllowedOrigin(origin) && request.headers.authorization === undefined) {
+        throw new AppError('origin_not_allowed', `Writes from origin ${origin} are not accepted.`);
+      }
+      if (mode === 'public') return;
+      request.principal = await resolvePrincipal(orm, request);
+      const principal = request.principal;
+      if (!principal) {
+        if (mode === 'optional') return;
+        throw new AppError('unauthenticated', 'Sign in, or send Authorization: Bearer <token>.');
+      }
+      if (principal.via === 'session' && unsafe && (origin === undefined || !isAllowedOrigin(origin))) {
+        throw new AppError('origin_not_allowed', 'Cookie-authenticated writes must come from the service’s own pages (Origin header).');
+      }
+      if (principal.via === 'token' && principal.scope === 'read' && unsafe) {
+        throw new AppError('read_only_token', 'This token has the read scope; it may only call GET routes.');
+      }
+      if (mode === 'session' && principal.via !== 'session') {
+        throw new AppError('forbidden', 'Tokens are managed from a signed-in page session; a token cannot mint or revoke tokens.');
+      }
+    });
+  },
+  { name: 'auth', dependencies: ['@fastify/cookie'] },
+);

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    instance: z.string().optional(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details; `code` is a stable machine word.' });
+
+/** Problem responses a route can produce, for the OpenAPI document. */
+export const problems = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, problemSchema])) as Record<number, typeof problemSchema>;
+
+/** The statuses every authenticated route can answer. */
+export const AUTHED = [400, 401, 403, 429] as const;
+
+export const isoDate = z.string().meta({ format: 'date-time' });

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { isoDate } from './common.ts';
+
+export const walletSchema = z
+  .object({
+    balance: z.number().int(),
+    plan: z.enum(['free', 'paid']),
+    monthlyAllowance: z.number().int(),
+    periodStart: isoDate,
+    periodEnd: isoDate,
+  })
+  .meta({ id: 'Credits' });
+
+export const ledgerQuerySchema = z.object({
+  cursor: z.string().regex(/^\d+$/).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const ledgerSchema = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      amount: z.number().int(),
+      balanceAfter: z.number().int(),
+      reason: z.string(),
+      ref: z.string().nullable(),
+      createdAt: isoDate,
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});

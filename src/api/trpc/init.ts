@@ -1,0 +1,63 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import type { FastifyRequest } from 'fastify';
+import { AppError, isAppError, problemBody } from '../../domain/problems.ts';
+import { hitWindow } from '../../services/rate-limit-store.ts';
+import type { AppDeps } from '../deps.ts';
+import { requireLanguages } from '../plugins/language-guard.ts';
+
+export interface TrpcContext {
+  deps: AppDeps;
+  request: FastifyRequest;
+}
+
+const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 402: 'PAYMENT_REQUIRED', 403: 'FORBIDDEN', 404: 'NOT_FOUND',
+  409: 'CONFLICT', 413: 'PAYLOAD_TOO_LARGE', 422: 'UNPROCESSABLE_CONTENT', 428: 'PRECONDITION_REQUIRED',
+  429: 'TOO_MANY_REQUESTS', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE',
+};
+
+/** tRPC reports catalog errors with the same `code` and problem body as REST (under `data.problem`). */
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error }) {
+    const cause = isAppError(error.cause) ? error.cause : null;
+    return { ...shape, data: { ...shape.data, problem: cause ? problemBody(cause) : null } };
+  },
+});
+
+const toTrpcErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isAppError(result.error.cause)) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: TRPC_CODE[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(toTrpcErrors);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  const principal = ctx.request.principal;
+  if (!principal) throw new AppError('unauthenticated', 'Sign in first.');
+  return next({ ctx: { ...ctx, principal, em: ctx.deps.orm.em.fork() } });
+});
+
+export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.principal.via !== 'session') throw new AppError('forbidden', 'A token cannot manage tokens.');
+  return next();
+});
+
+/** Capture, translation and work: 428 until languages are set. */
+export const languageProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  const languages = await requireLanguages(ctx.em, ctx.principal.userId);
+  return next({ ctx: { ...ctx, languages } });
+});
+
+/** Model-backed procedures share REST's tighter bucket for the same user. */
+export const modelProcedure = languageProcedure.use(async ({ ctx, next }) => {
+  const { rateLimit } = ctx.deps.config;
+  const { current, ttl } = await hitWindow(ctx.deps.orm, `model:${ctx.principal.userId}`, rateLimit.windowSeconds * 1000);
+  if (current > rateLimit.modelMax) throw new AppError('rate_limited', `Too many requests; retry in ${Math.ceil(ttl / 1000)} s.`);
+  return next();
+});

@@ -1,0 +1,19 @@
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../deps.ts';
+import { appRouter, type AppRouter } from './router.ts';
+
+export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
+  // The global hooks (auth, CSRF, read-only scope, rate limit) apply to /trpc as to REST;
+  // here the principal is optional and each procedure decides.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, auth: 'optional' };
+  });
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }) => ({ deps, request: req }),
+    },
+  } satisfies { prefix: string; trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] });
+}

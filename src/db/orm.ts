@@ -1,0 +1,33 @@
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from './entities/index.ts';
+import { migrations } from './migrations/index.ts';
+
+export type Orm = MikroORM;
+export type Em = EntityManager;
+
+export async function createOrm(databaseUrl: string, options: { poolMax?: number } = {}): Promise<Orm> {
+  return MikroORM.init({
+    clientUrl: databaseUrl,
+    entities,
+    extensions: [Migrator],
+    migrations: { migrationsList: migrations.map((m) => ({ name: new m(null as never, null as never).name!, class: m })), transactional: true, allOrNothing: true },
+    pool: { min: 0, max: options.poolMax ?? 10 },
+    debug: false,
+    allowGlobalContext: false,
+    // Our API returns plain objects built by hand, never entities, so nothing is serialised implicitly.
+    forceUtcTimezone: true,
+  });
+}
+
+/**
+ * Applies pending migrations. An advisory lock makes this safe when several API and worker
+ * processes start at once against the same database.
+ */
+export async function migrate(orm: Orm): Promise<void> {
+  const em = orm.em.fork();
+  await em.transactional(async (tx) => {
+    await tx.execute('SELECT pg_advisory_xact_lock(745001)');
+    await orm.migrator.up();
+  });
+}

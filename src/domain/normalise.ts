@@ -1,0 +1,74 @@
+/**
+ * Text normalisation for captures: what we store, and the key that decides "same expression".
+ */
+
+// JS `\s` covers the Unicode space separators (NBSP, U+2000–U+200A, U+202F, U+3000, ...), line
+// and paragraph separators and the BOM; NEL (U+0085) is a control char it misses.
+const WHITESPACE_RUN = /[\s\u0085]+/gu;
+
+// Invisible characters that web copy-paste leaves inside words (soft hyphen, zero-width space,
+// word joiner). They change nothing a reader sees, so they must not split the key. ZWJ/ZWNJ are
+// kept: they are part of emoji sequences and of spelling in some scripts.
+const INVISIBLE = /[\u00AD\u200B\u2060]/gu;
+
+// Typographic quotes are a keyboard/autocorrect accident, not a different expression:
+// "it’s" and "it's" are the same capture. Only the quote style is unified; the apostrophe
+// itself stays, so "it's" and "its" remain different.
+const SINGLE_QUOTES = /[\u2018\u2019\u201A\u201B\u02BC\uFF07]/gu;
+const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\uFF02]/gu;
+
+const PUNCTUATION_OR_SPACE = /^[\p{P}\s]$/u;
+
+/** Trimmed, whitespace runs collapsed to one space, NFC. This is the text we store and show. */
+export function cleanCaptureText(text: string): string {
+  return text.normalize('NFC').replace(WHITESPACE_RUN, ' ').trim();
+}
+
+/**
+ * The dedup key for cards and sentences: NFC, case-folded, whitespace collapsed, typographic
+ * quotes unified, trailing punctuation ignored ("Break a leg!!" ≡ "  break  a LEG. ").
+ * Leading and inner punctuation are kept.
+ *
+ * Case folding is `toUpperCase().toLowerCase()`: a cheap approximation of Unicode full case
+ * folding that plain `toLowerCase` misses for, e.g., ß/ẞ → "ss" ("STRASSE" ≡ "straße"),
+ * ligatures (ﬁ → "fi") and Greek sigma (σ and ς both come back in their contextual form).
+ * NFC runs again afterwards because case mapping can leave decomposed sequences behind
+ * (ǰ has no precomposed capital).
+ *
+ * A text made only of punctuation keeps it, so the key is empty only for blank input.
+ */
+export function normaliseExpression(text: string): string {
+  const folded = text
+    .normalize('NFC')
+    .replace(INVISIBLE, '')
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/ß/gu, 'ss') // capital ẞ uppercases to itself, then lowercases to ß
+    .normalize('NFC')
+    .replace(SINGLE_QUOTES, "'")
+    .replace(DOUBLE_QUOTES, '"')
+    .replace(WHITESPACE_RUN, ' ')
+    .trim();
+  return stripTrailingPunctuation(folded) || folded;
+}
+
+// A backwards scan rather than /[\p{P}\s]+$/, which backtracks quadratically on long
+// punctuation runs that are followed by a letter.
+function stripTrailingPunctuation(text: string): string {
+  const chars = Array.from(text);
+  let end = chars.length;
+  while (end > 0 && PUNCTUATION_OR_SPACE.test(chars[end - 1]!)) end -= 1;
+  return chars.slice(0, end).join('');
+}
+
+/** Length as users and the contract count it: code points, not UTF-16 units. */
+export function countCodePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+/** Whether the text contains at least one letter in any script (Unicode \p{L}). */
+export function hasLetter(text: string): boolean {
+  return /\p{L}/u.test(text);
+}

@@ -1,0 +1,277 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { parseJsonExact } from './exact-json.ts';
+import { builtInResponders, type Responder } from './fake-responders.ts';
+
+/**
+ * A fake of OpenRouter's chat completions API for tests and local runs: a real HTTP server, so
+ * the production model client is exercised unchanged (headers, timeouts, retries, exact cost
+ * text). Tests steer it in-process; a separately started process is steered over /__fake/*.
+ */
+
+export type { Responder } from './fake-responders.ts';
+export type FakeMode = 'ok' | 'fail' | 'malformed' | 'schema_violation' | 'privacy_refusal';
+
+export interface RecordedRequest {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  at: number;
+}
+
+export interface FakeProvider {
+  /** What OPENROUTER_BASE_URL is set to, e.g. http://127.0.0.1:43123/api/v1 */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** 'fail' answers `opts.status ?? 500`. */
+  setMode(mode: FakeMode, opts?: { status?: number }): void;
+  setLatency(ms: number): void;
+  /** Emitted verbatim as the `usage.cost` number literal. */
+  setCost(costUsd: string): void;
+  setResponder(task: string, fn: Responder): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const MODES: readonly FakeMode[] = ['ok', 'fail', 'malformed', 'schema_violation', 'privacy_refusal'];
+const DEFAULT_COST = '0.0012';
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+const PRIVACY_REFUSAL_BODY =
+  '{"error":{"code":404,"message":"No endpoints found matching your data policy (Zero data retention). Configure: https://openrouter.ai/settings/privacy"}}';
+
+export async function startFakeProvider(options: { port?: number; host?: string } = {}): Promise<FakeProvider> {
+  const host = options.host ?? '127.0.0.1';
+  let mode: FakeMode = 'ok';
+  let failStatus = 500;
+  let latencyMs = 0;
+  let cost = DEFAULT_COST;
+  let generation = 0;
+  const overrides = new Map<string, Responder>();
+
+  const fake: FakeProvider = {
+    baseUrl: '',
+    requests: [],
+    setMode(next, opts) {
+      if (!MODES.includes(next)) throw new Error(`Unknown fake mode: ${next}`);
+      mode = next;
+      failStatus = opts?.status ?? 500;
+    },
+    setLatency(ms) {
+      latencyMs = Math.max(0, ms);
+    },
+    setCost(text) {
+      if (!JSON_NUMBER.test(text)) throw new Error(`Not a JSON number literal: ${text}`);
+      cost = text;
+    },
+    setResponder(task, fn) {
+      overrides.set(task, fn);
+    },
+    reset() {
+      mode = 'ok';
+      failStatus = 500;
+      latencyMs = 0;
+      cost = DEFAULT_COST;
+      fake.requests.length = 0;
+      overrides.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+
+  async function chat(req: http.IncomingMessage, res: http.ServerResponse, body: any): Promise<void> {
+    fake.requests.push({ path: req.url ?? '', headers: { ...req.headers }, body, at: Date.now() });
+    if (!/^Bearer \S+/.test(req.headers.authorization ?? '')) {
+      return send(res, 401, '{"error":{"code":401,"message":"No auth credentials found"}}');
+    }
+    if (latencyMs > 0) await sleep(latencyMs);
+    if (mode === 'privacy_refusal') return send(res, 404, PRIVACY_REFUSAL_BODY);
+    if (mode === 'fail') {
+      const message = failStatus === 429 ? 'Rate limit exceeded' : `Fake provider failure (HTTP ${failStatus})`;
+      return send(res, failStatus, JSON.stringify({ error: { code: failStatus, message } }));
+    }
+
+    const model = typeof body?.model === 'string' ? body.model : 'fake/model';
+    const jsonSchema = body?.response_format?.json_schema;
+    if (typeof jsonSchema?.name !== 'string') {
+      return send(res, 400, '{"error":{"code":400,"message":"response_format.json_schema is required"}}');
+    }
+    let content: string;
+    if (mode === 'malformed') content = '{"translation": "unterminated';
+    else if (mode === 'schema_violation') content = '{"unexpected": true}';
+    else {
+      const task: string = jsonSchema.name;
+      const userText = body.messages?.find((m: any) => m?.role === 'user')?.content;
+      const input = parseOrKeep(userText);
+      const responder = overrides.get(task) ?? builtInResponders[task];
+      try {
+        const answer = responder
+          ? await responder(input, { model, task, schema: jsonSchema.schema })
+          : instanceOf(jsonSchema.schema, input, jsonSchema.schema);
+        content = JSON.stringify(answer);
+      } catch (error) {
+        const message = `Fake responder for ${task} threw: ${(error as Error).message}`;
+        return send(res, 500, JSON.stringify({ error: { code: 500, message } }));
+      }
+    }
+
+    const promptTokens = Math.ceil(JSON.stringify(body.messages ?? '').length / 4);
+    const completionTokens = Math.ceil(content.length / 4);
+    const head = JSON.stringify({
+      id: `gen-fake-${Date.now()}-${++generation}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      provider: 'Fake',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+    });
+    // The cost is spliced in as text so it reaches the client exactly as configured.
+    const usage = `"usage":{"prompt_tokens":${promptTokens},"completion_tokens":${completionTokens},"total_tokens":${promptTokens + completionTokens},"cost":${cost}}`;
+    send(res, 200, `${head.slice(0, -1)},${usage}}`);
+  }
+
+  function control(action: string, method: string, body: any, res: http.ServerResponse): void {
+    try {
+      if (method === 'GET' && action === 'requests') return send(res, 200, JSON.stringify(fake.requests));
+      if (method !== 'POST') return send(res, 405, '{"error":"method not allowed"}');
+      if (action === 'mode') fake.setMode(body?.mode, body?.status === undefined ? {} : { status: Number(body.status) });
+      else if (action === 'latency') fake.setLatency(Number(body?.ms ?? 0));
+      else if (action === 'cost') fake.setCost(String(body?.cost));
+      else if (action === 'reset') fake.reset();
+      else return send(res, 404, '{"error":"unknown control endpoint"}');
+      send(res, 200, JSON.stringify({ ok: true, mode, latencyMs, cost }));
+    } catch (error) {
+      send(res, 400, JSON.stringify({ error: (error as Error).message }));
+    }
+  }
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const raw = await readBody(req);
+      const path = new URL(req.url ?? '/', 'http://fake').pathname;
+      if (path.startsWith('/__fake/')) {
+        // Exact parsing keeps a cost sent as a JSON number verbatim (other numbers become text).
+        return control(path.slice('/__fake/'.length), req.method ?? 'GET', raw ? parseJsonExact(raw) : {}, res);
+      }
+      if (req.method === 'POST' && path === '/api/v1/chat/completions') {
+        let body: unknown;
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          return send(res, 400, '{"error":{"code":400,"message":"Request body is not JSON"}}');
+        }
+        return await chat(req, res, body);
+      }
+      send(res, 404, '{"error":{"code":404,"message":"Not found"}}');
+    } catch (error) {
+      send(res, 500, JSON.stringify({ error: { code: 500, message: (error as Error).message } }));
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  fake.baseUrl = `http://${host}:${port}/api/v1`;
+  return fake;
+}
+
+function send(res: http.ServerResponse, status: number, body: string): void {
+  // The client may have given up (timeout) while the fake was sleeping.
+  if (res.destroyed || res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseOrKeep(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A small valid instance of a JSON schema. Values are taken from the input at the same place
+ * when their type fits (so ids and texts of a batch come back), and arrays follow the length of
+ * the matching input array, else have `minItems` entries.
+ */
+function instanceOf(schema: any, input: unknown, root: any, depth = 0): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > 20) return null;
+  if (typeof schema.$ref === 'string') return instanceOf(resolveRef(root, schema.$ref), input, root, depth + 1);
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum)) return schema.enum.includes(input) ? input : schema.enum[0];
+  const options = schema.anyOf ?? schema.oneOf ?? schema.allOf;
+  if (Array.isArray(options) && options.length > 0) {
+    const preferred = options.find((o: any) => o?.type !== 'null') ?? options[0];
+    return instanceOf(preferred, input, root, depth + 1);
+  }
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const type = types.find((t) => t !== 'null') ?? (schema.properties ? 'object' : types[0]);
+  const from = isRecord(input) ? input : {};
+  switch (type) {
+    case 'object':
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([key, sub]) => [key, instanceOf(sub, from[key], root, depth + 1)]),
+      );
+    case 'array': {
+      const source = Array.isArray(input) ? input : [];
+      const length = Math.min(Math.max(source.length, schema.minItems ?? 0), schema.maxItems ?? Infinity);
+      return Array.from({ length }, (_, i) => instanceOf(schema.items, source[i], root, depth + 1));
+    }
+    case 'string':
+      return typeof input === 'string' ? input : fakeString(schema);
+    case 'integer':
+    case 'number':
+      if (typeof input === 'number') return input;
+      if (typeof schema.minimum === 'number') return schema.minimum;
+      if (typeof schema.exclusiveMinimum === 'number') return schema.exclusiveMinimum + 1;
+      return 0;
+    case 'boolean':
+      return typeof input === 'boolean' ? input : false;
+    case 'null':
+      return null;
+    default:
+      return input ?? 'fake';
+  }
+}
+
+function fakeString(schema: any): string {
+  if (schema.format === 'date-time') return new Date(0).toISOString();
+  if (schema.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
+  if (schema.format === 'email') return 'fake@example.com';
+  if (schema.format === 'uri' || schema.format === 'url') return 'https://example.com/';
+  const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const text = 'fake'.padEnd(min, 'e');
+  return typeof schema.maxLength === 'number' ? text.slice(0, schema.maxLength) : text;
+}
+
+function resolveRef(root: any, ref: string): unknown {
+  if (ref === '#') return root;
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((node: any, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], root);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// `node src/model/fake-provider.ts [port]` runs it standalone, steerable over /__fake/*.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const fake = await startFakeProvider({ port: Number(process.argv[2] ?? process.env.FAKE_PROVIDER_PORT ?? 0) });
+  console.log(`fake model provider listening; OPENROUTER_BASE_URL=${fake.baseUrl}`);
+}

@@ -1,0 +1,23 @@
+/**
+ * Built-in answers of the fake model provider, keyed by task name (the structured output's
+ * `json_schema.name`). Feature modules register theirs here so the fake gives realistic,
+ * deterministic answers in local runs and integration tests; a task without an entry gets a
+ * generic instance of its JSON schema.
+ *
+ * Example (in a feature module):
+ *   builtInResponders.translate_batch = (input) => ({
+ *     items: input.items.map((i: { id: string; text: string }) => ({
+ *       id: i.id, text: fakeTranslate(i.text, input.target_language), detected_source_language: 'en',
+ *     })),
+ *   });
+ */
+
+/** `input` is the parsed user message; the answer is sent back as the JSON content. */
+export type Responder = (input: any, request: { model: string; task: string; schema: any }) => unknown;
+
+export const builtInResponders: Record<string, Responder> = {};
+
+/** Deterministic stand-in for a translation, recognisable in assertions. */
+export function fakeTranslate(text: string, targetLanguage: string): string {
+  return `[${targetLanguage}] ${text}`;
+}

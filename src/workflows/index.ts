@@ -1,0 +1,2 @@
+// The worker's workflow bundle entry: every workflow type, exported by name.
+export {};

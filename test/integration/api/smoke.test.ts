@@ -1,0 +1,18 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { newUser } from '../../support/users.ts';
+
+let stack: Stack;
+beforeAll(async () => { stack = await startStack(); });
+afterAll(async () => { await stack?.close(); });
+
+describe('smoke', () => {
+  it('signs up, sets languages, mints a token and reads credits with it', async () => {
+    const user = await newUser(stack.http);
+    const me = await stack.http('GET', '/api/me', { token: user.token });
+    expect(me.body).toMatchObject({ email: user.email, targetLanguage: 'en', nativeLanguage: 'fr', plan: 'free' });
+    const credits = await stack.http('GET', '/api/credits', { token: user.token });
+    expect(credits.body).toMatchObject({ balance: 500, plan: 'free', monthlyAllowance: 500 });
+    expect((await stack.http('GET', '/readyz')).status).toBe(200);
+  });
+});

@@ -1,0 +1,46 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { createOrm, migrate } from '../../src/db/orm.ts';
+import { startEmbeddedPostgres } from '../../src/platform/embedded-postgres.ts';
+import { startTemporalDevServer } from '../../src/platform/temporal-dev-server.ts';
+import { buildWorkflowBundle } from '../../src/worker/worker.ts';
+
+export interface Infra {
+  databaseUrl: string;
+  temporalAddress: string;
+  workflowBundlePath: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    infra: Infra;
+  }
+}
+
+/**
+ * Once per test run: a real PostgreSQL (migrated), a real Temporal dev server, and the workflow
+ * bundle. Test files share them and isolate themselves by user and by task queue.
+ */
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lcs-test-'));
+  chmodSync(dir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
+  const [db, temporal, bundle] = await Promise.all([
+    startEmbeddedPostgres({ dataDir: dir }),
+    startTemporalDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH ?? 'temporal', uiPort: null }),
+    buildWorkflowBundle(),
+  ]);
+  const orm = await createOrm(db.url);
+  await migrate(orm);
+  await orm.close();
+  const workflowBundlePath = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(workflowBundlePath, bundle.code);
+  project.provide('infra', { databaseUrl: db.url, temporalAddress: temporal.address, workflowBundlePath });
+
+  return async () => {
+    await temporal.stop();
+    await db.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

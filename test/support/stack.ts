@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@temporalio/client';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/api/app.ts';
+import type { App } from '../../src/api/deps.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createOrm, type Orm } from '../../src/db/orm.ts';
+import { createModelClient } from '../../src/model/model-client.ts';
+import { startFakeProvider, type FakeProvider } from '../../src/model/fake-provider.ts';
+import { connectTemporal } from '../../src/platform/temporal.ts';
+import { createWorker } from '../../src/worker/worker.ts';
+
+export interface Stack {
+  config: Config;
+  orm: Orm;
+  temporal: Client;
+  fake: FakeProvider;
+  app: App;
+  baseUrl: string;
+  http: Http;
+  /** Stops this file's worker (e.g. to test work that waits for one); `startWorker` brings it back. */
+  stopWorker(): Promise<void>;
+  startWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface HttpOptions {
+  token?: string;
+  cookie?: string;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export type Http = <T = any>(method: string, path: string, options?: HttpOptions) => Promise<HttpResponse<T>>;
+
+/**
+ * One test file's service: the real app listening on a real port, its own fake model provider,
+ * its own Temporal task queue and worker, on the run's shared PostgreSQL and Temporal server.
+ */
+export async function startStack(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<Stack> {
+  const infra = inject('infra');
+  const fake = await startFakeProvider();
+  const config = loadConfig({
+    DATABASE_URL: infra.databaseUrl,
+    TEMPORAL_ADDRESS: infra.temporalAddress,
+    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    OPENROUTER_BASE_URL: fake.baseUrl,
+    OPENROUTER_API_KEY: 'test-key',
+    MODEL_MAX_RETRIES: '1',
+    MODEL_TIMEOUT_MS: '3000',
+    RATE_LIMIT_MAX: '100000',
+    RATE_LIMIT_MODEL_MAX: '100000',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    ...options.env,
+  });
+  const orm = await createOrm(infra.databaseUrl);
+  const temporal = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
+  const model = createModelClient(config.model);
+  const app = await buildApp({ config, orm, temporal, model }, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // The service's own origin, for cookie-authenticated writes.
+  config.publicOrigin = baseUrl;
+  config.allowedOrigins.push(baseUrl);
+
+  let stopWorker = async () => {};
+  const startWorker = async () => {
+    const { worker, connection } = await createWorker({ config, orm, model, bundle: { codePath: infra.workflowBundlePath } });
+    const running = worker.run();
+    stopWorker = async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      stopWorker = async () => {};
+    };
+  };
+  if (options.worker !== false) await startWorker();
+
+  const http: Http = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    if (opts.cookie) {
+      headers.cookie = opts.cookie;
+      headers.origin ??= baseUrl;
+    }
+    let body: string | Buffer | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(baseUrl + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    return { status: res.status, headers: res.headers, body: parsed as any, text };
+  };
+
+  return {
+    config, orm, temporal, fake, app, baseUrl, http,
+    stopWorker: () => stopWorker(),
+    startWorker,
+    async close() {
+      await stopWorker();
+      await app.close();
+      await temporal.connection.close();
+      await orm.close();
+      await fake.close();
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Config } from '../../../src/config.ts';
+import { AppError } from '../../../src/domain/problems.ts';
+import { startFakeProvider, type FakeProvider } from '../../../src/model/fake-provider.ts';
+import { fakeTranslate } from '../../../src/model/fake-responders.ts';
+import { createModelClient, strictJsonSchema, type ModelClientLogger } from '../../../src/model/model-client.ts';
+
+const Translation = z.object({ translation: z.string(), notes: z.array(z.string()) });
+const request = { task: 'translate_test', schema: Translation, system: 'Translate.', input: { text: 'break a leg', lang: 'de' } };
+
+let fake: FakeProvider;
+const config = (over: Partial<Config['model']> = {}): Config['model'] => ({
+  provider: 'openrouter',
+  apiKey: 'sk-test-secret',
+  baseUrl: fake.baseUrl,
+  model: 'test/model',
+  timeoutMs: 2_000,
+  maxRetries: 2,
+  ...over,
+});
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => expect.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+beforeAll(async () => {
+  fake = await startFakeProvider();
+});
+afterAll(() => fake.close());
+beforeEach(() => fake.reset());
+
+describe('model client against the fake provider', () => {
+  it('returns validated data, the exact cost text and sends the privacy policy', async () => {
+    fake.setCost('0.00012345678901234567890123');
+    fake.setResponder('translate_test', (input) => ({ translation: fakeTranslate(input.text, input.lang), notes: ['idiom'] }));
+    const result = await createModelClient(config()).complete(request);
+
+    expect(result.data).toEqual({ translation: '[de] break a leg', notes: ['idiom'] });
+    expect(result.costUsd).toBe('0.00012345678901234567890123');
+    expect(result.model).toBe('test/model');
+    expect(result.generationId).toMatch(/^gen-/);
+
+    expect(fake.requests).toHaveLength(1);
+    const sent = fake.requests[0]!;
+    expect(sent.path).toBe('/api/v1/chat/completions');
+    expect(sent.headers.authorization).toBe('Bearer sk-test-secret');
+    expect(sent.body.provider).toEqual({ data_collection: 'deny', zdr: true, require_parameters: true });
+    expect(sent.body.usage).toEqual({ include: true });
+    expect(sent.body.messages).toEqual([
+      { role: 'system', content: 'Translate.' },
+      { role: 'user', content: JSON.stringify(request.input) },
+    ]);
+    expect(sent.body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: {
+        name: 'translate_test',
+        strict: true,
+        schema: {
+          type: 'object',
+          properties: { translation: { type: 'string' }, notes: { type: 'array', items: { type: 'string' } } },
+          required: ['translation', 'notes'],
+          additionalProperties: false,
+        },
+      },
+    });
+  });
+
+  it('normalises exponent costs and reports a missing cost as 0', async () => {
+    fake.setCost('1.5e-7');
+    expect((await createModelClient(config()).complete(request)).costUsd).toBe('0.00000015');
+    fake.setCost('0');
+    expect((await createModelClient(config()).complete(request)).costUsd).toBe('0');
+  });
+
+  it('answers tasks without a responder with a generic instance shaped by the input', async () => {
+    const schema = z.object({
+      items: z.array(z.object({ id: z.string(), text: z.string(), lang: z.enum(['en', 'de']) })).min(1),
+      done: z.boolean(),
+    });
+    const input = { items: [{ id: 'a', text: 'one' }, { id: 'b', text: 'two' }] };
+    const { data } = await createModelClient(config()).complete({ task: 'generic_task', schema, system: 's', input });
+    expect(data).toEqual({ items: [{ id: 'a', text: 'one', lang: 'en' }, { id: 'b', text: 'two', lang: 'en' }], done: false });
+  });
+
+  it('rejects an answer that is not JSON as provider_output_invalid, without retrying', async () => {
+    fake.setMode('malformed');
+    const error = await failure(createModelClient(config()).complete(request));
+    expect(error.code).toBe('provider_output_invalid');
+    expect(error.status).toBe(502);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('rejects JSON that violates the schema, naming paths but not content', async () => {
+    fake.setMode('schema_violation');
+    const error = await failure(createModelClient(config()).complete(request));
+    expect(error.code).toBe('provider_output_invalid');
+    expect(error.message).toContain('translation');
+    expect(error.message).not.toContain('unexpected');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('maps a data-policy refusal to privacy_routing_unavailable without retrying', async () => {
+    fake.setMode('privacy_refusal');
+    const error = await failure(createModelClient(config()).complete(request));
+    expect(error.code).toBe('privacy_routing_unavailable');
+    expect(error.status).toBe(503);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it.each([500, 503, 429])('retries HTTP %i maxRetries times, then service_unavailable', async (status) => {
+    fake.setMode('fail', { status });
+    const error = await failure(createModelClient(config({ maxRetries: 2 })).complete(request));
+    expect(error.code).toBe('service_unavailable');
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it.each([400, 401, 402, 403])('does not retry HTTP %i', async (status) => {
+    fake.setMode('fail', { status });
+    const error = await failure(createModelClient(config()).complete(request));
+    expect(error.code).toBe('service_unavailable');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('recovers when a retry succeeds', async () => {
+    fake.setMode('fail', { status: 502 });
+    setTimeout(() => fake.setMode('ok'), 50);
+    const result = await createModelClient(config()).complete(request);
+    expect(result.data).toEqual({ translation: 'fake', notes: [] });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('times out a slow provider per attempt and ends with service_unavailable', async () => {
+    fake.setLatency(400);
+    const started = Date.now();
+    const error = await failure(createModelClient(config({ timeoutMs: 100, maxRetries: 1 })).complete(request));
+    expect(error.code).toBe('service_unavailable');
+    expect(error.message).toContain('100 ms');
+    expect(fake.requests).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('stops at once when the caller aborts', async () => {
+    fake.setLatency(400);
+    const controller = new AbortController();
+    const reason = new Error('cancelled by caller');
+    setTimeout(() => controller.abort(reason), 50);
+    await expect(createModelClient(config()).complete({ ...request, signal: controller.signal })).rejects.toBe(reason);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('refuses to run without an API key and makes no request', async () => {
+    const error = await failure(createModelClient(config({ apiKey: undefined })).complete(request));
+    expect(error.code).toBe('service_unavailable');
+    expect(error.message).toContain('OPENROUTER_API_KEY');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('never logs user content or the API key', async () => {
+    const lines: string[] = [];
+    const logger: ModelClientLogger = {
+      warn: (obj, msg) => lines.push(JSON.stringify([obj, msg])),
+      debug: (obj, msg) => lines.push(JSON.stringify([obj, msg])),
+    };
+    await createModelClient(config(), { logger }).complete(request);
+    fake.setMode('schema_violation');
+    await failure(createModelClient(config(), { logger }).complete(request));
+    fake.setMode('fail', { status: 500 });
+    await failure(createModelClient(config({ maxRetries: 0 }), { logger }).complete(request));
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    const all = lines.join('\n');
+    for (const secret of ['break a leg', 'sk-test-secret', 'Translate.', 'unexpected']) expect(all).not.toContain(secret);
+  });
+});
+
+describe('strictJsonSchema', () => {
+  it('closes every object and requires every property, dropping keywords strict mode rejects', () => {
+    const schema = z.object({
+      a: z.string().min(1).max(5).optional(),
+      b: z.object({ c: z.number().nullable() }),
+      r: z.record(z.string(), z.number()),
+    });
+    expect(strictJsonSchema(schema)).toEqual({
+      type: 'object',
+      properties: {
+        a: { type: 'string' },
+        b: { type: 'object', properties: { c: { type: ['number', 'null'] } }, required: ['c'], additionalProperties: false },
+        r: { type: 'object', additionalProperties: { type: 'number' } },
+      },
+      required: ['a', 'b', 'r'],
+      additionalProperties: false,
+    });
+  });
+});
