@@ -9,7 +9,8 @@ import { startEmbeddedPostgres } from './platform/embedded-postgres.ts';
 import { createLogger, openServices } from './platform/services.ts';
 import { startTemporalDevServer } from './platform/temporal-dev-server.ts';
 import { startFakeProvider } from './model/fake-provider.ts';
-import { createWorker } from './worker/worker.ts';
+import { startOutboxRelay } from './services/workflow-outbox.ts';
+import { createWorker, OUTBOX_RELAY } from './worker/worker.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
@@ -56,6 +57,7 @@ async function start() {
   const { worker, connection } = await createWorker({ config, orm: services.orm, model: services.model });
   const running = worker.run();
   stops.push(async () => { worker.shutdown(); await running; await connection.close(); });
+  stops.push(startOutboxRelay(services.orm, services.temporal, OUTBOX_RELAY, logger));
 
   const app = await buildApp({ config, ...services });
   stops.push(() => app.close());

@@ -1,6 +1,10 @@
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
 import type { ModelClient } from '../model/model-client.ts';
+import { createLibraryActivities } from './library.ts';
+import { createSentenceActivities } from './sentences.ts';
+import { createAudioActivities } from './audio.ts';
+
 
 /** What activities are built from; the worker passes real clients, tests the same. */
 export interface ActivityDeps {
@@ -11,8 +15,11 @@ export interface ActivityDeps {
 
 /** Every activity, built once per worker from its dependencies (Temporal's DI pattern). */
 export function createActivities(deps: ActivityDeps) {
-  void deps;
-  return {};
+  return {
+    ...createLibraryActivities(deps),
+    ...createSentenceActivities(deps),
+    ...createAudioActivities(deps),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,3 +1,10 @@
+import { libraryReference } from './routes/library.ts';
+import { sentencesReference } from './routes/sentences.ts';
+import { pageTranslationReference } from './routes/page-translation.ts';
+import { replayReference } from './routes/replay.ts';
+import { audioReference } from './routes/audio.ts';
+import { workReference } from './routes/work.ts';
+
 /**
  * The prose part of the API reference (rendered at /docs). Decisions the spec leaves open are
  * written here so that clients can rely on them.
@@ -32,4 +39,4 @@ positive, 0 when it is 0. Each unit of work is charged once, whatever is retried
 below zero: a charge larger than what is left takes the balance to zero and the ledger records the shortfall.`;
 
 /** Feature areas append their section (e.g. the Replay mask and rating rules) to this list. */
-export const apiDescription = [foundation].join('\n\n');
+export const apiDescription = [foundation, libraryReference, sentencesReference, pageTranslationReference, replayReference, audioReference, workReference].filter(Boolean).join('\n\n');

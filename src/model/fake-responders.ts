@@ -1,3 +1,7 @@
+import { libraryResponders } from './fake-responders/library.ts';
+import { translationResponders } from './fake-responders/translation.ts';
+import { workResponders } from './fake-responders/work.ts';
+
 /**
  * Built-in answers of the fake model provider, keyed by task name (the structured output's
  * `json_schema.name`). Feature modules register theirs here so the fake gives realistic,
@@ -15,7 +19,11 @@
 /** `input` is the parsed user message; the answer is sent back as the JSON content. */
 export type Responder = (input: any, request: { model: string; task: string; schema: any }) => unknown;
 
-export const builtInResponders: Record<string, Responder> = {};
+export const builtInResponders: Record<string, Responder> = {
+  ...libraryResponders,
+  ...translationResponders,
+  ...workResponders,
+};
 
 /** Deterministic stand-in for a translation, recognisable in assertions. */
 export function fakeTranslate(text: string, targetLanguage: string): string {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -15,7 +15,7 @@ const quietBundlerLogger = {
   error: (message: string) => console.error(message),
 };
 
-export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundle; maxConcurrentActivities?: number }): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundleOption; maxConcurrentActivities?: number }): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: deps.config.temporal.address! });
   const worker = await Worker.create({
     connection,
@@ -27,3 +27,6 @@ export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundl
   });
   return { worker, connection };
 }
+
+/** The relay looks for undispatched workflow starts this often, once they are this old. */
+export const OUTBOX_RELAY = { intervalMs: 1000, staleAfterMs: 3000 } as const;

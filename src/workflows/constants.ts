@@ -16,3 +16,5 @@ export const WORKFLOW_KINDS = {
 export type WorkflowKind = (typeof WORKFLOW_KINDS)[keyof typeof WORKFLOW_KINDS];
 
 export const workflowId = (kind: WorkflowKind, key: string) => `${kind}/${key}`;
+
+export type KindName = keyof typeof WORKFLOW_KINDS;

@@ -1,2 +1,4 @@
 // The worker's workflow bundle entry: every workflow type, exported by name.
-export {};
+export * from './card-enrichment.ts';
+export * from './sentence-translation.ts';
+export * from './audio.ts';

@@ -9,7 +9,8 @@ import { createOrm, type Orm } from '../../src/db/orm.ts';
 import { createModelClient } from '../../src/model/model-client.ts';
 import { startFakeProvider, type FakeProvider } from '../../src/model/fake-provider.ts';
 import { connectTemporal } from '../../src/platform/temporal.ts';
-import { createWorker } from '../../src/worker/worker.ts';
+import { startOutboxRelay } from '../../src/services/workflow-outbox.ts';
+import { createWorker, OUTBOX_RELAY } from '../../src/worker/worker.ts';
 
 export interface Stack {
   config: Config;
@@ -77,7 +78,9 @@ export async function startStack(options: { env?: Record<string, string>; worker
   const startWorker = async () => {
     const { worker, connection } = await createWorker({ config, orm, model, bundle: { codePath: infra.workflowBundlePath } });
     const running = worker.run();
+    const stopRelay = startOutboxRelay(orm, temporal, OUTBOX_RELAY);
     stopWorker = async () => {
+      await stopRelay();
       worker.shutdown();
       await running;
       await connection.close();

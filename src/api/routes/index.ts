@@ -1,7 +1,17 @@
 import type { App, AppDeps } from '../deps.ts';
+import { libraryRoutes } from './library.ts';
+import { sentenceRoutes } from './sentences.ts';
+import { pageTranslationRoutes } from './page-translation.ts';
+import { replayRoutes } from './replay.ts';
+import { audioRoutes } from './audio.ts';
+import { workRoutes } from './work.ts';
 
-/** Feature areas (library, sentences, page translation, replay, audio, work) register here. */
+/** Every feature area's REST routes. */
 export async function featureRoutes(app: App, deps: AppDeps) {
-  void app;
-  void deps;
+  await libraryRoutes(app, deps);
+  await sentenceRoutes(app, deps);
+  await pageTranslationRoutes(app, deps);
+  await replayRoutes(app, deps);
+  await audioRoutes(app, deps);
+  await workRoutes(app, deps);
 }

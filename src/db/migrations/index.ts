@@ -1,4 +1,19 @@
 import { Foundation } from './0001-foundation.ts';
+import { WorkflowOutbox } from './0002-workflow-outbox.ts';
+import { Library } from './0003-library.ts';
+import { Sentences } from './0004-sentences.ts';
+import { PageTranslation } from './0005-page-translation.ts';
+import { Replay } from './0006-replay.ts';
+import { Audio } from './0007-audio.ts';
+
 
 /** Every migration, in order. Each feature area appends its own file here. */
-export const migrations = [Foundation];
+export const migrations = [
+  Foundation,
+  WorkflowOutbox,
+  Library,
+  Sentences,
+  PageTranslation,
+  Replay,
+  Audio,
+];

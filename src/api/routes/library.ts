@@ -1,0 +1,9 @@
+import type { App, AppDeps } from '../deps.ts';
+
+/** Issue #3: REST routes of this area, and its section of the API reference. */
+export async function libraryRoutes(app: App, deps: AppDeps) {
+  void app;
+  void deps;
+}
+
+export const libraryReference = '';

@@ -1,0 +1,2 @@
+// Issue #5: this workflow. Deterministic, ids in and out; activities via proxyActivities.
+export {};

@@ -1,0 +1,2 @@
+// Issue #4: this workflow. Deterministic, ids in and out; activities via proxyActivities.
+export {};
