@@ -39,9 +39,7 @@ async function start() {
   }
 
   if (!config.temporal.address) {
-    const cliPath = process.env.TEMPORAL_CLI_PATH ?? 'temporal';
     const dev = await startTemporalDevServer({
-      cliPath,
       dataDir: path.join(config.dataDir, 'temporal'),
       uiPort: config.temporal.uiPort,
       log: (line) => logger.debug({ temporal: line.trim() }),
@@ -59,7 +57,7 @@ async function start() {
   stops.push(async () => { worker.shutdown(); await running; await connection.close(); });
   stops.push(startOutboxRelay(services.orm, services.temporal, OUTBOX_RELAY, logger));
 
-  const app = await buildApp({ config, ...services });
+  const app = await buildApp({ config, ...services }, { loggerInstance: logger });
   stops.push(() => app.close());
   await app.listen({ port: config.port, host: config.host });
   logger.info(`Ready: API ${config.publicOrigin}/api, reference ${config.publicOrigin}/docs, Temporal Web UI http://localhost:${config.temporal.uiPort}`);

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import type { App, AppDeps } from './deps.ts';
@@ -18,31 +18,42 @@ import { featureRoutes } from './routes/index.ts';
 import { trpcPlugin } from './trpc/plugin.ts';
 
 /**
+ * One line per request with its id, method, route pattern, status, timing and user id. Never
+ * bodies, query strings or headers: they carry user text and secrets.
+ */
+class RequestLog extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    request.log.info({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.principal?.userId }, 'request');
+  }
+}
+
+/**
  * Builds the whole HTTP surface: REST under /api, tRPC under /trpc, the OpenAPI document and
  * its rendering. Listening and shutdown belong to the caller (server.ts, main.ts, tests).
  */
-export async function buildApp(deps: AppDeps, options: { logger?: boolean | object } = {}): Promise<App> {
+export async function buildApp(deps: AppDeps, options: { logger?: boolean | object; loggerInstance?: FastifyBaseLogger } = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? { level: deps.config.logLevel },
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: deps.config.logLevel } }),
     bodyLimit: deps.config.bodyLimitBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    // Logs carry method, route, status and timing; never bodies, query strings or headers with secrets.
-    disableRequestLogging: true,
+    logController: new RequestLog(),
     trustProxy: true,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => { reply.header('x-request-id', request.id); });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.principal?.userId }, 'request');
-  });
 
   await app.register(problemsPlugin);
+  // The API reference is public; everything else defaults to requiring a principal.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...route.config, auth: 'public' };
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

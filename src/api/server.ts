@@ -6,7 +6,7 @@ import { buildApp } from './app.ts';
 const config = loadConfig();
 const logger = createLogger(config);
 const services = await openServices(config, logger);
-const app = await buildApp({ config, ...services });
+const app = await buildApp({ config, ...services }, { loggerInstance: logger });
 await app.listen({ port: config.port, host: config.host });
 
 let closing = false;

@@ -1,8 +1,16 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SEARCH_ATTRIBUTES } from '../workflows/constants.ts';
 import { freePort, waitForPort } from './free-port.ts';
+
+/** TEMPORAL_CLI_PATH, else whatever temporal/ensure-cli.sh finds or builds. */
+export function resolveTemporalCli(): string {
+  if (process.env.TEMPORAL_CLI_PATH) return process.env.TEMPORAL_CLI_PATH;
+  const script = fileURLToPath(new URL('../../temporal/ensure-cli.sh', import.meta.url));
+  return execFileSync('sh', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
 
 export interface DevServer {
   address: string;
@@ -15,7 +23,7 @@ export interface DevServer {
  * persistence (when `dataDir` is given), our custom search attributes registered, and the Web UI.
  */
 export async function startTemporalDevServer(options: {
-  cliPath: string;
+  cliPath?: string;
   dataDir?: string;
   port?: number;
   uiPort?: number | null;
@@ -31,12 +39,19 @@ export async function startTemporalDevServer(options: {
   else args.push('--ui-port', String(options.uiPort ?? (await freePort())));
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
 
-  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.cliPath ?? resolveTemporalCli(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const log = options.log ?? (() => {});
-  child.stdout.on('data', (d: Buffer) => log(d.toString()));
-  child.stderr.on('data', (d: Buffer) => log(d.toString()));
+  let recent = '';
+  const collect = (d: Buffer) => {
+    recent = (recent + d.toString()).slice(-2000);
+    log(d.toString());
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const early = exited.then(() => { throw new Error(`temporal dev server exited during start-up (code ${child.exitCode})`); });
+  const early = exited.then(() => {
+    throw new Error(`temporal dev server exited during start-up (code ${child.exitCode}); is port ${port} or the UI port taken?\n${recent}`);
+  });
   await Promise.race([waitForPort('127.0.0.1', port, 60_000), early]);
   early.catch(() => {});
 

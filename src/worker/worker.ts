@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -15,13 +15,30 @@ const quietBundlerLogger = {
   error: (message: string) => console.error(message),
 };
 
+let runtimeInstalled = false;
+
+/**
+ * The SDK logs through its own runtime: keep it to warnings so logs stay ours. No shutdown
+ * signals: the hosting process stops the worker itself, in its own order.
+ */
+function installQuietRuntime() {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  } catch {
+    // Already installed by the host (e.g. a test runner): keep theirs.
+  }
+}
+
 export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundleOption; maxConcurrentActivities?: number }): Promise<{ worker: Worker; connection: NativeConnection }> {
+  installQuietRuntime();
   const connection = await NativeConnection.connect({ address: deps.config.temporal.address! });
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
-    ...(deps.bundle ? { workflowBundle: deps.bundle } : { workflowsPath }),
+    workflowBundle: deps.bundle ?? (await buildWorkflowBundle()),
     activities: createActivities(deps),
     maxConcurrentActivityTaskExecutions: deps.maxConcurrentActivities ?? 50,
   });

@@ -28,7 +28,7 @@ export default async function setup(project: TestProject) {
   chmodSync(dir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
   const [db, temporal, bundle] = await Promise.all([
     startEmbeddedPostgres({ dataDir: dir }),
-    startTemporalDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH ?? 'temporal', uiPort: null }),
+    startTemporalDevServer({ uiPort: null }),
     buildWorkflowBundle(),
   ]);
   const orm = await createOrm(db.url);
