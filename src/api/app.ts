@@ -45,6 +45,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
     trustProxy: true,
   }).withTypeProvider<ZodTypeProvider>();
 
+  // JSON only: Fastify's built-in text/plain parser would let a text body reach validation (400); it is a 415.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => { reply.header('x-request-id', request.id); });

@@ -107,7 +107,7 @@ export async function charge(em: Em, request: ChargeRequest, now = new Date()): 
       [request.userId, request.idempotencyKey],
     );
     if (existing) {
-      return { charged: false, credits: -existing.amount + existing.shortfall, debited: -existing.amount, shortfall: existing.shortfall, balanceAfter: wallet.balance, entryId: String(existing.id) };
+      return { charged: false, credits: Math.abs(existing.amount) + existing.shortfall, debited: Math.abs(existing.amount), shortfall: existing.shortfall, balanceAfter: wallet.balance, entryId: String(existing.id) };
     }
     const { debited, shortfall, balanceAfter } = applyCharge(wallet.balance, credits);
     const entryId = await insertEntry(tx, request.userId, request.idempotencyKey, request.kind, -debited, balanceAfter, request.providerCostUsd, shortfall, request.reason, request.ref ?? null, new Date(wallet.period_start));

@@ -61,8 +61,8 @@ export async function dispatchOutbox(orm: Orm, temporal: Client, ids: string[], 
   if (ids.length === 0) return;
   const em = orm.em.fork();
   const rows = await em.execute<OutboxRow[]>(
-    `SELECT id, workflow_type, workflow_id, task_queue, args, user_id, kind FROM workflow_outbox WHERE id = ANY(?::bigint[]) AND dispatched_at IS NULL`,
-    [ids],
+    `SELECT id, workflow_type, workflow_id, task_queue, args, user_id, kind FROM workflow_outbox WHERE id IN (?) AND dispatched_at IS NULL`,
+    [ids], // MikroORM expands an array parameter into a list: `IN (?)`, not `= ANY(?)`.
   );
   await Promise.all(rows.map((row) => dispatchRow(em, temporal, row, logger)));
 }

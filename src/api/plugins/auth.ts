@@ -65,6 +65,10 @@ export const authPlugin = fp(
   async (app: FastifyInstance, { orm, config }: { orm: Orm; config: Config }) => {
     app.decorateRequest('principal', null);
     const isAllowedOrigin = (origin: string) => config.allowedOrigins.includes(origin);
+    // The OpenAPI document's global security applies to every operation; public ones opt out.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.auth === 'public') route.schema = { ...route.schema, security: [] };
+    });
 
     app.addHook('onRequest', async (request) => {
       const mode = request.routeOptions.config.auth ?? 'user';
@@ -75,7 +79,8 @@ export const authPlugin = fp(
       if (unsafe && origin !== undefined && !isAllowedOrigin(origin) && request.headers.authorization === undefined) {
         throw new AppError('origin_not_allowed', `Writes from origin ${origin} are not accepted.`);
       }
-      if (mode === 'public') return;
+      // Unknown routes answer 404/405 whoever asks: there is nothing to protect.
+      if (mode === 'public' || request.is404) return;
       request.principal = await resolvePrincipal(orm, request);
       const principal = request.principal;
       if (!principal) {

@@ -12,7 +12,8 @@ export const walletSchema = z
   .meta({ id: 'Credits' });
 
 export const ledgerQuerySchema = z.object({
-  cursor: z.string().regex(/^\d+$/).optional(),
+  // At most 18 digits: always within PostgreSQL's bigint, so a huge cursor is a 400, not a 500.
+  cursor: z.string().regex(/^\d{1,18}$/, 'a cursor from a previous page').optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 

@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
 import { AppError, isAppError, problemBody } from '../../domain/problems.ts';
 import { hitWindow } from '../../services/rate-limit-store.ts';
 import type { AppDeps } from '../deps.ts';
@@ -17,11 +18,22 @@ const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
   429: 'TOO_MANY_REQUESTS', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE',
 };
 
+/** The problem a tRPC error stands for: catalog errors as they are, invalid input as REST's 400. */
+function problemOf(error: TRPCError) {
+  if (isAppError(error.cause)) return problemBody(error.cause);
+  if (error.cause instanceof ZodError) {
+    const errors = error.cause.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+    return problemBody(new AppError('invalid_request', 'The request input is invalid.', { errors }));
+  }
+  return null;
+}
+
 /** tRPC reports catalog errors with the same `code` and problem body as REST (under `data.problem`). */
 const t = initTRPC.context<TrpcContext>().create({
+  // Never send stack traces to clients, whatever NODE_ENV says.
+  isDev: false,
   errorFormatter({ shape, error }) {
-    const cause = isAppError(error.cause) ? error.cause : null;
-    return { ...shape, data: { ...shape.data, problem: cause ? problemBody(cause) : null } };
+    return { ...shape, data: { ...shape.data, problem: problemOf(error) } };
   },
 });
 

@@ -8,6 +8,8 @@ export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
   // here the principal is optional and each procedure decides.
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, auth: 'optional' };
+    // tRPC's catch-all routes are not REST operations: keep them out of the OpenAPI document.
+    route.schema = { ...route.schema, hide: true };
   });
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

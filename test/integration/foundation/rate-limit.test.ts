@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setLanguages, signUp } from '../../../src/services/accounts.ts';
+import { createToken } from '../../../src/services/tokens.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { expectProblem } from '../../support/users.ts';
+import { guarded, hasOperation } from './helpers.ts';
+
+const MAX = 5;
+const MODEL_MAX = 2;
+// A long window makes a window boundary falling inside a test (which would reset the counts) rare.
+const WINDOW_SECONDS = 3600;
+const env = { RATE_LIMIT_MAX: String(MAX), RATE_LIMIT_MODEL_MAX: String(MODEL_MAX), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) };
+
+let stack: Stack;
+let second: Stack;
+beforeAll(async () => {
+  [stack, second] = await Promise.all([startStack({ worker: false, env }), startStack({ worker: false, env })]);
+  const left = WINDOW_SECONDS * 1000 - (Date.now() % (WINDOW_SECONDS * 1000));
+  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+});
+afterAll(async () => { await Promise.all([stack?.close(), second?.close()]); });
+
+/**
+ * Users are made through the services, not the API: sign-up is counted per client address, and
+ * every test file on this machine shares 127.0.0.1's count in PostgreSQL.
+ */
+async function user(): Promise<{ userId: string; token: string }> {
+  const em = stack.orm.em.fork();
+  const { account } = await signUp(em, `user-${randomUUID()}@example.test`, 'correct horse battery staple');
+  await setLanguages(em, account.userId, 'en', 'fr');
+  const { token } = await createToken(em, account.userId, { name: 'rate', scope: 'write' });
+  return { userId: account.userId, token };
+}
+
+/** The first model-backed capture/translate/work route present; POST /api/library is the reference one. */
+function modelRoute(doc: any): string {
+  return ['/api/library', '/api/work', '/api/sentences', '/api/immersive-translate'].find((p) => hasOperation(doc, 'POST', p)) ?? '/api/library';
+}
+
+describe('rate limits', () => {
+  it('answer 429 with Retry-After and RateLimit-* headers once a user’s budget is spent', async () => {
+    const http = guarded(stack.http);
+    const { token } = await user();
+    for (let i = 1; i <= MAX; i++) {
+      const res = await http('GET', '/api/me', { token });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBe(String(MAX));
+      expect(res.headers.get('ratelimit-remaining')).toBe(String(MAX - i));
+      expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+    }
+    const limited = await http('GET', '/api/me', { token });
+    expectProblem(limited, 429, 'rate_limited');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(WINDOW_SECONDS);
+    expect(limited.headers.get('ratelimit-limit')).toBe(String(MAX));
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(limited.headers.get('ratelimit-reset')).toEqual(expect.any(String));
+    // Writes are in the same bucket.
+    expectProblem(await http('PUT', '/api/settings/language', { token, body: { targetLanguage: 'en', nativeLanguage: 'de' } }), 429, 'rate_limited');
+  });
+
+  it('are per user: another user is unaffected', async () => {
+    const http = guarded(stack.http);
+    const [busy, quiet] = await Promise.all([user(), user()]);
+    for (let i = 0; i < MAX; i++) expect((await http('GET', '/api/me', { token: busy.token })).status).toBe(200);
+    expectProblem(await http('GET', '/api/me', { token: busy.token }), 429, 'rate_limited');
+    const res = await http('GET', '/api/me', { token: quiet.token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit-remaining')).toBe(String(MAX - 1));
+  });
+
+  it('count a user, not a token: two tokens share one budget', async () => {
+    const http = guarded(stack.http);
+    const { userId, token } = await user();
+    const { token: another } = await createToken(stack.orm.em.fork(), userId, { name: 'second', scope: 'read' });
+    for (let i = 0; i < MAX; i++) expect((await http('GET', '/api/credits', { token: i % 2 ? token : another })).status).toBe(200);
+    expectProblem(await http('GET', '/api/credits', { token: another }), 429, 'rate_limited');
+  });
+
+  it('give model-backed routes a tighter bucket of their own', async () => {
+    const http = guarded(stack.http);
+    // The document is read in-process: anonymous requests share 127.0.0.1's count with every test file.
+    const route = modelRoute(stack.app.swagger());
+    const { token } = await user();
+    // An empty body is refused by validation after the request was counted: no model call, no charge.
+    for (let i = 1; i <= MODEL_MAX; i++) {
+      const res = await http('POST', route, { token, body: {} });
+      expect(res.status, res.text).not.toBe(429);
+      expect(res.headers.get('ratelimit-limit')).toBe(String(MODEL_MAX));
+    }
+    const limited = await http('POST', route, { token, body: {} });
+    expectProblem(limited, 429, 'rate_limited');
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    // The model bucket being spent leaves the general one alone.
+    const me = await http('GET', '/api/me', { token });
+    expect(me.status).toBe(200);
+    expect(me.headers.get('ratelimit-remaining')).toBe(String(MAX - 1));
+  });
+
+  it('are shared in PostgreSQL by every API process', async () => {
+    const http = guarded(stack.http);
+    const other = guarded(second.http);
+    const { token } = await user();
+    for (let i = 0; i < MAX; i++) {
+      const res = await (i % 2 ? other : http)('GET', '/api/me', { token });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-remaining')).toBe(String(MAX - 1 - i));
+    }
+    expectProblem(await other('GET', '/api/me', { token }), 429, 'rate_limited');
+    expectProblem(await http('GET', '/api/me', { token }), 429, 'rate_limited');
+  });
+
+  it('count concurrent requests exactly: MAX pass, the rest are refused', async () => {
+    const { token } = await user();
+    const results = await Promise.all(Array.from({ length: MAX * 3 }, (_, i) => (i % 2 ? second : stack).http('GET', '/api/me', { token })));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(MAX);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(MAX * 2);
+  });
+
+  it('do not apply to health checks', async () => {
+    for (let i = 0; i < MAX + 2; i++) expect((await stack.http('GET', '/healthz')).status).toBe(200);
+  });
+});
