@@ -35,21 +35,33 @@ interface OutboxRow { id: string; workflow_type: string; workflow_id: string; ta
  */
 const REUSE_POLICY: WorkflowIdReusePolicy = 'ALLOW_DUPLICATE_FAILED_ONLY';
 
-async function startRow(temporal: Client, row: OutboxRow): Promise<void> {
+type StartOutcome = 'started' | 'after-previous-run';
+
+/**
+ * Starts the row's workflow. "Already started" is success only when it is this very row's start
+ * (its id is in the memo) or a run that closed without failing. A different run still RUNNING is
+ * an earlier attempt that has recorded its failure but not closed yet: the new attempt must start
+ * after it, so the row stays pending and the relay tries again.
+ */
+async function startRow(temporal: Client, row: OutboxRow): Promise<StartOutcome> {
   try {
     await temporal.workflow.start(row.workflow_type, {
       workflowId: row.workflow_id,
       taskQueue: row.task_queue,
       args: row.args,
+      memo: { outboxId: String(row.id) },
       workflowIdReusePolicy: REUSE_POLICY,
       typedSearchAttributes: [
         { key: userIdKey, value: row.user_id },
         { key: kindKey, value: row.kind },
       ],
     });
+    return 'started';
   } catch (error) {
-    // Already running or already done: the work exists, which is all dispatch must ensure.
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    const latest = await temporal.workflow.getHandle(row.workflow_id).describe();
+    if (latest.memo?.outboxId === String(row.id)) return 'started';
+    return latest.status.name === 'RUNNING' ? 'after-previous-run' : 'started';
   }
 }
 
@@ -69,8 +81,11 @@ export async function dispatchOutbox(orm: Orm, temporal: Client, ids: string[], 
 
 async function dispatchRow(em: Em, temporal: Client, row: OutboxRow, logger?: Pick<Logger, 'warn'>) {
   try {
-    await startRow(temporal, row);
-    await em.execute(`UPDATE workflow_outbox SET dispatched_at = now(), attempts = attempts + 1 WHERE id = ?`, [row.id]);
+    if ((await startRow(temporal, row)) === 'started') {
+      await em.execute(`UPDATE workflow_outbox SET dispatched_at = now(), attempts = attempts + 1 WHERE id = ?`, [row.id]);
+    } else {
+      await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = 'waiting for the previous run to close' WHERE id = ?`, [row.id]);
+    }
   } catch (error) {
     logger?.warn({ workflowId: row.workflow_id, err: (error as Error).message }, 'workflow start deferred to the outbox relay');
     await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?`, [(error as Error).message.slice(0, 500), row.id]);
