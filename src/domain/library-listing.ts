@@ -1,0 +1,49 @@
+/**
+ * Library listing rules: the opaque pagination cursor, the search pattern, and what a capture
+ * text must look like. Pure; no I/O.
+ */
+import { cleanCaptureText, countCodePoints, hasLetter } from './normalise.ts';
+
+export const LIST_LIMIT_DEFAULT = 50;
+export const LIST_LIMIT_MAX = 200;
+export const CAPTURE_TEXT_MAX = 280;
+
+/** Position after the last item of a page: newest first, so (createdAt, cardId) descending. */
+export interface ListCursor {
+  createdAt: Date;
+  cardId: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Opaque to clients: base64url of `<epoch ms>.<cardId>`. */
+export function encodeCursor(cursor: ListCursor): string {
+  return Buffer.from(`${cursor.createdAt.getTime()}.${cursor.cardId}`, 'utf8').toString('base64url');
+}
+
+/** The cursor, or null when it is not one this service produced. */
+export function decodeCursor(text: string): ListCursor | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
+  const match = /^(\d{1,15})\.(.+)$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
+  if (!match || !UUID.test(match[2]!)) return null;
+  const createdAt = new Date(Number(match[1]));
+  return Number.isNaN(createdAt.getTime()) ? null : { createdAt, cardId: match[2]! };
+}
+
+/**
+ * A LIKE pattern matching `query` anywhere, with LIKE's own wildcards taken literally. The
+ * database folds case and accents of both sides (library_fold), so this keeps the text as is.
+ */
+export function containsPattern(query: string): string {
+  return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Why a capture text is refused, or null when it is acceptable (judged after cleaning). */
+export function captureTextProblem(text: string): string | null {
+  const cleaned = cleanCaptureText(text);
+  const length = countCodePoints(cleaned);
+  if (length === 0) return 'must not be empty';
+  if (length > CAPTURE_TEXT_MAX) return `must be at most ${CAPTURE_TEXT_MAX} characters (got ${length})`;
+  if (!hasLetter(cleaned)) return 'must contain at least one letter';
+  return null;
+}

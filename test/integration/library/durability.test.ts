@@ -1,0 +1,114 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createModelClient } from '../../../src/model/model-client.ts';
+import { prepareCard } from '../../../src/services/card-enrichment.ts';
+import { libraryTestHooks } from '../../../src/services/library.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
+
+let stack: Stack;
+let user: TestUser;
+beforeAll(async () => {
+  stack = await startStack();
+  user = await newUser(stack.http);
+});
+afterAll(async () => { await stack?.close(); });
+beforeEach(() => { stack.fake.reset(); stack.fake.setCost('0.00001'); });
+afterEach(() => { libraryTestHooks.skipFastPathDispatch = false; });
+
+const outboxRows = (cardId: string) =>
+  stack.orm.em.fork().execute<{ dispatched_at: Date | null }[]>(`SELECT dispatched_at FROM workflow_outbox WHERE workflow_id = ?`, [`card-enrichment/${cardId}`]);
+
+describe('a crash between the commit and the workflow start', () => {
+  it('loses nothing: the outbox relay starts the preparation and the card reaches ready', async () => {
+    libraryTestHooks.skipFastPathDispatch = true; // exactly what a crash right after the commit leaves behind
+    const card = await capture(stack, user, 'survives a crash after commit');
+    expect(await outboxRows(card.cardId)).toEqual([{ dispatched_at: null }]);
+    await waitForStatus(stack, user, card.cardId, 'ready');
+    expect((await outboxRows(card.cardId))[0]!.dispatched_at).not.toBeNull();
+    expect(await preparationCharges(stack, user.userId)).toContainEqual(expect.objectContaining({ ref: card.cardId }));
+  });
+});
+
+describe('concurrent identical captures', () => {
+  it('100 at once → one card, one workflow, one charge', async () => {
+    const racer = await newUser(stack.http);
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => stack.http('POST', '/api/library', { token: racer.token, body: { text: i % 2 ? 'Once in a blue moon' : 'once in a BLUE moon!' } })),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 202)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(99);
+    const cardIds = new Set(responses.map((r) => r.body.card.cardId));
+    expect(cardIds.size).toBe(1);
+    const [cardId] = [...cardIds] as [string];
+    expect(await outboxRows(cardId)).toHaveLength(1);
+    await waitForStatus(stack, racer, cardId, 'ready');
+    expect(await preparationCharges(stack, racer.userId)).toHaveLength(1);
+    const [{ count }] = await stack.orm.em.fork().execute<any[]>(`SELECT count(*) FROM cards WHERE user_id = ?`, [racer.userId]);
+    expect(Number(count)).toBe(1);
+  });
+});
+
+describe('delete during preparation', () => {
+  it('cancels the preparation; the card never comes back and nothing is charged', async () => {
+    stack.fake.setLatency(2_000);
+    let answered = false;
+    stack.fake.setResponder('capture_preparation', (input) => {
+      answered = true;
+      return { translation: `[fr] ${input.text}`, correctedText: null, correctionNote: null, usage: { register: 'neutral', guidance: 'g', examples: ['e'] }, focuses: [{ kind: 'meaning', note: 'n' }] };
+    });
+    const card = await capture(stack, user, 'deleted while preparing');
+    await vi.waitFor(() => expect(preparationCalls(stack).length).toBeGreaterThan(0), { timeout: 20_000 });
+    expect((await stack.http('DELETE', `/api/library?cardId=${card.cardId}`, { token: user.token })).status).toBe(204);
+
+    const handle = stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`);
+    await vi.waitFor(async () => expect((await handle.describe()).status.name).toBe('CANCELLED'), { timeout: 20_000 });
+    // Past the moment the model answers, and a while after, the card stays gone and unpaid.
+    await vi.waitFor(() => expect(answered).toBe(true), { timeout: 20_000 });
+    for (let i = 0; i < 10; i++) {
+      expectProblem(await stack.http('GET', `/api/library/${card.cardId}`, { token: user.token }), 404, 'not_found');
+      const rows = await stack.orm.em.fork().execute<any[]>(`SELECT 1 FROM cards WHERE id = ?`, [card.cardId]);
+      expect(rows).toEqual([]);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
+
+    stack.fake.reset();
+    const again = await capture(stack, user, 'deleted while preparing');
+    expect(again.cardId).not.toBe(card.cardId);
+    await waitForStatus(stack, user, again.cardId, 'ready');
+  });
+
+  it('discards a preparation that was not started yet', async () => {
+    await stack.stopWorker(); // no relay either
+    try {
+      libraryTestHooks.skipFastPathDispatch = true;
+      const card = await capture(stack, user, 'deleted before its start');
+      expect(await outboxRows(card.cardId)).toHaveLength(1);
+      expect((await stack.http('DELETE', '/api/library', { token: user.token, body: { cardId: card.cardId } })).status).toBe(204);
+      expect(await outboxRows(card.cardId)).toEqual([]);
+    } finally {
+      await stack.startWorker();
+    }
+  });
+});
+
+describe('a retried preparation attempt', () => {
+  it('after its result was stored: no second model call, no second charge', async () => {
+    const card = await capture(stack, user, 'retried after storing');
+    await waitForStatus(stack, user, card.cardId, 'ready');
+    const calls = preparationCalls(stack).length;
+    // What the activity does when Temporal retries it after a crash between commit and completion.
+    const model = createModelClient(stack.config.model);
+    expect(await prepareCard(stack.orm.em.fork(), model, { cardId: card.cardId, attempt: 1 })).toEqual({ outcome: 'ready' });
+    expect(preparationCalls(stack).length).toBe(calls);
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toHaveLength(1);
+  });
+
+  it('of a deleted card: nothing stored, nothing charged', async () => {
+    const model = createModelClient(stack.config.model);
+    const missing = '00000000-0000-4000-8000-000000000001';
+    expect(await prepareCard(stack.orm.em.fork(), model, { cardId: missing, attempt: 1 })).toEqual({ outcome: 'gone' });
+  });
+});

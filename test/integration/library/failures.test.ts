@@ -1,0 +1,82 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FakeMode } from '../../../src/model/fake-provider.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { capture, preparationCalls, preparationCharges, setBalance, waitForStatus } from './helpers.ts';
+
+let stack: Stack;
+let user: TestUser;
+beforeAll(async () => {
+  stack = await startStack();
+  user = await newUser(stack.http);
+});
+afterAll(async () => { await stack?.close(); });
+beforeEach(() => { stack.fake.reset(); stack.fake.setCost('0.00001'); });
+
+/** The workflow's failure chain: WorkflowFailedError → ApplicationFailure typed by the code. */
+async function workflowFailure(cardId: string): Promise<ApplicationFailure> {
+  const error = await stack.temporal.workflow.getHandle(`card-enrichment/${cardId}`).result().then(() => null, (e) => e);
+  expect(error).toBeInstanceOf(WorkflowFailedError);
+  expect(error.cause).toBeInstanceOf(ApplicationFailure);
+  return error.cause;
+}
+
+describe('a failing provider', () => {
+  const cases: [FakeMode, string][] = [
+    ['fail', 'service_unavailable'],
+    ['malformed', 'provider_output_invalid'],
+    ['schema_violation', 'provider_output_invalid'],
+    ['privacy_refusal', 'privacy_routing_unavailable'],
+  ];
+  it.each(cases)('mode %s → the card fails with %s, the workflow ends FAILED, nothing is charged', async (mode, code) => {
+    stack.fake.setMode(mode);
+    const card = await capture(stack, user, `failing in mode ${mode}`);
+    const failed = await waitForStatus(stack, user, card.cardId, 'failed');
+    expect(failed.enrichmentError).toEqual({ code, message: expect.any(String) });
+    expect(failed.enrichment).toBeNull();
+    const failure = await workflowFailure(card.cardId);
+    expect(failure.type).toBe(code);
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
+    // The listing shows the status too.
+    const list = await stack.http('GET', `/api/library?query=${encodeURIComponent(`mode ${mode}`)}`, { token: user.token });
+    expect(list.body.items[0]).toMatchObject({ cardId: card.cardId, enrichmentStatus: 'failed', enrichmentError: { code } });
+  });
+
+  it('a refresh prepares the same card again (new attempt, same workflow id, new run), keeping its scheduling', async () => {
+    stack.fake.setMode('privacy_refusal');
+    const card = await capture(stack, user, 'refresh after failure');
+    await waitForStatus(stack, user, card.cardId, 'failed');
+    const firstRun = (await stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`).describe()).runId;
+    // Learning progress made meanwhile must survive the refresh.
+    await stack.orm.em.fork().execute(`UPDATE card_schedules SET reps = 3, lapses = 1, state = 'review' WHERE card_id = ?`, [card.cardId]);
+
+    stack.fake.setMode('ok');
+    const res = await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body.card).toMatchObject({ cardId: card.cardId, enrichmentStatus: 'pending', enrichment: null });
+    expect(res.body.card.enrichmentError).toBeUndefined();
+    expectProblem(await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } }), 409, 'conflict');
+
+    const ready = await waitForStatus(stack, user, card.cardId, 'ready');
+    expect(ready.scheduling).toMatchObject({ reps: 3, lapses: 1, state: 'review' });
+    const description = await stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`).describe();
+    expect(description.runId).not.toBe(firstRun);
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId).map((c) => c.idempotency_key)).toEqual([`card-enrichment/${card.cardId}/attempt-2`]);
+  });
+});
+
+describe('no credits left', () => {
+  it('still saves the capture (202, never 402); preparation fails insufficient_credits without calling the model', async () => {
+    const broke = await newUser(stack.http);
+    await setBalance(stack, broke.userId, 0);
+    const card = await capture(stack, broke, 'capture while broke');
+    const failed = await waitForStatus(stack, broke, card.cardId, 'failed');
+    expect(failed.enrichmentError.code).toBe('insufficient_credits');
+    expect(failed.scheduling.state).toBe('new'); // still in the learning queue
+    expect(preparationCalls(stack)).toEqual([]);
+    expect(await preparationCharges(stack, broke.userId)).toEqual([]);
+    expect((await workflowFailure(card.cardId)).type).toBe('insufficient_credits');
+  });
+});

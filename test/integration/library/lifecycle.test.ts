@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { kindKey, userIdKey } from '../../../src/services/workflow-outbox.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { capture, preparationCharges, waitForStatus } from './helpers.ts';
+
+let stack: Stack;
+beforeAll(async () => { stack = await startStack(); });
+afterAll(async () => { await stack?.close(); });
+beforeEach(() => { stack.fake.reset(); stack.fake.setCost('0.00001'); }); // 1 credit per preparation
+
+describe('POST /api/library', () => {
+  let user: TestUser;
+  beforeAll(async () => { user = await newUser(stack.http); });
+
+  it('answers 202 with a pending card that is already in the learning queue, then prepares it', async () => {
+    const before = Date.now();
+    const card = await capture(stack, user, '  Break   a leg!  ');
+    expect(card).toEqual({ cardId: expect.any(String), text: 'Break a leg!', enrichmentStatus: 'pending', createdAt: expect.any(String), enrichment: null });
+
+    const [schedule] = await stack.orm.em.fork().execute<{ due: Date; reps: number; state: string }[]>(`SELECT due, reps, state FROM card_schedules WHERE card_id = ?`, [card.cardId]);
+    expect(schedule).toMatchObject({ reps: 0, state: 'new' });
+    expect(new Date(schedule!.due).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(schedule!.due).getTime()).toBeLessThanOrEqual(Date.now());
+
+    const ready = await waitForStatus(stack, user, card.cardId, 'ready');
+    expect(ready.enrichment).toEqual({
+      translation: '[fr] Break a leg!',
+      correctedText: null,
+      correctionNote: null,
+      usage: { register: 'neutral', guidance: expect.any(String), examples: [expect.any(String)] },
+      focuses: [{ kind: 'meaning', note: expect.any(String) }],
+    });
+    expect(ready.scheduling).toMatchObject({ state: 'new', reps: 0, lapses: 0, due: expect.any(String) });
+    expect(await preparationCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
+  });
+
+  it('reuses the card for the same expression (normalised) and never creates a second one', async () => {
+    const first = await capture(stack, user, 'It’s raining cats and dogs.');
+    const again = await stack.http('POST', '/api/library', { token: user.token, body: { text: "it's RAINING  cats and dogs" } });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ card: expect.objectContaining({ cardId: first.cardId, text: 'It’s raining cats and dogs.' }), reused: true });
+    const [{ count }] = await stack.orm.em.fork().execute<{ count: string }[]>(`SELECT count(*) FROM cards WHERE user_id = ? AND normalised_key = ?`, [user.userId, "it's raining cats and dogs"]) as any;
+    expect(Number(count)).toBe(1);
+  });
+
+  it('quietly corrects a high-confidence surface error', async () => {
+    const card = await capture(stack, user, 'I recieve it');
+    const ready = await waitForStatus(stack, user, card.cardId, 'ready');
+    expect(ready.enrichment).toMatchObject({ correctedText: 'I receive it', correctionNote: expect.any(String) });
+    expect(ready.text).toBe('I recieve it');
+  });
+
+  it('runs preparation as workflow card-enrichment/<cardId> with ids only, findable by search attributes', async () => {
+    const card = await capture(stack, user, 'a secret expression');
+    await waitForStatus(stack, user, card.cardId, 'ready');
+    const handle = stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`);
+    await handle.result();
+    const description = await handle.describe();
+    expect(description.status.name).toBe('COMPLETED');
+    expect(description.typedSearchAttributes.get(userIdKey)).toBe(user.userId);
+    expect(description.typedSearchAttributes.get(kindKey)).toBe('card-enrichment');
+    // Payloads decoded as text: the history names the card, never its text.
+    const history = JSON.stringify(await handle.fetchHistory(), (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v));
+    expect(history).toContain(card.cardId);
+    expect(history).not.toContain('secret expression');
+    // Operators find a user's workflows by search attributes.
+    const found: string[] = [];
+    for await (const wf of stack.temporal.workflow.list({ query: `LcsUserId = '${user.userId}' AND LcsKind = 'card-enrichment'` })) found.push(wf.workflowId);
+    expect(found).toContain(`card-enrichment/${card.cardId}`);
+  });
+
+  it('validates the text: 400 for empty, too long, letterless, missing or wrong type', async () => {
+    for (const body of [{ text: '   ' }, { text: 'a'.repeat(281) }, { text: '12345 !!' }, {}, { text: 42 }]) {
+      const res = await stack.http('POST', '/api/library', { token: user.token, body });
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.errors.length).toBeGreaterThan(0);
+    }
+    // 280 code points of astral letters is fine (characters, not UTF-16 units).
+    await capture(stack, user, '𝒜'.repeat(280));
+  });
+
+  it('answers 428 before the languages are set, and saves nothing', async () => {
+    const fresh = await newUser(stack.http, { languages: null });
+    expectProblem(await stack.http('POST', '/api/library', { token: fresh.token, body: { text: 'hello there' } }), 428, 'language_setup_required');
+    const list = await stack.http('GET', '/api/library', { token: fresh.token });
+    expect(list.body).toEqual({ items: [], nextCursor: null });
+  });
+
+  it('refuses unauthenticated and read-only writes', async () => {
+    expectProblem(await stack.http('POST', '/api/library', { body: { text: 'hello' } }), 401, 'unauthenticated');
+    const read = await stack.http('POST', '/api/tokens', { cookie: user.cookie, body: { name: 'ro', scope: 'read' } });
+    expectProblem(await stack.http('POST', '/api/library', { token: read.body.token, body: { text: 'hello' } }), 403, 'read_only_token');
+    expect((await stack.http('GET', '/api/library', { token: read.body.token })).status).toBe(200);
+  });
+});
+
+describe('GET /api/library', () => {
+  let user: TestUser;
+  beforeAll(async () => { user = await newUser(stack.http); });
+
+  it('lists newest first with enrichmentStatus on every item, paginated by an opaque cursor', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await capture(stack, user, `page item ${i}`)).cardId);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: any = await stack.http('GET', `/api/library?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: user.token });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.items.length).toBeLessThanOrEqual(2);
+      for (const item of res.body.items) expect(['pending', 'ready', 'failed']).toContain(item.enrichmentStatus);
+      seen.push(...res.body.items.map((i: any) => i.cardId));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+  });
+
+  it('searches text and translation, case- and accent-insensitively', async () => {
+    const cafe = await capture(stack, user, 'Café au lait');
+    await capture(stack, user, 'something else');
+    await waitForStatus(stack, user, cafe.cardId, 'ready');
+    for (const query of ['CAFE', 'café', 'AU LAIT', '[fr] cafe']) {
+      const res = await stack.http('GET', `/api/library?query=${encodeURIComponent(query)}`, { token: user.token });
+      expect(res.body.items.map((i: any) => i.cardId), query).toEqual([cafe.cardId]);
+    }
+    const wildcard = await stack.http('GET', `/api/library?query=${encodeURIComponent('%')}`, { token: user.token });
+    expect(wildcard.body.items).toEqual([]);
+  });
+
+  it('rejects a bad cursor or limit with 400', async () => {
+    expectProblem(await stack.http('GET', '/api/library?cursor=not-a-cursor', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await stack.http('GET', '/api/library?limit=201', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await stack.http('GET', '/api/library?limit=0', { token: user.token }), 400, 'invalid_request');
+  });
+
+  it('hides other users’ cards (404) and rejects malformed ids (400)', async () => {
+    const mine = await capture(stack, user, 'my own card');
+    const other = await newUser(stack.http);
+    expectProblem(await stack.http('GET', `/api/library/${mine.cardId}`, { token: other.token }), 404, 'not_found');
+    expectProblem(await stack.http('DELETE', `/api/library?cardId=${mine.cardId}`, { token: other.token }), 404, 'not_found');
+    expectProblem(await stack.http('PATCH', '/api/library', { token: other.token, body: { cardId: mine.cardId, action: 'refresh_enrichment' } }), 404, 'not_found');
+    expect((await stack.http('GET', '/api/library', { token: other.token })).body.items).toEqual([]);
+    expectProblem(await stack.http('GET', '/api/library/not-a-uuid', { token: user.token }), 400, 'invalid_request');
+  });
+});
+
+describe('PATCH and DELETE /api/library', () => {
+  let user: TestUser;
+  beforeAll(async () => { user = await newUser(stack.http); });
+
+  it('refuses to refresh a ready card (409) and unknown actions (400)', async () => {
+    const card = await capture(stack, user, 'refresh me not');
+    await waitForStatus(stack, user, card.cardId, 'ready');
+    expectProblem(await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } }), 409, 'conflict');
+    expectProblem(await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'explode' } }), 400, 'invalid_request');
+  });
+
+  it('deletes by query or JSON body; the card and its scheduling are gone; recapture makes a fresh card', async () => {
+    const a = await capture(stack, user, 'delete me by query');
+    const b = await capture(stack, user, 'delete me by body');
+    await waitForStatus(stack, user, a.cardId, 'ready');
+    const byQuery = await stack.http('DELETE', `/api/library?cardId=${a.cardId}`, { token: user.token });
+    expect(byQuery.status, byQuery.text).toBe(204);
+    const byBody = await stack.http('DELETE', '/api/library', { token: user.token, body: { cardId: b.cardId } });
+    expect(byBody.status, byBody.text).toBe(204);
+    expectProblem(await stack.http('GET', `/api/library/${a.cardId}`, { token: user.token }), 404, 'not_found');
+    expectProblem(await stack.http('DELETE', `/api/library?cardId=${a.cardId}`, { token: user.token }), 404, 'not_found');
+    const [{ count }] = await stack.orm.em.fork().execute<any[]>(`SELECT count(*) FROM card_schedules WHERE card_id IN (?, ?)`, [a.cardId, b.cardId]);
+    expect(Number(count)).toBe(0);
+
+    const again = await capture(stack, user, 'Delete me by query.');
+    expect(again.cardId).not.toBe(a.cardId);
+    await waitForStatus(stack, user, again.cardId, 'ready');
+  });
+
+  it('400 without a cardId', async () => {
+    expectProblem(await stack.http('DELETE', '/api/library', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await stack.http('DELETE', '/api/library?cardId=nope', { token: user.token }), 400, 'invalid_request');
+  });
+});
+
+describe('API reference', () => {
+  it('documents the library routes in the OpenAPI document', async () => {
+    const res = await stack.http('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths['/api/library'])).toEqual(expect.arrayContaining(['post', 'get', 'patch', 'delete']));
+    expect(res.body.paths['/api/library/{cardId}'].get).toBeDefined();
+    expect(res.body.info.description).toContain('## Library (cards)');
+  });
+});
