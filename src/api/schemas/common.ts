@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 export const problemSchema = z
-  .object({
+  // Loose: problems carry extension members (e.g. `existingId`) that the serializer must keep.
+  .looseObject({
     type: z.string(),
     title: z.string(),
     status: z.number().int(),

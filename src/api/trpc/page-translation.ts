@@ -1,4 +1,14 @@
-import { router } from './init.ts';
+import { translatePage } from '../../services/page-translation.ts';
+import { pageTranslationRequestSchema } from '../schemas/page-translation.ts';
+import { modelProcedure, router } from './init.ts';
 
-/** Issue #4: tRPC procedures of this area, sharing the REST routes' domain code. */
-export const pageTranslationRouter = router({});
+/**
+ * The web page's page translation; same service and rules as /api/immersive-translate. tRPC has
+ * no response headers, so a replay is reported as `replayed: true` next to the response.
+ */
+export const pageTranslationRouter = router({
+  translate: modelProcedure.input(pageTranslationRequestSchema).mutation(async ({ ctx, input }) => {
+    const { response, replayed } = await translatePage(ctx.deps, ctx.principal.userId, input);
+    return { ...response, replayed };
+  }),
+});

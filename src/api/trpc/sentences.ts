@@ -1,4 +1,16 @@
-import { router } from './init.ts';
+import { listSentences, submitSentence } from '../../services/sentences.ts';
+import { createSentenceInputSchema, listSentencesQuerySchema } from '../schemas/sentences.ts';
+import { authedProcedure, modelProcedure, router } from './init.ts';
 
-/** Issue #4: tRPC procedures of this area, sharing the REST routes' domain code. */
-export const sentencesRouter = router({});
+/** The web page's sentence procedures; same services and rules as /api/sentences. */
+export const sentencesRouter = router({
+  create: modelProcedure.input(createSentenceInputSchema).mutation(async ({ ctx, input }) => ({
+    sentence: await submitSentence(
+      { ...ctx.deps, logger: ctx.request.log },
+      { userId: ctx.principal.userId, nativeLanguage: ctx.languages.nativeLanguage, text: input.original_text, mode: input.mode },
+    ),
+  })),
+  list: authedProcedure
+    .input(listSentencesQuerySchema)
+    .query(({ ctx, input }) => listSentences(ctx.em, ctx.principal.userId, input.page, input.pageSize)),
+});

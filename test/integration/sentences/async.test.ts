@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeTranslate } from '../../../src/model/fake-responders.ts';
+import { setPlan } from '../../../src/services/wallet.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { asyncHeaders, balanceOf, emptyWallet, sentenceRow, translationCalls, waitForSettled } from './support.ts';
+
+let stack: Stack;
+let user: TestUser;
+beforeAll(async () => {
+  stack = await startStack();
+  user = await newUser(stack.http);
+});
+afterAll(async () => { await stack?.close(); });
+beforeEach(() => stack.fake.reset());
+
+const postAsync = (text: string, token = user.token) =>
+  stack.http('POST', '/api/sentences?mode=async', { token, headers: asyncHeaders, body: { original_text: text } });
+
+describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
+  it('answers 202 pending at once, then the workflow sentence-translation/<id> translates and charges', async () => {
+    const text = `Background translation ${randomUUID()}`;
+    const before = await balanceOf(stack, user.token);
+    const res = await postAsync(text);
+    expect(res.status, res.text).toBe(202);
+    expect(res.body.sentence).toMatchObject({ original_text: text, translation: null, status: 'pending', native_language: 'fr' });
+    const id = res.body.sentence.id;
+
+    expect(await waitForSettled(stack, user.token, id)).toMatchObject({ status: 'translated', credits_charged: 3 });
+    const listed = await stack.http('GET', '/api/sentences', { token: user.token });
+    expect(listed.body.items.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'translated', translation: fakeTranslate(text, 'fr') });
+    expect(await balanceOf(stack, user.token)).toBe(before - 3);
+
+    const handle = stack.temporal.workflow.getHandle(`sentence-translation/${id}`);
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+    // Temporal's history holds ids, never the sentence.
+    const history = JSON.stringify(await handle.fetchHistory());
+    expect(history).not.toContain(text.split(' ').at(-1));
+  });
+
+  it('is sync unless both the query and the header ask for async', async () => {
+    const onlyQuery = await stack.http('POST', '/api/sentences?mode=async', { token: user.token, body: { original_text: `Only query ${randomUUID()}` } });
+    expect(onlyQuery.status).toBe(200);
+    expect(onlyQuery.body.sentence.status).toBe('translated');
+    const onlyHeader = await stack.http('POST', '/api/sentences', { token: user.token, headers: asyncHeaders, body: { original_text: `Only header ${randomUUID()}` } });
+    expect(onlyHeader.status).toBe(200);
+    expectProblem(await stack.http('POST', '/api/sentences?mode=later', { token: user.token, body: { original_text: 'x y' } }), 400, 'invalid_request');
+  });
+
+  it('marks the sentence failed without charging when the provider output is invalid, and a re-post retries', async () => {
+    const text = `Async failure ${randomUUID()}`;
+    const before = await balanceOf(stack, user.token);
+    stack.fake.setMode('schema_violation');
+    const res = await postAsync(text);
+    expect(res.status).toBe(202);
+    const id = res.body.sentence.id;
+    expect(await waitForSettled(stack, user.token, id)).toMatchObject({ status: 'failed', error_code: 'provider_output_invalid' });
+    expect(translationCalls(stack)).toHaveLength(1); // not retried: invalid output is final
+    expect(await balanceOf(stack, user.token)).toBe(before);
+    const handle = stack.temporal.workflow.getHandle(`sentence-translation/${id}`);
+    await vi.waitFor(async () => expect((await handle.describe()).status.name).toBe('FAILED'), { timeout: 10_000 });
+
+    stack.fake.setMode('ok');
+    const retry = await postAsync(text);
+    expect(retry.status, retry.text).toBe(202);
+    expect(retry.body.sentence).toMatchObject({ id, status: 'pending' });
+    expect(await waitForSettled(stack, user.token, id)).toMatchObject({ status: 'translated', attempt: 2, credits_charged: 3 });
+  });
+
+  it('retries a transient provider failure inside the workflow', async () => {
+    stack.fake.setMode('fail', { status: 503 });
+    const res = await postAsync(`Transient ${randomUUID()}`);
+    await vi.waitFor(() => expect(translationCalls(stack).length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
+    stack.fake.setMode('ok');
+    expect(await waitForSettled(stack, user.token, res.body.sentence.id)).toMatchObject({ status: 'translated' });
+  });
+
+  it('answers 402 and 409 in async mode too', async () => {
+    const text = `Async duplicate ${randomUUID()}`;
+    const first = await postAsync(text);
+    expect(first.status).toBe(202);
+    const again = await postAsync(text);
+    expectProblem(again, 409, 'duplicate_sentence');
+    expect(again.body.existingId).toBe(first.body.sentence.id);
+
+    const poor = await newUser(stack.http);
+    await emptyWallet(stack, poor.userId);
+    expectProblem(await postAsync('Nothing left', poor.token), 402, 'insufficient_credits');
+  });
+
+  it('survives a stopped worker: the translation runs once a worker is back', async () => {
+    await stack.stopWorker();
+    let restarted = false;
+    try {
+      const res = await postAsync(`While the worker is down ${randomUUID()}`);
+      expect(res.status).toBe(202);
+      expect(await sentenceRow(stack, res.body.sentence.id)).toMatchObject({ status: 'pending' });
+      await stack.startWorker();
+      restarted = true;
+      expect(await waitForSettled(stack, user.token, res.body.sentence.id)).toMatchObject({ status: 'translated' });
+    } finally {
+      if (!restarted) await stack.startWorker();
+    }
+  });
+});
+
+describe('batch upload', () => {
+  it('accepts 1,000 async posts in a row and translates every one of them', async () => {
+    const uploader = await newUser(stack.http);
+    await setPlan(stack.orm.em.fork(), uploader.userId, 'paid'); // 1,000 × 3 credits > the free 500
+    const started = performance.now();
+    const ids: string[] = [];
+    const texts = Array.from({ length: 1000 }, (_, i) => `Batch sentence ${i} ${randomUUID().slice(0, 8)}`);
+    const concurrency = 10;
+    for (let i = 0; i < texts.length; i += concurrency) {
+      const answers = await Promise.all(texts.slice(i, i + concurrency).map((text) => postAsync(text, uploader.token)));
+      for (const answer of answers) {
+        expect(answer.status, answer.text).toBe(202);
+        ids.push(answer.body.sentence.id);
+      }
+    }
+    const accepted = performance.now();
+    await vi.waitFor(async () => {
+      const [counts] = await stack.orm.em.fork().execute<{ pending: number; translated: number }[]>(
+        `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'translated')::int AS translated
+         FROM sentences WHERE user_id = ?`, [uploader.userId]);
+      expect(counts).toEqual({ pending: 0, translated: 1000 });
+    }, { timeout: 150_000, interval: 500 });
+    const done = performance.now();
+    console.log(`1,000 async sentences: accepted in ${Math.round(accepted - started)} ms, all translated after ${Math.round(done - started)} ms`);
+    expect(new Set(ids).size).toBe(1000);
+    const listed = await stack.http('GET', '/api/sentences?pageSize=100', { token: uploader.token });
+    expect(listed.body.total).toBe(1000);
+    expect(await balanceOf(stack, uploader.token)).toBe(5000 - 3000);
+  }, 180_000);
+});
+
+describe('tRPC sentences.create in async mode', () => {
+  it('answers pending and translates in the background', async () => {
+    const res = await stack.http('POST', '/trpc/sentences.create', { token: user.token, body: { original_text: `tRPC async ${randomUUID()}`, mode: 'async' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.result.data.sentence.status).toBe('pending');
+    expect(await waitForSettled(stack, user.token, res.body.result.data.sentence.id)).toMatchObject({ status: 'translated' });
+  });
+});
