@@ -1,9 +1,81 @@
+import { z } from 'zod';
+import { contentRange, decideRange, unsatisfiedRange } from '../../domain/byte-range.ts';
+import { AppError } from '../../domain/problems.ts';
+import { audioBytes, audioContentInfo, getAudio, requestAudio, type AudioSubject } from '../../services/audio.ts';
+import { speechEngineFor } from '../../services/speech/engine.ts';
 import type { App, AppDeps } from '../deps.ts';
+import { requirePrincipal } from '../plugins/auth.ts';
+import { audioEnvelopeSchema, audioParamsSchema, audioRequestSchema, type AudioRequest } from '../schemas/audio.ts';
+import { AUTHED, problems } from '../schemas/common.ts';
 
-/** Issue #5: REST routes of this area, and its section of the API reference. */
-export async function audioRoutes(app: App, deps: AppDeps) {
-  void app;
-  void deps;
+export const subjectOf = (body: AudioRequest): AudioSubject =>
+  body.cardId !== undefined ? { cardId: body.cardId } : { sentenceId: body.sentenceId! };
+
+export async function audioRoutes(app: App, { orm, temporal, config }: AppDeps) {
+  const engine = speechEngineFor(config.tts);
+
+  app.post('/api/audio', {
+    config: { modelBacked: true },
+    schema: {
+      tags: ['audio'], summary: 'Get or generate audio for a card or sentence', body: audioRequestSchema,
+      response: { 200: audioEnvelopeSchema, 202: audioEnvelopeSchema, ...problems(...AUTHED, 402, 404) },
+    },
+  }, async (request, reply) => {
+    const { status, audio } = await requestAudio({ orm, temporal, config, engine, logger: request.log }, requirePrincipal(request).userId, subjectOf(request.body));
+    return reply.code(status).send({ audio });
+  });
+
+  app.get('/api/audio/:audioId', {
+    schema: { tags: ['audio'], summary: 'An audio clip you requested', params: audioParamsSchema, response: { 200: audioEnvelopeSchema, ...problems(...AUTHED, 404) } },
+  }, async (request) => ({ audio: await getAudio(orm.em.fork(), requirePrincipal(request).userId, request.params.audioId) }));
+
+  app.get('/api/audio/:audioId/content', {
+    schema: {
+      tags: ['audio'], summary: 'The audio bytes (HTTP range requests supported)', params: audioParamsSchema,
+      headers: z.looseObject({ range: z.string().optional(), 'if-range': z.string().optional() }),
+      response: { ...problems(...AUTHED, 404, 409, 416) },
+    },
+  }, async (request, reply) => {
+    const { audioId } = request.params;
+    const em = orm.em.fork();
+    const { contentType, size } = await audioContentInfo(em, requirePrincipal(request).userId, audioId);
+    // A clip never changes once ready, so its id is a strong validator.
+    const etag = `"${audioId}"`;
+    reply.header('accept-ranges', 'bytes').header('etag', etag).header('cache-control', 'private, max-age=86400');
+    const ifRange = request.headers['if-range'];
+    const decision = ifRange !== undefined && ifRange !== etag ? { kind: 'full' as const } : decideRange(request.headers.range, size);
+    if (decision.kind === 'unsatisfiable') {
+      reply.header('content-range', unsatisfiedRange(size));
+      throw new AppError('range_not_satisfiable', `The clip has ${size} bytes; the requested range is outside it.`);
+    }
+    const range = decision.kind === 'partial' ? decision.range : { start: 0, end: size - 1 };
+    if (decision.kind === 'partial') reply.code(206).header('content-range', contentRange(range, size));
+    const bytes = size === 0 ? Buffer.alloc(0) : await audioBytes(em, audioId, range.start, range.end);
+    // Binary body: outside the JSON response schemas, hence the cast.
+    return reply.type(contentType).header('content-length', bytes.length).send(bytes as never);
+  });
 }
 
-export const audioReference = '';
+export const audioReference = `## Audio
+\`POST /api/audio\` with exactly one of \`{ cardId }\` or \`{ sentenceId }\` (one of your cards or
+sentences) → \`{ audio }\`, \`audio = { audioId, status: "pending"|"ready"|"failed", contentType, url }\`.
+- What is spoken: a card's English (the corrected text when its preparation corrected it, else the text
+  as captured), or a sentence's \`original_text\`.
+- One clip per spoken text and voice: the key is a hash of the text (Unicode NFC, trimmed, whitespace
+  collapsed; case and punctuation kept) with the engine, voice and model. The first request for a key
+  starts generation → 202 \`status: "pending"\`; poll \`GET /api/audio/:audioId\`. Any later request for the
+  same text and voice, by anyone: 200 when ready, 202 while still generating — both free.
+- Charging: the request that starts a generation is charged 5 × the provider cost
+  (\`ceil(cost × 5 × 1000)\` credits, kind \`audio\`), once, and only when the generation succeeds.
+  Starting a paid generation with a balance of 0 → 402. A failed generation costs nothing
+  (\`status: "failed"\`); asking again starts it again.
+- Engines: an OpenAI-compatible speech endpoint when \`TTS_BASE_URL\` is configured (MP3, cost = characters
+  × \`TTS_COST_PER_MILLION_CHARS_USD\` / 1,000,000); otherwise the local espeak-ng engine (WAV, free).
+  The text is sent to a remote engine only for generation, and never logged.
+- Access: \`GET /api/audio/:audioId\` and its content answer only users who requested that clip (for one
+  of their cards or sentences); deleting the card or sentence removes that link. Otherwise 404.
+- \`GET /api/audio/:audioId/content\` serves the bytes with their \`Content-Type\`, \`Accept-Ranges: bytes\`
+  and a strong \`ETag\`. One byte range per request: \`Range: bytes=0-99\`, \`bytes=100-\` or \`bytes=-50\`
+  → 206 with \`Content-Range\`; a range starting past the end → 416 with \`Content-Range: bytes */<size>\`;
+  several ranges or an \`If-Range\` that does not match → 200 with the whole clip. While the clip is
+  pending or failed → 409 \`conflict\`.`;

@@ -1,4 +1,15 @@
-import { router } from './init.ts';
+import { getAudio, requestAudio } from '../../services/audio.ts';
+import { speechEngineFor } from '../../services/speech/engine.ts';
+import { subjectOf } from '../routes/audio.ts';
+import { audioParamsSchema, audioRequestSchema } from '../schemas/audio.ts';
+import { authedProcedure, router } from './init.ts';
 
-/** Issue #5: tRPC procedures of this area, sharing the REST routes' domain code. */
-export const audioRouter = router({});
+/** Audio for the web page; the bytes themselves are fetched from the REST `url` (range requests). */
+export const audioRouter = router({
+  request: authedProcedure.input(audioRequestSchema).mutation(async ({ ctx, input }) => {
+    const { orm, temporal, config } = ctx.deps;
+    const engine = speechEngineFor(config.tts);
+    return requestAudio({ orm, temporal, config, engine, logger: ctx.request.log }, ctx.principal.userId, subjectOf(input));
+  }),
+  get: authedProcedure.input(audioParamsSchema).query(async ({ ctx, input }) => ({ audio: await getAudio(ctx.em, ctx.principal.userId, input.audioId) })),
+});

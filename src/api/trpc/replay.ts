@@ -1,4 +1,16 @@
-import { router } from './init.ts';
+import { completeItem, openOrResumeSession } from '../../services/replay.ts';
+import { replayCompletionSchema, replayQuerySchema } from '../schemas/replay.ts';
+import { authedProcedure, router } from './init.ts';
 
-/** Issue #5: tRPC procedures of this area, sharing the REST routes' domain code. */
-export const replayRouter = router({});
+/** Replay for the web page: same rules and domain code as GET/POST /api/replay. */
+export const replayRouter = router({
+  session: authedProcedure
+    .input(replayQuerySchema)
+    .query(({ ctx, input }) => openOrResumeSession(ctx.em, ctx.principal.userId, input.count)),
+  complete: authedProcedure
+    .input(replayCompletionSchema)
+    .mutation(({ ctx, input }) => {
+      const { itemId, ...evidence } = input;
+      return completeItem(ctx.em, ctx.principal.userId, itemId, evidence);
+    }),
+});

@@ -1,4 +1,12 @@
-import { router } from './init.ts';
+import { draftWork } from '../../services/work.ts';
+import { workRequestSchema, workResponseSchema } from '../schemas/work.ts';
+import { modelProcedure, router } from './init.ts';
 
-/** Issue #5: tRPC procedures of this area, sharing the REST routes' domain code. */
-export const workRouter = router({});
+/** The Output Flow for the web page: same rules and domain code as POST /api/work. */
+export const workRouter = router({
+  draft: modelProcedure
+    .input(workRequestSchema)
+    .output(workResponseSchema)
+    .mutation(({ ctx, input }) =>
+      draftWork(ctx.em, ctx.deps.model, { userId: ctx.principal.userId, ...input, nativeLanguage: ctx.languages.nativeLanguage })),
+});

@@ -1,4 +1,14 @@
 import type { Responder } from '../fake-responders.ts';
 
-/** Issue #5: the fake provider's answers for this area's tasks, keyed by task name. */
-export const workResponders: Record<string, Responder> = {};
+/**
+ * The fake provider's `work_draft` answer: the prompt marked as English, one note naming the
+ * tone, and the first offered library expression as "used" (so tests can see it flow through).
+ */
+export const workResponders: Record<string, Responder> = {
+  work_draft: (input: { prompt: string; tone: string; expressions: { cardId: string; text: string }[] }) => ({
+    // Same shape as fakeTranslate's; not imported, as that module imports this one.
+    english: `[en] ${input.prompt}`,
+    notes: [`tone: ${input.tone}`],
+    usedCardIds: input.expressions.slice(0, 1).map((e) => e.cardId),
+  }),
+};

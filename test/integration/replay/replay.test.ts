@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMask, hiddenCount } from '../../../src/domain/replay-mask.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { hoursAgo, insertCard } from './cards.ts';
+
+let stack: Stack;
+beforeAll(async () => { stack = await startStack({ worker: false }); });
+afterAll(async () => { await stack?.close(); });
+
+const open = (user: TestUser, count: number | string = 10) => stack.http('GET', `/api/replay?count=${count}`, { token: user.token });
+const complete = (user: TestUser, itemId: string, evidence: Partial<{ usedHint: boolean; autoFilled: boolean; unaidedErrors: number }> = {}) =>
+  stack.http('POST', '/api/replay', { token: user.token, body: { itemId, usedHint: false, autoFilled: false, unaidedErrors: 0, ...evidence } });
+
+async function count(sql: string, params: unknown[]): Promise<number> {
+  const [row] = await stack.orm.em.fork().execute<{ n: string }[]>(sql, params);
+  return Number(row!.n);
+}
+
+describe('GET /api/replay', () => {
+  it('orders due reviewed cards first (most overdue first), then new ones; ready cards only', async () => {
+    const user = await newUser(stack.http);
+    const ids = {
+      dueLong: await insertCard(stack.orm, user.userId, { text: 'under the weather', state: 'review', due: hoursAgo(48) }),
+      dueSoon: await insertCard(stack.orm, user.userId, { text: 'a piece of cake', state: 'relearning', due: hoursAgo(1) }),
+      newOld: await insertCard(stack.orm, user.userId, { text: 'break a leg', createdAt: hoursAgo(30), correctedText: 'Break a leg!' }),
+      newRecent: await insertCard(stack.orm, user.userId, { text: 'hit the sack', createdAt: hoursAgo(2) }),
+    };
+    await insertCard(stack.orm, user.userId, { text: 'not due yet', state: 'review', due: new Date(Date.now() + 86_400_000) });
+    await insertCard(stack.orm, user.userId, { text: 'still preparing', status: 'pending', createdAt: hoursAgo(40) });
+    await insertCard(stack.orm, user.userId, { text: 'preparation failed', status: 'failed', createdAt: hoursAgo(40) });
+
+    const res = await open(user);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.resumed).toBe(false);
+    expect(res.body.sessionId).toEqual(expect.any(String));
+    expect(res.body.items.map((i: any) => i.cardId)).toEqual([ids.dueLong, ids.dueSoon, ids.newOld, ids.newRecent]);
+
+    const corrected = res.body.items[2];
+    expect(corrected).toMatchObject({ prompt: '[fr] break a leg', answer: 'Break a leg!' });
+    for (const item of res.body.items) {
+      expect(Array.from(item.mask)).toHaveLength(Array.from(item.answer).length);
+      expect(item.mask).toMatch(/^[_.]+$/);
+      expect(hiddenCount(item.mask)).toBeGreaterThan(0);
+    }
+    // A new card's mask is buildMask at stability 0, reps 0.
+    expect(corrected.mask).toBe(buildMask({ cardId: ids.newOld, answer: 'Break a leg!', stability: 0, reps: 0 }));
+  });
+
+  it('limits a new session to count, never repeating a card', async () => {
+    const user = await newUser(stack.http);
+    for (let i = 0; i < 12; i++) await insertCard(stack.orm, user.userId, { text: `expression number ${i}`, createdAt: hoursAgo(20 - i) });
+    const res = await open(user, 10);
+    expect(res.body.items).toHaveLength(10);
+    expect(new Set(res.body.items.map((i: any) => i.cardId)).size).toBe(10);
+  });
+
+  it('resumes an unfinished session with its remaining items, whatever the count', async () => {
+    const user = await newUser(stack.http);
+    for (let i = 0; i < 3; i++) await insertCard(stack.orm, user.userId, { text: `resume me ${i}`, createdAt: hoursAgo(10 - i) });
+    const first = await open(user);
+    expect(first.body.items).toHaveLength(3);
+
+    const again = await open(user, 50);
+    expect(again.body).toEqual({ ...first.body, resumed: true });
+
+    expect((await complete(user, first.body.items[0].itemId)).status).toBe(200);
+    const resumed = await open(user);
+    expect(resumed.body.resumed).toBe(true);
+    expect(resumed.body.sessionId).toBe(first.body.sessionId);
+    expect(resumed.body.items).toEqual(first.body.items.slice(1));
+
+    for (const item of resumed.body.items) expect((await complete(user, item.itemId)).status).toBe(200);
+    const finished = await count(`SELECT count(*) AS n FROM replay_sessions WHERE id = ? AND finished_at IS NOT NULL`, [first.body.sessionId]);
+    expect(finished).toBe(1);
+    // The finished session is not resumed; the cards just reviewed are not due yet except those rated again.
+    const next = await open(user);
+    expect(next.body.resumed).toBe(false);
+    expect(next.body.sessionId).not.toBe(first.body.sessionId);
+  });
+
+  it('opens one session when two GETs race', async () => {
+    const user = await newUser(stack.http);
+    for (let i = 0; i < 5; i++) await insertCard(stack.orm, user.userId, { text: `race ${i}` });
+    const [a, b, c] = await Promise.all([open(user), open(user), open(user, 20)]);
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+    expect(new Set([a.body.sessionId, b.body.sessionId, c.body.sessionId]).size).toBe(1);
+    expect([a.body.resumed, b.body.resumed, c.body.resumed].filter((r) => !r)).toHaveLength(1);
+    expect(await count(`SELECT count(*) AS n FROM replay_sessions WHERE user_id = ?`, [user.userId])).toBe(1);
+  });
+
+  it('answers an empty library with no items and no session', async () => {
+    const user = await newUser(stack.http);
+    const res = await open(user);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ sessionId: null, resumed: false, items: [] });
+  });
+
+  it('rejects counts other than 10, 20 or 50', async () => {
+    const user = await newUser(stack.http);
+    for (const bad of ['15', '0', 'ten', '10.0', '']) expectProblem(await open(user, bad), 400, 'invalid_request');
+    expectProblem(await stack.http('GET', '/api/replay', { token: user.token }), 400, 'invalid_request');
+    expect((await open(user, 20)).status).toBe(200);
+    expect((await open(user, 50)).status).toBe(200);
+  });
+
+  it('ends a session whose remaining cards were deleted, and deleting a card removes its learning data', async () => {
+    const user = await newUser(stack.http);
+    const cardId = await insertCard(stack.orm, user.userId, { text: 'gone soon' });
+    const first = await open(user);
+    expect((await complete(user, first.body.items[0].itemId, { autoFilled: true })).status).toBe(200);
+    const second = await open(user); // rated again → due in a minute, so a fresh session is empty or new
+    expect(second.body.resumed).toBe(false);
+
+    await stack.orm.em.fork().execute(`DELETE FROM cards WHERE id = ?`, [cardId]);
+    expect(await count(`SELECT count(*) AS n FROM review_logs WHERE card_id = ?`, [cardId])).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM replay_items WHERE card_id = ?`, [cardId])).toBe(0);
+    expect((await open(user)).body).toEqual({ sessionId: null, resumed: false, items: [] });
+  });
+});
+
+describe('POST /api/replay', () => {
+  it('maps evidence to ratings, reschedules, logs the review and charges nothing', async () => {
+    const user = await newUser(stack.http);
+    const long = 'she was feeling under the weather all week long';
+    for (let i = 0; i < 5; i++) await insertCard(stack.orm, user.userId, { text: `${long} ${'abcde'[i]}`, createdAt: hoursAgo(10 - i) });
+    const { body } = await open(user);
+    const items = body.items;
+    const hidden = hiddenCount(items[3].mask);
+    expect(hidden).toBeGreaterThanOrEqual(10);
+
+    const cases: [Parameters<typeof complete>[2], string][] = [
+      [{ autoFilled: true, usedHint: true }, 'again'],
+      [{ usedHint: true }, 'hard'],
+      [{ unaidedErrors: 1 }, 'good'],
+      [{ unaidedErrors: hidden }, 'hard'],
+      [{}, 'easy'],
+    ];
+    for (const [i, [evidence, rating]] of cases.entries()) {
+      const res = await complete(user, items[i].itemId, evidence);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ itemId: items[i].itemId, cardId: items[i].cardId, rating });
+      expect(new Date(res.body.nextReviewAt).getTime()).toBeGreaterThan(Date.now() - 1000);
+      expect(res.body.feedback).toEqual({
+        text: items[i].answer,
+        translation: items[i].prompt,
+        usage: { register: 'neutral', guidance: expect.any(String), examples: [expect.any(String)] },
+      });
+    }
+    const [log] = await stack.orm.em.fork().execute<any[]>(
+      `SELECT rating, state, used_hint, auto_filled, unaided_errors, hidden_count FROM review_logs WHERE replay_item_id = ?`, [items[3].itemId]);
+    expect(log).toMatchObject({ rating: 'hard', state: 'new', used_hint: false, auto_filled: false, unaided_errors: hidden, hidden_count: hidden });
+    const [schedule] = await stack.orm.em.fork().execute<any[]>(`SELECT reps, state FROM card_schedules WHERE card_id = ?`, [items[4].cardId]);
+    expect(schedule).toMatchObject({ reps: 1 });
+    expect(schedule.state).not.toBe('new');
+    expect((await stack.http('GET', '/api/credits', { token: user.token })).body.balance).toBe(500);
+  });
+
+  it('completes an item once, also when two completions race', async () => {
+    const user = await newUser(stack.http);
+    const cardId = await insertCard(stack.orm, user.userId, { text: 'once and for all' });
+    const { body } = await open(user);
+    const itemId = body.items[0].itemId;
+    const [a, b] = await Promise.all([complete(user, itemId, { unaidedErrors: 0 }), complete(user, itemId, { autoFilled: true })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body).toEqual(b.body);
+    const again = await complete(user, itemId, { usedHint: true });
+    expect(again.body).toEqual(a.body);
+    expect(await count(`SELECT count(*) AS n FROM review_logs WHERE card_id = ?`, [cardId])).toBe(1);
+    const [schedule] = await stack.orm.em.fork().execute<any[]>(`SELECT reps FROM card_schedules WHERE card_id = ?`, [cardId]);
+    expect(schedule.reps).toBe(1);
+  });
+
+  it("answers 404 for another user's item and an unknown one", async () => {
+    const owner = await newUser(stack.http);
+    const other = await newUser(stack.http);
+    await insertCard(stack.orm, owner.userId, { text: 'mine only' });
+    const { body } = await open(owner);
+    expectProblem(await complete(other, body.items[0].itemId), 404, 'not_found');
+    expectProblem(await complete(other, '00000000-0000-4000-8000-000000000000'), 404, 'not_found');
+    expect((await complete(owner, body.items[0].itemId)).status).toBe(200);
+  });
+
+  it('validates the evidence', async () => {
+    const user = await newUser(stack.http);
+    await insertCard(stack.orm, user.userId, { text: 'validate me' });
+    const itemId = (await open(user)).body.items[0].itemId;
+    const bad = [
+      { itemId, usedHint: false, autoFilled: false, unaidedErrors: -1 },
+      { itemId, usedHint: false, autoFilled: false, unaidedErrors: 1.5 },
+      { itemId, usedHint: 'no', autoFilled: false, unaidedErrors: 0 },
+      { itemId, usedHint: false, unaidedErrors: 0 },
+      { itemId: 'not-a-uuid', usedHint: false, autoFilled: false, unaidedErrors: 0 },
+    ];
+    for (const body of bad) expectProblem(await stack.http('POST', '/api/replay', { token: user.token, body }), 400, 'invalid_request');
+    expect(await count(`SELECT count(*) AS n FROM review_logs WHERE user_id = ?`, [user.userId])).toBe(0);
+  });
+});
+
+describe('API reference', () => {
+  it('documents Replay, audio and work in the OpenAPI document', async () => {
+    const res = await stack.http('GET', '/api/openapi.json');
+    expect(res.status, res.text.slice(0, 500)).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/replay', '/api/audio', '/api/audio/{audioId}', '/api/audio/{audioId}/content', '/api/work']));
+    for (const heading of ['## Replay', '## Audio', '## Output Flow']) expect(res.body.info.description).toContain(heading);
+  });
+});

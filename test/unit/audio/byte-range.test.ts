@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { contentRange, decideRange, unsatisfiedRange } from '../../../src/domain/byte-range.ts';
+
+describe('decideRange', () => {
+  const size = 1000;
+  it.each([
+    ['bytes=0-99', { start: 0, end: 99 }],
+    ['bytes=100-', { start: 100, end: 999 }],
+    ['bytes=-50', { start: 950, end: 999 }],
+    ['bytes=-5000', { start: 0, end: 999 }],
+    ['bytes=990-5000', { start: 990, end: 999 }],
+    ['bytes=999-999', { start: 999, end: 999 }],
+    ['BYTES = 0 - 0', { start: 0, end: 0 }],
+    ['bytes=0-99999999999999999999999', { start: 0, end: 999 }],
+  ])('%s → partial %j', (header, range) => {
+    expect(decideRange(header, size)).toEqual({ kind: 'partial', range });
+  });
+
+  it.each(['bytes=1000-', 'bytes=1000-1200', 'bytes=-0', 'bytes=99999999999999999999-'])('%s → unsatisfiable', (header) => {
+    expect(decideRange(header, size)).toEqual({ kind: 'unsatisfiable' });
+  });
+
+  it.each([undefined, '', 'bytes=', 'bytes=-', 'bytes=5-1', 'bytes=0-1,5-9', 'items=0-1', 'bytes=a-b', 'bytes=1.5-2'])('%s → whole body', (header) => {
+    expect(decideRange(header, size)).toEqual({ kind: 'full' });
+  });
+
+  it('cannot satisfy any range of an empty body', () => {
+    expect(decideRange('bytes=0-', 0)).toEqual({ kind: 'unsatisfiable' });
+    expect(decideRange('bytes=-1', 0)).toEqual({ kind: 'unsatisfiable' });
+  });
+
+  it('formats Content-Range', () => {
+    expect(contentRange({ start: 0, end: 99 }, 1000)).toBe('bytes 0-99/1000');
+    expect(unsatisfiedRange(1000)).toBe('bytes */1000');
+  });
+});
