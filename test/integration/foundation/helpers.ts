@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { TOKEN_PREFIX } from '../../../src/domain/tokens.ts';
-import type { Http, HttpOptions, HttpResponse, Stack } from '../../support/stack.ts';
+import { httpFor as stackHttpFor, type Http, type HttpOptions, type Stack } from '../../support/stack.ts';
 
 /** Raw SQL against the stack's database, for checks the API cannot show (hashes, ledger sums). */
 export async function sql<T = Record<string, any>>(stack: Stack, query: string, params: unknown[] = []): Promise<T[]> {
@@ -17,24 +17,8 @@ export function guarded(http: Http): Http {
   };
 }
 
-/** A client for an app that is not the stack's own (e.g. a second API instance). */
-export function httpFor(baseUrl: string): Http {
-  return async <T = any>(method: string, path: string, opts: HttpOptions = {}): Promise<HttpResponse<T>> => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    if (opts.cookie) headers.cookie = opts.cookie;
-    let body: string | Buffer | undefined = opts.rawBody;
-    if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(baseUrl + path, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
-    return { status: res.status, headers: res.headers, body: parsed as T, text };
-  };
-}
+/** A client for an app that is not the stack's own (e.g. a second API instance); sends no Origin by itself. */
+export const httpFor = (baseUrl: string): Http => stackHttpFor(baseUrl);
 
 export async function mintToken(http: Http, cookie: string, input: { scope: 'read' | 'write'; expiresInDays?: number; name?: string }) {
   const res = await http('POST', '/api/tokens', { cookie, body: { name: input.name ?? `${input.scope} token`, ...input } });
