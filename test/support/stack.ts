@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/api/app.ts';
 import type { App } from '../../src/api/deps.ts';
@@ -11,6 +12,13 @@ import { startFakeProvider, type FakeProvider } from '../../src/model/fake-provi
 import { connectTemporal } from '../../src/platform/temporal.ts';
 import { startOutboxRelay } from '../../src/services/workflow-outbox.ts';
 import { createWorker, OUTBOX_RELAY } from '../../src/worker/worker.ts';
+
+// Tests provoke activity and workflow failures on purpose; the SDK's warnings about them are noise.
+try {
+  Runtime.install({ logger: new DefaultLogger('ERROR'), shutdownSignals: [] });
+} catch {
+  // Installed already in this worker process.
+}
 
 export interface Stack {
   config: Config;
