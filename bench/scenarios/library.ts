@@ -25,7 +25,10 @@ export default async function library(ctx: BenchContext): Promise<void> {
 
   // 2. FLOOR, then 3. capture, each with its own user and distinct texts per request.
   const floor = await distinctTextLoad(ctx, '/bench/floor', (await ctx.createUser()).token);
-  const capture = await distinctTextLoad(ctx, '/api/library', (await ctx.createUser()).token);
+  const captureUser = await ctx.createUser();
+  const capture = await distinctTextLoad(ctx, '/api/library', captureUser.token);
+  // Let the capture phase's preparations finish, so the next scenario measures a quiet system.
+  await waitForReady(ctx, captureUser.userId, capture.requests.total, performance.now());
   for (const [name, result] of [['floor (1 INSERT)', floor], ['capture', capture]] as const) {
     ctx.report('library', `${name} acks/s`, result.requests.average.toFixed(0));
     ctx.report('library', `${name} latency p50 / p99`, `${result.latency.p50} ms / ${result.latency.p99} ms`);
@@ -70,6 +73,11 @@ async function timeToReady(ctx: BenchContext, userId: string, token: string): Pr
     }
   };
   await Promise.all(Array.from({ length: 32 }, send));
+  return waitForReady(ctx, userId, READY_COUNT, started);
+}
+
+/** Polls until `count` of the user's cards are ready; seconds since `started`. */
+async function waitForReady(ctx: BenchContext, userId: string, count: number, started: number): Promise<number> {
   const em = ctx.orm.em.fork();
   for (;;) {
     const [row] = await em.execute<{ ready: string; failed: string }[]>(
@@ -77,8 +85,8 @@ async function timeToReady(ctx: BenchContext, userId: string, token: string): Pr
       [userId],
     );
     if (Number(row!.failed) > 0) throw new Error(`${row!.failed} preparations failed`);
-    if (Number(row!.ready) >= READY_COUNT) return (performance.now() - started) / 1000;
-    if (performance.now() - started > READY_TIMEOUT_MS) throw new Error(`only ${row!.ready}/${READY_COUNT} ready after ${READY_TIMEOUT_MS / 1000} s`);
+    if (Number(row!.ready) >= count) return (performance.now() - started) / 1000;
+    if (performance.now() - started > READY_TIMEOUT_MS) throw new Error(`only ${row!.ready}/${count} ready after ${READY_TIMEOUT_MS / 1000} s`);
     await sleep(50);
   }
 }
