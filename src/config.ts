@@ -37,6 +37,7 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(256 * 1024),
   SECURE_COOKIES: bool,
+  TRUST_PROXY: bool,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -86,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     secureCookies: e.SECURE_COOKIES || publicOrigin.startsWith('https://'),
+    /** Only behind a proxy that sets X-Forwarded-For; otherwise clients could pick their own address. */
+    trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -1,9 +1,11 @@
 import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { App, AppDeps } from './deps.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { languageGuardPlugin } from './plugins/language-guard.ts';
@@ -28,6 +30,8 @@ class RequestLog extends LogController {
   }
 }
 
+const WEB_PAGE_CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
+
 /**
  * Builds the whole HTTP surface: REST under /api, tRPC under /trpc, the OpenAPI document and
  * its rendering. Listening and shutdown belong to the caller (server.ts, main.ts, tests).
@@ -42,7 +46,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
     },
     requestIdHeader: false,
     logController: new RequestLog(),
-    trustProxy: true,
+    trustProxy: deps.config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
   // JSON only: Fastify's built-in text/plain parser would let a text body reach validation (400); it is a 415.
@@ -52,9 +56,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
   app.addHook('onSend', async (request, reply) => { reply.header('x-request-id', request.id); });
 
   await app.register(problemsPlugin);
-  // The API reference is public; everything else defaults to requiring a principal.
+  // The API reference and the web page are public; everything else defaults to requiring a principal.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) route.config = { ...route.config, auth: 'public' };
+    if (route.url.startsWith('/docs') || route.url.startsWith('/web/')) route.config = { ...route.config, auth: 'public' };
   });
   await app.register(swagger, {
     openapi: {
@@ -73,6 +77,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  // The first-party web page: static files (no inline code) that call /trpc and /api/auth on the same origin.
+  await app.register(fastifyStatic, { root: fileURLToPath(new URL('../../web/', import.meta.url)), prefix: '/web/', wildcard: false, setHeaders: (reply) => reply.header('content-security-policy', WEB_PAGE_CSP) });
+  app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, (_request, reply) => reply.sendFile('index.html'));
 
   await app.register(cookie);
   await app.register(authPlugin, deps);

@@ -50,7 +50,8 @@ export const problemsPlugin = fp(async (app: FastifyInstance) => {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]);
-    if (allowed.length > 0) {
+    // 405 only when the method is what is wrong; a known method on a missing resource is a 404.
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
       reply.header('allow', [...new Set(allowed)].join(', '));
       return sendProblem(request, reply, new AppError('method_not_allowed', `${request.method} is not allowed here; use ${[...new Set(allowed)].join(', ')}.`));
     }

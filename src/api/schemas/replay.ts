@@ -3,7 +3,8 @@ import { REPLAY_COUNTS } from '../../domain/replay-session.ts';
 import { isoDate } from './common.ts';
 
 export const replayQuerySchema = z.object({
-  count: z
+  // A query string over REST, a number or a string over tRPC.
+  count: z.coerce
     .string()
     .refine((v) => (REPLAY_COUNTS as readonly number[]).map(String).includes(v), 'count must be 10, 20 or 50')
     .transform((v) => Number(v) as (typeof REPLAY_COUNTS)[number])
