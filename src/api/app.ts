@@ -11,6 +11,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { languageGuardPlugin } from './plugins/language-guard.ts';
 import { problemsPlugin } from './plugins/problems.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { textGuardPlugin } from './plugins/text-guard.ts';
 import { apiDescription } from './api-reference.ts';
 import { accountRoutes } from './routes/account.ts';
 import { creditRoutes } from './routes/credits.ts';
@@ -85,6 +86,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
   await app.register(authPlugin, deps);
   await app.register(rateLimitPlugin, deps);
   await app.register(languageGuardPlugin, deps);
+  await app.register(textGuardPlugin);
 
   await app.register(async (scope) => {
     const typed = scope.withTypeProvider<ZodTypeProvider>();

@@ -14,6 +14,9 @@ export interface ListCursor {
   cardId: string;
 }
 
+/** 9999-12-31T23:59:59.999Z: the last instant with a four-digit year. */
+const MAX_CURSOR_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Opaque to clients: base64url of `<epoch ms>.<cardId>`. */
@@ -27,7 +30,9 @@ export function decodeCursor(text: string): ListCursor | null {
   const match = /^(\d{1,15})\.(.+)$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
   if (!match || !UUID.test(match[2]!)) return null;
   const createdAt = new Date(Number(match[1]));
-  return Number.isNaN(createdAt.getTime()) ? null : { createdAt, cardId: match[2]! };
+  // Beyond year 9999 a Date is written with an expanded year ("+033658-…") that PostgreSQL
+  // cannot read: no card is that new, and the query would fail as a 500.
+  return createdAt.getTime() > MAX_CURSOR_TIME ? null : { createdAt, cardId: match[2]! };
 }
 
 /**

@@ -45,10 +45,18 @@ export function startPreparations(deps: { orm: Orm; temporal: Client; logger?: P
   });
 }
 
-/** Cancels the card's running preparation, if any. Its absence is not an error. */
+/** How long a deletion waits for Temporal to take the cancellation before answering anyway. */
+const CANCEL_DEADLINE_MS = 2_000;
+
+/**
+ * Cancels the card's running preparation, if any. Its absence is not an error. Bounded: with
+ * Temporal unreachable the client retries for tens of seconds, and the deletion (already
+ * committed) must not wait for that.
+ */
 export async function cancelPreparation(temporal: Client, cardId: string, logger?: Pick<Logger, 'warn'>): Promise<void> {
   try {
-    await temporal.workflow.getHandle(enrichmentWorkflowId(cardId)).cancel();
+    const handle = temporal.workflow.getHandle(enrichmentWorkflowId(cardId));
+    await temporal.connection.withDeadline(Date.now() + CANCEL_DEADLINE_MS, () => handle.cancel());
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return;
     // The card is already gone and preparation only stores into an existing card, so a missed

@@ -6,6 +6,7 @@ import { AppError, isAppError, problemBody } from '../../domain/problems.ts';
 import { hitWindow } from '../../services/rate-limit-store.ts';
 import type { AppDeps } from '../deps.ts';
 import { requireLanguages } from '../plugins/language-guard.ts';
+import { assertStorableText } from '../plugins/text-guard.ts';
 
 export interface TrpcContext {
   deps: AppDeps;
@@ -46,8 +47,14 @@ const toTrpcErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** The same refusal of NUL and unpaired surrogates as REST (src/api/plugins/text-guard.ts). */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  assertStorableText(await getRawInput());
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(toTrpcErrors);
+export const publicProcedure = t.procedure.use(toTrpcErrors).use(storableInput);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   const principal = ctx.request.principal;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { DriverException } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/api/app.ts';
 import type { App } from '../../../src/api/deps.ts';
@@ -10,14 +11,21 @@ import { guarded, httpFor, withOneCharChanged } from './helpers.ts';
 let stack: Stack;
 let app: App;
 let http: Http;
+let unguarded: Http;
 const lines: string[] = [];
 
 beforeAll(async () => {
   stack = await startStack({ worker: false });
   const deps = { config: stack.config, orm: stack.orm, temporal: stack.temporal, model: createModelClient(stack.config.model) };
   app = await buildApp(deps, { logger: { level: 'info', stream: { write: (line: string) => { lines.push(line); } } } });
+  // A database error as the driver reports it: PostgreSQL quotes the offending values.
+  app.get('/test/database-failure', { config: { auth: 'public' }, schema: { hide: true } }, async (request) => {
+    const quoted = String((request.query as { q?: string }).q);
+    throw new DriverException(Object.assign(new Error(`invalid input syntax for type uuid: "${quoted}"`), { code: '22P02', detail: `Key (text)=(${quoted}) already exists.`, where: `unnamed portal parameter $1 = '${quoted}'`, routine: 'string_to_uuid' }));
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  http = guarded(httpFor(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`));
+  unguarded = httpFor(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+  http = guarded(unguarded);
 });
 afterAll(async () => { await app?.close(); await stack?.close(); });
 
@@ -57,5 +65,15 @@ describe('request logs', () => {
     }
     expect(text.toLowerCase()).not.toContain('authorization');
     expect(text.toLowerCase()).not.toContain('cookie');
+  });
+
+  it('of a database failure keep its class and SQLSTATE but not the values it quotes', async () => {
+    const secret = `private-words-${randomUUID()}`;
+    const res = await unguarded('GET', `/test/database-failure?q=${secret}`);
+    expect(res.status).toBe(500);
+    await expect.poll(() => lines.some((l) => l.includes('"msg":"request failed"'))).toBe(true);
+    const failure = lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'request failed');
+    expect(failure.err).toMatchObject({ type: 'DriverException', code: '22P02', routine: 'string_to_uuid', stack: expect.stringContaining('at ') });
+    expect(lines.join('\n')).not.toContain(secret);
   });
 });

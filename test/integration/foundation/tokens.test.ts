@@ -110,7 +110,7 @@ describe('personal tokens', () => {
 
   it('reject invalid creation input with 400', async () => {
     const user = await newUser(http);
-    for (const body of [{ name: '', scope: 'read' }, { name: 'x', scope: 'admin' }, { name: 'x', scope: 'read', expiresInDays: 0 }, { name: 'x', scope: 'read', expiresInDays: 1.5 }]) {
+    for (const body of [{ name: '', scope: 'read' }, { name: 'x', scope: 'admin' }, { name: 'x', scope: 'read', expiresInDays: 0 }, { name: 'x', scope: 'read', expiresInDays: 1.5 }, { name: 'nul\u0000', scope: 'read' }, { name: 'lone \udc00', scope: 'read' }]) {
       const res = await http('POST', '/api/tokens', { cookie: user.cookie, body });
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.errors.length).toBeGreaterThan(0);

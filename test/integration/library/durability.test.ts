@@ -1,7 +1,8 @@
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { prepareCard } from '../../../src/services/card-enrichment.ts';
-import { libraryTestHooks } from '../../../src/services/library.ts';
+import { deleteCard, libraryTestHooks } from '../../../src/services/library.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
 import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
@@ -78,6 +79,19 @@ describe('delete during preparation', () => {
     const again = await capture(stack, user, 'deleted while preparing');
     expect(again.cardId).not.toBe(card.cardId);
     await waitForStatus(stack, user, again.cardId, 'ready');
+  });
+
+  it('answers within seconds when Temporal is unreachable: the card is gone, the cancellation is abandoned', async () => {
+    const card = await capture(stack, user, 'deleted while Temporal is down');
+    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
+    try {
+      const started = Date.now();
+      await deleteCard(stack.orm.em.fork(), { orm: stack.orm, temporal: unreachable, taskQueue: stack.config.temporal.taskQueue }, user.userId, card.cardId);
+      expect(Date.now() - started).toBeLessThan(8_000); // the client's own retries take over 20 s
+      expectProblem(await stack.http('GET', `/api/library/${card.cardId}`, { token: user.token }), 404, 'not_found');
+    } finally {
+      await unreachable.connection.close();
+    }
   });
 
   it('discards a preparation that was not started yet', async () => {

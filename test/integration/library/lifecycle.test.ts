@@ -80,6 +80,17 @@ describe('POST /api/library', () => {
     await capture(stack, user, '𝒜'.repeat(280));
   });
 
+  it('refuses text PostgreSQL cannot store (U+0000, unpaired surrogates) with 400, not 500, saving nothing', async () => {
+    for (const text of ['break\u0000 a leg', 'break a \ud800leg']) {
+      const res = await stack.http('POST', '/api/library', { token: user.token, body: { text } });
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.errors).toEqual([{ path: 'text', message: expect.any(String) }]);
+    }
+    // Unknown fields are ignored, whatever they hold.
+    await capture(stack, user, 'a perfectly fine capture', 202);
+    expect((await stack.http('POST', '/api/library', { token: user.token, body: { text: 'another fine capture', note: '\u0000' } })).status).toBe(202);
+  });
+
   it('answers 428 before the languages are set, and saves nothing', async () => {
     const fresh = await newUser(stack.http, { languages: null });
     expectProblem(await stack.http('POST', '/api/library', { token: fresh.token, body: { text: 'hello there' } }), 428, 'language_setup_required');
@@ -125,10 +136,14 @@ describe('GET /api/library', () => {
     }
     const wildcard = await stack.http('GET', `/api/library?query=${encodeURIComponent('%')}`, { token: user.token });
     expect(wildcard.body.items).toEqual([]);
+    expectProblem(await stack.http('GET', '/api/library?query=caf%00e', { token: user.token }), 400, 'invalid_request');
   });
 
   it('rejects a bad cursor or limit with 400', async () => {
     expectProblem(await stack.http('GET', '/api/library?cursor=not-a-cursor', { token: user.token }), 400, 'invalid_request');
+    // Well-formed but from year 33658: a 400, not a database error.
+    const farFuture = Buffer.from('999999999999999.3f1c2a9e-6a1d-4c3f-9a7b-2b1c3d4e5f60').toString('base64url');
+    expectProblem(await stack.http('GET', `/api/library?cursor=${farFuture}`, { token: user.token }), 400, 'invalid_request');
     expectProblem(await stack.http('GET', '/api/library?limit=201', { token: user.token }), 400, 'invalid_request');
     expectProblem(await stack.http('GET', '/api/library?limit=0', { token: user.token }), 400, 'invalid_request');
   });

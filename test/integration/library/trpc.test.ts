@@ -55,6 +55,9 @@ describe.each([
     const res = await mutate(auth(), 'library.capture', { text: '!!!' });
     expect(res.status).toBe(400);
     expect(res.body.error.data.code).toBe('BAD_REQUEST');
+    const nul = await mutate(auth(), 'library.capture', { text: 'break\u0000 a leg' });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.data.problem).toMatchObject({ code: 'invalid_request', errors: [{ path: 'text' }] });
   });
 });
 

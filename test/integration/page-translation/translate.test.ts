@@ -236,3 +236,23 @@ describe('limits', () => {
     expect(batchCalls(stack)).toHaveLength(0);
   });
 });
+
+describe('text PostgreSQL cannot store', () => {
+  it('refuses U+0000 and unpaired surrogates in ids and texts with 400, not 500', async () => {
+    const cases: [{ id: string; text: string }, string][] = [
+      [{ id: 'a\u0000', text: 'Hello' }, 'items.0.id'],
+      [{ id: 'a\ud800', text: 'Hello' }, 'items.0.id'],
+      [{ id: 'a', text: 'Hel\u0000lo' }, 'items.0.text'],
+      [{ id: 'a', text: '\u0000' }, 'items.0.text'],
+      [{ id: 'a', text: 'Hel\udc00lo' }, 'items.0.text'],
+    ];
+    for (const [item, path] of cases) {
+      const res = await translate(translateBody([item]));
+      expectProblem(res, 400, 'invalid_request');
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    }
+    expect(batchCalls(stack)).toHaveLength(0);
+    // A well-formed surrogate pair (an emoji) is fine.
+    expect((await translate(translateBody([{ id: 'a😀', text: uniqueText('Smile 😀') }]))).status).toBe(200);
+  });
+});

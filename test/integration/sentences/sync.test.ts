@@ -34,6 +34,17 @@ describe('POST /api/sentences (sync)', () => {
     expect(translationCalls(stack)).toHaveLength(1);
   });
 
+  it('refuses U+0000 and unpaired surrogates with 400, in sync and async mode, saving nothing', async () => {
+    for (const text of ['Hello\u0000 world', 'Hello \ud800 world', 'Hello \udc00']) {
+      const sync = await post(text);
+      expectProblem(sync, 400, 'invalid_request');
+      expect(sync.body.errors[0].path).toBe('original_text');
+      const async = await stack.http('POST', '/api/sentences?mode=async', { token: user.token, body: { original_text: text }, headers: { 'x-service-async': '1' } });
+      expectProblem(async, 400, 'invalid_request');
+    }
+    expect(translationCalls(stack)).toHaveLength(0);
+  });
+
   it('validates original_text: 1..1000 code points after trimming', async () => {
     expectProblem(await post('   '), 400, 'invalid_request');
     expectProblem(await stack.http('POST', '/api/sentences', { token: user.token, body: {} }), 400, 'invalid_request');

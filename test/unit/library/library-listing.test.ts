@@ -9,6 +9,13 @@ describe('cursor', () => {
     }));
   });
 
+  it('rejects a position PostgreSQL cannot read (after year 9999)', () => {
+    const cardId = '3f1c2a9e-6a1d-4c3f-9a7b-2b1c3d4e5f60';
+    expect(decodeCursor(Buffer.from(`999999999999999.${cardId}`).toString('base64url'))).toBeNull();
+    expect(decodeCursor(Buffer.from(`253402300800000.${cardId}`).toString('base64url'))).toBeNull();
+    expect(decodeCursor(Buffer.from(`253402300799999.${cardId}`).toString('base64url'))).not.toBeNull();
+  });
+
   it('is opaque (base64url) and rejects anything it did not produce', () => {
     const cursor = encodeCursor({ createdAt: new Date('2026-01-02T03:04:05.678Z'), cardId: '3f1c2a9e-6a1d-4c3f-9a7b-2b1c3d4e5f60' });
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
