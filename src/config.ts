@@ -14,7 +14,11 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_ORIGIN: z.string().url().optional(),
-  ALLOWED_ORIGINS: z.string().default(''),
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .pipe(z.array(z.url())),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   TEMPORAL_ADDRESS: z.string().optional(),
@@ -51,12 +55,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  const publicOrigin = e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`;
+  // Origins compare exactly, so normalise (no trailing slash, default ports dropped).
+  const publicOrigin = e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : `http://localhost:${e.PORT}`;
+  // Locally the page may be opened as localhost or as 127.0.0.1: both are the service's own.
+  const localAliases = e.PUBLIC_ORIGIN ? [] : [`http://127.0.0.1:${e.PORT}`];
   return {
     port: e.PORT,
     host: e.HOST,
     publicOrigin,
-    allowedOrigins: [publicOrigin, ...e.ALLOWED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean)],
+    allowedOrigins: [publicOrigin, ...localAliases, ...e.ALLOWED_ORIGINS.map((o) => new URL(o).origin)],
     dataDir,
     databaseUrl: e.DATABASE_URL,
     temporal: {

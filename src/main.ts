@@ -53,7 +53,11 @@ async function start() {
   stops.push(() => services.close());
 
   const { worker, connection } = await createWorker({ config, orm: services.orm, model: services.model });
-  const running = worker.run();
+  const running = worker.run().catch((error: unknown) => {
+    // A worker that cannot run leaves captures unprepared: stop the whole service loudly.
+    logger.fatal({ err: error }, 'the Temporal worker stopped unexpectedly');
+    void stop(1);
+  });
   stops.push(async () => { worker.shutdown(); await running; await connection.close(); });
   stops.push(startOutboxRelay(services.orm, services.temporal, OUTBOX_RELAY, logger));
 

@@ -59,6 +59,8 @@ export async function logIn(em: Em, email: string, password: string): Promise<{ 
 }
 
 async function createSession(em: Em, userId: string): Promise<string> {
+  // Sessions expire; signing in sweeps the user's expired ones so the table does not grow forever.
+  await em.execute(`DELETE FROM sessions WHERE user_id = ? AND expires_at <= now()`, [userId]);
   const sessionId = generateSessionId();
   await em.execute(`INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (?, ?, ?)`, [
     hashSecret(sessionId),

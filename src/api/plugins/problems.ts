@@ -1,3 +1,4 @@
+import { DriverException } from '@mikro-orm/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -29,7 +30,29 @@ function toAppError(error: FastifyError): AppError {
   }
   if (error.statusCode === 413) return new AppError('payload_too_large', 'The body is larger than this service accepts.');
   if (error.statusCode === 415) return new AppError('unsupported_media_type', 'Send JSON with Content-Type: application/json.');
+  if (isDatabaseUnavailable(error)) return new AppError('service_unavailable', 'The database is not reachable right now; try again shortly.');
   return new AppError('internal_error', 'Something went wrong on our side.');
+}
+
+/**
+ * A database that is down, restarting or out of connections is a temporary outage (503), not a
+ * bug: socket errors, and PostgreSQL's SQLSTATE classes 08 (connection), 53 (resources), 57P (shutdown).
+ */
+function isDatabaseUnavailable(error: { code?: unknown }): boolean {
+  const code = typeof error.code === 'string' ? error.code : '';
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code) || /^(08|53|57P)/.test(code);
+}
+
+/**
+ * What a failure's log line may say. A database error quotes SQL values — user text — in its
+ * message (`invalid input syntax for type uuid: "…"`) and in `detail`, `where`, `parameters`:
+ * only its class, SQLSTATE, routine and stack frames are kept.
+ */
+export function loggableError(error: unknown): unknown {
+  if (!(error instanceof DriverException)) return error;
+  const frames = (error.stack ?? '').split('\n').filter((line) => line.trim().startsWith('at ')).join('\n');
+  const { routine } = error as DriverException & { routine?: string };
+  return { type: error.name, code: error.code, routine, stack: `${error.name}: (message withheld: it may quote user data)\n${frames}` };
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError) {
@@ -61,7 +84,7 @@ export const problemsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error);
     if (appError.status >= 500 || isResponseSerializationError(error)) {
-      request.log.error({ err: error }, 'request failed');
+      request.log.error({ err: loggableError(error) }, 'request failed');
     }
     if (error.statusCode === 429 && appError.code === 'rate_limited') reply.header('retry-after', reply.getHeader('retry-after'));
     return sendProblem(request, reply, appError);

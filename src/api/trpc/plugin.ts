@@ -1,6 +1,7 @@
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
+import { loggableError } from '../plugins/problems.ts';
 import { appRouter, type AppRouter } from './router.ts';
 
 export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
@@ -16,6 +17,10 @@ export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
     trpcOptions: {
       router: appRouter,
       createContext: ({ req }) => ({ deps, request: req }),
+      // Catalog errors are answers; anything else is a bug and is logged like REST's 500s.
+      onError: ({ error, path, req }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: loggableError(error.cause ?? error), procedure: path }, 'tRPC procedure failed');
+      },
     },
   } satisfies { prefix: string; trpcOptions: FastifyTRPCPluginOptions<AppRouter>['trpcOptions'] });
 }
