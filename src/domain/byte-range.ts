@@ -52,3 +52,15 @@ export function decideRange(header: string | undefined, size: number): RangeDeci
 
 export const contentRange = (range: ByteRange, size: number) => `bytes ${range.start}-${range.end}/${size}`;
 export const unsatisfiedRange = (size: number) => `bytes */${size}`;
+
+/**
+ * Splits an inclusive byte range into consecutive pieces of at most `chunkSize` bytes, so a
+ * large body is read and sent piece by piece instead of being held in memory whole.
+ */
+export function byteChunks(range: ByteRange, chunkSize: number): ByteRange[] {
+  const chunks: ByteRange[] = [];
+  for (let start = range.start; start <= range.end; start += chunkSize) {
+    chunks.push({ start, end: Math.min(range.end, start + chunkSize - 1) });
+  }
+  return chunks;
+}

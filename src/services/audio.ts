@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Em, Orm } from '../db/orm.ts';
 import { audioKey, spokenText } from '../domain/audio-key.ts';
+import { byteChunks, type ByteRange } from '../domain/byte-range.ts';
 import { AppError } from '../domain/problems.ts';
 import { WORKFLOW_KINDS, workflowId } from '../workflows/constants.ts';
 import type { SpeechAudio, SpeechEngine } from './speech/engine.ts';
@@ -146,6 +147,15 @@ export async function audioBytes(em: Em, audioId: string, start: number, end: nu
   );
   if (!row) throw new AppError('not_found', 'No such audio.');
   return row.chunk;
+}
+
+/** Bytes read per query when streaming a clip: what one response holds in memory at a time. */
+export const AUDIO_STREAM_CHUNK_BYTES = 256 * 1024;
+
+/** A clip's bytes in `range`, one bounded slice per query: a whole clip never sits in memory. */
+export async function* audioByteStream(orm: Orm, audioId: string, range: ByteRange): AsyncGenerator<Buffer> {
+  const em = orm.em.fork();
+  for (const chunk of byteChunks(range, AUDIO_STREAM_CHUNK_BYTES)) yield await audioBytes(em, audioId, chunk.start, chunk.end);
 }
 
 // ---- Generation (called by the audio activities) ----

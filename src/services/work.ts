@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Em } from '../db/orm.ts';
 import { languageName } from '../domain/languages.ts';
+import { AppError } from '../domain/problems.ts';
 import type { ModelClient } from '../model/model-client.ts';
 import type { Tone, WorkResponse } from '../api/schemas/work.ts';
 import { assertHasCredits, charge } from './wallet.ts';
@@ -43,6 +44,12 @@ export interface WorkInput {
  * 100 × the provider cost (kind `work`); 402 before the model call when no credits are left.
  */
 export async function draftWork(em: Em, model: ModelClient, input: WorkInput): Promise<WorkResponse> {
+  const bodyHash = createHash('sha256').update(JSON.stringify(['work-v1', input.prompt, input.tone, input.useLibrary])).digest('hex');
+  // A repeat under a used Idempotency-Key gets the first draft back: no second (unpaid) model call.
+  if (input.idempotencyKey !== undefined) {
+    const stored = await storedDraft(em, input.userId, input.idempotencyKey, bodyHash);
+    if (stored) return stored;
+  }
   await assertHasCredits(em, input.userId);
   const expressions = input.useLibrary ? await libraryExpressions(em, input.userId) : [];
 
@@ -53,19 +60,41 @@ export async function draftWork(em: Em, model: ModelClient, input: WorkInput): P
     input: { prompt: input.prompt, tone: input.tone, notesLanguage: languageName(input.nativeLanguage), expressions },
   });
 
-  const charged = await charge(em, {
-    userId: input.userId,
-    idempotencyKey: `work/${input.idempotencyKey ?? randomUUID()}`,
-    providerCostUsd: result.costUsd,
-    kind: 'work',
-    reason: 'Output Flow draft',
+  const draft = { english: result.data.english, notes: result.data.notes, usedCardIds: usedAmong(result.data.usedCardIds, expressions) };
+  const key = input.idempotencyKey;
+  return em.transactional(async (tx) => {
+    if (key !== undefined) {
+      // The draft and its charge commit together; a concurrent twin that stored first wins, and
+      // this call returns that draft, uncharged.
+      const [stored] = await tx.execute<{ user_id: string }[]>(
+        `INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response) VALUES (?, ?, ?, ?::jsonb)
+         ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING user_id`,
+        [input.userId, key, bodyHash, JSON.stringify(draft)],
+      );
+      if (!stored) return (await storedDraft(tx, input.userId, key, bodyHash))!;
+    }
+    const charged = await charge(tx, {
+      userId: input.userId,
+      idempotencyKey: `work/${key ?? randomUUID()}`,
+      providerCostUsd: result.costUsd,
+      kind: 'work',
+      reason: 'Output Flow draft',
+    });
+    return { ...draft, creditsCharged: charged.charged ? charged.debited : 0 };
   });
-  return {
-    english: result.data.english,
-    notes: result.data.notes,
-    usedCardIds: usedAmong(result.data.usedCardIds, expressions),
-    creditsCharged: charged.charged ? charged.debited : 0,
-  };
+}
+
+/** The draft stored under this key (nothing is charged for it again), or null; 422 for another body. */
+async function storedDraft(em: Em, userId: string, key: string, bodyHash: string): Promise<WorkResponse | null> {
+  const [row] = await em.execute<{ body_hash: string; response: Omit<WorkResponse, 'creditsCharged'> }[]>(
+    `SELECT body_hash, response FROM work_drafts WHERE user_id = ? AND idempotency_key = ?`,
+    [userId, key],
+  );
+  if (!row) return null;
+  if (row.body_hash !== bodyHash) {
+    throw new AppError('request_id_reused', 'This Idempotency-Key was already used for a different request; use a new key for a new request.');
+  }
+  return { ...row.response, creditsCharged: 0 };
 }
 
 /**

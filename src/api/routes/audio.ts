@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { contentRange, decideRange, unsatisfiedRange } from '../../domain/byte-range.ts';
 import { AppError } from '../../domain/problems.ts';
-import { audioBytes, audioContentInfo, getAudio, requestAudio, type AudioSubject } from '../../services/audio.ts';
+import { AUDIO_STREAM_CHUNK_BYTES, audioByteStream, audioBytes, audioContentInfo, getAudio, requestAudio, type AudioSubject } from '../../services/audio.ts';
 import { speechEngineFor } from '../../services/speech/engine.ts';
 import type { App, AppDeps } from '../deps.ts';
 import { requirePrincipal } from '../plugins/auth.ts';
@@ -50,9 +51,12 @@ export async function audioRoutes(app: App, { orm, temporal, config }: AppDeps) 
     }
     const range = decision.kind === 'partial' ? decision.range : { start: 0, end: size - 1 };
     if (decision.kind === 'partial') reply.code(206).header('content-range', contentRange(range, size));
-    const bytes = size === 0 ? Buffer.alloc(0) : await audioBytes(em, audioId, range.start, range.end);
-    // Binary body: outside the JSON response schemas, hence the cast.
-    return reply.type(contentType).header('content-length', bytes.length).send(bytes as never);
+    const length = size === 0 ? 0 : range.end - range.start + 1;
+    reply.type(contentType).header('content-length', length);
+    // Binary body: outside the JSON response schemas, hence the casts. A long body is streamed
+    // slice by slice, so concurrent downloads do not each hold a whole clip in memory.
+    if (length > AUDIO_STREAM_CHUNK_BYTES) return reply.send(Readable.from(audioByteStream(orm, audioId, range)) as never);
+    return reply.send((length === 0 ? Buffer.alloc(0) : await audioBytes(em, audioId, range.start, range.end)) as never);
   });
 }
 

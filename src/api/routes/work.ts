@@ -12,7 +12,7 @@ export async function workRoutes(app: App, { orm, model }: AppDeps) {
       summary: 'Output Flow: draft English for what you want to say',
       body: workRequestSchema,
       headers: workHeadersSchema,
-      response: { 200: workResponseSchema, ...problems(...AUTHED, 402, 428, 502, 503) },
+      response: { 200: workResponseSchema, ...problems(...AUTHED, 402, 422, 428, 502, 503) },
     },
   }, async (request) => draftWork(orm.em.fork(), model, {
     userId: requirePrincipal(request).userId,
@@ -33,7 +33,8 @@ language; \`usedCardIds\` lists the offered cards the draft uses (only ids that 
 \`creditsCharged\` is what this call took from the balance.
 - Charged 100 × the provider's cost (\`ceil(cost × 100 × 1000)\` credits, kind \`work\`).
 - 402 \`insufficient_credits\` before any model call when the balance is 0; 428 until both languages are set.
-- Optional \`Idempotency-Key\` header (1–128 of \`A-Z a-z 0-9 . _ : -\`): requests under the same key are
-  charged once (a repeat drafts again, free of charge). Without it every request is charged.
+- Optional \`Idempotency-Key\` header (1–128 of \`A-Z a-z 0-9 . _ : -\`): a repeat of the same request under the
+  same key returns the first draft again, with \`creditsCharged: 0\` and no new model call; a different body under
+  a used key → 422 \`request_id_reused\`. Without it every request is drafted and charged.
 - The model's answer is validated: unreadable or off-schema → 502 \`provider_output_invalid\`; no
   endpoint with zero data retention → 503 \`privacy_routing_unavailable\`; provider down → 503.`;

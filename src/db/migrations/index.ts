@@ -5,6 +5,7 @@ import { Sentences } from './0004-sentences.ts';
 import { PageTranslation } from './0005-page-translation.ts';
 import { Replay } from './0006-replay.ts';
 import { Audio } from './0007-audio.ts';
+import { Work } from './0008-work.ts';
 
 
 /** Every migration, in order. Each feature area appends its own file here. */
@@ -16,4 +17,5 @@ export const migrations = [
   PageTranslation,
   Replay,
   Audio,
+  Work,
 ];

@@ -104,4 +104,22 @@ describe('POST /api/work', () => {
     expect(await balance(user)).toBe(380);
     expectProblem(await work(user, { prompt: 'one' }, { 'idempotency-key': 'has spaces' }), 400, 'invalid_request');
   });
+
+  it('does not draft again for free under a used Idempotency-Key: same body → first draft, other body → 422', async () => {
+    const user = await newUser(stack.http);
+    const key = { 'idempotency-key': `reuse-${user.userId}` };
+    const first = await work(user, { prompt: 'first prompt' }, key);
+    expect(first.body.creditsCharged).toBe(120);
+    const repeat = await work(user, { prompt: 'first prompt' }, key);
+    expect(repeat.status).toBe(200);
+    expect(repeat.body).toEqual({ ...first.body, creditsCharged: 0 });
+    expect(workRequests()).toHaveLength(1);
+    expectProblem(await work(user, { prompt: 'a different prompt, for free?' }, key), 422, 'request_id_reused');
+    expectProblem(await work(user, { prompt: 'first prompt', tone: 'formal' }, key), 422, 'request_id_reused');
+    expect(workRequests()).toHaveLength(1);
+    expect(await balance(user)).toBe(380);
+    // Another user's key space is separate.
+    const other = await newUser(stack.http);
+    expect((await work(other, { prompt: 'a different prompt' }, key)).body.creditsCharged).toBe(120);
+  });
 });

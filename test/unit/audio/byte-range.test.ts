@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentRange, decideRange, unsatisfiedRange } from '../../../src/domain/byte-range.ts';
+import { byteChunks, contentRange, decideRange, unsatisfiedRange } from '../../../src/domain/byte-range.ts';
 
 describe('decideRange', () => {
   const size = 1000;
@@ -32,5 +32,14 @@ describe('decideRange', () => {
   it('formats Content-Range', () => {
     expect(contentRange({ start: 0, end: 99 }, 1000)).toBe('bytes 0-99/1000');
     expect(unsatisfiedRange(1000)).toBe('bytes */1000');
+  });
+});
+
+describe('byteChunks', () => {
+  it('covers the range in consecutive pieces of at most the chunk size', () => {
+    expect(byteChunks({ start: 0, end: 9 }, 4)).toEqual([{ start: 0, end: 3 }, { start: 4, end: 7 }, { start: 8, end: 9 }]);
+    expect(byteChunks({ start: 5, end: 5 }, 4)).toEqual([{ start: 5, end: 5 }]);
+    expect(byteChunks({ start: 3, end: 10 }, 8)).toEqual([{ start: 3, end: 10 }]);
+    expect(byteChunks({ start: 3, end: 11 }, 8)).toEqual([{ start: 3, end: 10 }, { start: 11, end: 11 }]);
   });
 });
