@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { AppError, isAppError, problemBody } from '../../domain/problems.ts';
 import { hitWindow } from '../../services/rate-limit-store.ts';
@@ -11,6 +11,7 @@ import { assertStorableText } from '../plugins/text-guard.ts';
 export interface TrpcContext {
   deps: AppDeps;
   request: FastifyRequest;
+  reply: FastifyReply;
 }
 
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -77,6 +78,10 @@ export const languageProcedure = authedProcedure.use(async ({ ctx, next }) => {
 export const modelProcedure = languageProcedure.use(async ({ ctx, next }) => {
   const { rateLimit } = ctx.deps.config;
   const { current, ttl } = await hitWindow(ctx.deps.orm, `model:${ctx.principal.userId}`, rateLimit.windowSeconds * 1000);
-  if (current > rateLimit.modelMax) throw new AppError('rate_limited', `Too many requests; retry in ${Math.ceil(ttl / 1000)} s.`);
+  if (current > rateLimit.modelMax) {
+    const retryAfter = Math.ceil(ttl / 1000);
+    ctx.reply.header('retry-after', String(retryAfter));
+    throw new AppError('rate_limited', `Too many requests; retry in ${retryAfter} s.`);
+  }
   return next();
 });

@@ -16,7 +16,7 @@ export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req }) => ({ deps, request: req }),
+      createContext: ({ req, res }) => ({ deps, request: req, reply: res }),
       // Catalog errors are answers; anything else is a bug and is logged like REST's 500s.
       onError: ({ error, path, req }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: loggableError(error.cause ?? error), procedure: path }, 'tRPC procedure failed');

@@ -39,6 +39,18 @@ function modelRoute(doc: any): string {
 }
 
 describe('rate limits', () => {
+  it('count tRPC model-backed procedures in the same model bucket, with Retry-After on 429', async () => {
+    const { token } = await user();
+    const capture = (text: string) => stack.http('POST', '/trpc/library.capture', { token, body: { text } });
+    for (let i = 0; i < MODEL_MAX; i++) expect((await capture(`trpc limited ${i}`)).status).toBe(200);
+    const limited = await capture('trpc limited, one too many');
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.data.problem.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // REST shares the budget: the user's model bucket is spent there too.
+    expectProblem(await stack.http('POST', '/api/library', { token, body: { text: 'rest after trpc' } }), 429, 'rate_limited');
+  });
+
   it('answer 429 with Retry-After and RateLimit-* headers once a user’s budget is spent', async () => {
     const http = guarded(stack.http);
     const { token } = await user();
