@@ -12,6 +12,12 @@ import { AUTHED, problems } from '../schemas/common.ts';
 export const subjectOf = (body: AudioRequest): AudioSubject =>
   body.cardId !== undefined ? { cardId: body.cardId } : { sentenceId: body.sentenceId! };
 
+/** Documents the binary answer; the body is a Buffer or stream, which Fastify sends without serializing. */
+const audioBytesResponse = (description: string) => ({
+  description,
+  content: { 'audio/*': { schema: z.string().meta({ format: 'binary', description: 'The clip in its `contentType`, e.g. audio/mpeg or audio/wav.' }) } },
+});
+
 export async function audioRoutes(app: App, { orm, temporal, config }: AppDeps) {
   const engine = speechEngineFor(config.tts);
 
@@ -34,7 +40,7 @@ export async function audioRoutes(app: App, { orm, temporal, config }: AppDeps) 
     schema: {
       tags: ['audio'], summary: 'The audio bytes (HTTP range requests supported)', params: audioParamsSchema,
       headers: z.looseObject({ range: z.string().optional(), 'if-range': z.string().optional() }),
-      response: { ...problems(...AUTHED, 404, 409, 416) },
+      response: { 200: audioBytesResponse('The whole clip'), 206: audioBytesResponse('The requested byte range'), ...problems(...AUTHED, 404, 409, 416) },
     },
   }, async (request, reply) => {
     const { audioId } = request.params;

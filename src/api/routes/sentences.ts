@@ -2,7 +2,7 @@ import { listSentences, submitSentence } from '../../services/sentences.ts';
 import type { App, AppDeps } from '../deps.ts';
 import { requirePrincipal } from '../plugins/auth.ts';
 import { z } from 'zod';
-import { AUTHED, problems, problemSchema } from '../schemas/common.ts';
+import { AUTHED, problemResponse, problems, problemSchema } from '../schemas/common.ts';
 import {
   createSentenceQuerySchema, createSentenceSchema, listSentencesQuerySchema, SENTENCE_MAX_CHARS, SENTENCES_MAX_PAGE_SIZE,
   sentenceEnvelopeSchema, sentencePageSchema,
@@ -26,9 +26,9 @@ export async function sentenceRoutes(app: App, deps: AppDeps) {
         202: sentenceEnvelopeSchema,
         ...problems(...AUTHED, 402, 428),
         // Declared so that the response serializer keeps these members of the problem.
-        409: problemSchema.extend({ existingId: z.string().nullable().optional() }),
-        502: translationFailedSchema,
-        503: translationFailedSchema,
+        409: problemResponse(problemSchema.extend({ existingId: z.string().nullable().optional() })),
+        502: problemResponse(translationFailedSchema),
+        503: problemResponse(translationFailedSchema),
       },
     },
   }, async (request, reply) => {

@@ -13,9 +13,15 @@ export const problemSchema = z
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details; `code` is a stable machine word.' });
 
+/**
+ * A problem response under the media type it is actually sent with (`sendProblem`:
+ * `application/problem+json`), so the OpenAPI document does not claim `application/json`.
+ */
+export const problemResponse = <S extends z.ZodType>(schema: S) => ({ content: { 'application/problem+json': { schema } } });
+
 /** Problem responses a route can produce, for the OpenAPI document. */
 export const problems = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [s, problemSchema])) as Record<number, typeof problemSchema>;
+  Object.fromEntries(statuses.map((s) => [s, problemResponse(problemSchema)])) as Record<number, ReturnType<typeof problemResponse<typeof problemSchema>>>;
 
 /** The statuses every authenticated route can answer. */
 export const AUTHED = [400, 401, 403, 429] as const;

@@ -48,3 +48,16 @@ describe('serving a clip larger than one stream chunk', () => {
     expect(Buffer.from(await tail.arrayBuffer()).equals(clip.subarray(clip.length - 300_000))).toBe(true);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('documents the 200 and 206 byte answers the content route sends', async () => {
+    const doc = (await stack.http('GET', '/api/openapi.json')).body;
+    const responses = doc.paths['/api/audio/{audioId}/content'].get.responses;
+    const served = (await get()).headers.get('content-type');
+    expect(served).toBe('audio/wav');
+    for (const status of ['200', '206']) {
+      expect(Object.keys(responses[status]?.content ?? {}), status).toEqual(['audio/*']);
+      expect(responses[status].content['audio/*'].schema).toMatchObject({ type: 'string', format: 'binary' });
+    }
+  });
+});

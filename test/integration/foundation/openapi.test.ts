@@ -53,6 +53,22 @@ describe('GET /api/openapi.json', () => {
     expect(JSON.stringify(me['401'])).toContain('Problem');
   });
 
+  it('documents every problem under application/problem+json, the media type problems are sent with', async () => {
+    const undocumented: string[] = [];
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        for (const [status, response] of Object.entries<any>(op.responses)) {
+          if (Number(status) >= 400 && Object.keys(response.content ?? {}).join() !== 'application/problem+json') undocumented.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(undocumented).toEqual([]);
+    expect(JSON.stringify(doc.paths['/api/me'].get.responses['401'].content['application/problem+json'].schema)).toContain('Problem');
+    const sent = await stack.http('GET', '/api/me');
+    expect(sent.status).toBe(401);
+    expect(sent.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
   it('marks public operations as needing no credentials', () => {
     for (const [method, path] of [['get', '/api/languages'], ['get', '/healthz'], ['get', '/readyz'], ['post', '/api/auth/signup'], ['post', '/api/auth/login']] as const) {
       expect(doc.paths[path][method].security, `${method} ${path}`).toEqual([]);
