@@ -3,10 +3,10 @@ import { REPLAY_COUNTS } from '../../domain/replay-session.ts';
 import { isoDate } from './common.ts';
 
 export const replayQuerySchema = z.object({
-  // A query string over REST, a number or a string over tRPC.
-  count: z.coerce
-    .string()
-    .refine((v) => (REPLAY_COUNTS as readonly number[]).map(String).includes(v), 'count must be 10, 20 or 50')
+  // A query string over REST; a number or a string over tRPC. Listed as values so the API
+  // reference shows exactly what is accepted.
+  count: z
+    .union([z.enum(['10', '20', '50']), z.literal(REPLAY_COUNTS)], { error: 'count must be 10, 20 or 50' })
     .transform((v) => Number(v) as (typeof REPLAY_COUNTS)[number])
     .meta({ description: 'How many items a new session has: 10, 20 or 50.', example: '10' }),
 });
