@@ -55,10 +55,15 @@ export async function startTemporalDevServer(options: {
   await Promise.race([waitForPort('127.0.0.1', port, 60_000), early]);
   early.catch(() => {});
 
+  // If the parent dies without stopping us (a crash, a test runner torn down), take the server along.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
   return {
     address: `127.0.0.1:${port}`,
     uiUrl: options.uiPort === null ? null : `http://localhost:${args[args.indexOf('--ui-port') + 1]}`,
     async stop() {
+      process.off('exit', killOnExit);
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

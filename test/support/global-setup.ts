@@ -26,11 +26,15 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lcs-test-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
-  const [db, temporal, bundle] = await Promise.all([
-    startEmbeddedPostgres({ dataDir: dir }),
-    startTemporalDevServer({ uiPort: null }),
-    buildWorkflowBundle(),
-  ]);
+  const starting = { db: startEmbeddedPostgres({ dataDir: dir }), temporal: startTemporalDevServer({ uiPort: null }) };
+  let db: Awaited<typeof starting.db>, temporal: Awaited<typeof starting.temporal>, bundle: Awaited<ReturnType<typeof buildWorkflowBundle>>;
+  try {
+    [db, temporal, bundle] = await Promise.all([starting.db, starting.temporal, buildWorkflowBundle()]);
+  } catch (error) {
+    // Stop whatever did start, so a failed setup leaves no servers behind.
+    await Promise.allSettled([starting.db.then((s) => s.stop()), starting.temporal.then((s) => s.stop())]);
+    throw error;
+  }
   const orm = await createOrm(db.url);
   await migrate(orm);
   await orm.close();
