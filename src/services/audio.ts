@@ -8,8 +8,9 @@ import { byteChunks, type ByteRange } from '../domain/byte-range.ts';
 import { AppError } from '../domain/problems.ts';
 import { WORKFLOW_KINDS, workflowId } from '../workflows/constants.ts';
 import type { SpeechAudio, SpeechEngine } from './speech/engine.ts';
+import { cardAnswerSql } from './library.ts';
 import { assertHasCredits, charge } from './wallet.ts';
-import { dispatchOutbox, enqueueWorkflow } from './workflow-outbox.ts';
+import { dispatchInBackground, enqueueWorkflow } from './workflow-outbox.ts';
 
 export type AudioStatus = 'pending' | 'ready' | 'failed';
 
@@ -90,15 +91,14 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
       : null;
     return { outboxId, clip: clip! };
   });
-  // The answer does not wait for Temporal; the outbox relay covers a missed start.
-  if (outboxId) void dispatchOutbox(deps.orm, deps.temporal, [outboxId], deps.logger).catch(() => {});
+  if (outboxId) dispatchInBackground(deps.orm, deps.temporal, [outboxId], deps.logger);
   return { status: clip.status === 'ready' ? 200 : 202, audio: view(clip) };
 }
 
 async function subjectText(tx: Em, userId: string, subject: AudioSubject): Promise<string> {
   if (subject.cardId !== undefined) {
     const [card] = await tx.execute<{ answer: string }[]>(
-      `SELECT coalesce(enrichment ->> 'correctedText', text) AS answer FROM cards WHERE id = ? AND user_id = ?`,
+      `SELECT ${cardAnswerSql('c')} AS answer FROM cards c WHERE c.id = ? AND c.user_id = ?`,
       [subject.cardId, userId],
     );
     if (!card) throw new AppError('not_found', 'No such card.');

@@ -15,11 +15,10 @@ import { AppError } from '../domain/problems.ts';
 import type { ModelClient } from '../model/model-client.ts';
 import { WORKFLOW_KINDS, workflowId } from '../workflows/constants.ts';
 import { charge, getWallet } from './wallet.ts';
-import { dispatchOutbox } from './workflow-outbox.ts';
 
 /**
  * The preparation of a card ("enrichment"): what the workflow's activities do, and how the API
- * starts, waits for and cancels the workflow.
+ * cancels the workflow.
  *
  * Why an outbox: the card row and the intent to prepare it are written in one transaction, and
  * the workflow is started after the commit. Starting the workflow inside the transaction could
@@ -36,13 +35,6 @@ export const preparationChargeKey = (cardId: string, attempt: number) => `${enri
 export interface PreparationRef {
   cardId: string;
   attempt: number;
-}
-
-/** Fast path after the commit; never awaited by a request, never throws. */
-export function startPreparations(deps: { orm: Orm; temporal: Client; logger?: Pick<Logger, 'warn'> }, outboxIds: string[]): void {
-  dispatchOutbox(deps.orm, deps.temporal, outboxIds, deps.logger).catch((error) => {
-    deps.logger?.warn({ err: (error as Error).message }, 'preparation start deferred to the outbox relay');
-  });
 }
 
 /** How long a deletion waits for Temporal to take the cancellation before answering anyway. */

@@ -7,8 +7,8 @@ import { type ListCursor, containsPattern, encodeCursor } from '../domain/librar
 import { cleanCaptureText, normaliseExpression } from '../domain/normalise.ts';
 import { AppError } from '../domain/problems.ts';
 import { newSchedulingState, type SchedulingStateName } from '../domain/scheduling.ts';
-import { discardPendingStarts, enqueueWorkflow } from './workflow-outbox.ts';
-import { cancelPreparation, enrichmentWorkflowId, startPreparations } from './card-enrichment.ts';
+import { discardPendingStarts, dispatchInBackground, enqueueWorkflow, OUTBOX_COLUMNS, outboxValues } from './workflow-outbox.ts';
+import { cancelPreparation, enrichmentWorkflowId } from './card-enrichment.ts';
 
 export type EnrichmentStatus = 'pending' | 'ready' | 'failed';
 
@@ -76,6 +76,17 @@ export interface PreparationDispatch {
   logger?: Pick<Logger, 'warn'>;
 }
 
+/** The dispatch of an API process: its database, its Temporal client, its task queue. */
+export const preparationDispatch = (deps: { orm: Orm; temporal: Client; config: { temporal: { taskQueue: string } } }, logger?: Pick<Logger, 'warn'>): PreparationDispatch =>
+  ({ orm: deps.orm, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue, ...(logger ? { logger } : {}) });
+
+/**
+ * The English a card practises, as SQL over the `cards` row aliased `alias`: the corrected text
+ * when preparation corrected a surface error, else the text as captured. Replay, audio and work
+ * all use this one rule.
+ */
+export const cardAnswerSql = (alias: string) => `coalesce(${alias}.enrichment ->> 'correctedText', ${alias}.text)`;
+
 /**
  * Test-only switch: skips the fast-path workflow start after the commit, which is exactly what a
  * crash between the commit and the start looks like. The outbox relay must then start it.
@@ -84,8 +95,7 @@ export const libraryTestHooks = { skipFastPathDispatch: false };
 
 function dispatchAfterCommit(dispatch: PreparationDispatch, outboxIds: string[]): void {
   if (libraryTestHooks.skipFastPathDispatch) return;
-  // Not awaited: the answer never waits for Temporal; the relay covers whatever fails here.
-  startPreparations(dispatch, outboxIds);
+  dispatchInBackground(dispatch.orm, dispatch.temporal, outboxIds, dispatch.logger);
 }
 
 /** The user's card, or null when it does not exist or belongs to someone else. */
@@ -150,7 +160,7 @@ export async function captureCard(em: Em, dispatch: PreparationDispatch, userId:
 }
 
 /**
- * The card, its scheduling state and its outbox row (the same row enqueueWorkflow writes) in one
+ * The card, its scheduling state and its outbox row (OUTBOX_COLUMNS, as enqueueWorkflow writes it) in one
  * statement: atomic like a transaction, in one round trip instead of five, which is most of a
  * capture's cost. Nothing is inserted when the expression exists already (null then).
  */
@@ -166,14 +176,14 @@ async function insertCard(em: Em, taskQueue: string, userId: string, text: strin
        INSERT INTO card_schedules (card_id, user_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review)
        SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM c
      ), outbox AS (
-       INSERT INTO workflow_outbox (workflow_type, workflow_id, task_queue, args, user_id, kind)
+       INSERT INTO workflow_outbox (${OUTBOX_COLUMNS})
        SELECT ?, ?, ?, ?::jsonb, ?, ? FROM c RETURNING id
      )
      SELECT ${CARD_COLUMNS}, outbox.id AS outbox_id FROM c, outbox`,
     [
       cardId, userId, text, key, now, now,
       userId, s.due, s.stability, s.difficulty, s.elapsedDays, s.scheduledDays, s.learningSteps, s.reps, s.lapses, s.state, s.lastReview,
-      start.workflowType, start.workflowId, start.taskQueue, JSON.stringify(start.args), start.userId, start.kind,
+      ...outboxValues(start),
     ],
   );
   return row ? { ...row, outbox_id: String(row.outbox_id) } : null;

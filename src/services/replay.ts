@@ -5,6 +5,7 @@ import { hiddenCount } from '../domain/replay-mask.ts';
 import { type ReplayEvidence, type RatingName, ratingFromEvidence, ratingName } from '../domain/replay-rating.ts';
 import { type ReplayCandidate, type ReplayCount, planSession } from '../domain/replay-session.ts';
 import { type SchedulingState, type SchedulingStateName, review } from '../domain/scheduling.ts';
+import { cardAnswerSql } from './library.ts';
 
 export interface ReplayItemView { itemId: string; cardId: string; prompt: string; answer: string; mask: string }
 export interface ReplaySessionView { sessionId: string | null; resumed: boolean; items: ReplayItemView[] }
@@ -19,7 +20,6 @@ export interface ReplayResult {
 
 /** Namespace of the per-user advisory lock that serialises opening sessions. */
 const SESSION_LOCK = 745006;
-const ANSWER_SQL = `coalesce(c.enrichment ->> 'correctedText', c.text)`;
 
 /**
  * GET /api/replay: resumes the user's unfinished session, or opens a new one (see planSession
@@ -72,7 +72,7 @@ interface CandidateRow { card_id: string; prompt: string; answer: string; state:
 
 /** At most `count` due reviewed cards and `count` new ones, ready only; planSession picks and orders. */
 async function candidates(tx: Em, userId: string, count: number, now: Date): Promise<ReplayCandidate[]> {
-  const select = `SELECT s.card_id, c.enrichment ->> 'translation' AS prompt, ${ANSWER_SQL} AS answer, s.state, s.due, s.stability, s.reps
+  const select = `SELECT s.card_id, c.enrichment ->> 'translation' AS prompt, ${cardAnswerSql('c')} AS answer, s.state, s.due, s.stability, s.reps
     FROM card_schedules s JOIN cards c ON c.id = s.card_id
     WHERE s.user_id = ? AND c.enrichment_status = 'ready'`;
   const rows = await tx.execute<CandidateRow[]>(

@@ -12,7 +12,7 @@ import { AppError, isAppError } from '../domain/problems.ts';
 import type { ModelClient } from '../model/model-client.ts';
 import { WORKFLOW_KINDS, workflowId } from '../workflows/constants.ts';
 import { assertHasCredits, charge } from './wallet.ts';
-import { dispatchOutbox, enqueueWorkflow } from './workflow-outbox.ts';
+import { dispatchInBackground, enqueueWorkflow } from './workflow-outbox.ts';
 
 export type SentenceStatus = 'pending' | 'translated' | 'failed';
 
@@ -86,8 +86,7 @@ export async function submitSentence(
   });
 
   if (outboxId !== null) {
-    void dispatchOutbox(deps.orm, deps.temporal, [outboxId], deps.logger).catch((error) =>
-      deps.logger?.warn({ err: (error as Error).message }, 'sentence workflow dispatch deferred to the relay'));
+    dispatchInBackground(deps.orm, deps.temporal, [outboxId], deps.logger);
     return view(row);
   }
   try {

@@ -5,6 +5,7 @@ import { languageName } from '../domain/languages.ts';
 import { AppError } from '../domain/problems.ts';
 import type { ModelClient } from '../model/model-client.ts';
 import type { Tone, WorkResponse } from '../api/schemas/work.ts';
+import { cardAnswerSql } from './library.ts';
 import { assertHasCredits, charge } from './wallet.ts';
 
 /** How many of the user's own expressions the model may draw on (newest ready cards first). */
@@ -109,8 +110,8 @@ export function usedAmong(used: readonly string[], offered: readonly { cardId: s
 /** The user's newest ready cards, as the English they practise (the corrected text if any). */
 async function libraryExpressions(em: Em, userId: string): Promise<{ cardId: string; text: string }[]> {
   const rows = await em.execute<{ id: string; answer: string }[]>(
-    `SELECT id, coalesce(enrichment ->> 'correctedText', text) AS answer FROM cards
-     WHERE user_id = ? AND enrichment_status = 'ready' ORDER BY created_at DESC, id DESC LIMIT ?`,
+    `SELECT c.id, ${cardAnswerSql('c')} AS answer FROM cards c
+     WHERE c.user_id = ? AND c.enrichment_status = 'ready' ORDER BY c.created_at DESC, c.id DESC LIMIT ?`,
     [userId, MAX_LIBRARY_EXPRESSIONS],
   );
   return rows.map((r) => ({ cardId: r.id, text: r.answer }));

@@ -18,11 +18,16 @@ export interface WorkflowStart {
   kind: WorkflowKind;
 }
 
+/** The outbox row's columns and, in the same order, a start's values for them. */
+export const OUTBOX_COLUMNS = 'workflow_type, workflow_id, task_queue, args, user_id, kind';
+export const outboxValues = (start: WorkflowStart) =>
+  [start.workflowType, start.workflowId, start.taskQueue, JSON.stringify(start.args), start.userId, start.kind];
+
 /** Records a workflow to start; call inside the transaction that creates its subject. */
 export async function enqueueWorkflow(tx: Em, start: WorkflowStart): Promise<string> {
   const [row] = await tx.execute<{ id: string }[]>(
-    `INSERT INTO workflow_outbox (workflow_type, workflow_id, task_queue, args, user_id, kind) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-    [start.workflowType, start.workflowId, start.taskQueue, JSON.stringify(start.args), start.userId, start.kind],
+    `INSERT INTO workflow_outbox (${OUTBOX_COLUMNS}) VALUES (?, ?, ?, ?::jsonb, ?, ?) RETURNING id`,
+    outboxValues(start),
   );
   return String(row!.id);
 }
@@ -90,6 +95,16 @@ async function dispatchRow(em: Em, temporal: Client, row: OutboxRow, logger?: Pi
     logger?.warn({ workflowId: row.workflow_id, err: (error as Error).message }, 'workflow start deferred to the outbox relay');
     await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?`, [(error as Error).message.slice(0, 500), row.id]);
   }
+}
+
+/**
+ * The fast path after a request's commit, without waiting: the answer never depends on Temporal,
+ * and whatever fails here is the relay's to start a few seconds later.
+ */
+export function dispatchInBackground(orm: Orm, temporal: Client, ids: string[], logger?: Pick<Logger, 'warn'>): void {
+  dispatchOutbox(orm, temporal, ids, logger).catch((error: unknown) => {
+    logger?.warn({ err: (error as Error).message }, 'workflow start deferred to the outbox relay');
+  });
 }
 
 /** Drops undispatched starts of a subject that no longer exists (e.g. a deleted card). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decodeCursor } from '../../domain/library-listing.ts';
 import { AppError } from '../../domain/problems.ts';
-import { captureCard, deleteCard, getCardForUser, listCards, refreshEnrichment, type PreparationDispatch } from '../../services/library.ts';
+import { captureCard, deleteCard, getCardForUser, listCards, preparationDispatch, refreshEnrichment } from '../../services/library.ts';
 import type { App, AppDeps } from '../deps.ts';
 import { requirePrincipal } from '../plugins/auth.ts';
 import { AUTHED, problems } from '../schemas/common.ts';
@@ -12,7 +12,6 @@ import {
 
 export async function libraryRoutes(app: App, deps: AppDeps) {
   const { orm } = deps;
-  const dispatchFor = (log: PreparationDispatch['logger']): PreparationDispatch => ({ orm, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue, ...(log ? { logger: log } : {}) });
 
   app.post('/api/library', {
     config: { modelBacked: true, requiresLanguages: true },
@@ -23,7 +22,7 @@ export async function libraryRoutes(app: App, deps: AppDeps) {
       response: { 202: capturedSchema, 200: reusedSchema, ...problems(...AUTHED, 428) },
     },
   }, async (request, reply) => {
-    const { card, reused } = await captureCard(orm.em.fork(), dispatchFor(request.log), requirePrincipal(request).userId, request.body.text);
+    const { card, reused } = await captureCard(orm.em.fork(), preparationDispatch(deps, request.log), requirePrincipal(request).userId, request.body.text);
     return reused ? reply.code(200).send({ card, reused: true as const }) : reply.code(202).send({ card });
   });
 
@@ -43,7 +42,7 @@ export async function libraryRoutes(app: App, deps: AppDeps) {
     config: { modelBacked: true, requiresLanguages: true },
     schema: { tags: ['library'], summary: 'Prepare a failed card again', body: refreshSchema, response: { 202: capturedSchema, ...problems(...AUTHED, 404, 409, 428) } },
   }, async (request, reply) => {
-    const card = await refreshEnrichment(orm.em.fork(), dispatchFor(request.log), requirePrincipal(request).userId, request.body.cardId);
+    const card = await refreshEnrichment(orm.em.fork(), preparationDispatch(deps, request.log), requirePrincipal(request).userId, request.body.cardId);
     return reply.code(202).send({ card });
   });
 
@@ -57,7 +56,7 @@ export async function libraryRoutes(app: App, deps: AppDeps) {
     },
   }, async (request, reply) => {
     const cardId = cardIdFrom(request.query.cardId, request.body?.cardId);
-    await deleteCard(orm.em.fork(), dispatchFor(request.log), requirePrincipal(request).userId, cardId);
+    await deleteCard(orm.em.fork(), preparationDispatch(deps, request.log), requirePrincipal(request).userId, cardId);
     return reply.code(204).send(null);
   });
 }

@@ -1,10 +1,10 @@
 import { decodeCursor } from '../../domain/library-listing.ts';
-import { captureCard, deleteCard, getCardForUser, listCards, refreshEnrichment, type PreparationDispatch } from '../../services/library.ts';
+import { captureCard, deleteCard, getCardForUser, listCards, preparationDispatch, refreshEnrichment } from '../../services/library.ts';
 import { z } from 'zod';
 import { captureSchema, cardIdSchema, listQuerySchema, refreshSchema } from '../schemas/library.ts';
 import { authedProcedure, modelProcedure, router, type TrpcContext } from './init.ts';
 
-const dispatchOf = ({ deps, request }: TrpcContext): PreparationDispatch => ({ orm: deps.orm, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue, logger: request.log });
+const dispatchOf = ({ deps, request }: TrpcContext) => preparationDispatch(deps, request.log);
 
 /** The library for the web page: the same schemas and services as /api/library. */
 export const libraryRouter = router({
