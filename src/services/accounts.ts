@@ -74,12 +74,14 @@ export async function logOut(em: Em, sessionId: string): Promise<void> {
   await em.execute(`DELETE FROM sessions WHERE id_hash = ?`, [hashSecret(sessionId)]);
 }
 
-export async function userIdForSession(em: Em, sessionId: string): Promise<string | null> {
-  const [row] = await em.execute<{ user_id: string }[]>(
-    `SELECT user_id FROM sessions WHERE id_hash = ? AND expires_at > now()`,
+/** The signed-in user of a live session, with the account's languages (for the 428 guard). */
+export async function sessionUser(em: Em, sessionId: string): Promise<{ userId: string; targetLanguage: string | null; nativeLanguage: string | null } | null> {
+  const [row] = await em.execute<{ user_id: string; target_language: string | null; native_language: string | null }[]>(
+    `SELECT s.user_id, u.target_language, u.native_language FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.id_hash = ? AND s.expires_at > now()`,
     [hashSecret(sessionId)],
   );
-  return row?.user_id ?? null;
+  return row ? { userId: row.user_id, targetLanguage: row.target_language, nativeLanguage: row.native_language } : null;
 }
 
 export async function getAccount(em: Em, userId: string): Promise<AccountView> {

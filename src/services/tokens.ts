@@ -60,7 +60,7 @@ export async function revokeToken(em: Em, userId: string, tokenId: string): Prom
   }
 }
 
-export interface TokenPrincipal { userId: string; tokenId: string; scope: TokenScope }
+export interface TokenPrincipal { userId: string; tokenId: string; scope: TokenScope; targetLanguage: string | null; nativeLanguage: string | null }
 
 /**
  * Resolves a bearer token. Format and checksum are checked before touching the database, so
@@ -69,14 +69,16 @@ export interface TokenPrincipal { userId: string; tokenId: string; scope: TokenS
  */
 export async function authenticateToken(em: Em, token: string): Promise<TokenPrincipal | null> {
   if (!tokenLooksValid(token)) return null;
-  const [row] = await em.execute<{ id: string; user_id: string; scope: TokenScope; last_used_at: Date | null }[]>(
-    `SELECT id, user_id, scope, last_used_at FROM api_tokens
-     WHERE token_hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+  // The account's languages come along: the 428 guard needs them, and this saves it a query.
+  const [row] = await em.execute<{ id: string; user_id: string; scope: TokenScope; last_used_at: Date | null; target_language: string | null; native_language: string | null }[]>(
+    `SELECT t.id, t.user_id, t.scope, t.last_used_at, u.target_language, u.native_language
+     FROM api_tokens t JOIN users u ON u.id = t.user_id
+     WHERE t.token_hash = ? AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`,
     [hashSecret(token)],
   );
   if (!row) return null;
   if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
     await em.execute(`UPDATE api_tokens SET last_used_at = now() WHERE id = ?`, [row.id]);
   }
-  return { userId: row.user_id, tokenId: row.id, scope: row.scope };
+  return { userId: row.user_id, tokenId: row.id, scope: row.scope, targetLanguage: row.target_language, nativeLanguage: row.native_language };
 }

@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Orm } from '../../db/orm.ts';
 import { AppError } from '../../domain/problems.ts';
 import { parseBearer } from '../../domain/tokens.ts';
-import { userIdForSession } from '../../services/accounts.ts';
+import { sessionUser } from '../../services/accounts.ts';
 import { authenticateToken, type TokenScope } from '../../services/tokens.ts';
 
 export const SESSION_COOKIE = 'lcs_session';
@@ -15,6 +15,9 @@ export interface Principal {
   scope: TokenScope;
   sessionId: string | null;
   tokenId: string | null;
+  /** The account's languages as of this request (null until set). */
+  targetLanguage: string | null;
+  nativeLanguage: string | null;
 }
 
 /**
@@ -46,12 +49,13 @@ export async function resolvePrincipal(orm: Orm, request: FastifyRequest): Promi
     const token = parseBearer(authorization);
     const found = token ? await authenticateToken(em, token) : null;
     if (!found) throw new AppError('unauthenticated', 'The bearer token is malformed, unknown, expired or revoked.');
-    return { userId: found.userId, via: 'token', scope: found.scope, tokenId: found.tokenId, sessionId: null };
+    const { userId, scope, tokenId, targetLanguage, nativeLanguage } = found;
+    return { userId, via: 'token', scope, tokenId, sessionId: null, targetLanguage, nativeLanguage };
   }
   const sessionId = request.cookies[SESSION_COOKIE];
   if (sessionId) {
-    const userId = await userIdForSession(em, sessionId);
-    if (userId) return { userId, via: 'session', scope: 'write', sessionId, tokenId: null };
+    const user = await sessionUser(em, sessionId);
+    if (user) return { ...user, via: 'session', scope: 'write', sessionId, tokenId: null };
   }
   return null;
 }

@@ -1,18 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { User } from '../../db/entities/index.ts';
-import type { Em, Orm } from '../../db/orm.ts';
 import { AppError } from '../../domain/problems.ts';
+import type { Principal } from './auth.ts';
 
 export interface LearnerLanguages { targetLanguage: string; nativeLanguage: string }
 
-/** The reusable 428 guard: capture, translation and work need both languages first. */
-export async function requireLanguages(em: Em, userId: string): Promise<LearnerLanguages> {
-  const user = await em.findOne(User, { id: userId }, { fields: ['targetLanguage', 'nativeLanguage'] });
-  if (!user?.targetLanguage || !user.nativeLanguage) {
+/**
+ * The reusable 428 guard: capture, translation and work need both languages first. The
+ * principal carries them (read with the credentials), so the guard costs no query.
+ */
+export function requireLanguages(principal: Pick<Principal, 'targetLanguage' | 'nativeLanguage'>): LearnerLanguages {
+  const { targetLanguage, nativeLanguage } = principal;
+  if (!targetLanguage || !nativeLanguage) {
     throw new AppError('language_setup_required', 'Set your target and native languages first: PUT /api/settings/language.');
   }
-  return { targetLanguage: user.targetLanguage, nativeLanguage: user.nativeLanguage };
+  return { targetLanguage, nativeLanguage };
 }
 
 declare module 'fastify' {
@@ -22,11 +24,11 @@ declare module 'fastify' {
 }
 
 export const languageGuardPlugin = fp(
-  async (app: FastifyInstance, { orm }: { orm: Orm }) => {
+  async (app: FastifyInstance) => {
     app.decorateRequest('languages', null);
     app.addHook('preValidation', async (request) => {
       if (!request.routeOptions.config.requiresLanguages || !request.principal) return;
-      request.languages = await requireLanguages(orm.em.fork(), request.principal.userId);
+      request.languages = requireLanguages(request.principal);
     });
   },
   { name: 'language-guard', dependencies: ['auth'] },

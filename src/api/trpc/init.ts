@@ -70,7 +70,7 @@ export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
 
 /** Capture, translation and work: 428 until languages are set. */
 export const languageProcedure = authedProcedure.use(async ({ ctx, next }) => {
-  const languages = await requireLanguages(ctx.em, ctx.principal.userId);
+  const languages = requireLanguages(ctx.principal);
   return next({ ctx: { ...ctx, languages } });
 });
 
