@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Logger } from 'pino';
-import type { Em, Orm } from '../db/orm.ts';
+import type { Em } from '../db/orm.ts';
 import {
   type EnrichmentError,
   type PreparationOutcome,

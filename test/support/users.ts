@@ -34,3 +34,10 @@ export function expectProblem(res: { status: number; headers: Headers; body: any
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
 }
+
+/** The user's credit balance, read through the API as a client would. */
+export async function balanceOf(http: Http, user: Pick<TestUser, 'token'>): Promise<number> {
+  const res = await http('GET', '/api/credits', { token: user.token });
+  expect(res.status, res.text).toBe(200);
+  return res.body.balance;
+}

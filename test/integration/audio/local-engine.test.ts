@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCard } from '../replay/cards.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { balanceOf, insertSentence, uniqueText, waitForAudio } from './support.ts';
+import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { insertSentence, uniqueText, waitForAudio } from './support.ts';
 
 let stack: Stack;
 let owner: TestUser;

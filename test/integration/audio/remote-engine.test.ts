@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCard } from '../replay/cards.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser } from '../../support/users.ts';
-import { FAKE_MP3, balanceOf, insertSentence, startFakeSpeech, uniqueText, waitForAudio, type FakeSpeech } from './support.ts';
+import { balanceOf, expectProblem, newUser } from '../../support/users.ts';
+import { FAKE_MP3, insertSentence, startFakeSpeech, uniqueText, waitForAudio, type FakeSpeech } from './support.ts';
 
 let stack: Stack;
 let speech: FakeSpeech;

@@ -55,7 +55,5 @@ export async function waitForAudio(httpFn: Http, user: TestUser, audioId: string
   return last.audio;
 }
 
-export const balanceOf = async (httpFn: Http, user: TestUser) => (await httpFn('GET', '/api/credits', { token: user.token })).body.balance as number;
-
 /** A text no other test uses: clips are shared by text across the whole run. */
 export const uniqueText = (words: string) => `${words} ${randomUUID().slice(0, 8).replace(/\d/g, 'x')}`;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { balanceOf } from '../sentences/support.ts';
+import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+
 import { batchCalls, pageCharges, translateBody, uniqueText } from './support.ts';
 
 let stack: Stack;
@@ -20,12 +20,12 @@ describe('request_id idempotency', () => {
     const body = translateBody([{ id: 'a', text: uniqueText('Replay me') }]);
     const first = await translate(body);
     expect(first.status).toBe(200);
-    const balance = await balanceOf(stack, user.token);
+    const balance = await balanceOf(stack.http, user);
     const again = await translate({ ...body, unknown_field: true, target_language: 'FR' });
     expect(again.status, again.text).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect(await balanceOf(stack, user.token)).toBe(balance);
+    expect(await balanceOf(stack.http, user)).toBe(balance);
     expect(batchCalls(stack)).toHaveLength(1);
   });
 
@@ -60,7 +60,7 @@ describe('request_id idempotency', () => {
   it('makes one provider call and one charge for 20 concurrent posts of one request', async () => {
     stack.fake.setLatency(300);
     const body = translateBody(Array.from({ length: 5 }, (_, i) => ({ id: `c${i}`, text: uniqueText(`Concurrent ${i}`) })));
-    const before = await balanceOf(stack, user.token);
+    const before = await balanceOf(stack.http, user);
     const answers = await Promise.all(Array.from({ length: 20 }, () => translate(body)));
     const fresh = answers.filter((a) => a.status === 200 && a.headers.get('idempotent-replayed') === null);
     expect(fresh).toHaveLength(1);
@@ -70,7 +70,7 @@ describe('request_id idempotency', () => {
     }
     expect(batchCalls(stack)).toHaveLength(1);
     expect((await pageCharges(stack, user.userId)).filter((c) => c.idempotency_key === `page-translation/${body.request_id}`)).toHaveLength(1);
-    expect(await balanceOf(stack, user.token)).toBe(before - fresh[0]!.body.credits_charged);
+    expect(await balanceOf(stack.http, user)).toBe(before - fresh[0]!.body.credits_charged);
   });
 
   it('lets a stale running claim (its process died) be taken over', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeTranslate } from '../../../src/model/fake-responders.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { balanceOf, emptyWallet } from '../sentences/support.ts';
+import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { emptyWallet } from '../sentences/support.ts';
 import { batchCalls, pageCharges, providerItems, translateBody, uniqueText } from './support.ts';
 
 let stack: Stack;
@@ -20,7 +20,7 @@ describe('POST /api/immersive-translate', () => {
   it('translates a batch in request order with ids, detected languages and the page-translation charge', async () => {
     const items = [{ id: 'p2', text: uniqueText('Second paragraph') }, { id: 'p1', text: uniqueText('First paragraph') }];
     const body = translateBody(items);
-    const before = await balanceOf(stack, user.token);
+    const before = await balanceOf(stack.http, user);
     const res = await translate(body);
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
@@ -30,7 +30,7 @@ describe('POST /api/immersive-translate', () => {
       items: items.map((i) => ({ id: i.id, text: fakeTranslate(i.text, 'fr'), detected_source_language: 'en' })),
       credits_charged: 3, // 0.0012 USD → 0.001 × 3 × 1000
     });
-    expect(await balanceOf(stack, user.token)).toBe(before - 3);
+    expect(await balanceOf(stack.http, user)).toBe(before - 3);
     expect(await pageCharges(stack, user.userId)).toContainEqual({ idempotency_key: `page-translation/${body.request_id}`, amount: -3 });
   });
 
@@ -67,7 +67,7 @@ describe('POST /api/immersive-translate', () => {
   });
 
   it('rejects an answer that drops a placeholder: 502, nothing charged, nothing cached', async () => {
-    const before = await balanceOf(stack, user.token);
+    const before = await balanceOf(stack.http, user);
     const text = `Read <a0>${uniqueText('the docs')}</a0>`;
     stack.fake.setResponder('translate_batch', (input) => ({
       items: input.items.map((i: { id: string; text: string }) => ({ id: i.id, text: i.text.replace(/<\/?a0>/g, ''), detected_source_language: 'en' })),
@@ -76,7 +76,7 @@ describe('POST /api/immersive-translate', () => {
     const res = await translate(body);
     expectProblem(res, 502, 'provider_output_invalid');
     expect(res.body.detail).toContain('placeholder <a0> missing');
-    expect(await balanceOf(stack, user.token)).toBe(before);
+    expect(await balanceOf(stack.http, user)).toBe(before);
 
     stack.fake.reset();
     const retry = await translate(body); // same request_id: the failure stored nothing final
@@ -91,11 +91,11 @@ describe('POST /api/immersive-translate', () => {
     ['schema_violation', 502, 'provider_output_invalid'],
     ['privacy_refusal', 503, 'privacy_routing_unavailable'],
   ] as const)('provider %s → %i %s, nothing charged, and the same request_id then succeeds', async (mode, status, code) => {
-    const before = await balanceOf(stack, user.token);
+    const before = await balanceOf(stack.http, user);
     const body = translateBody([{ id: 'a', text: uniqueText(`Failure ${mode}`) }]);
     stack.fake.setMode(mode);
     expectProblem(await translate(body), status, code);
-    expect(await balanceOf(stack, user.token)).toBe(before);
+    expect(await balanceOf(stack.http, user)).toBe(before);
     stack.fake.setMode('ok');
     const retry = await translate(body);
     expect(retry.status, retry.text).toBe(200);

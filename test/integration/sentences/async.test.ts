@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { fakeTranslate } from '../../../src/model/fake-responders.ts';
 import { setPlan } from '../../../src/services/wallet.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { asyncHeaders, balanceOf, emptyWallet, sentenceRow, translationCalls, waitForSettled } from './support.ts';
+import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { asyncHeaders, emptyWallet, sentenceRow, translationCalls, waitForSettled } from './support.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -21,16 +21,16 @@ const postAsync = (text: string, token = user.token) =>
 describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
   it('answers 202 pending at once, then the workflow sentence-translation/<id> translates and charges', async () => {
     const text = `Background translation ${randomUUID()}`;
-    const before = await balanceOf(stack, user.token);
+    const before = await balanceOf(stack.http, user);
     const res = await postAsync(text);
     expect(res.status, res.text).toBe(202);
     expect(res.body.sentence).toMatchObject({ original_text: text, translation: null, status: 'pending', native_language: 'fr' });
     const id = res.body.sentence.id;
 
-    expect(await waitForSettled(stack, user.token, id)).toMatchObject({ status: 'translated', credits_charged: 3 });
+    expect(await waitForSettled(stack, id)).toMatchObject({ status: 'translated', credits_charged: 3 });
     const listed = await stack.http('GET', '/api/sentences', { token: user.token });
     expect(listed.body.items.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'translated', translation: fakeTranslate(text, 'fr') });
-    expect(await balanceOf(stack, user.token)).toBe(before - 3);
+    expect(await balanceOf(stack.http, user)).toBe(before - 3);
 
     const handle = stack.temporal.workflow.getHandle(`sentence-translation/${id}`);
     expect((await handle.describe()).status.name).toBe('COMPLETED');
@@ -50,14 +50,14 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
 
   it('marks the sentence failed without charging when the provider output is invalid, and a re-post retries', async () => {
     const text = `Async failure ${randomUUID()}`;
-    const before = await balanceOf(stack, user.token);
+    const before = await balanceOf(stack.http, user);
     stack.fake.setMode('schema_violation');
     const res = await postAsync(text);
     expect(res.status).toBe(202);
     const id = res.body.sentence.id;
-    expect(await waitForSettled(stack, user.token, id)).toMatchObject({ status: 'failed', error_code: 'provider_output_invalid' });
+    expect(await waitForSettled(stack, id)).toMatchObject({ status: 'failed', error_code: 'provider_output_invalid' });
     expect(translationCalls(stack)).toHaveLength(1); // not retried: invalid output is final
-    expect(await balanceOf(stack, user.token)).toBe(before);
+    expect(await balanceOf(stack.http, user)).toBe(before);
     const handle = stack.temporal.workflow.getHandle(`sentence-translation/${id}`);
     await vi.waitFor(async () => expect((await handle.describe()).status.name).toBe('FAILED'), { timeout: 10_000 });
 
@@ -65,7 +65,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
     const retry = await postAsync(text);
     expect(retry.status, retry.text).toBe(202);
     expect(retry.body.sentence).toMatchObject({ id, status: 'pending' });
-    expect(await waitForSettled(stack, user.token, id)).toMatchObject({ status: 'translated', attempt: 2, credits_charged: 3 });
+    expect(await waitForSettled(stack, id)).toMatchObject({ status: 'translated', attempt: 2, credits_charged: 3 });
   });
 
   it('retries a transient provider failure inside the workflow', async () => {
@@ -73,7 +73,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
     const res = await postAsync(`Transient ${randomUUID()}`);
     await vi.waitFor(() => expect(translationCalls(stack).length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
     stack.fake.setMode('ok');
-    expect(await waitForSettled(stack, user.token, res.body.sentence.id)).toMatchObject({ status: 'translated' });
+    expect(await waitForSettled(stack, res.body.sentence.id)).toMatchObject({ status: 'translated' });
   });
 
   it('answers 402 and 409 in async mode too', async () => {
@@ -98,7 +98,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
       expect(await sentenceRow(stack, res.body.sentence.id)).toMatchObject({ status: 'pending' });
       await stack.startWorker();
       restarted = true;
-      expect(await waitForSettled(stack, user.token, res.body.sentence.id)).toMatchObject({ status: 'translated' });
+      expect(await waitForSettled(stack, res.body.sentence.id)).toMatchObject({ status: 'translated' });
     } finally {
       if (!restarted) await stack.startWorker();
     }
@@ -132,7 +132,7 @@ describe('batch upload', () => {
     expect(new Set(ids).size).toBe(1000);
     const listed = await stack.http('GET', '/api/sentences?pageSize=100', { token: uploader.token });
     expect(listed.body.total).toBe(1000);
-    expect(await balanceOf(stack, uploader.token)).toBe(5000 - 3000);
+    expect(await balanceOf(stack.http, uploader)).toBe(5000 - 3000);
   }, 180_000);
 });
 
@@ -141,6 +141,6 @@ describe('tRPC sentences.create in async mode', () => {
     const res = await stack.http('POST', '/trpc/sentences.create', { token: user.token, body: { original_text: `tRPC async ${randomUUID()}`, mode: 'async' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.result.data.sentence.status).toBe('pending');
-    expect(await waitForSettled(stack, user.token, res.body.result.data.sentence.id)).toMatchObject({ status: 'translated' });
+    expect(await waitForSettled(stack, res.body.result.data.sentence.id)).toMatchObject({ status: 'translated' });
   });
 });

@@ -4,12 +4,6 @@ import type { Stack } from '../../support/stack.ts';
 export const translationCalls = (stack: Stack, task = 'translate_sentence') =>
   stack.fake.requests.filter((r) => r.body?.response_format?.json_schema?.name === task);
 
-export async function balanceOf(stack: Stack, token: string): Promise<number> {
-  const res = await stack.http('GET', '/api/credits', { token });
-  expect(res.status, res.text).toBe(200);
-  return res.body.balance;
-}
-
 export async function emptyWallet(stack: Stack, userId: string): Promise<void> {
   await stack.orm.em.fork().execute(`UPDATE wallets SET balance = 0 WHERE user_id = ?`, [userId]);
 }
@@ -29,8 +23,8 @@ export async function sentenceRow(stack: Stack, id: string) {
   return row;
 }
 
-/** Polls GET /api/sentences until the sentence leaves `pending`. */
-export async function waitForSettled(stack: Stack, token: string, id: string, timeout = 30_000) {
+/** Polls the sentence's row until it leaves `pending` (the row also shows attempt and charge). */
+export async function waitForSettled(stack: Stack, id: string, timeout = 30_000) {
   return vi.waitFor(async () => {
     const row = await sentenceRow(stack, id);
     expect(row?.status).not.toBe('pending');

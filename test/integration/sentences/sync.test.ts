@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeTranslate } from '../../../src/model/fake-responders.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { balanceOf, emptyWallet, ledgerKinds, sentenceRow, translationCalls } from './support.ts';
+import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { emptyWallet, ledgerKinds, sentenceRow, translationCalls } from './support.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -19,7 +19,7 @@ const post = (text: string, token = user.token) => stack.http('POST', '/api/sent
 describe('POST /api/sentences (sync)', () => {
   it('saves, translates into the native language and charges by the sentence formula', async () => {
     const text = `The weather is lovely today ${randomUUID()}`;
-    const before = await balanceOf(stack, user.token);
+    const before = await balanceOf(stack.http, user);
     const res = await post(`  ${text}  `);
     expect(res.status, res.text).toBe(200);
     expect(res.body.sentence).toEqual({
@@ -27,7 +27,7 @@ describe('POST /api/sentences (sync)', () => {
       native_language: 'fr', created_at: expect.any(String),
     });
     // 0.0012 USD → round to 0.001 → × 3 × 1000 = 3 credits
-    expect(await balanceOf(stack, user.token)).toBe(before - 3);
+    expect(await balanceOf(stack.http, user)).toBe(before - 3);
     expect(await ledgerKinds(stack, user.userId, 'sentence_translation')).toContainEqual({
       idempotency_key: `sentence-translation/${res.body.sentence.id}/attempt-1`, amount: -3,
     });
@@ -86,13 +86,13 @@ describe('POST /api/sentences (sync)', () => {
     ['privacy_refusal', 503, 'privacy_routing_unavailable'],
   ] as const)('provider %s → %i %s; the sentence stays saved as failed, nothing charged, and a re-post retries it', async (mode, status, code) => {
     const text = `Provider trouble ${mode} ${randomUUID()}`;
-    const before = await balanceOf(stack, user.token);
+    const before = await balanceOf(stack.http, user);
     stack.fake.setMode(mode);
     const failed = await post(text);
     expectProblem(failed, status, code);
     const id = failed.body.sentenceId;
     expect(await sentenceRow(stack, id)).toMatchObject({ status: 'failed', error_code: code, credits_charged: null });
-    expect(await balanceOf(stack, user.token)).toBe(before);
+    expect(await balanceOf(stack.http, user)).toBe(before);
 
     const listed = await stack.http('GET', '/api/sentences?pageSize=100', { token: user.token });
     expect(listed.body.items.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'failed', translation: null });
@@ -102,7 +102,7 @@ describe('POST /api/sentences (sync)', () => {
     expect(retried.status, retried.text).toBe(200);
     expect(retried.body.sentence).toMatchObject({ id, status: 'translated', translation: fakeTranslate(text, 'fr') });
     expect(await sentenceRow(stack, id)).toMatchObject({ attempt: 2 });
-    expect(await balanceOf(stack, user.token)).toBe(before - 3);
+    expect(await balanceOf(stack.http, user)).toBe(before - 3);
     expectProblem(await post(text), 409, 'duplicate_sentence');
   });
 

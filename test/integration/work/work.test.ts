@@ -47,7 +47,7 @@ describe('POST /api/work', () => {
     expect(res.body.usedCardIds).toEqual([newer]);
     expect(res.body.notes).toEqual(['tone: neutral']);
 
-    stack.fake.setResponder('work_draft', (input) => ({ english: 'Let us call it a day.', notes: [], usedCardIds: [foreign, older, older, 'made-up'] }));
+    stack.fake.setResponder('work_draft', () => ({ english: 'Let us call it a day.', notes: [], usedCardIds: [foreign, older, older, 'made-up'] }));
     const filtered = await work(user, { prompt: 'On arrête là', useLibrary: true });
     expect(filtered.body.usedCardIds).toEqual([older]);
     expect(await cardCount(user.userId)).toBe(3);
