@@ -20,8 +20,7 @@ import { createModelClient } from '../src/model/model-client.ts';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { connectTemporal } from '../src/platform/temporal.ts';
 import { startTemporalDevServer } from '../src/platform/temporal-dev-server.ts';
-import { startOutboxRelay } from '../src/services/workflow-outbox.ts';
-import { createWorker, OUTBOX_RELAY } from '../src/worker/worker.ts';
+import { runWorker } from '../src/worker/worker.ts';
 
 export interface BenchUser {
   userId: string;
@@ -71,10 +70,9 @@ async function addBenchRoutes(app: App, orm: Orm): Promise<void> {
 export async function startBench(): Promise<BenchContext & { close(): Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lcs-bench-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
-  const cliPath = process.env.TEMPORAL_CLI_PATH;
   const [db, dev, fake] = await Promise.all([
     startEmbeddedPostgres({ dataDir: dir }),
-    startTemporalDevServer({ ...(cliPath ? { cliPath } : {}), uiPort: null }),
+    startTemporalDevServer({ uiPort: null }),
     startFakeProvider(),
   ]);
   const config = loadConfig({
@@ -99,9 +97,7 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   config.allowedOrigins.push(baseUrl);
 
-  const { worker, connection } = await createWorker({ config, orm, model });
-  const running = worker.run();
-  const stopRelay = startOutboxRelay(orm, temporal, OUTBOX_RELAY);
+  const worker = await runWorker({ config, orm, model, temporal });
 
   const summary: SummaryRow[] = [];
   const call = async (method: string, url: string, headers: Record<string, string>, body?: unknown) => {
@@ -125,10 +121,7 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
     report(scenario, metric, value) { summary.push({ scenario, metric, value }); },
     async close() {
       await app.close();
-      await stopRelay();
-      worker.shutdown();
-      await running;
-      await connection.close();
+      await worker.stop();
       await temporal.connection.close();
       await orm.close();
       await fake.close();

@@ -9,8 +9,7 @@ import { startEmbeddedPostgres } from './platform/embedded-postgres.ts';
 import { createLogger, openServices } from './platform/services.ts';
 import { startTemporalDevServer } from './platform/temporal-dev-server.ts';
 import { startFakeProvider } from './model/fake-provider.ts';
-import { startOutboxRelay } from './services/workflow-outbox.ts';
-import { createWorker, OUTBOX_RELAY } from './worker/worker.ts';
+import { runWorker } from './worker/worker.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
@@ -52,14 +51,13 @@ async function start() {
   const services = await openServices(config, logger);
   stops.push(() => services.close());
 
-  const { worker, connection } = await createWorker({ config, orm: services.orm, model: services.model });
-  const running = worker.run().catch((error: unknown) => {
+  const worker = await runWorker({ config, orm: services.orm, model: services.model, temporal: services.temporal, logger });
+  worker.done.catch((error: unknown) => {
     // A worker that cannot run leaves captures unprepared: stop the whole service loudly.
     logger.fatal({ err: error }, 'the Temporal worker stopped unexpectedly');
     void stop(1);
   });
-  stops.push(async () => { worker.shutdown(); await running; await connection.close(); });
-  stops.push(startOutboxRelay(services.orm, services.temporal, OUTBOX_RELAY, logger));
+  stops.push(() => worker.stop());
 
   const app = await buildApp({ config, ...services }, { loggerInstance: logger });
   stops.push(() => app.close());

@@ -1,6 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
+import { startOutboxRelay } from '../services/workflow-outbox.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -47,3 +50,28 @@ export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundl
 
 /** The relay looks for undispatched workflow starts this often, once they are this old. */
 export const OUTBOX_RELAY = { intervalMs: 1000, staleAfterMs: 3000 } as const;
+
+export interface RunningWorker {
+  /** Settles when the worker has stopped; rejects when it could not keep running. */
+  done: Promise<void>;
+  /** Stops the relay, then drains the worker; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A worker with the outbox relay beside it: the process that executes workflows is also the one
+ * that starts those a crash left behind. Every host (npm start, npm run worker, tests, bench)
+ * runs both through here, so none can forget the relay.
+ */
+export async function runWorker(deps: Parameters<typeof createWorker>[0] & { temporal: Client; logger?: Pick<Logger, 'warn' | 'error'> }): Promise<RunningWorker> {
+  const { worker, connection } = await createWorker(deps);
+  const stopRelay = startOutboxRelay(deps.orm, deps.temporal, OUTBOX_RELAY, deps.logger);
+  const done = worker.run().finally(() => connection.close());
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= (async () => {
+    await stopRelay();
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await done.catch(() => {}); // a worker that failed has reported it through `done`
+  })());
+  return { done, stop };
+}

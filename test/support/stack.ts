@@ -10,8 +10,7 @@ import { createOrm, type Orm } from '../../src/db/orm.ts';
 import { createModelClient } from '../../src/model/model-client.ts';
 import { startFakeProvider, type FakeProvider } from '../../src/model/fake-provider.ts';
 import { connectTemporal } from '../../src/platform/temporal.ts';
-import { startOutboxRelay } from '../../src/services/workflow-outbox.ts';
-import { createWorker, OUTBOX_RELAY } from '../../src/worker/worker.ts';
+import { runWorker } from '../../src/worker/worker.ts';
 
 // Tests provoke activity and workflow failures on purpose; the SDK's warnings about them are noise.
 try {
@@ -84,14 +83,9 @@ export async function startStack(options: { env?: Record<string, string>; worker
 
   let stopWorker = async () => {};
   const startWorker = async () => {
-    const { worker, connection } = await createWorker({ config, orm, model, bundle: { codePath: infra.workflowBundlePath } });
-    const running = worker.run();
-    const stopRelay = startOutboxRelay(orm, temporal, OUTBOX_RELAY);
+    const running = await runWorker({ config, orm, model, temporal, bundle: { codePath: infra.workflowBundlePath } });
     stopWorker = async () => {
-      await stopRelay();
-      worker.shutdown();
-      await running;
-      await connection.close();
+      await running.stop();
       stopWorker = async () => {};
     };
   };
