@@ -25,7 +25,7 @@ export async function sentenceRoutes(app: App, deps: AppDeps) {
         200: sentenceEnvelopeSchema,
         202: sentenceEnvelopeSchema,
         ...problems(...AUTHED, 402, 428),
-        // Declared so that the response serializer keeps these members of the problem.
+        // Extended to document the members these problems add (existingId, sentenceId).
         409: problemResponse(problemSchema.extend({ existingId: z.string().nullable().optional() })),
         502: problemResponse(translationFailedSchema),
         503: problemResponse(translationFailedSchema),
