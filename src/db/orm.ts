@@ -2,6 +2,7 @@ import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities/index.ts';
 import { migrations } from './migrations/index.ts';
+import { PostgreSqlDriverForOutages } from './postgresql-driver.ts';
 
 export type Orm = MikroORM;
 export type Em = EntityManager;
@@ -9,6 +10,7 @@ export type Em = EntityManager;
 export async function createOrm(databaseUrl: string, options: { poolMax?: number } = {}): Promise<Orm> {
   return MikroORM.init({
     clientUrl: databaseUrl,
+    driver: PostgreSqlDriverForOutages,
     entities,
     extensions: [Migrator],
     migrations: { migrationsList: migrations.map((m) => ({ name: new m(null as never, null as never).name!, class: m })), transactional: true, allOrNothing: true, silent: true, snapshot: false },
