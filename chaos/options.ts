@@ -1,0 +1,125 @@
+/**
+ * What one chaos run does: how much load, which faults when, how long to wait for quiescence.
+ * Two profiles (`full`, the issue's campaign, and `short`, one fault of each kind for CI), each
+ * adjustable by flags: `--short`, `--captures=N`, `--page-sends=N`, `--sentences=N`, `--users=N`,
+ * `--load-seconds=N`, `--faults=kind@seconds[:duration],…`, `--npm-start` / `--no-npm-start` /
+ * `--npm-start-only`,
+ * `--keep` (keep the run's directory with every process's log).
+ */
+
+export const FAULT_KINDS = ['worker-kill', 'provider-failure', 'db-restart', 'temporal-restart', 'api-kill'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface PlannedFault {
+  kind: FaultKind;
+  /** Seconds after the load starts. */
+  at: number;
+  /** How long the dependency stays away (db-restart, temporal-restart, provider-failure), in seconds. */
+  seconds?: number;
+  /** Which of the two API or worker processes (0 or 1). */
+  target?: number;
+}
+
+export interface ChaosOptions {
+  profile: 'full' | 'short';
+  users: number;
+  captures: number;
+  /** Page-translation sends in all; each request_id is sent 2 or 3 times. */
+  pageSends: number;
+  sentences: number;
+  loadSeconds: number;
+  faults: PlannedFault[];
+  /** Longest wait for nothing to be pending once the load is over. */
+  quiescenceSeconds: number;
+  /** How long a request may keep being retried before the client gives up on it. */
+  clientPatienceSeconds: number;
+  /** The first run, against the service as separate processes. */
+  processes: boolean;
+  /** The second run, against `npm start` itself. */
+  npmStart: boolean;
+  /** How long the `npm start` run watches for the service to come back after each kill. */
+  npmStartWatchSeconds: number;
+  /** Extra environment of the API and worker processes (e.g. MODEL_TIMEOUT_MS). */
+  serviceEnv: Record<string, string>;
+  keepDir: boolean;
+}
+
+const FULL: ChaosOptions = {
+  profile: 'full',
+  users: 20,
+  captures: 1000,
+  pageSends: 200,
+  sentences: 100,
+  loadSeconds: 240,
+  faults: parseFaults('worker-kill@15,provider-failure@30:10,db-restart@50:5,worker-kill@70,temporal-restart@90:10,api-kill@115,db-restart@135:20,worker-kill@175'),
+  quiescenceSeconds: 300,
+  clientPatienceSeconds: 300,
+  processes: true,
+  npmStart: true,
+  npmStartWatchSeconds: 60,
+  serviceEnv: {},
+  keepDir: false,
+};
+
+/**
+ * One fault of each kind in about a minute of load. The model timeout is shortened so that a
+ * model call caught by a fault gives up within seconds rather than a minute (a page-translation
+ * claim stranded by the API kill is a lease now, taken over 8 s after its owner died).
+ */
+const SHORT: ChaosOptions = {
+  ...FULL,
+  profile: 'short',
+  users: 4,
+  captures: 80,
+  pageSends: 24,
+  sentences: 12,
+  loadSeconds: 55,
+  // The worker's restart (it bundles the workflows) is the slowest to come back: last.
+  faults: parseFaults('provider-failure@4:4,db-restart@12:5,temporal-restart@24:5,api-kill@34,worker-kill@42'),
+  quiescenceSeconds: 45,
+  clientPatienceSeconds: 75,
+  npmStart: false,
+  serviceEnv: { MODEL_TIMEOUT_MS: '5000', MODEL_MAX_RETRIES: '1' },
+};
+
+export function parseChaosOptions(argv: readonly string[]): ChaosOptions {
+  const options: ChaosOptions = structuredClone(argv.includes('--short') ? SHORT : FULL);
+  for (const arg of argv) {
+    const [flag, value = ''] = arg.split('=', 2) as [string, string?];
+    const count = () => {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} needs a whole number, got "${value}"`);
+      return n;
+    };
+    switch (flag) {
+      case '--short': break;
+      case '--users': options.users = Math.max(1, count()); break;
+      case '--captures': options.captures = count(); break;
+      case '--page-sends': options.pageSends = count(); break;
+      case '--sentences': options.sentences = count(); break;
+      case '--load-seconds': options.loadSeconds = Math.max(1, count()); break;
+      case '--quiescence-seconds': options.quiescenceSeconds = count(); break;
+      case '--faults': options.faults = parseFaults(value); break;
+      case '--npm-start': options.npmStart = true; break;
+      case '--no-npm-start': options.npmStart = false; break;
+      case '--npm-start-only': options.processes = false; options.npmStart = true; break;
+      case '--keep': options.keepDir = true; break;
+      default: throw new Error(`Unknown flag ${arg}; see chaos/options.ts`);
+    }
+  }
+  return options;
+}
+
+/** `worker-kill@15,db-restart@50:5,api-kill@115` (an empty value means no faults). */
+export function parseFaults(text: string): PlannedFault[] {
+  if (text.trim() === '') return [];
+  const targets: Record<string, number> = {};
+  return text.split(',').map((part) => {
+    const match = /^([a-z-]+)@(\d+(?:\.\d+)?)(?::(\d+(?:\.\d+)?))?$/.exec(part.trim());
+    const kind = match?.[1] as FaultKind | undefined;
+    if (!match || !kind || !FAULT_KINDS.includes(kind)) throw new Error(`Not a fault "${part}"; kinds: ${FAULT_KINDS.join(', ')}`);
+    // Kills alternate between the two processes of their kind.
+    const target = (targets[kind] = (targets[kind] ?? -1) + 1) % 2;
+    return { kind, at: Number(match[2]), ...(match[3] ? { seconds: Number(match[3]) } : {}), target };
+  }).sort((a, b) => a.at - b.at);
+}
