@@ -83,6 +83,8 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
     OPENROUTER_API_KEY: 'bench',
     RATE_LIMIT_MAX: '100000000',
     RATE_LIMIT_MODEL_MAX: '100000000',
+    RATE_LIMIT_ADDRESS_MAX: '100000000',
+    RATE_LIMIT_SIGNUP_MAX: '100000000',
     LOG_LEVEL: 'silent',
     PORT: '0',
   });

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy } from './domain/client-address.ts';
+import { originOf } from './domain/origins.ts';
 
 /**
  * Every setting the service reads, with its default. The README's table mirrors this file.
@@ -10,15 +12,30 @@ const bool = z
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
+/** Retention bounds by default; the API reference quotes them (README, "Retention and housekeeping"). */
+export const RETENTION_DEFAULTS = {
+  outboxDays: 7,
+  idempotencyHours: 24,
+  translationCacheDays: 30,
+  translationCacheMaxRows: 200_000,
+  unlinkedAudioDays: 7,
+} as const;
+
+/** Origins as browsers send them; one with no nameable origin (`data:`, `file:`, "null") is refused. */
+const origins = z
+  .string()
+  .default('')
+  .transform((value, ctx) => value.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
+    const origin = originOf(entry);
+    if (origin === null) ctx.addIssue({ code: 'custom', message: `${entry} has no origin a browser could send (use http(s):// or chrome-extension://…)` });
+    return origin ?? '';
+  }));
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
-  PUBLIC_ORIGIN: z.string().url().optional(),
-  ALLOWED_ORIGINS: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
-    .pipe(z.array(z.url())),
+  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+  ALLOWED_ORIGINS: origins,
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   TEMPORAL_ADDRESS: z.string().optional(),
@@ -31,6 +48,9 @@ const envSchema = z.object({
   OPENROUTER_MODEL: z.string().default('openai/gpt-4o-mini'),
   MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  // OpenRouter's list price of the default model (openai/gpt-4o-mini); credits are held against it.
+  MODEL_INPUT_USD_PER_MILLION_TOKENS: z.string().regex(/^\d+(\.\d+)?$/).default('0.15'),
+  MODEL_OUTPUT_USD_PER_MILLION_TOKENS: z.string().regex(/^\d+(\.\d+)?$/).default('0.6'),
   TTS_BASE_URL: z.string().url().optional(),
   TTS_API_KEY: z.string().optional(),
   TTS_MODEL: z.string().default('gpt-4o-mini-tts'),
@@ -39,9 +59,33 @@ const envSchema = z.object({
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(300),
   RATE_LIMIT_MODEL_MAX: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_ADDRESS_MAX: z.coerce.number().int().positive().default(1200),
+  RATE_LIMIT_SIGNUP_MAX: z.coerce.number().int().positive().default(10),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(256 * 1024),
+  AUDIO_QUOTA_CLIPS: z.coerce.number().int().positive().default(100),
+  AUDIO_QUOTA_WINDOW_HOURS: z.coerce.number().int().positive().max(24 * 366).default(24),
   SECURE_COOKIES: bool,
-  TRUST_PROXY: bool,
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
+      return 'value' in parsed ? parsed.value : false;
+    }),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  STARTUP_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(120),
+  HOUSEKEEPING_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  HOUSEKEEPING_BATCH_ROWS: z.coerce.number().int().min(1).max(10_000).default(500),
+  HOUSEKEEPING_MAX_ROWS_PER_TABLE: z.coerce.number().int().positive().default(50_000),
+  // Below the sweep activity's 5-minute start-to-close timeout (src/workflows/housekeeping.ts).
+  HOUSEKEEPING_MAX_SECONDS_PER_TABLE: z.coerce.number().int().min(1).max(120).default(20),
+  RETENTION_OUTBOX_DAYS: z.coerce.number().int().positive().default(RETENTION_DEFAULTS.outboxDays),
+  RETENTION_IDEMPOTENCY_HOURS: z.coerce.number().int().positive().default(RETENTION_DEFAULTS.idempotencyHours),
+  RETENTION_TRANSLATION_CACHE_DAYS: z.coerce.number().int().positive().default(RETENTION_DEFAULTS.translationCacheDays),
+  RETENTION_TRANSLATION_CACHE_MAX_ROWS: z.coerce.number().int().positive().default(RETENTION_DEFAULTS.translationCacheMaxRows),
+  RETENTION_UNLINKED_AUDIO_DAYS: z.coerce.number().int().positive().default(RETENTION_DEFAULTS.unlinkedAudioDays),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -63,7 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     port: e.PORT,
     host: e.HOST,
     publicOrigin,
-    allowedOrigins: [publicOrigin, ...localAliases, ...e.ALLOWED_ORIGINS.map((o) => new URL(o).origin)],
+    allowedOrigins: [publicOrigin, ...localAliases, ...e.ALLOWED_ORIGINS],
     dataDir,
     databaseUrl: e.DATABASE_URL,
     temporal: {
@@ -79,6 +123,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       model: e.OPENROUTER_MODEL,
       timeoutMs: e.MODEL_TIMEOUT_MS,
       maxRetries: e.MODEL_MAX_RETRIES,
+      /** What one call may cost at most is held from the wallet before it starts (see README, Credits). */
+      price: {
+        inputUsdPerMillionTokens: e.MODEL_INPUT_USD_PER_MILLION_TOKENS,
+        outputUsdPerMillionTokens: e.MODEL_OUTPUT_USD_PER_MILLION_TOKENS,
+      },
     },
     tts: {
       baseUrl: e.TTS_BASE_URL,
@@ -88,14 +137,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       costPerMillionCharsUsd: e.TTS_COST_PER_MILLION_CHARS_USD,
     },
     rateLimit: {
+      /** Per user, shared by every API process: a bucket of `max` refilled over the window. */
       max: e.RATE_LIMIT_MAX,
       modelMax: e.RATE_LIMIT_MODEL_MAX,
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      /** Per client address and API process, before any credential is looked up. */
+      addressMax: e.RATE_LIMIT_ADDRESS_MAX,
+      /** Sign-ups per client address and hour, shared by every API process. */
+      signupMaxPerHour: e.RATE_LIMIT_SIGNUP_MAX,
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    /** New audio generations a user may start per sliding window (cached clips are not counted). */
+    audioQuota: { clips: e.AUDIO_QUOTA_CLIPS, windowHours: e.AUDIO_QUOTA_WINDOW_HOURS },
     secureCookies: e.SECURE_COOKIES || publicOrigin.startsWith('https://'),
-    /** Only behind a proxy that sets X-Forwarded-For; otherwise clients could pick their own address. */
+    /** Which X-Forwarded-For entry is the client: off, or the proxies' addresses and ranges (Fastify's `trustProxy`; `true` and hop counts are refused). */
     trustProxy: e.TRUST_PROXY,
+    /** Prometheus metrics listener (`GET /metrics`); off unless a port is set (`npm start` defaults to 9464). */
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    /** The Temporal Schedule that runs a retention pass, and what one pass may spend per table. */
+    housekeeping: {
+      intervalMinutes: e.HOUSEKEEPING_INTERVAL_MINUTES,
+      batchRows: e.HOUSEKEEPING_BATCH_ROWS,
+      maxRowsPerTable: e.HOUSEKEEPING_MAX_ROWS_PER_TABLE,
+      maxSecondsPerTable: e.HOUSEKEEPING_MAX_SECONDS_PER_TABLE,
+    },
+    /** How long rows are kept (README, "Retention and housekeeping"). */
+    retention: {
+      outboxDays: e.RETENTION_OUTBOX_DAYS,
+      idempotencyHours: e.RETENTION_IDEMPOTENCY_HOURS,
+      translationCacheDays: e.RETENTION_TRANSLATION_CACHE_DAYS,
+      translationCacheMaxRows: e.RETENTION_TRANSLATION_CACHE_MAX_ROWS,
+      unlinkedAudioDays: e.RETENTION_UNLINKED_AUDIO_DAYS,
+    },
+    /** How long a starting API or worker waits for PostgreSQL and Temporal before it exits non-zero. */
+    startupTimeoutSeconds: e.STARTUP_TIMEOUT_SECONDS,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -7,18 +7,22 @@ import { buildApp } from './api/app.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres } from './platform/embedded-postgres.ts';
 import { createLogger, openServices } from './platform/services.ts';
-import { startTemporalDevServer } from './platform/temporal-dev-server.ts';
+import { startMetricsServer } from './platform/metrics.ts';
+import { type Dependency, supervise, type Supervised } from './platform/supervisor.ts';
+import { DevServerStartError, startTemporalDevServer } from './platform/temporal-dev-server.ts';
 import { startFakeProvider } from './model/fake-provider.ts';
 import { runWorker } from './worker/worker.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
-const stops: (() => Promise<unknown>)[] = [];
+/** What `stop` undoes, in the order of start; each named in its log line. */
+const stops: { what: string; stop: () => Promise<unknown> }[] = [];
+const supervised: Supervised<Dependency>[] = [];
 
 async function start() {
   if (config.model.provider === 'fake') {
     const fake = await startFakeProvider();
-    stops.push(() => fake.close());
+    stops.push({ what: 'fake model provider', stop: () => fake.close() });
     config.model.baseUrl = fake.baseUrl;
     config.model.apiKey = 'fake-provider';
     logger.warn('*'.repeat(72));
@@ -28,28 +32,44 @@ async function start() {
     logger.warn('OPENROUTER_API_KEY is not set: captures are saved but their preparation fails until a key is configured (or run with MODEL_PROVIDER=fake to try the service).');
   }
 
+  // The dependencies npm start runs are supervised: one that dies is restarted on the same
+  // address (clients reconnect by themselves), and one that cannot be kept running stops the
+  // whole service with a non-zero exit, for the machine's own supervisor.
+  const giveUp = (error: unknown) => {
+    logger.fatal({ reason: (error as Error).message }, 'a dependency could not be kept running; exiting so that a supervisor can restart the service');
+    void stop(1);
+  };
+
   if (!config.databaseUrl) {
-    const db = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => logger.debug({ postgres: line.trim() }) });
-    stops.push(() => db.stop());
-    config.databaseUrl = db.url;
+    const startDatabase = (port?: number) =>
+      startEmbeddedPostgres({ dataDir: config.dataDir, ...(port ? { port } : {}), log: (line) => logger.debug({ postgres: line.trim() }) });
+    const first = await startDatabase();
+    const port = Number(new URL(first.url).port);
+    const db = supervise({ name: 'embedded PostgreSQL', first, restart: () => startDatabase(port), logger, giveUp });
+    supervised.push(db);
+    stops.push({ what: 'embedded PostgreSQL', stop: () => db.stop() });
+    config.databaseUrl = first.url;
     // Lets operator commands (npm run set-plan) reach the embedded database while it runs.
-    writeFileSync(path.join(config.dataDir, 'database-url'), db.url, { mode: 0o600 });
-    logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL running');
+    writeFileSync(path.join(config.dataDir, 'database-url'), first.url, { mode: 0o600 });
+    logger.info({ dataDir: config.dataDir, pid: first.pid }, 'embedded PostgreSQL running');
   }
 
   if (!config.temporal.address) {
-    const dev = await startTemporalDevServer({
+    const devOptions = {
       dataDir: path.join(config.dataDir, 'temporal'),
       uiPort: config.temporal.uiPort,
-      log: (line) => logger.debug({ temporal: line.trim() }),
-    });
-    stops.push(() => dev.stop());
-    config.temporal.address = dev.address;
-    logger.info({ address: dev.address, webUi: dev.uiUrl }, 'Temporal dev server running');
+      log: (line: string) => logger.debug({ temporal: line.trim() }),
+    };
+    const first = await startTemporalDevServer(devOptions);
+    const dev = supervise({ name: 'Temporal dev server', first, restart: () => startTemporalDevServer({ ...devOptions, port: first.ports.grpc }), logger, giveUp });
+    supervised.push(dev);
+    stops.push({ what: 'Temporal dev server', stop: () => dev.stop() });
+    config.temporal.address = first.address;
+    logger.info({ address: first.address, webUi: first.uiUrl, pid: first.pid }, 'Temporal dev server running');
   }
 
   const services = await openServices(config, logger);
-  stops.push(() => services.close());
+  stops.push({ what: 'database and Temporal clients', stop: () => services.close() });
 
   const worker = await runWorker({ config, orm: services.orm, model: services.model, temporal: services.temporal, logger });
   worker.done.catch((error: unknown) => {
@@ -57,12 +77,27 @@ async function start() {
     logger.fatal({ err: error }, 'the Temporal worker stopped unexpectedly');
     void stop(1);
   });
-  stops.push(() => worker.stop());
+  stops.push({ what: 'worker', stop: () => worker.stop() });
+
+  await startMetricsIfWanted(config.metrics.port ?? DEFAULT_METRICS_PORT);
 
   const app = await buildApp({ config, ...services }, { loggerInstance: logger });
-  stops.push(() => app.close());
+  stops.push({ what: 'HTTP server', stop: () => app.close() });
   await app.listen({ port: config.port, host: config.host });
   logger.info(`Ready: API ${config.publicOrigin}/api, reference ${config.publicOrigin}/docs, Temporal Web UI http://localhost:${config.temporal.uiPort}`);
+}
+
+/** `npm start` exposes its metrics by default; a taken port costs the metrics, not the service. */
+const DEFAULT_METRICS_PORT = 9464;
+
+async function startMetricsIfWanted(port: number) {
+  try {
+    const metrics = await startMetricsServer({ port, host: config.metrics.host });
+    stops.push({ what: 'metrics listener', stop: () => metrics.close() });
+    logger.info({ url: metrics.url }, 'Prometheus metrics');
+  } catch (error) {
+    logger.warn({ err: (error as Error).message, port }, 'metrics listener not started; set METRICS_PORT to another port');
+  }
 }
 
 let stopping = false;
@@ -70,16 +105,33 @@ async function stop(code: number) {
   if (stopping) return;
   stopping = true;
   logger.info('stopping');
+  // A dependency that exits from now on is not restarted: a terminal's Ctrl-C reaches it as well.
+  for (const dependency of supervised) dependency.release();
   // Reverse order of start: HTTP first, then the worker, then Temporal and PostgreSQL.
-  for (const fn of stops.reverse()) {
-    try { await fn(); } catch (error) { logger.error({ err: error }, 'error while stopping'); }
+  for (const { what, stop: stopIt } of stops.reverse()) {
+    try {
+      await stopIt();
+      logger.info(`stopped: ${what}`);
+    } catch (error) {
+      logger.error({ err: error }, `error while stopping: ${what}`);
+    }
   }
-  process.exit(code);
+  // The process ends by itself once nothing is left: pino writes asynchronously, and a line still on
+  // its way at process.exit() would land after those flushed then, or not at all. Whatever still
+  // holds the event loop gets a moment, then the exit is forced.
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
 }
 
-process.once('SIGINT', () => void stop(0));
-process.once('SIGTERM', () => void stop(0));
+const EXIT_GRACE_MS = 2_000;
+
+// `on`, not `once`: a signal may come twice (npm forwards the terminal's Ctrl-C that the process got
+// already), and a second one with no listener left would end the process mid-shutdown. SIGHUP (a
+// closed terminal) stops in the same order, rather than leaving PostgreSQL and Temporal running.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 start().catch((error) => {
-  logger.fatal({ err: error }, 'start-up failed');
+  // A dev server that did not start says why in one line; anything else keeps its stack.
+  if (error instanceof DevServerStartError) logger.fatal({ reason: error.message }, 'start-up failed');
+  else logger.fatal({ err: error }, 'start-up failed');
   void stop(1);
 });

@@ -149,6 +149,16 @@ byId('sign-out').addEventListener('click', async () => {
   notify('You are signed out.');
 });
 
+byId('sign-out-everywhere').addEventListener('click', async () => {
+  try {
+    await rest('POST', '/api/auth/logout-everywhere', {});
+  } catch (error) {
+    if (!(error instanceof ServiceError && error.code === 'unauthenticated')) return ctx.fail(error);
+  }
+  signedOut('');
+  notify('You are signed out on every device.');
+});
+
 // ---- languages -----------------------------------------------------------------------------
 
 function languageForm(idPrefix, submitLabel, onSaved) {

@@ -3,11 +3,16 @@
  * - fully cached: every request a new request_id over the same 40 texts (cache hits, no provider
  *   call, nothing charged), against the FLOOR route with the same guards and one INSERT;
  * - fully uncached: every request 40 new texts, the fake provider answering at 0 ms and at 300 ms.
- *   The figure that counts is our overhead: p50 total minus the provider's latency.
+ *   The figure that counts is our overhead: p50 total minus the provider's latency;
+ * - a shared-site workload: several users reading overlapping pages of one site (a header and
+ *   footer on every page, paragraphs per page), priced by tokens like gpt-4o-mini. Provider calls
+ *   and provider cost, against a floor from the same run: every distinct text of the workload
+ *   translated once, 40 to a call (what one cache shared without any isolation would pay).
  */
 import { randomUUID } from 'node:crypto';
 import type autocannon from 'autocannon';
 import type { BenchContext } from '../support.ts';
+import { sharedSiteWorkload } from '../shared-site-workload.ts';
 
 const LOAD_SECONDS = 6;
 const CONNECTIONS = 8;
@@ -50,6 +55,7 @@ export default async function pageTranslation(ctx: BenchContext): Promise<void> 
     ctx.report('page-transl', `uncached (provider ${latencyMs} ms): p50 − provider`, `${(uncached.latency.p50 - latencyMs).toFixed(1)} ms`);
   }
   ctx.fake.setLatency(0);
+  await sharedSiteWorkload(ctx, run);
 }
 
 async function measure(

@@ -1,33 +1,56 @@
-import { ApplicationFailure } from '@temporalio/activity';
-import { storeGeneratedAudio, markAudioFailed, pendingGeneration } from '../services/audio.ts';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { ProblemCode } from '../domain/problems.ts';
+import { recordProviderCost, spendReporter } from '../model/provider-spend.ts';
+import { storeGeneratedAudio, markAudioFailed, pendingGeneration, speechHold, type PendingGeneration } from '../services/audio.ts';
+import { withCreditHold } from '../services/paid-call.ts';
 import { SpeechError, speechEngineFor } from '../services/speech/engine.ts';
+import { whileHeartbeating } from './background-call.ts';
+import { activityFailure } from './failures.ts';
 import type { ActivityDeps } from './index.ts';
-
-/** Error type of a synthesis that trying again cannot fix (the workflow does not retry it). */
-export const SPEECH_REJECTED = 'SpeechRejected';
 
 /** Audio generation: idempotent steps over the clip row; the text never leaves the database. */
 export function createAudioActivities(deps: ActivityDeps) {
   const engine = speechEngineFor(deps.config.tts);
+  const spend = spendReporter({ warn: (fields, message) => Context.current().log.warn(message ?? '', { ...fields }) });
+
+  async function synthesiseAndStore(job: PendingGeneration, costUsd: string): Promise<void> {
+    let audio;
+    try {
+      audio = await engine.synthesise(job.text);
+    } catch (error) {
+      if (!(error instanceof SpeechError)) throw error;
+      // The provider's own words, which never quote the spoken text.
+      throw activityFailure(error, { code: 'service_unavailable', kind: error.retryable ? 'provider' : 'verdict', message: error.message });
+    }
+    recordProviderCost('speech', costUsd);
+    const stored = await storeGeneratedAudio(deps.orm.em.fork(), job, audio, costUsd);
+    if (!stored && costUsd !== '0') spend.recordUnbilled({ task: 'speech', reason: 'superseded', costUsd });
+  }
+
   return {
-    /** Speaks the clip's text and stores the bytes (charging the requester); a no-op once done. */
+    /**
+     * Speaks the clip's text and stores the bytes (charging the requester); a no-op once done. A
+     * paid generation runs under the requester's credit hold, taken when the clip was requested.
+     */
     async generateAudioClip(audioId: string): Promise<void> {
-      const em = deps.orm.em.fork();
-      const job = await pendingGeneration(em, audioId);
-      if (!job) return; // already ready or failed, or the clip is gone
-      if (job.engine !== engine.engine || job.voice !== engine.voice || job.model !== engine.model) {
-        throw ApplicationFailure.create({ type: SPEECH_REJECTED, message: 'speech engine configuration changed', nonRetryable: true });
-      }
-      let audio;
-      try {
-        audio = await engine.synthesise(job.text);
-      } catch (error) {
-        if (!(error instanceof SpeechError)) throw error;
-        throw ApplicationFailure.create({ type: error.retryable ? 'SpeechFailed' : SPEECH_REJECTED, message: error.message, nonRetryable: !error.retryable });
-      }
-      await storeGeneratedAudio(em, job, audio, engine.costUsd(job.text));
+      return whileHeartbeating(async (call) => {
+        try {
+          const em = deps.orm.em.fork();
+          const job = await pendingGeneration(em, audioId);
+          if (!job) return; // already ready or failed, or the clip is gone
+          if (job.engine !== engine.engine || job.voice !== engine.voice || job.model !== engine.model) {
+            throw activityFailure(null, { code: 'service_unavailable', kind: 'verdict', message: 'The speech engine configuration changed.' });
+          }
+          const costUsd = engine.costUsd(job.text);
+          if (costUsd === '0' || !job.requestedBy) return await synthesiseAndStore(job, costUsd);
+          // A catalog error of the hold (insufficient_credits) is a verdict: activityFailure ends it at once.
+          await withCreditHold(em, spend, speechHold(job.requestedBy, job.audioId, costUsd), call, () => synthesiseAndStore(job, costUsd));
+        } catch (error) {
+          throw error instanceof ApplicationFailure ? error : activityFailure(error);
+        }
+      });
     },
-    async markAudioClipFailed(audioId: string, errorCode: string): Promise<void> {
+    async markAudioClipFailed(audioId: string, errorCode: ProblemCode): Promise<void> {
       await markAudioFailed(deps.orm.em.fork(), audioId, errorCode);
     },
   };

@@ -4,6 +4,7 @@ import type { ModelClient } from '../model/model-client.ts';
 import { createLibraryActivities } from './library.ts';
 import { createSentenceActivities } from './sentences.ts';
 import { createAudioActivities } from './audio.ts';
+import { createHousekeepingActivities } from './housekeeping.ts';
 
 
 /** What activities are built from; the worker passes real clients, tests the same. */
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLibraryActivities(deps),
     ...createSentenceActivities(deps),
     ...createAudioActivities(deps),
+    ...createHousekeepingActivities(deps),
   };
 }
 

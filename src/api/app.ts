@@ -6,11 +6,14 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { AppError } from '../domain/problems.ts';
 import type { App, AppDeps } from './deps.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { languageGuardPlugin } from './plugins/language-guard.ts';
-import { problemsPlugin } from './plugins/problems.ts';
-import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { problemsPlugin, sendProblem } from './plugins/problems.ts';
+import { addressLimitPlugin, rateLimitPlugin } from './plugins/rate-limit.ts';
+import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
+import { sessionCookieName } from './session-cookie.ts';
 import { textGuardPlugin } from './plugins/text-guard.ts';
 import { apiDescription } from './api-reference.ts';
 import { accountRoutes } from './routes/account.ts';
@@ -34,10 +37,17 @@ class RequestLog extends LogController {
 const WEB_PAGE_CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
 
 /**
+ * swagger-ui needs its own scripts (no inline ones: its csp.json lists no hashes) and applies
+ * inline styles; it is never framed, and calls only this origin (the validator badge is off).
+ */
+const DOCS_CSP = "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+
+/**
  * Builds the whole HTTP surface: REST under /api, tRPC under /trpc, the OpenAPI document and
  * its rendering. Listening and shutdown belong to the caller (server.ts, main.ts, tests).
  */
 export async function buildApp(deps: AppDeps, options: { logger?: boolean | object; loggerInstance?: FastifyBaseLogger } = {}): Promise<App> {
+  const hardened = securityHeaders({ https: deps.config.publicOrigin.startsWith('https://') });
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: deps.config.logLevel } }),
     bodyLimit: deps.config.bodyLimitBytes,
@@ -48,14 +58,25 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
     requestIdHeader: false,
     logController: new RequestLog(),
     trustProxy: deps.config.trustProxy,
+    // A URL that does not decode is a client error like any other: a problem, with every header.
+    frameworkErrors: (error, request, reply) => {
+      hardened(request, reply);
+      return sendProblem(request, reply, new AppError('invalid_request', `The URL is not valid (${error.code}).`));
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   // JSON only: Fastify's built-in text/plain parser would let a text body reach validation (400); it is a 415.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => { reply.header('x-request-id', request.id); });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    // An answer given before the whole body arrived (a refusal that never read it) closes the
+    // connection: keeping it alive would mean reading and discarding whatever the client still sends.
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
 
+  await app.register(securityHeadersPlugin, { apply: hardened });
   await app.register(problemsPlugin);
   // The API reference and the web page are public; everything else defaults to requiring a principal.
   app.addHook('onRoute', (route) => {
@@ -68,7 +89,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Personal token (`lcp_…`), created under API tokens.' },
-          session: { type: 'apiKey', in: 'cookie', name: 'lcs_session' },
+          session: { type: 'apiKey', in: 'cookie', name: sessionCookieName(deps.config) },
         },
       },
       security: [{ bearer: [] }, { session: [] }],
@@ -76,13 +97,18 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
+    staticCSP: DOCS_CSP,
+  });
   app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
   // The first-party web page: static files (no inline code) that call /trpc and /api/auth on the same origin.
   await app.register(fastifyStatic, { root: fileURLToPath(new URL('../../web/', import.meta.url)), prefix: '/web/', wildcard: false, setHeaders: (reply) => reply.header('content-security-policy', WEB_PAGE_CSP) });
   app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, (_request, reply) => reply.sendFile('index.html'));
 
   await app.register(cookie);
+  await app.register(addressLimitPlugin, deps);
   await app.register(authPlugin, deps);
   await app.register(rateLimitPlugin, deps);
   await app.register(languageGuardPlugin, deps);

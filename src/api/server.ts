@@ -1,20 +1,25 @@
 // The API as its own process: `npm run api` (DATABASE_URL and TEMPORAL_ADDRESS required).
 import { loadConfig } from '../config.ts';
+import { startMetricsServer } from '../platform/metrics.ts';
 import { createLogger, openServices } from '../platform/services.ts';
+import { exitOnStartupTimeout } from '../platform/startup.ts';
 import { buildApp } from './app.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
-const services = await openServices(config, logger);
+const services = await openServices(config, logger).catch(exitOnStartupTimeout);
 const app = await buildApp({ config, ...services }, { loggerInstance: logger });
 await app.listen({ port: config.port, host: config.host });
+const metrics = config.metrics.port === undefined ? null : await startMetricsServer({ port: config.metrics.port, host: config.metrics.host });
 
 let closing = false;
+// `on`, not `once`: a second signal (npm forwards the terminal's Ctrl-C) must not end the process mid-close.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
+  process.on(signal, async () => {
     if (closing) return;
     closing = true;
     await app.close(); // stops accepting, lets in-flight requests finish
+    await metrics?.close();
     await services.close();
   });
 }

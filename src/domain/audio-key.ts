@@ -11,8 +11,8 @@ export interface AudioIdentity {
 /**
  * The identity of a generated clip: SHA-256 (hex) of the spoken text — NFC, trimmed, whitespace
  * collapsed, case and punctuation kept because they change how it is spoken — with the engine,
- * voice and model. Identical text and voice is generated once, for everyone. The key is also the
- * workflow id suffix (`audio/<key>`), which carries no user text.
+ * voice and model. Identical text and voice is generated once, for everyone; the key carries no
+ * user text.
  */
 export function audioKey(identity: AudioIdentity): string {
   const parts = [cleanCaptureText(identity.text), identity.engine, identity.voice, identity.model];

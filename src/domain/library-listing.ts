@@ -1,6 +1,7 @@
 /**
- * Library listing rules: the opaque pagination cursor, the search pattern, and what a capture
- * text must look like. Pure; no I/O.
+ * Library listing rules: the opaque pagination cursor and what a capture text must look like.
+ * Pure; no I/O. (The search pattern is built in SQL, library_contains_pattern: its wildcards can only
+ * be escaped after the database has folded the query.)
  */
 import { cleanCaptureText, countCodePoints, hasLetter } from './normalise.ts';
 
@@ -33,14 +34,6 @@ export function decodeCursor(text: string): ListCursor | null {
   // Beyond year 9999 a Date is written with an expanded year ("+033658-…") that PostgreSQL
   // cannot read: no card is that new, and the query would fail as a 500.
   return createdAt.getTime() > MAX_CURSOR_TIME ? null : { createdAt, cardId: match[2]! };
-}
-
-/**
- * A LIKE pattern matching `query` anywhere, with LIKE's own wildcards taken literally. The
- * database folds case and accents of both sides (library_fold), so this keeps the text as is.
- */
-export function containsPattern(query: string): string {
-  return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** Why a capture text is refused, or null when it is acceptable (judged after cleaning). */

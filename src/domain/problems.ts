@@ -1,6 +1,9 @@
 /**
  * The error catalog: every failure the service reports, with a stable machine `code` and its
  * HTTP status. Handlers throw `AppError`s; the HTTP layer renders them as RFC 9457 problems.
+ * A code whose cause passes by itself (a dependency away) names the wait a client should make
+ * before asking again, unless the error names its own: so no 503 goes out without Retry-After,
+ * wherever it is raised.
  */
 export const problemCatalog = {
   invalid_request: { status: 400, title: 'Invalid request' },
@@ -9,6 +12,7 @@ export const problemCatalog = {
   read_only_token: { status: 403, title: 'Read-only token' },
   forbidden: { status: 403, title: 'Forbidden' },
   origin_not_allowed: { status: 403, title: 'Cross-site request refused' },
+  wrong_password: { status: 403, title: 'Wrong password' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict' },
@@ -21,11 +25,14 @@ export const problemCatalog = {
   request_id_reused: { status: 422, title: 'request_id reused with a different body' },
   language_setup_required: { status: 428, title: 'Language setup required' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  audio_quota_exceeded: { status: 429, title: 'Audio generation quota used up' },
   internal_error: { status: 500, title: 'Internal error' },
   provider_output_invalid: { status: 502, title: 'Provider output failed validation' },
-  privacy_routing_unavailable: { status: 503, title: 'Privacy-preserving routing unavailable' },
-  service_unavailable: { status: 503, title: 'Service temporarily unavailable' },
-} as const satisfies Record<string, { status: number; title: string }>;
+  // The provider's routing does not change in seconds.
+  privacy_routing_unavailable: { status: 503, title: 'Privacy-preserving routing unavailable', retryAfterSeconds: 30 },
+  // The database, Temporal or the model provider is away: a restart or fail-over takes seconds.
+  service_unavailable: { status: 503, title: 'Service temporarily unavailable', retryAfterSeconds: 5 },
+} as const satisfies Record<string, { status: number; title: string; retryAfterSeconds?: number }>;
 
 export type ProblemCode = keyof typeof problemCatalog;
 
@@ -40,14 +47,22 @@ export class AppError extends Error {
   readonly title: string;
   /** Extra members of the problem document (e.g. `existingId`, `errors`). */
   readonly extensions: Record<string, unknown>;
+  /**
+   * How long to wait before asking again (whole seconds): the one way a problem says so. It is the
+   * `Retry-After` header (REST and tRPC alike, src/api/plugins/problems.ts) and the document's
+   * `retryAfterSeconds` member. Given by the error, else by its catalog entry.
+   */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ProblemCode, detail: string, extensions: Record<string, unknown> = {}) {
+  constructor(code: ProblemCode, detail: string, extensions: Record<string, unknown> = {}, options: { retryAfterSeconds?: number } = {}) {
     super(detail);
     this.name = 'AppError';
     this.code = code;
     this.status = problemCatalog[code].status;
     this.title = problemCatalog[code].title;
     this.extensions = extensions;
+    const entry = problemCatalog[code];
+    this.retryAfterSeconds = options.retryAfterSeconds ?? ('retryAfterSeconds' in entry ? entry.retryAfterSeconds : undefined);
   }
 }
 
@@ -62,6 +77,16 @@ export function problemBody(error: AppError, instance?: string) {
     detail: error.message,
     code: error.code,
     ...(instance ? { instance } : {}),
+    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
     ...error.extensions,
   };
+}
+
+/** Which limit refused a request: per client address, per user (general or model), sign-up, login backoff. */
+export type RateLimitName = 'address' | 'user' | 'model' | 'signup' | 'login';
+
+/** 429 `rate_limited`, naming the limit, with the whole seconds to wait (≥ 1). */
+export function rateLimited(limit: RateLimitName, retryAfterMs: number): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError('rate_limited', `Too many requests; retry in ${retryAfterSeconds} s.`, { limit }, { retryAfterSeconds });
 }

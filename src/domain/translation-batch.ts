@@ -1,9 +1,10 @@
 /**
  * Validation of a provider's answer to one `translate_batch` call: every requested entry comes
- * back exactly once, non-empty, with its placeholders intact. Reasons name ids and placeholders
+ * back exactly once, non-empty, with its placeholders intact and no markup its source lacked. Reasons name ids and placeholders
  * only, never text, because they end up in logs and problem details.
  */
 import { canonicalLanguage } from './languages.ts';
+import { checkMarkup } from './translation-markup.ts';
 import { checkPlaceholders } from './translation-placeholders.ts';
 
 export interface RequestedEntry {
@@ -46,6 +47,8 @@ export function checkBatchOutput(requested: readonly RequestedEntry[], output: r
     if (item.text.trim() === '') return { ok: false, reason: `item ${item.id} has an empty translation` };
     const placeholders = checkPlaceholders(source.text, item.text);
     if (!placeholders.ok) return { ok: false, reason: `item ${item.id}: ${placeholders.reason}` };
+    const markup = checkMarkup(source.text, item.text);
+    if (!markup.ok) return { ok: false, reason: `item ${item.id} ${markup.reason}` };
     entries.set(item.id, { text: item.text, detectedSourceLanguage: detectedLanguage(item.detected_source_language) });
   }
   const missing = requested.find((entry) => !entries.has(entry.key));

@@ -7,6 +7,7 @@
  */
 
 const PLACEHOLDER = /<\/?[A-Za-z]+\d+\s*\/?>|\{\d+\}/g;
+const WHOLE_PLACEHOLDER = new RegExp(`^(?:${PLACEHOLDER.source})$`);
 
 export interface Placeholder {
   /** Canonical spelling (no inner whitespace), e.g. `<b0>`, `</b0>`, `<x3/>`, `{0}`. */
@@ -14,6 +15,11 @@ export interface Placeholder {
   kind: 'open' | 'close' | 'self' | 'brace';
   /** The tag name for tags (`b0`), the token itself for braces. */
   name: string;
+}
+
+/** Whether `text` is exactly one placeholder (e.g. `<b0>`, `</b0 >`, `{3}`). */
+export function isPlaceholder(text: string): boolean {
+  return WHOLE_PLACEHOLDER.test(text);
 }
 
 export function extractPlaceholders(text: string): Placeholder[] {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { Decimal } from 'decimal.js';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +20,14 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   body: any;
   at: number;
+  /** The `usage.cost` answered, once a completion was answered. */
+  costUsd?: string;
+}
+
+/** USD per million tokens, as decimal text: a cost that follows what a call carries, like a real provider's. */
+export interface TokenPrices {
+  prompt: string;
+  completion: string;
 }
 
 export interface FakeProvider {
@@ -28,15 +37,30 @@ export interface FakeProvider {
   /** 'fail' answers `opts.status ?? 500`. */
   setMode(mode: FakeMode, opts?: { status?: number }): void;
   setLatency(ms: number): void;
+  /** Each answer waits a random time between `minMs` and `maxMs` (uniform), as a real provider does. */
+  setLatencyRange(minMs: number, maxMs: number): void;
+  /** Fails every request (HTTP `status`, default 503) for the next `ms`, then answers as before. */
+  failFor(ms: number, opts?: { status?: number }): void;
+  /** Counts since the last reset: requests received, answers by task, failures by status. */
+  stats(): FakeStats;
   /** Emitted verbatim as the `usage.cost` number literal. */
   setCost(costUsd: string): void;
+  /** Prices by token counts instead of the fixed cost (null: back to the fixed cost). */
+  setTokenPrices(prices: TokenPrices | null): void;
   setResponder(task: string, fn: Responder): void;
   reset(): void;
   close(): Promise<void>;
 }
 
+export interface FakeStats {
+  received: number;
+  answered: Record<string, number>;
+  failed: Record<string, number>;
+}
+
 const MODES: readonly FakeMode[] = ['ok', 'fail', 'malformed', 'schema_violation', 'privacy_refusal'];
 const DEFAULT_COST = '0.0012';
+const FAKE_CHARS_PER_TOKEN = 4;
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 const PRIVACY_REFUSAL_BODY =
   '{"error":{"code":404,"message":"No endpoints found matching your data policy (Zero data retention). Configure: https://openrouter.ai/settings/privacy"}}';
@@ -45,8 +69,11 @@ export async function startFakeProvider(options: { port?: number; host?: string 
   const host = options.host ?? '127.0.0.1';
   let mode: FakeMode = 'ok';
   let failStatus = 500;
-  let latencyMs = 0;
+  let latency = { minMs: 0, maxMs: 0 };
+  let failWindow = { until: 0, status: 503 };
+  let counts: FakeStats = { received: 0, answered: {}, failed: {} };
   let cost = DEFAULT_COST;
+  let tokenPrices: TokenPrices | null = null;
   let generation = 0;
   const overrides = new Map<string, Responder>();
 
@@ -59,11 +86,27 @@ export async function startFakeProvider(options: { port?: number; host?: string 
       failStatus = opts?.status ?? 500;
     },
     setLatency(ms) {
-      latencyMs = Math.max(0, ms);
+      fake.setLatencyRange(ms, ms);
     },
+    setLatencyRange(minMs, maxMs) {
+      if (!(Number.isFinite(minMs) && Number.isFinite(maxMs))) throw new Error('Latency must be a number of milliseconds');
+      const min = Math.max(0, minMs);
+      latency = { minMs: min, maxMs: Math.max(min, maxMs) };
+    },
+    failFor(ms, opts) {
+      if (!Number.isFinite(ms)) throw new Error('The failure window must be a number of milliseconds');
+      const status = opts?.status ?? 503;
+      if (!Number.isInteger(status) || status < 400 || status > 599) throw new Error(`Not an HTTP error status: ${status}`);
+      failWindow = { until: Date.now() + Math.max(0, ms), status };
+    },
+    stats: () => structuredClone(counts),
     setCost(text) {
       if (!JSON_NUMBER.test(text)) throw new Error(`Not a JSON number literal: ${text}`);
       cost = text;
+    },
+    setTokenPrices(prices) {
+      if (prices && ![prices.prompt, prices.completion].every((p) => JSON_NUMBER.test(p))) throw new Error('Token prices must be decimal text');
+      tokenPrices = prices;
     },
     setResponder(task, fn) {
       overrides.set(task, fn);
@@ -71,8 +114,11 @@ export async function startFakeProvider(options: { port?: number; host?: string 
     reset() {
       mode = 'ok';
       failStatus = 500;
-      latencyMs = 0;
+      latency = { minMs: 0, maxMs: 0 };
+      failWindow = { until: 0, status: 503 };
+      counts = { received: 0, answered: {}, failed: {} };
       cost = DEFAULT_COST;
+      tokenPrices = null;
       fake.requests.length = 0;
       overrides.clear();
     },
@@ -84,15 +130,21 @@ export async function startFakeProvider(options: { port?: number; host?: string 
   };
 
   async function chat(req: http.IncomingMessage, res: http.ServerResponse, body: any): Promise<void> {
-    fake.requests.push({ path: req.url ?? '', headers: { ...req.headers }, body, at: Date.now() });
+    const recorded: RecordedRequest = { path: req.url ?? '', headers: { ...req.headers }, body, at: Date.now() };
+    fake.requests.push(recorded);
     if (!/^Bearer \S+/.test(req.headers.authorization ?? '')) {
       return send(res, 401, '{"error":{"code":401,"message":"No auth credentials found"}}');
     }
-    if (latencyMs > 0) await sleep(latencyMs);
+    counts.received++;
+    const waitMs = latency.minMs + Math.random() * (latency.maxMs - latency.minMs);
+    if (waitMs > 0) await sleep(waitMs);
     if (mode === 'privacy_refusal') return send(res, 404, PRIVACY_REFUSAL_BODY);
-    if (mode === 'fail') {
-      const message = failStatus === 429 ? 'Rate limit exceeded' : `Fake provider failure (HTTP ${failStatus})`;
-      return send(res, failStatus, JSON.stringify({ error: { code: failStatus, message } }));
+    // The window is judged when the answer is due, as with a provider that goes down mid-request.
+    const failing = Date.now() < failWindow.until ? failWindow.status : mode === 'fail' ? failStatus : null;
+    if (failing !== null) {
+      counts.failed[failing] = (counts.failed[failing] ?? 0) + 1;
+      const message = failing === 429 ? 'Rate limit exceeded' : `Fake provider failure (HTTP ${failing})`;
+      return send(res, failing, JSON.stringify({ error: { code: failing, message } }));
     }
 
     const model = typeof body?.model === 'string' ? body.model : 'fake/model';
@@ -119,31 +171,44 @@ export async function startFakeProvider(options: { port?: number; host?: string 
       }
     }
 
-    const promptTokens = Math.ceil(JSON.stringify(body.messages ?? '').length / 4);
-    const completionTokens = Math.ceil(content.length / 4);
+    // Like a real provider: about 4 characters a token, and an answer longer than `max_tokens`
+    // is cut off there and reported with finish_reason `length`.
+    const promptTokens = Math.ceil(JSON.stringify(body.messages ?? '').length / FAKE_CHARS_PER_TOKEN);
+    const maxTokens = Number.isInteger(body.max_tokens) && body.max_tokens > 0 ? body.max_tokens : Infinity;
+    const cutOff = Math.ceil(content.length / FAKE_CHARS_PER_TOKEN) > maxTokens;
+    if (cutOff) content = content.slice(0, maxTokens * FAKE_CHARS_PER_TOKEN);
+    const completionTokens = Math.ceil(content.length / FAKE_CHARS_PER_TOKEN);
     const head = JSON.stringify({
       id: `gen-fake-${Date.now()}-${++generation}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model,
       provider: 'Fake',
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+      choices: [{ index: 0, finish_reason: cutOff ? 'length' : 'stop', message: { role: 'assistant', content } }],
     });
+    recorded.costUsd = tokenPrices
+      ? new Decimal(tokenPrices.prompt).times(promptTokens).plus(new Decimal(tokenPrices.completion).times(completionTokens)).div(1_000_000).toFixed()
+      : cost;
     // The cost is spliced in as text so it reaches the client exactly as configured.
-    const usage = `"usage":{"prompt_tokens":${promptTokens},"completion_tokens":${completionTokens},"total_tokens":${promptTokens + completionTokens},"cost":${cost}}`;
+    counts.answered[jsonSchema.name] = (counts.answered[jsonSchema.name] ?? 0) + 1;
+    const usage = `"usage":{"prompt_tokens":${promptTokens},"completion_tokens":${completionTokens},"total_tokens":${promptTokens + completionTokens},"cost":${recorded.costUsd}}`;
     send(res, 200, `${head.slice(0, -1)},${usage}}`);
   }
 
   function control(action: string, method: string, body: any, res: http.ServerResponse): void {
     try {
       if (method === 'GET' && action === 'requests') return send(res, 200, JSON.stringify(fake.requests));
+      if (method === 'GET' && action === 'stats') return send(res, 200, JSON.stringify(fake.stats()));
       if (method !== 'POST') return send(res, 405, '{"error":"method not allowed"}');
-      if (action === 'mode') fake.setMode(body?.mode, body?.status === undefined ? {} : { status: Number(body.status) });
+      const status = body?.status === undefined ? {} : { status: Number(body.status) };
+      if (action === 'mode') fake.setMode(body?.mode, status);
+      else if (action === 'latency' && body?.minMs !== undefined) fake.setLatencyRange(Number(body.minMs), Number(body.maxMs ?? body.minMs));
       else if (action === 'latency') fake.setLatency(Number(body?.ms ?? 0));
+      else if (action === 'fail-for') fake.failFor(Number(body?.ms), status);
       else if (action === 'cost') fake.setCost(String(body?.cost));
       else if (action === 'reset') fake.reset();
       else return send(res, 404, '{"error":"unknown control endpoint"}');
-      send(res, 200, JSON.stringify({ ok: true, mode, latencyMs, cost }));
+      send(res, 200, JSON.stringify({ ok: true, mode, latencyMs: latency.minMs, latencyMaxMs: latency.maxMs, failingUntil: failWindow.until, cost }));
     } catch (error) {
       send(res, 400, JSON.stringify({ error: (error as Error).message }));
     }
@@ -270,7 +335,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-// `node src/model/fake-provider.ts [port]` runs it standalone, steerable over /__fake/*.
+// `node src/model/fake-provider.ts [port]` runs it standalone, steerable over /__fake/*:
+// POST mode {mode, status?}, latency {ms} or {minMs, maxMs}, fail-for {ms, status?}, cost {cost},
+// reset; GET requests, stats.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const fake = await startFakeProvider({ port: Number(process.argv[2] ?? process.env.FAKE_PROVIDER_PORT ?? 0) });
   console.log(`fake model provider listening; OPENROUTER_BASE_URL=${fake.baseUrl}`);

@@ -1,14 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import { AppError } from '../domain/problems.ts';
+import { costCeilingUsd, inputTokenBound } from '../domain/model-budget.ts';
+import { AppError, isAppError } from '../domain/problems.ts';
 import { parseJsonExact, toPlainDecimal } from './exact-json.ts';
+import { recordModelCall, recordProviderCost, spendReporter, type SpendReporter } from './provider-spend.ts';
 
 /**
  * The only module that talks to the model provider (OpenRouter, OpenAI-compatible chat
  * completions with structured outputs). It owns the privacy routing policy, per-attempt
  * timeouts, a few quick retries for transient failures, exact cost capture and the mapping of
  * every failure onto the problem catalog. Longer retries belong to the calling activity.
+ * Every request carries `max_tokens`, so that what a call can cost is known before it starts.
  */
 
 export interface StructuredRequest<T> {
@@ -18,6 +21,8 @@ export interface StructuredRequest<T> {
   system: string;
   /** JSON-serialisable; sent as the user message. */
   input: unknown;
+  /** The answer's token limit (`max_tokens`), sized per kind of work (domain/model-budget.ts). */
+  maxTokens: number;
   signal?: AbortSignal;
 }
 
@@ -29,8 +34,12 @@ export interface StructuredResult<T> {
   generationId: string | null;
 }
 
-export interface ModelClient {
+export interface ModelClient extends SpendReporter {
   complete<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>>;
+  /** The most `complete(request)` can cost, in USD (exact decimal text): what credits are held against. */
+  costCeilingUsd(request: StructuredRequest<unknown>): string;
+  /** The longest one `complete()` can take, every retry and wait included. */
+  readonly longestCallMs: number;
 }
 
 export interface ModelClientLogger {
@@ -127,37 +136,61 @@ export function createModelClient(
     return failure;
   }
 
+  const spend = spendReporter(log);
+
+  async function completeOnce<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
+    if (!config.apiKey) throw new AppError('service_unavailable', NO_PROVIDER_MESSAGE);
+    const body = requestBody(config.model, req);
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await attemptOnce(body, req, attempt);
+      if (outcome.ok) return interpretAnswer(outcome.body, req, config.model, log, spend);
+      if (!outcome.retryable || attempt > config.maxRetries) throw outcome.error;
+      const delay = outcome.retryAfterMs ?? backoffMs(attempt);
+      if (delay > MAX_RETRY_AFTER_MS) throw outcome.error;
+      try {
+        await sleep(delay, undefined, req.signal ? { signal: req.signal } : {});
+      } catch {
+        throw req.signal?.reason;
+      }
+    }
+  }
+
   return {
     async complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
-      if (!config.apiKey) throw new AppError('service_unavailable', NO_PROVIDER_MESSAGE);
-      const body = JSON.stringify({
-        model: config.model,
-        messages: [
-          { role: 'system', content: req.system },
-          { role: 'user', content: JSON.stringify(req.input) },
-        ],
-        response_format: {
-          type: 'json_schema',
-          json_schema: { name: req.task, strict: true, schema: strictJsonSchema(req.schema) },
-        },
-        provider: PRIVACY_PROVIDER_PREFERENCES,
-        usage: { include: true },
-      });
-
-      for (let attempt = 1; ; attempt++) {
-        const outcome = await attemptOnce(body, req, attempt);
-        if (outcome.ok) return interpretAnswer(outcome.body, req, config.model, log);
-        if (!outcome.retryable || attempt > config.maxRetries) throw outcome.error;
-        const delay = outcome.retryAfterMs ?? backoffMs(attempt);
-        if (delay > MAX_RETRY_AFTER_MS) throw outcome.error;
-        try {
-          await sleep(delay, undefined, req.signal ? { signal: req.signal } : {});
-        } catch {
-          throw req.signal?.reason;
-        }
+      try {
+        const result = await completeOnce(req);
+        recordModelCall(req.task, 'ok');
+        return result;
+      } catch (error) {
+        recordModelCall(req.task, isAppError(error) ? error.code : 'cancelled');
+        throw error;
       }
     },
+    costCeilingUsd(req) {
+      const bytes = Buffer.byteLength(requestBody(config.model, req));
+      return costCeilingUsd({ input: inputTokenBound(bytes), output: req.maxTokens }, config.price);
+    },
+    longestCallMs: config.timeoutMs * (config.maxRetries + 1) + config.maxRetries * MAX_RETRY_AFTER_MS,
+    recordUnbilled: (unbilled) => spend.recordUnbilled(unbilled),
   };
+}
+
+/** The chat completions request; `costCeilingUsd` measures the same text that is sent. */
+function requestBody(model: string, req: StructuredRequest<unknown>): string {
+  return JSON.stringify({
+    model,
+    messages: [
+      { role: 'system', content: req.system },
+      { role: 'user', content: JSON.stringify(req.input) },
+    ],
+    response_format: {
+      type: 'json_schema',
+      json_schema: { name: req.task, strict: true, schema: strictJsonSchema(req.schema) },
+    },
+    max_tokens: req.maxTokens,
+    provider: PRIVACY_PROVIDER_PREFERENCES,
+    usage: { include: true },
+  });
 }
 
 function classifyHttpFailure(status: number, message: string, retryAfter: string | null): Attempt & { ok: false } {
@@ -186,27 +219,39 @@ function classifyHttpFailure(status: number, message: string, retryAfter: string
   };
 }
 
+/**
+ * Why an answer was rejected (the `outputProblem` member of its problem). A refusal or an answer
+ * cut off at its length limit will not get better by asking again; the others may.
+ */
+export type OutputProblem = 'refused' | 'no_content' | 'cut_off' | 'not_json' | 'schema_violation';
+
 function interpretAnswer<T>(
   body: Record<string, unknown>,
   req: StructuredRequest<T>,
   configuredModel: string,
   log: ModelClientLogger | undefined,
+  spend: SpendReporter,
 ): StructuredResult<T> {
   const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
   const message = isRecord(choice) && isRecord(choice.message) ? choice.message : undefined;
-  const invalid = (reason: string) => {
+  const costUsd = costOf(body.usage, req.task, log);
+  recordProviderCost(req.task, costUsd);
+  const invalid = (problem: OutputProblem, reason: string) => {
     log?.warn({ task: req.task, reason }, 'model output rejected');
-    return new AppError('provider_output_invalid', `The model answer for ${req.task} was rejected: ${reason}`);
+    spend.recordUnbilled({ task: req.task, reason: 'invalid_output', costUsd });
+    return new AppError('provider_output_invalid', `The model answer for ${req.task} was rejected: ${reason}`, { outputProblem: problem });
   };
 
   if (typeof message?.content !== 'string' || message.content === '') {
-    throw invalid(typeof message?.refusal === 'string' ? 'the model refused' : 'no content');
+    throw typeof message?.refusal === 'string' ? invalid('refused', 'the model refused') : invalid('no_content', 'no content');
   }
+  // An answer cut off at max_tokens is incomplete even where what arrived happens to parse.
+  if (isRecord(choice) && choice.finish_reason === 'length') throw invalid('cut_off', 'output cut off');
   let answer: unknown;
   try {
     answer = JSON.parse(message.content);
   } catch {
-    throw invalid(isRecord(choice) && choice.finish_reason === 'length' ? 'output cut off' : 'not JSON');
+    throw invalid('not_json', 'not JSON');
   }
   const result = req.schema.safeParse(answer);
   if (!result.success) {
@@ -215,12 +260,12 @@ function interpretAnswer<T>(
       .slice(0, 5)
       .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.code}`)
       .join(', ');
-    throw invalid(`schema violation at ${where}`);
+    throw invalid('schema_violation', `schema violation at ${where}`);
   }
 
   return {
     data: result.data,
-    costUsd: costOf(body.usage, req.task, log),
+    costUsd,
     model: typeof body.model === 'string' ? body.model : configuredModel,
     generationId: typeof body.id === 'string' ? body.id : null,
   };

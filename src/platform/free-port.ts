@@ -1,15 +1,23 @@
 import net from 'node:net';
 
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return (await freePorts(1, host))[0]!;
+}
+
+/**
+ * `count` distinct ports that were free a moment ago: all are held at once before any is
+ * released, so none is chosen twice. Whoever binds them later may still find one taken.
+ */
+export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const servers = await Promise.all(Array.from({ length: count }, () => new Promise<net.Server>((resolve, reject) => {
     const server = net.createServer();
     server.unref();
     server.on('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+    server.listen(0, host, () => resolve(server));
+  })));
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
 }
 
 /** Resolves once something accepts TCP connections on host:port, or rejects after `timeoutMs`. */

@@ -2,7 +2,9 @@ import type { Client } from '@temporalio/client';
 import pino from 'pino';
 import type { Config } from '../config.ts';
 import { createOrm, migrate, type Orm } from '../db/orm.ts';
+import { isDatabaseUnavailable } from '../domain/database-errors.ts';
 import { createModelClient, type ModelClient } from '../model/model-client.ts';
+import { whenReachable } from './startup.ts';
 import { connectTemporal, ensureSearchAttributes } from './temporal.ts';
 
 export interface Services {
@@ -16,7 +18,8 @@ export const createLogger = (config: Config) => pino({ level: config.logLevel, b
 
 /**
  * What both the API and the worker need: the database (migrated), one Temporal client, the
- * model client. Requires config.databaseUrl and config.temporal.address to be set.
+ * model client. Requires config.databaseUrl and config.temporal.address to be set. Waits for
+ * PostgreSQL and Temporal until the start-up deadline (platform/startup.ts).
  */
 export async function openServices(config: Config, logger: pino.Logger): Promise<Services> {
   if (!config.databaseUrl || !config.temporal.address) throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set (npm start sets both up for you).');
@@ -25,9 +28,23 @@ export async function openServices(config: Config, logger: pino.Logger): Promise
   }
   // The fake only checks that a bearer key is sent.
   if (config.model.provider === 'fake') config.model.apiKey ??= 'fake-provider';
-  const orm = await createOrm(config.databaseUrl);
-  await migrate(orm);
-  const temporal = await connectTemporal(config.temporal.address, config.temporal.namespace);
+  const databaseUrl = config.databaseUrl;
+  const temporalAddress = config.temporal.address;
+  const deadline = Date.now() + config.startupTimeoutSeconds * 1000;
+  const patience = { deadline, timeoutSeconds: config.startupTimeoutSeconds, logger };
+  const orm = await whenReachable('PostgreSQL', async () => {
+    const orm = await createOrm(databaseUrl);
+    try {
+      await migrate(orm);
+      return orm;
+    } catch (error) {
+      await orm.close(true).catch(() => {});
+      throw error;
+    }
+  }, { ...patience, isAway: isDatabaseUnavailable });
+  // The client cannot tell a server that is down from a wrong address: both are waited for until the deadline.
+  const temporal = await whenReachable('Temporal', () => connectTemporal(temporalAddress, config.temporal.namespace), { ...patience, isAway: () => true })
+    .catch(async (error) => { await orm.close(); throw error; });
   await ensureSearchAttributes(temporal, config.temporal.namespace, (m) => logger.warn(m));
   const model = createModelClient(config.model, { logger });
   return {

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { User } from '../db/entities/index.ts';
 import type { Em } from '../db/orm.ts';
-import { AppError } from '../domain/problems.ts';
+import { AppError, rateLimited } from '../domain/problems.ts';
 import { generateSessionId, hashSecret } from '../domain/tokens.ts';
+import { claimLoginAttempt, forgetLoginFailures, loginKeys } from './login-throttle.ts';
 import { openWallet } from './wallet.ts';
 
 /** Argon2id with OWASP's memory-hard baseline (19 MiB, 2 passes). */
@@ -48,14 +49,36 @@ export async function signUp(em: Em, email: string, password: string): Promise<{
   });
 }
 
-export async function logIn(em: Em, email: string, password: string): Promise<{ account: AccountView; sessionId: string }> {
+export interface LoginContext {
+  /** The client's address as the limiter keys it (src/domain/client-address.ts). */
+  addressKey: string;
+  /** A session id the client presented at login: ended, never carried over (no fixation). */
+  presentedSessionId?: string | undefined;
+}
+
+/**
+ * Signs in with a fresh session id. Wrong passwords back off per account (src/domain/login-backoff.ts):
+ * while blocked, 429 with Retry-After and no password check at all.
+ */
+export async function logIn(em: Em, email: string, password: string, context: LoginContext): Promise<{ account: AccountView; sessionId: string }> {
+  const user = await checkPassword(em, email, password, context.addressKey, () => new AppError('unauthenticated', 'Email or password is wrong.'));
+  if (context.presentedSessionId) await logOut(em, context.presentedSessionId);
+  return { account: view(user), sessionId: await createSession(em, user.id) };
+}
+
+/** A password check counted against the account's backoff; `wrong` is what a failed check throws. */
+async function checkPassword(em: Em, email: string, password: string, addressKey: string, wrong: () => AppError): Promise<UserRow> {
+  const keys = loginKeys(email, addressKey);
+  const claim = await claimLoginAttempt(em, keys);
+  if (!claim.allowed) throw rateLimited('login', claim.retryAfterMs);
   const [user] = await em.execute<UserRow[]>(
     `SELECT id, email, plan, target_language, native_language, password_hash FROM users WHERE lower(email) = lower(?)`,
     [email],
   );
   const ok = await verify(user?.password_hash ?? (await dummyHash), password);
-  if (!user || !ok) throw new AppError('unauthenticated', 'Email or password is wrong.');
-  return { account: view(user), sessionId: await createSession(em, user.id) };
+  if (!user || !ok) throw wrong();
+  await forgetLoginFailures(em, keys);
+  return user;
 }
 
 async function createSession(em: Em, userId: string): Promise<string> {
@@ -72,6 +95,48 @@ async function createSession(em: Em, userId: string): Promise<string> {
 
 export async function logOut(em: Em, sessionId: string): Promise<void> {
   await em.execute(`DELETE FROM sessions WHERE id_hash = ?`, [hashSecret(sessionId)]);
+}
+
+export interface SessionsEnded {
+  sessionsEnded: number;
+  tokensRevoked: number;
+}
+
+/**
+ * Signs the user out everywhere: every page session ends, this one included. Personal tokens
+ * stay valid unless `revokeTokens` — they are the user's CLI and extension credentials, listed
+ * and revocable one by one; revoking them is for a suspected leak.
+ */
+export async function endAllSessions(em: Em, userId: string, { revokeTokens }: { revokeTokens: boolean }): Promise<SessionsEnded> {
+  return em.transactional(async (tx) => ({
+    sessionsEnded: (await tx.execute(`DELETE FROM sessions WHERE user_id = ? RETURNING 1`, [userId])).length,
+    tokensRevoked: revokeTokens ? await revokeAllTokens(tx, userId) : 0,
+  }));
+}
+
+async function revokeAllTokens(em: Em, userId: string): Promise<number> {
+  return (await em.execute(`UPDATE api_tokens SET revoked_at = now() WHERE user_id = ? AND revoked_at IS NULL RETURNING 1`, [userId])).length;
+}
+
+/**
+ * Changes the password of a signed-in user. The current password is checked like a login (same
+ * backoff); every session ends and the caller gets a fresh one, so whoever else held a session —
+ * or this session's id — is out. Tokens as in `endAllSessions`.
+ */
+export async function changePassword(
+  em: Em,
+  userId: string,
+  input: { currentPassword: string; newPassword: string; revokeTokens: boolean; addressKey: string },
+): Promise<SessionsEnded & { sessionId: string }> {
+  const [owner] = await em.execute<{ email: string }[]>(`SELECT email FROM users WHERE id = ?`, [userId]);
+  if (!owner) throw new AppError('unauthenticated', 'The account no longer exists.');
+  await checkPassword(em, owner.email, input.currentPassword, input.addressKey, () => new AppError('wrong_password', 'The current password is wrong.'));
+  const passwordHash = await hash(input.newPassword, PASSWORD_HASH_OPTIONS);
+  return em.transactional(async (tx) => {
+    await tx.execute(`UPDATE users SET password_hash = ? WHERE id = ?`, [passwordHash, userId]);
+    const ended = await endAllSessions(tx, userId, { revokeTokens: input.revokeTokens });
+    return { ...ended, sessionId: await createSession(tx, userId) };
+  });
 }
 
 /** The signed-in user of a live session, with the account's languages (for the 428 guard). */

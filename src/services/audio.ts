@@ -5,11 +5,16 @@ import type { Config } from '../config.ts';
 import type { Em, Orm } from '../db/orm.ts';
 import { audioKey, spokenText } from '../domain/audio-key.ts';
 import { byteChunks, type ByteRange } from '../domain/byte-range.ts';
+import { creditsForCost } from '../domain/credits.ts';
 import { AppError } from '../domain/problems.ts';
 import { WORKFLOW_KINDS, workflowId } from '../workflows/constants.ts';
+import { spendReporter } from '../model/provider-spend.ts';
+import { holdLifetimeMs, type PaidCall, reportLostCalls } from './paid-call.ts';
 import type { SpeechAudio, SpeechEngine } from './speech/engine.ts';
+import { SPEECH_REQUEST_TIMEOUT_MS } from './speech/openai.ts';
 import { cardAnswerSql } from './library.ts';
-import { assertHasCredits, charge } from './wallet.ts';
+import { consumeAudioGeneration, lockAudioQuota } from './audio-quota.ts';
+import { charge, reserveCredits } from './wallet.ts';
 import { dispatchInBackground, enqueueWorkflow } from './workflow-outbox.ts';
 
 export type AudioStatus = 'pending' | 'ready' | 'failed';
@@ -41,39 +46,36 @@ const view = (row: ClipRow): AudioView => ({ audioId: row.id, status: row.status
  * POST /api/audio. One clip per spoken text + engine + voice + model, shared by everyone:
  * - ready → 200, free;
  * - pending (someone's generation is running) → 202, free;
- * - new, or failed before → 202 and a generation starts (workflow `audio/<key>`); whoever
- *   started it is charged 5 × the provider cost once it succeeds, never if it fails.
+ * - new, or failed before → 202 and a generation starts (workflow `audio/<audioId>`); whoever
+ *   started it is charged 5 × the provider cost once it succeeds, never if it fails, and it
+ *   counts against their generation quota (audio-quota.ts; 429 when used up).
  * Every request links the clip to the requester (and the card or sentence), which is what lets
  * them read it. The text is the card's English (corrected if its preparation corrected it) or
  * the sentence's original text.
  */
 export async function requestAudio(deps: AudioDeps, userId: string, subject: AudioSubject): Promise<{ status: 200 | 202; audio: AudioView }> {
   const { engine } = deps;
-  const { outboxId, clip } = await deps.orm.em.fork().transactional(async (tx) => {
+  const { outboxId, clip, lostCalls } = await deps.orm.em.fork().transactional(async (tx) => {
+    await lockAudioQuota(tx, userId);
     const text = spokenText(await subjectText(tx, userId, subject));
     const key = audioKey({ text, engine: engine.engine, voice: engine.voice, model: engine.model });
 
-    const [inserted] = await tx.execute<ClipRow[]>(
-      `INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (audio_key) DO NOTHING RETURNING id, status, content_type`,
-      [randomUUID(), key, engine.engine, engine.voice, engine.model, text, userId],
-    );
-    let clip = inserted;
-    let generate = Boolean(inserted);
-    if (!clip) {
-      // Locked so that two requests for a failed clip restart it once.
-      [clip] = await tx.execute<ClipRow[]>(`SELECT id, status, content_type FROM audio_clips WHERE audio_key = ? FOR UPDATE`, [key]);
-      if (clip!.status === 'failed') {
-        [clip] = await tx.execute<ClipRow[]>(
-          `UPDATE audio_clips SET status = 'pending', pending_text = ?, requested_by = ?, attempt = attempt + 1,
-             error_code = NULL, finished_at = NULL WHERE id = ? RETURNING id, status, content_type`,
-          [text, userId, clip!.id],
-        );
-        generate = true;
-      }
+    const found = await insertOrLockClip(tx, { key, engine, text, userId });
+    let clip: ClipRow | undefined = found.clip;
+    let generate = found.inserted;
+    if (!generate && clip.status === 'failed') {
+      [clip] = await tx.execute<ClipRow[]>(
+        `UPDATE audio_clips SET status = 'pending', pending_text = ?, requested_by = ?, attempt = attempt + 1,
+           error_code = NULL, finished_at = NULL WHERE id = ? RETURNING id, status, content_type`,
+        [text, userId, clip!.id],
+      );
+      generate = true;
     }
-    // A generation that costs money needs credits first (402, nothing started); cached is free.
-    if (generate && engine.costUsd(text) !== '0') await assertHasCredits(tx, userId);
+    // A generation that costs money holds its cost first (402, nothing started); cached is free.
+    const { lostCalls } = generate && engine.costUsd(text) !== '0'
+      ? await reserveCredits(tx, speechHold(userId, clip!.id, engine.costUsd(text)))
+      : { lostCalls: [] };
+    if (generate) await consumeAudioGeneration(tx, userId, deps.config.audioQuota);
 
     await tx.execute(
       `INSERT INTO audio_requests (user_id, audio_id, card_id, sentence_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -82,17 +84,39 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
     const outboxId = generate
       ? await enqueueWorkflow(tx, {
           workflowType: 'generateAudio',
-          workflowId: workflowId(WORKFLOW_KINDS.audio, key),
+          // Per clip, not per text: a clip housekeeping deleted is made anew under a new id, and
+          // the completed run of the old one must not stand in for its generation.
+          workflowId: workflowId(WORKFLOW_KINDS.audio, clip!.id),
           taskQueue: deps.config.temporal.taskQueue,
           args: [clip!.id],
           userId,
           kind: WORKFLOW_KINDS.audio,
         })
       : null;
-    return { outboxId, clip: clip! };
+    return { outboxId, clip: clip!, lostCalls };
   });
+  reportLostCalls(spendReporter(deps.logger), lostCalls);
   if (outboxId) dispatchInBackground(deps.orm, deps.temporal, [outboxId], deps.logger);
   return { status: clip.status === 'ready' ? 200 : 202, audio: view(clip) };
+}
+
+/**
+ * The clip for this key: inserted, or the existing one locked (so that two requests for a failed
+ * clip restart it once). Housekeeping may delete an unlinked clip between the two statements;
+ * the insert is then simply tried again.
+ */
+async function insertOrLockClip(tx: Em, c: { key: string; engine: SpeechEngine; text: string; userId: string }): Promise<{ clip: ClipRow; inserted: boolean }> {
+  for (let round = 0; round < 3; round++) {
+    const [inserted] = await tx.execute<ClipRow[]>(
+      `INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (audio_key) DO NOTHING RETURNING id, status, content_type`,
+      [randomUUID(), c.key, c.engine.engine, c.engine.voice, c.engine.model, c.text, c.userId],
+    );
+    if (inserted) return { clip: inserted, inserted: true };
+    const [existing] = await tx.execute<ClipRow[]>(`SELECT id, status, content_type FROM audio_clips WHERE audio_key = ? FOR UPDATE`, [c.key]);
+    if (existing) return { clip: existing, inserted: false };
+  }
+  throw new AppError('service_unavailable', 'The audio could not be requested just now; try again.');
 }
 
 async function subjectText(tx: Em, userId: string, subject: AudioSubject): Promise<string> {
@@ -160,6 +184,18 @@ export async function* audioByteStream(orm: Orm, audioId: string, range: ByteRan
 
 // ---- Generation (called by the audio activities) ----
 
+/**
+ * The unit of work of a clip's generation, the key of its hold and of its charge: the clip's id
+ * (a clip becomes ready once). A clip made anew after housekeeping deleted the old one is
+ * charged again.
+ */
+const audioChargeKey = (audioId: string) => `audio/${audioId}`;
+
+/** A paid generation's hold: its exact cost (price × characters), for as long as one speech request may take. */
+export function speechHold(userId: string, audioId: string, costUsd: string): PaidCall {
+  return { userId, key: audioChargeKey(audioId), task: 'speech', maxCredits: creditsForCost('audio', costUsd), lifetimeMs: holdLifetimeMs(SPEECH_REQUEST_TIMEOUT_MS) };
+}
+
 export interface PendingGeneration {
   audioId: string;
   audioKey: string;
@@ -183,24 +219,27 @@ export async function pendingGeneration(em: Em, audioId: string): Promise<Pendin
 /**
  * Marks the clip ready with its bytes and charges whoever started the generation, in one
  * transaction: audio is never stored without its charge, nor charged without being stored.
- * The charge key is derived from the clip's key, so a retried activity is charged once.
+ * The charge key is the clip's id (audioChargeKey), so a retried activity is charged once.
+ * False when the clip was no longer pending (failed or deleted meanwhile): nothing stored.
  */
-export async function storeGeneratedAudio(em: Em, job: PendingGeneration, audio: SpeechAudio, costUsd: string): Promise<void> {
-  await em.transactional(async (tx) => {
+export async function storeGeneratedAudio(em: Em, job: PendingGeneration, audio: SpeechAudio, costUsd: string): Promise<boolean> {
+  return em.transactional(async (tx) => {
     const [updated] = await tx.execute<{ requested_by: string | null }[]>(
       `UPDATE audio_clips SET status = 'ready', content = ?, content_type = ?, byte_length = ?, provider_cost_usd = ?,
          pending_text = NULL, finished_at = now() WHERE id = ? AND status = 'pending' RETURNING requested_by`,
       [audio.bytes, audio.contentType, audio.bytes.length, costUsd, job.audioId],
     );
-    if (!updated?.requested_by) return;
+    if (!updated) return false;
+    if (!updated.requested_by) return true;
     await charge(tx, {
       userId: updated.requested_by,
-      idempotencyKey: `audio/${job.audioKey}`,
+      idempotencyKey: audioChargeKey(job.audioId),
       providerCostUsd: costUsd,
       kind: 'audio',
       reason: 'audio generation',
       ref: job.audioId,
     });
+    return true;
   });
 }
 

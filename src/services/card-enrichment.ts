@@ -11,10 +11,14 @@ import {
   preparationOutputSchema,
   settledOutcome,
 } from '../domain/library-preparation.ts';
-import { AppError } from '../domain/problems.ts';
-import type { ModelClient } from '../model/model-client.ts';
+import { OUTPUT_TOKEN_LIMITS } from '../domain/model-budget.ts';
+import { askAgainAfterInvalidAnswer, BUDGET_SPENT_MESSAGE, CARD_PREPARATION_BUDGET } from '../domain/preparation-budget.ts';
+import { AppError, isAppError } from '../domain/problems.ts';
+import type { ModelClient, StructuredRequest, StructuredResult } from '../model/model-client.ts';
+import { counter } from '../platform/metrics.ts';
 import { WORKFLOW_KINDS, workflowId } from '../workflows/constants.ts';
-import { charge, getWallet } from './wallet.ts';
+import { type BackgroundCall, modelCallHold, withCreditHold } from './paid-call.ts';
+import { charge } from './wallet.ts';
 
 /**
  * The preparation of a card ("enrichment"): what the workflow's activities do, and how the API
@@ -67,13 +71,14 @@ interface PreparationCardRow {
 }
 
 /**
- * One preparation attempt of one card: a single validated model call, then — in one
- * transaction, with the card row locked — the charge (keyed by card and attempt) and the stored
- * result. A retry after a crash anywhere either finds the attempt settled (no model call) or
- * redoes the call and stores it once; the card is charged at most once per attempt and only
- * when the result is stored. A deleted card is never written back nor charged.
+ * One preparation attempt of one card: credits held for its maximum cost, a validated model call
+ * within the card's budget (completeWithinBudget), then — in one transaction, with the card row
+ * locked — the charge (keyed by card and attempt, settling the hold) and the stored result. A retry after a crash anywhere either
+ * finds the attempt settled (no model call) or redoes the call and stores it once; the card is
+ * charged at most once per attempt and only when the result is stored. A deleted card is never
+ * written back nor charged.
  */
-export async function prepareCard(em: Em, model: ModelClient, ref: PreparationRef, signal?: AbortSignal): Promise<PreparationOutcome> {
+export async function prepareCard(em: Em, model: ModelClient, ref: PreparationRef, background?: BackgroundCall, log?: PreparationLog): Promise<PreparationOutcome> {
   const [card] = await em.execute<PreparationCardRow[]>(
     `SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
      FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ?`,
@@ -83,34 +88,87 @@ export async function prepareCard(em: Em, model: ModelClient, ref: PreparationRe
   if (settled || !card) return settled ?? { outcome: 'gone' };
   if (!card.native_language) throw new AppError('language_setup_required', 'The account has no native language set.');
 
-  const { balance } = await getWallet(em, card.user_id);
-  if (balance <= 0) throw new AppError('insufficient_credits', 'No credits left in this period to prepare the card; refresh it once credits renew.');
-
-  const request = buildPreparationRequest(card.text, card.native_language);
-  const answer = await model.complete({ task: PREPARATION_TASK, schema: preparationOutputSchema, ...request, ...(signal ? { signal } : {}) });
-  const enrichment = finalisePreparation(card.text, answer.data);
-
-  return em.transactional(async (tx) => {
-    const [locked] = await tx.execute<Omit<PreparationCardRow, 'text' | 'native_language'>[]>(
-      `SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ? FOR UPDATE`,
-      [ref.cardId],
-    );
-    const now = settledOutcome(locked ? { status: locked.enrichment_status, attempt: locked.enrichment_attempt, error: locked.enrichment_error } : null, ref.attempt);
-    if (now || !locked) return now ?? { outcome: 'gone' };
-    await charge(tx, {
-      userId: locked.user_id,
-      idempotencyKey: preparationChargeKey(ref.cardId, ref.attempt),
-      providerCostUsd: answer.costUsd,
-      kind: 'capture_preparation',
-      reason: 'capture preparation',
-      ref: ref.cardId,
+  const request = {
+    task: PREPARATION_TASK,
+    schema: preparationOutputSchema,
+    ...buildPreparationRequest(card.text, card.native_language),
+    maxTokens: OUTPUT_TOKEN_LIMITS.capture_preparation,
+    ...(background?.signal ? { signal: background.signal } : {}),
+  };
+  const unit = preparationChargeKey(ref.cardId, ref.attempt);
+  const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
+  return withCreditHold(em, model, hold, background, async () => {
+    const answer = await completeWithinBudget(em, model, ref, request, log);
+    const enrichment = finalisePreparation(card.text, answer.data);
+    const stored = await em.transactional(async (tx): Promise<PreparationOutcome | { discarded: PreparationOutcome }> => {
+      const [locked] = await tx.execute<Omit<PreparationCardRow, 'text' | 'native_language'>[]>(
+        `SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ? FOR UPDATE`,
+        [ref.cardId],
+      );
+      const now = settledOutcome(locked ? { status: locked.enrichment_status, attempt: locked.enrichment_attempt, error: locked.enrichment_error } : null, ref.attempt);
+      if (now || !locked) return { discarded: now ?? { outcome: 'gone' } };
+      await charge(tx, {
+        userId: locked.user_id,
+        idempotencyKey: unit,
+        providerCostUsd: answer.costUsd,
+        kind: 'capture_preparation',
+        reason: 'capture preparation',
+        ref: ref.cardId,
+      });
+      await tx.execute(
+        `UPDATE cards SET enrichment = ?::jsonb, enrichment_status = 'ready', enrichment_error = NULL, enriched_at = now(), updated_at = now() WHERE id = ?`,
+        [JSON.stringify(enrichment), ref.cardId],
+      );
+      return { outcome: 'ready' };
     });
-    await tx.execute(
-      `UPDATE cards SET enrichment = ?::jsonb, enrichment_status = 'ready', enrichment_error = NULL, enriched_at = now(), updated_at = now() WHERE id = ?`,
-      [JSON.stringify(enrichment), ref.cardId],
-    );
-    return { outcome: 'ready' };
+    if (!('discarded' in stored)) return stored;
+    // Deleted, refreshed or settled meanwhile: the answer is not kept, so nobody pays for it.
+    model.recordUnbilled({ task: PREPARATION_TASK, reason: 'superseded', costUsd: answer.costUsd });
+    return stored.discarded;
   });
+}
+
+/** Where the budget's decisions are told to the operator (the activity's log): ids and counts only. */
+export type PreparationLog = (message: string, meta: Record<string, unknown>) => void;
+
+const preparationCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', ['outcome']);
+const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card preparations that failed because the card had used its model-call budget');
+
+/**
+ * The card's model call, within its budget (CARD_PREPARATION_BUDGET): each call is taken from
+ * the card's count before it is made, so a crash mid-call still counts, and given back when the
+ * provider could not serve it. An invalid answer is asked again once unless it cannot get better;
+ * an exhausted budget is a verdict, never retried.
+ */
+async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: PreparationRef, request: StructuredRequest<T>, log?: PreparationLog): Promise<StructuredResult<T>> {
+  for (let invalidAnswers = 0; ;) {
+    const [taken] = await em.execute<{ preparation_calls: number }[]>(
+      `UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ? AND preparation_calls < ? RETURNING preparation_calls`,
+      [ref.cardId, CARD_PREPARATION_BUDGET.modelCalls],
+    );
+    if (!taken) {
+      budgetsSpent.inc();
+      log?.('card preparation budget spent', { cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_PREPARATION_BUDGET.modelCalls });
+      throw new AppError('provider_output_invalid', BUDGET_SPENT_MESSAGE);
+    }
+    try {
+      const answer = await model.complete(request);
+      preparationCalls.inc({ outcome: 'valid' });
+      return answer;
+    } catch (error) {
+      if (!isAppError(error)) throw error; // cancelled, or the call's fate is unknown: it stays counted
+      if (error.code !== 'provider_output_invalid') {
+        preparationCalls.inc({ outcome: 'unserved' });
+        await em.execute(`UPDATE cards SET preparation_calls = preparation_calls - 1 WHERE id = ? AND preparation_calls > 0`, [ref.cardId]);
+        throw error;
+      }
+      preparationCalls.inc({ outcome: 'invalid' });
+      invalidAnswers++;
+      const again = askAgainAfterInvalidAnswer(error.extensions.outputProblem, invalidAnswers);
+      log?.('card preparation answer invalid', { cardId: ref.cardId, attempt: ref.attempt, modelCallsUsed: taken.preparation_calls, outputProblem: error.extensions.outputProblem, askingAgain: again });
+      if (!again) throw error;
+    }
+  }
 }
 
 /** Marks the attempt failed (only if it is still the card's pending attempt). */

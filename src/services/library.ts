@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Em, Orm } from '../db/orm.ts';
 import type { CardEnrichment, EnrichmentError } from '../domain/library-preparation.ts';
-import { type ListCursor, containsPattern, encodeCursor } from '../domain/library-listing.ts';
+import { type ListCursor, encodeCursor } from '../domain/library-listing.ts';
 import { cleanCaptureText, normaliseExpression } from '../domain/normalise.ts';
 import { AppError } from '../domain/problems.ts';
 import { newSchedulingState, type SchedulingStateName } from '../domain/scheduling.ts';
@@ -207,6 +207,14 @@ export interface ListOptions {
   limit: number;
 }
 
+/**
+ * A card of `c` whose text or translation contains the `?` query, case- and accent-insensitively.
+ * The left side is the expression of the index cards_search_idx, so the index serves it; the
+ * pattern escapes LIKE's wildcards after folding (migration 0011).
+ */
+export const LIBRARY_SEARCH_CONDITION =
+  `library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_contains_pattern(?)`;
+
 /** Newest first, keyset-paginated; `query` matches text and translation (trigram index). */
 export async function listCards(em: Em, userId: string, options: ListOptions): Promise<{ items: CardView[]; nextCursor: string | null }> {
   const where = ['c.user_id = ?'];
@@ -217,9 +225,8 @@ export async function listCards(em: Em, userId: string, options: ListOptions): P
   }
   const query = options.query?.trim();
   if (query) {
-    // The same expression as the index cards_search_idx, so the index serves it.
-    where.push(`library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_fold(?)`);
-    params.push(containsPattern(query));
+    where.push(LIBRARY_SEARCH_CONDITION);
+    params.push(query);
   }
   const rows = await em.execute<CardRow[]>(
     `SELECT ${CARD_COLUMNS} FROM cards c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ?`,

@@ -1,33 +1,54 @@
 import type { Orm } from '../db/orm.ts';
+import { describeBucket, emissionMs, takeFromBucket, type Quota, type RateLimitDecision } from '../domain/rate-limit.ts';
 
 /**
- * Fixed-window counters in PostgreSQL, so every API process shares one count per principal.
- * One UPSERT per request; old windows are swept now and then by whoever passes by.
+ * A GCRA bucket in PostgreSQL (src/domain/rate-limit.ts, in SQL), so every API process shares one
+ * count per user: one UPSERT per request, which takes the row lock, so concurrent requests are
+ * counted exactly. A refused request leaves the TAT as it was. Rows whose TAT has passed are full
+ * buckets, the same as no row: housekeeping deletes them (src/services/retention.ts).
  */
-export async function hitWindow(orm: Orm, bucket: string, windowMs: number): Promise<{ current: number; ttl: number }> {
-  const now = Date.now();
-  const windowStart = Math.floor(now / windowMs) * windowMs;
+export async function hitBucket(orm: Orm, bucket: string, quota: Quota): Promise<RateLimitDecision> {
   const em = orm.em.fork();
-  const [row] = await em.execute<{ hits: number }[]>(
-    `INSERT INTO rate_limit_windows (bucket, window_start, hits) VALUES (?, to_timestamp(? / 1000.0), 1)
-     ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
-     RETURNING hits`,
-    [bucket, windowStart],
+  const emission = emissionMs(quota);
+  const next = `GREATEST(b.tat, now()) + ? * interval '1 millisecond'`;
+  const fits = `${next} <= now() + ? * interval '1 millisecond'`;
+  const [row] = await em.execute<{ allowed: boolean; tat_ms: string; now_ms: string }[]>(
+    `INSERT INTO rate_limit_buckets AS b (bucket, tat, allowed) VALUES (?, now() + ? * interval '1 millisecond', true)
+     ON CONFLICT (bucket) DO UPDATE SET allowed = ${fits}, tat = CASE WHEN ${fits} THEN ${next} ELSE b.tat END
+     RETURNING allowed, (extract(epoch FROM tat) * 1000)::text AS tat_ms, (extract(epoch FROM now()) * 1000)::text AS now_ms`,
+    [bucket, emission, emission, quota.periodMs, emission, quota.periodMs, emission],
   );
-  if (Math.random() < 0.001) {
-    await em.execute(`DELETE FROM rate_limit_windows WHERE window_start < now() - interval '1 day'`);
-  }
-  return { current: row!.hits, ttl: windowStart + windowMs - now };
+  return describeBucket(Number(row!.tat_ms), Number(row!.now_ms), row!.allowed, quota);
 }
 
-/** The store interface @fastify/rate-limit expects, over `hitWindow`. */
-export function postgresRateLimitStore(orm: Orm) {
-  return class PostgresStore {
-    incr(key: string, callback: (err: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
-      hitWindow(orm, key, timeWindow).then((r) => callback(null, r), (err: Error) => callback(err));
+/**
+ * GCRA buckets in this process's memory: no I/O, for the per-address limit that runs before any
+ * credential is looked up. At most `maxKeys` buckets are kept; past that, full ones go first,
+ * then the least recently used (a forgotten bucket starts full again).
+ */
+export class MemoryBuckets {
+  private readonly tats = new Map<string, number>();
+
+  constructor(private readonly maxKeys: number) {}
+
+  hit(key: string, quota: Quota, now = Date.now()): RateLimitDecision {
+    const step = takeFromBucket(this.tats.get(key) ?? null, now, quota);
+    // Delete before set: a Map iterates in insertion order, so this keeps it least recently used first.
+    this.tats.delete(key);
+    this.tats.set(key, step.tat);
+    if (this.tats.size > this.maxKeys) this.evict(now);
+    return describeBucket(step.tat, now, step.allowed, quota);
+  }
+
+  get size() {
+    return this.tats.size;
+  }
+
+  private evict(now: number) {
+    for (const [key, tat] of this.tats) if (tat <= now) this.tats.delete(key);
+    for (const key of this.tats.keys()) {
+      if (this.tats.size <= this.maxKeys * 0.9) break;
+      this.tats.delete(key);
     }
-    child() {
-      return new PostgresStore();
-    }
-  };
+  }
 }

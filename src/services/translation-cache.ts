@@ -1,51 +1,102 @@
 import type { Em } from '../db/orm.ts';
+import { answerServes } from '../domain/translation-sharing.ts';
 
 /**
- * The page-translation cache, shared by all users. Keys come from `translationCacheKey` (prompt
- * version, model, language pair, normalised text); an entry is written only after the provider's
- * answer passed validation, and never with an empty translation (the table refuses one too).
+ * The page-translation cache. Keys come from `translationCacheKey` (prompt version, model,
+ * language pair, normalised text); the source text itself is never stored. Each answer remembers
+ * the provider call it came from (`translation_contexts`: who sent it and the keys of all its
+ * texts), and is served only where translation-sharing.ts allows. An answer is written only after
+ * the provider's answer passed validation, and never with an empty translation (the table
+ * refuses one too).
  */
 
 /** Bump when the prompt or the output rules change: old entries then stop matching. */
-export const TRANSLATE_BATCH_PROMPT_VERSION = 'translate-batch-v1';
+export const TRANSLATE_BATCH_PROMPT_VERSION = 'translate-batch-v2';
 
 export interface CachedTranslation {
   translation: string;
   detectedSourceLanguage: string;
 }
 
-export interface CacheEntry extends CachedTranslation {
-  key: string;
-  sourceLanguage: string;
-  targetLanguage: string;
-  model: string;
+export interface CacheLookup {
+  /** An answer that may serve this request, per key (one from a call of its own when there is one). */
+  found: Map<string, CachedTranslation>;
+  /** Keys with cached answers none of which may serve this request: texts that recur elsewhere. */
+  recurring: Set<string>;
 }
 
-export async function lookupTranslations(em: Em, keys: readonly string[]): Promise<Map<string, CachedTranslation>> {
-  if (keys.length === 0) return new Map();
-  const rows = await em.execute<{ cache_key: string; translation: string; detected_source_language: string }[]>(
-    `SELECT cache_key, translation, detected_source_language FROM translation_cache
-     WHERE cache_key IN (SELECT jsonb_array_elements_text(?::jsonb))`,
-    [JSON.stringify(keys)],
-  );
-  return new Map(rows.map((r) => [r.cache_key, { translation: r.translation, detectedSourceLanguage: r.detected_source_language }]));
+interface AnswerRow {
+  cache_key: string;
+  translation: string;
+  detected_source_language: string;
+  alone: boolean;
+  own_call: boolean;
+  call_within_request: boolean;
 }
 
-/** First writer wins: a concurrent identical translation is simply not stored twice. */
-export async function storeTranslations(em: Em, entries: readonly CacheEntry[]): Promise<void> {
-  const usable = entries.filter((e) => e.translation.trim() !== '');
-  if (usable.length === 0) return;
-  // One statement for the whole batch; rows travel as one JSON parameter.
-  await em.execute(
-    `INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language)
-     SELECT e.key, e.source, e.target, e.model, ?, e.translation, e.detected
-     FROM jsonb_to_recordset(?::jsonb) AS e(key text, source text, target text, model text, translation text, detected text)
-     ON CONFLICT (cache_key) DO NOTHING`,
-    [
-      TRANSLATE_BATCH_PROMPT_VERSION,
-      JSON.stringify(usable.map((e) => ({
-        key: e.key, source: e.sourceLanguage, target: e.targetLanguage, model: e.model, translation: e.translation, detected: e.detectedSourceLanguage,
-      }))),
-    ],
+/** Every cached answer for `keys`, judged against the request (`keys` are all of its texts) and its user. */
+export async function lookupTranslations(em: Em, userId: string, keys: readonly string[]): Promise<CacheLookup> {
+  const lookup: CacheLookup = { found: new Map(), recurring: new Set() };
+  if (keys.length === 0) return lookup;
+  const rows = await em.execute<AnswerRow[]>(
+    `WITH request AS (SELECT ARRAY(SELECT jsonb_array_elements_text(?::jsonb)) AS cache_keys)
+     SELECT t.cache_key, t.translation, t.detected_source_language, t.context_id IS NULL AS alone,
+            coalesce(c.requested_by = ?, false) AS own_call, coalesce(c.cache_keys <@ request.cache_keys, false) AS call_within_request
+     FROM request CROSS JOIN translation_cache t LEFT JOIN translation_contexts c ON c.id = t.context_id
+     WHERE t.cache_key = ANY (request.cache_keys)
+     ORDER BY t.context_id NULLS FIRST`,
+    [JSON.stringify(keys), userId],
   );
+  for (const row of rows) {
+    if (lookup.found.has(row.cache_key)) continue;
+    const facts = { alone: row.alone, ownCall: row.own_call, callWithinRequest: row.call_within_request };
+    if (answerServes(facts)) {
+      lookup.found.set(row.cache_key, { translation: row.translation, detectedSourceLanguage: row.detected_source_language });
+      lookup.recurring.delete(row.cache_key);
+    } else {
+      lookup.recurring.add(row.cache_key);
+    }
+  }
+  return lookup;
+}
+
+export interface CallAnswers {
+  /** Cache keys of every text of the call. */
+  keys: string[];
+  answers: { key: string; translation: string; detectedSourceLanguage: string }[];
+}
+
+/**
+ * Stores the answers of the calls that succeeded, with where they came from: one statement for
+ * the calls that carried one text (first writer wins), one per call that carried several.
+ */
+export async function storeTranslations(
+  em: Em,
+  userId: string,
+  calls: readonly CallAnswers[],
+  meta: { sourceLanguage: string; targetLanguage: string; model: string },
+): Promise<void> {
+  const columns = [meta.sourceLanguage, meta.targetLanguage, meta.model, TRANSLATE_BATCH_PROMPT_VERSION];
+  const rows = (answers: CallAnswers['answers']) => JSON.stringify(answers.filter((a) => a.translation.trim() !== ''));
+  const alone = calls.filter((call) => call.keys.length === 1);
+  if (alone.length > 0) {
+    await em.execute(
+      `INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language)
+       SELECT a.key, ?, ?, ?, ?, a.translation, a."detectedSourceLanguage"
+       FROM jsonb_to_recordset(?::jsonb) AS a(key text, translation text, "detectedSourceLanguage" text)
+       ON CONFLICT (cache_key, context_id) DO NOTHING`,
+      [...columns, rows(alone.flatMap((call) => call.answers))],
+    );
+  }
+  for (const call of calls.filter((c) => c.keys.length > 1)) {
+    await em.execute(
+      `WITH context AS (
+         INSERT INTO translation_contexts (requested_by, cache_keys) VALUES (?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) RETURNING id
+       )
+       INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language, context_id)
+       SELECT a.key, ?, ?, ?, ?, a.translation, a."detectedSourceLanguage", context.id
+       FROM jsonb_to_recordset(?::jsonb) AS a(key text, translation text, "detectedSourceLanguage" text) CROSS JOIN context`,
+      [userId, JSON.stringify(call.keys), ...columns, rows(call.answers)],
+    );
+  }
 }

@@ -2,11 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Em } from '../db/orm.ts';
 import { languageName } from '../domain/languages.ts';
+import { OUTPUT_TOKEN_LIMITS } from '../domain/model-budget.ts';
 import { AppError } from '../domain/problems.ts';
 import type { ModelClient } from '../model/model-client.ts';
 import type { Tone, WorkResponse } from '../api/schemas/work.ts';
 import { cardAnswerSql } from './library.ts';
-import { assertHasCredits, charge } from './wallet.ts';
+import { modelCallHold, withCreditHold } from './paid-call.ts';
+import { charge } from './wallet.ts';
 
 /** How many of the user's own expressions the model may draw on (newest ready cards first). */
 export const MAX_LIBRARY_EXPRESSIONS = 100;
@@ -42,7 +44,8 @@ export interface WorkInput {
 
 /**
  * The Output Flow: drafts English for what the user wants to say. Never creates cards. Charged
- * 100 × the provider cost (kind `work`); 402 before the model call when no credits are left.
+ * 100 × the provider cost (kind `work`); the draft's maximum cost is held first, so 402 before
+ * the model call when no credits are available.
  */
 export async function draftWork(em: Em, model: ModelClient, input: WorkInput): Promise<WorkResponse> {
   const bodyHash = createHash('sha256').update(JSON.stringify(['work-v1', input.prompt, input.tone, input.useLibrary])).digest('hex');
@@ -51,37 +54,45 @@ export async function draftWork(em: Em, model: ModelClient, input: WorkInput): P
     const stored = await storedDraft(em, input.userId, input.idempotencyKey, bodyHash);
     if (stored) return stored;
   }
-  await assertHasCredits(em, input.userId);
   const expressions = input.useLibrary ? await libraryExpressions(em, input.userId) : [];
-
-  const result = await model.complete({
+  const request = {
     task: 'work_draft',
     schema: workDraftSchema,
     system: SYSTEM,
     input: { prompt: input.prompt, tone: input.tone, notesLanguage: languageName(input.nativeLanguage), expressions },
-  });
-
-  const draft = { english: result.data.english, notes: result.data.notes, usedCardIds: usedAmong(result.data.usedCardIds, expressions) };
+    maxTokens: OUTPUT_TOKEN_LIMITS.work_draft,
+  };
   const key = input.idempotencyKey;
-  return em.transactional(async (tx) => {
-    if (key !== undefined) {
-      // The draft and its charge commit together; a concurrent twin that stored first wins, and
-      // this call returns that draft, uncharged.
-      const [stored] = await tx.execute<{ user_id: string }[]>(
-        `INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response) VALUES (?, ?, ?, ?::jsonb)
-         ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING user_id`,
-        [input.userId, key, bodyHash, JSON.stringify(draft)],
-      );
-      if (!stored) return (await storedDraft(tx, input.userId, key, bodyHash))!;
-    }
-    const charged = await charge(tx, {
-      userId: input.userId,
-      idempotencyKey: `work/${key ?? randomUUID()}`,
-      providerCostUsd: result.costUsd,
-      kind: 'work',
-      reason: 'Output Flow draft',
+  // The unit of work (its hold and its charge) is this call. The stored draft is what makes a
+  // repeat free; a key used again after its draft was swept (RETENTION_IDEMPOTENCY_HOURS) is a
+  // new draft that must be paid for.
+  const unit = `work/${randomUUID()}`;
+  return withCreditHold(em, model, modelCallHold(model, { userId: input.userId, key: unit, kind: 'work' }, [request]), undefined, async () => {
+    const result = await model.complete(request);
+    const draft = { english: result.data.english, notes: result.data.notes, usedCardIds: usedAmong(result.data.usedCardIds, expressions) };
+    const answer = await em.transactional(async (tx) => {
+      if (key !== undefined) {
+        // The draft and its charge commit together; a concurrent twin that stored first wins, and
+        // this call returns that draft, uncharged.
+        const [stored] = await tx.execute<{ user_id: string }[]>(
+          `INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response) VALUES (?, ?, ?, ?::jsonb)
+           ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING user_id`,
+          [input.userId, key, bodyHash, JSON.stringify(draft)],
+        );
+        if (!stored) return { ...(await storedDraft(tx, input.userId, key, bodyHash))!, twin: true };
+      }
+      const charged = await charge(tx, {
+        userId: input.userId,
+        idempotencyKey: unit,
+        providerCostUsd: result.costUsd,
+        kind: 'work',
+        reason: 'Output Flow draft',
+      });
+      return { ...draft, creditsCharged: charged.charged ? charged.debited : 0, twin: false };
     });
-    return { ...draft, creditsCharged: charged.charged ? charged.debited : 0 };
+    const { twin, ...response } = answer;
+    if (twin) model.recordUnbilled({ task: request.task, reason: 'duplicate', costUsd: result.costUsd });
+    return response;
   });
 }
 

@@ -33,6 +33,7 @@ export async function enqueueWorkflow(tx: Em, start: WorkflowStart): Promise<str
 }
 
 interface OutboxRow { id: string; workflow_type: string; workflow_id: string; task_queue: string; args: unknown[]; user_id: string; kind: string }
+const ROW_COLUMNS = `id, ${OUTBOX_COLUMNS}`;
 
 /**
  * A later run under the same workflow id is allowed only after a failed one: a retried dispatch
@@ -44,29 +45,32 @@ type StartOutcome = 'started' | 'after-previous-run';
 
 /**
  * Starts the row's workflow. "Already started" is success only when it is this very row's start
- * (its id is in the memo) or a run that closed without failing. A different run still RUNNING is
- * an earlier attempt that has recorded its failure but not closed yet: the new attempt must start
- * after it, so the row stays pending and the relay tries again.
+ * (its id is in the memo) or a run that completed. A different run still RUNNING is an earlier
+ * attempt that has recorded its failure but not closed yet: the new attempt must start after it,
+ * so the row stays pending and the relay tries again. A run that closed failing between the
+ * refused start and the look at it no longer stands in the way: the start is tried once more.
  */
 async function startRow(temporal: Client, row: OutboxRow): Promise<StartOutcome> {
-  try {
-    await temporal.workflow.start(row.workflow_type, {
-      workflowId: row.workflow_id,
-      taskQueue: row.task_queue,
-      args: row.args,
-      memo: { outboxId: String(row.id) },
-      workflowIdReusePolicy: REUSE_POLICY,
-      typedSearchAttributes: [
-        { key: userIdKey, value: row.user_id },
-        { key: kindKey, value: row.kind },
-      ],
-    });
-    return 'started';
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    const latest = await temporal.workflow.getHandle(row.workflow_id).describe();
-    if (latest.memo?.outboxId === String(row.id)) return 'started';
-    return latest.status.name === 'RUNNING' ? 'after-previous-run' : 'started';
+  for (let tries = 1; ; tries++) {
+    try {
+      await temporal.workflow.start(row.workflow_type, {
+        workflowId: row.workflow_id,
+        taskQueue: row.task_queue,
+        args: row.args,
+        memo: { outboxId: String(row.id) },
+        workflowIdReusePolicy: REUSE_POLICY,
+        typedSearchAttributes: [
+          { key: userIdKey, value: row.user_id },
+          { key: kindKey, value: row.kind },
+        ],
+      });
+      return 'started';
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      const latest = await temporal.workflow.getHandle(row.workflow_id).describe();
+      if (latest.memo?.outboxId === String(row.id) || latest.status.name === 'COMPLETED') return 'started';
+      if (latest.status.name === 'RUNNING' || tries >= 2) return 'after-previous-run';
+    }
   }
 }
 
@@ -78,22 +82,27 @@ export async function dispatchOutbox(orm: Orm, temporal: Client, ids: string[], 
   if (ids.length === 0) return;
   const em = orm.em.fork();
   const rows = await em.execute<OutboxRow[]>(
-    `SELECT id, workflow_type, workflow_id, task_queue, args, user_id, kind FROM workflow_outbox WHERE id IN (?) AND dispatched_at IS NULL`,
+    `SELECT ${ROW_COLUMNS} FROM workflow_outbox WHERE id IN (?) AND dispatched_at IS NULL`,
     [ids], // MikroORM expands an array parameter into a list: `IN (?)`, not `= ANY(?)`.
   );
   await Promise.all(rows.map((row) => dispatchRow(em, temporal, row, logger)));
 }
 
+/** How long one Temporal start (with its describe) may take before the row is left for a later pass. */
+const START_DEADLINE_MS = 10_000;
+
 async function dispatchRow(em: Em, temporal: Client, row: OutboxRow, logger?: Pick<Logger, 'warn'>) {
   try {
-    if ((await startRow(temporal, row)) === 'started') {
-      await em.execute(`UPDATE workflow_outbox SET dispatched_at = now(), attempts = attempts + 1 WHERE id = ?`, [row.id]);
+    const outcome = await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => startRow(temporal, row));
+    // The real time of the start, not of a transaction that began before the call.
+    if (outcome === 'started') {
+      await em.execute(`UPDATE workflow_outbox SET dispatched_at = clock_timestamp(), attempts = attempts + 1, lease_expires_at = NULL WHERE id = ?`, [row.id]);
     } else {
-      await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = 'waiting for the previous run to close' WHERE id = ?`, [row.id]);
+      await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = 'waiting for the previous run to close', lease_expires_at = NULL WHERE id = ?`, [row.id]);
     }
   } catch (error) {
     logger?.warn({ workflowId: row.workflow_id, err: (error as Error).message }, 'workflow start deferred to the outbox relay');
-    await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?`, [(error as Error).message.slice(0, 500), row.id]);
+    await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = ?, lease_expires_at = NULL WHERE id = ?`, [(error as Error).message.slice(0, 500), row.id]);
   }
 }
 
@@ -112,21 +121,29 @@ export async function discardPendingStarts(tx: Em, workflowId: string): Promise<
   await tx.execute(`DELETE FROM workflow_outbox WHERE workflow_id = ? AND dispatched_at IS NULL`, [workflowId]);
 }
 
+/** A relay's claim on rows lapses after this, so rows of a relay that died go to another. */
+const RELAY_CLAIM_MS = 3 * START_DEADLINE_MS;
+
 /**
  * The relay: starts what the fast path did not (a crash after commit, Temporal briefly down).
- * Several relays may run side by side; SKIP LOCKED gives each row to one of them.
+ * It claims rows with one short statement (SKIP LOCKED: several relays share the work; the claim
+ * is a lease in `lease_expires_at`) and calls Temporal outside any transaction, so no row lock is
+ * held through a slow or failing call: deleting a card never waits for the relay.
  */
 export async function relayOutboxOnce(orm: Orm, temporal: Client, options: { staleAfterMs: number; batch?: number }, logger?: Pick<Logger, 'warn'>): Promise<number> {
-  return orm.em.fork().transactional(async (tx) => {
-    const rows = await tx.execute<OutboxRow[]>(
-      `SELECT id, workflow_type, workflow_id, task_queue, args, user_id, kind FROM workflow_outbox
+  const em = orm.em.fork();
+  const rows = await em.execute<OutboxRow[]>(
+    `UPDATE workflow_outbox SET lease_expires_at = clock_timestamp() + (? * interval '1 millisecond')
+     WHERE id IN (
+       SELECT id FROM workflow_outbox
        WHERE dispatched_at IS NULL AND created_at < now() - (? * interval '1 millisecond')
-       ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED`,
-      [options.staleAfterMs, options.batch ?? 200],
-    );
-    await Promise.all(rows.map((row) => dispatchRow(tx, temporal, row, logger)));
-    return rows.length;
-  });
+         AND (lease_expires_at IS NULL OR lease_expires_at < clock_timestamp())
+       ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)
+     RETURNING ${ROW_COLUMNS}`,
+    [RELAY_CLAIM_MS, options.staleAfterMs, options.batch ?? 200],
+  );
+  await Promise.all(rows.map((row) => dispatchRow(em, temporal, row, logger)));
+  return rows.length;
 }
 
 export function startOutboxRelay(orm: Orm, temporal: Client, options: { intervalMs: number; staleAfterMs: number }, logger?: Pick<Logger, 'warn' | 'error'>) {

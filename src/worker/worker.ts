@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
 import { startOutboxRelay } from '../services/workflow-outbox.ts';
+import { ensureHousekeepingSchedule } from '../platform/schedules.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -65,12 +66,13 @@ export interface RunningWorker {
  */
 export async function runWorker(deps: Parameters<typeof createWorker>[0] & { temporal: Client; logger?: Pick<Logger, 'warn' | 'error'> }): Promise<RunningWorker> {
   const { worker, connection } = await createWorker(deps);
+  await ensureHousekeepingSchedule(deps.temporal, deps.config, deps.logger);
   const stopRelay = startOutboxRelay(deps.orm, deps.temporal, OUTBOX_RELAY, deps.logger);
   const done = worker.run().finally(() => connection.close());
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
-    await stopRelay();
-    if (worker.getState() === 'RUNNING') worker.shutdown();
+    console.log('w1'); await stopRelay();
+    console.log('w2', worker.getState()); if (worker.getState() === 'RUNNING') worker.shutdown();
     await done.catch(() => {}); // a worker that failed has reported it through `done`
   })());
   return { done, stop };

@@ -54,11 +54,13 @@ export type Http = <T = any>(method: string, path: string, options?: HttpOptions
  * One test file's service: the real app listening on a real port, its own fake model provider,
  * its own Temporal task queue and worker, on the run's shared PostgreSQL and Temporal server.
  */
-export async function startStack(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<Stack> {
+export async function startStack(options: { env?: Record<string, string>; worker?: boolean; databaseUrl?: string } = {}): Promise<Stack> {
   const infra = inject('infra');
+  // A file that takes its database away (an outage test) brings a private one.
+  const databaseUrl = options.databaseUrl ?? infra.databaseUrl;
   const fake = await startFakeProvider();
   const config = loadConfig({
-    DATABASE_URL: infra.databaseUrl,
+    DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: infra.temporalAddress,
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     OPENROUTER_BASE_URL: fake.baseUrl,
@@ -67,11 +69,13 @@ export async function startStack(options: { env?: Record<string, string>; worker
     MODEL_TIMEOUT_MS: '3000',
     RATE_LIMIT_MAX: '100000',
     RATE_LIMIT_MODEL_MAX: '100000',
+    RATE_LIMIT_ADDRESS_MAX: '100000',
+    RATE_LIMIT_SIGNUP_MAX: '100000',
     LOG_LEVEL: 'silent',
     PORT: '0',
     ...options.env,
   });
-  const orm = await createOrm(infra.databaseUrl);
+  const orm = await createOrm(databaseUrl);
   const temporal = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
   const model = createModelClient(config.model);
   const app = await buildApp({ config, orm, temporal, model }, { logger: false });

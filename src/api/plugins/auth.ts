@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../db/orm.ts';
+import { isAllowedOrigin } from '../../domain/origins.ts';
 import { AppError } from '../../domain/problems.ts';
 import { parseBearer } from '../../domain/tokens.ts';
 import { sessionUser } from '../../services/accounts.ts';
 import { authenticateToken, type TokenScope } from '../../services/tokens.ts';
-
-export const SESSION_COOKIE = 'lcs_session';
+import { readSessionCookie } from '../session-cookie.ts';
 
 export interface Principal {
   userId: string;
@@ -30,8 +30,8 @@ export type AuthMode = 'public' | 'optional' | 'user' | 'session';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
-    /** Model-backed: counted in the tighter rate-limit bucket. */
-    modelBacked?: boolean;
+    /** Model-backed: counted in the tighter rate-limit bucket (tRPC decides per procedure). */
+    modelBacked?: boolean | ((request: FastifyRequest) => boolean);
     /** Answers 428 until both languages are set. */
     requiresLanguages?: boolean;
   }
@@ -42,7 +42,7 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export async function resolvePrincipal(orm: Orm, request: FastifyRequest): Promise<Principal | null> {
+export async function resolvePrincipal(orm: Orm, config: Config, request: FastifyRequest): Promise<Principal | null> {
   const em = orm.em.fork();
   const authorization = request.headers.authorization;
   if (authorization !== undefined) {
@@ -52,7 +52,7 @@ export async function resolvePrincipal(orm: Orm, request: FastifyRequest): Promi
     const { userId, scope, tokenId, targetLanguage, nativeLanguage } = found;
     return { userId, via: 'token', scope, tokenId, sessionId: null, targetLanguage, nativeLanguage };
   }
-  const sessionId = request.cookies[SESSION_COOKIE];
+  const sessionId = readSessionCookie(config, request);
   if (sessionId) {
     const user = await sessionUser(em, sessionId);
     if (user) return { ...user, via: 'session', scope: 'write', sessionId, tokenId: null };
@@ -68,7 +68,7 @@ export function requirePrincipal(request: FastifyRequest): Principal {
 export const authPlugin = fp(
   async (app: FastifyInstance, { orm, config }: { orm: Orm; config: Config }) => {
     app.decorateRequest('principal', null);
-    const isAllowedOrigin = (origin: string) => config.allowedOrigins.includes(origin);
+    const allowedOrigin = (origin: string) => isAllowedOrigin(config.allowedOrigins, origin);
     // The OpenAPI document's global security applies to every operation; public ones opt out.
     app.addHook('onRoute', (route) => {
       if (route.config?.auth === 'public') route.schema = { ...route.schema, security: [] };
@@ -80,18 +80,18 @@ export const authPlugin = fp(
       // Browsers send Origin on cross-site writes; a write from a foreign page is refused even
       // before authentication so that login CSRF is refused too.
       const origin = request.headers.origin;
-      if (unsafe && origin !== undefined && !isAllowedOrigin(origin) && request.headers.authorization === undefined) {
+      if (unsafe && origin !== undefined && !allowedOrigin(origin) && request.headers.authorization === undefined) {
         throw new AppError('origin_not_allowed', `Writes from origin ${origin} are not accepted.`);
       }
       // Unknown routes answer 404/405 whoever asks: there is nothing to protect.
       if (mode === 'public' || request.is404) return;
-      request.principal = await resolvePrincipal(orm, request);
+      request.principal = await resolvePrincipal(orm, config, request);
       const principal = request.principal;
       if (!principal) {
         if (mode === 'optional') return;
         throw new AppError('unauthenticated', 'Sign in, or send Authorization: Bearer <token>.');
       }
-      if (principal.via === 'session' && unsafe && (origin === undefined || !isAllowedOrigin(origin))) {
+      if (principal.via === 'session' && unsafe && (origin === undefined || !allowedOrigin(origin))) {
         throw new AppError('origin_not_allowed', 'Cookie-authenticated writes must come from the service’s own pages (Origin header).');
       }
       if (principal.via === 'token' && principal.scope === 'read' && unsafe) {

@@ -2,11 +2,24 @@ import { DriverException } from '@mikro-orm/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../../domain/database-errors.ts';
 import { AppError, type FieldError, problemBody } from '../../domain/problems.ts';
+import { countRefusal } from './rate-limit.ts';
+
+/**
+ * The catalog error that any failure of a request stands for, when it stands for one: itself, or
+ * the database being away (503 with its catalog Retry-After). Shared by REST and tRPC.
+ */
+export function catalogErrorOf(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) return new AppError('service_unavailable', 'The database is not reachable right now; try again shortly.');
+  return null;
+}
 
 /** Turns framework errors (body parsing, validation, routing) into catalog errors. */
 function toAppError(error: FastifyError): AppError {
-  if (error instanceof AppError) return error;
+  const known = catalogErrorOf(error);
+  if (known) return known;
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors: FieldError[] = error.validation.map((v) => ({
       path: [v.instancePath.replace(/^\//, '').replaceAll('/', '.')].filter(Boolean).join('') || (error.validationContext ?? ''),
@@ -30,17 +43,7 @@ function toAppError(error: FastifyError): AppError {
   }
   if (error.statusCode === 413) return new AppError('payload_too_large', 'The body is larger than this service accepts.');
   if (error.statusCode === 415) return new AppError('unsupported_media_type', 'Send JSON with Content-Type: application/json.');
-  if (isDatabaseUnavailable(error)) return new AppError('service_unavailable', 'The database is not reachable right now; try again shortly.');
   return new AppError('internal_error', 'Something went wrong on our side.');
-}
-
-/**
- * A database that is down, restarting or out of connections is a temporary outage (503), not a
- * bug: socket errors, and PostgreSQL's SQLSTATE classes 08 (connection), 53 (resources), 57P (shutdown).
- */
-function isDatabaseUnavailable(error: { code?: unknown }): boolean {
-  const code = typeof error.code === 'string' ? error.code : '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code) || /^(08|53|57P)/.test(code);
 }
 
 /**
@@ -55,7 +58,14 @@ export function loggableError(error: unknown): unknown {
   return { type: error.name, code: error.code, routine, stack: `${error.name}: (message withheld: it may quote user data)\n${frames}` };
 }
 
+/** What every problem answer carries beside its body, REST or tRPC: Retry-After when it names a wait; 429s counted. */
+export function answerProblem(reply: FastifyReply, error: AppError) {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  countRefusal(error);
+}
+
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+  answerProblem(reply, error);
   return reply.code(error.status).type('application/problem+json').send(problemBody(error, request.url.split('?')[0]));
 }
 
@@ -86,7 +96,6 @@ export const problemsPlugin = fp(async (app: FastifyInstance) => {
     if (appError.status >= 500 || isResponseSerializationError(error)) {
       request.log.error({ err: loggableError(error) }, 'request failed');
     }
-    if (error.statusCode === 429 && appError.code === 'rate_limited') reply.header('retry-after', reply.getHeader('retry-after'));
     return sendProblem(request, reply, appError);
   });
 });

@@ -1,31 +1,77 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../db/orm.ts';
-import { AppError } from '../../domain/problems.ts';
-import { postgresRateLimitStore } from '../../services/rate-limit-store.ts';
+import { addressKey } from '../../domain/client-address.ts';
+import { type AppError, rateLimited } from '../../domain/problems.ts';
+import { counter } from '../../platform/metrics.ts';
+import type { Quota, RateLimitDecision } from '../../domain/rate-limit.ts';
+import { hitBucket, MemoryBuckets } from '../../services/rate-limit-store.ts';
+
+/** 429s by limit, for operators: a rising `address` or `login` count is someone probing. */
+const refusals = counter('lcs_rate_limited_total', 'Requests refused with 429 rate_limited, by limit', ['limit']);
+
+/** Counts a `rate_limited` answer, REST or tRPC, by the `limit` it names (src/domain/problems.ts). */
+export function countRefusal(error: AppError) {
+  if (error.code !== 'rate_limited') return;
+  const { limit } = error.extensions;
+  refusals.inc({ limit: typeof limit === 'string' ? limit : 'other' });
+}
+
+const isHealthCheck = (request: FastifyRequest) => request.routeOptions.url === '/healthz' || request.routeOptions.url === '/readyz';
+
+/** Headers of the IETF RateLimit draft. */
+export function setRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision) {
+  reply.header('ratelimit-limit', decision.limit);
+  reply.header('ratelimit-remaining', decision.remaining);
+  reply.header('ratelimit-reset', Math.ceil(decision.resetMs / 1000));
+}
 
 /**
- * Per principal (the user; the client address before sign-in), with a separate, tighter bucket
- * for model-backed routes. Headers follow the IETF RateLimit draft plus Retry-After on 429.
+ * Per client address, in this process's memory, before any credential is looked up: bogus tokens
+ * and session cookies each cost a database lookup, and this is the only limit they meet. Memory
+ * keeps it free of I/O; each API process counts on its own, so N processes allow N times the limit.
+ * Register before `auth`: hooks run in registration order.
+ */
+export const addressLimitPlugin = fp(
+  async (app: FastifyInstance, { config }: { config: Config }) => {
+    const buckets = new MemoryBuckets(100_000);
+    const quota: Quota = { limit: config.rateLimit.addressMax, periodMs: config.rateLimit.windowSeconds * 1000 };
+    app.addHook('onRequest', async (request, reply) => {
+      if (isHealthCheck(request)) return;
+      const decision = buckets.hit(addressKey(request.ip), quota);
+      if (!decision.allowed) {
+        setRateLimitHeaders(reply, decision);
+        throw rateLimited('address', decision.retryAfterMs);
+      }
+    });
+  },
+  { name: 'address-limit' },
+);
+
+/** A route's bucket: model-backed routes (or tRPC procedures) have the tighter one. */
+function bucketOf(request: FastifyRequest): 'model' | 'api' {
+  const { modelBacked } = request.routeOptions.config;
+  return (typeof modelBacked === 'function' ? modelBacked(request) : modelBacked) ? 'model' : 'api';
+}
+
+/**
+ * Per user, in PostgreSQL so that every API process shares one count, with a separate, tighter
+ * bucket for model-backed routes. Runs as soon as the principal is known, before the body is read.
+ * Requests without a principal (public routes) meet the per-address limit and their own buckets
+ * (sign-up, login) only: they add no database write.
  */
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance, { orm, config }: { orm: Orm; config: Config }) => {
-    const bucketOf = (request: FastifyRequest) => (request.routeOptions.config.modelBacked ? 'model' : 'api');
-    await app.register(rateLimit, {
-      global: true,
-      hook: 'preValidation',
-      enableDraftSpec: true,
-      timeWindow: config.rateLimit.windowSeconds * 1000,
-      max: (request: FastifyRequest) => (bucketOf(request) === 'model' ? config.rateLimit.modelMax : config.rateLimit.max),
-      keyGenerator: (request: FastifyRequest) => `${bucketOf(request)}:${request.principal?.userId ?? `ip:${request.ip}`}`,
-      store: postgresRateLimitStore(orm),
-      allowList: (request: FastifyRequest) => request.url === '/healthz' || request.url === '/readyz',
-      errorResponseBuilder: (_request, context) => {
-        const error = new AppError('rate_limited', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s.`);
-        return Object.assign(error, { statusCode: 429 });
-      },
+    const periodMs = config.rateLimit.windowSeconds * 1000;
+    const quotas: Record<'model' | 'api', Quota> = { api: { limit: config.rateLimit.max, periodMs }, model: { limit: config.rateLimit.modelMax, periodMs } };
+    app.addHook('onRequest', async (request, reply) => {
+      const principal = request.principal;
+      if (!principal || isHealthCheck(request)) return;
+      const bucket = bucketOf(request);
+      const decision = await hitBucket(orm, `${bucket}:${principal.userId}`, quotas[bucket]);
+      setRateLimitHeaders(reply, decision);
+      if (!decision.allowed) throw rateLimited(bucket === 'model' ? 'model' : 'user', decision.retryAfterMs);
     });
   },
   { name: 'rate-limit', dependencies: ['auth'] },

@@ -1,29 +1,41 @@
 import { z } from 'zod';
+import { addressKey } from '../../domain/client-address.ts';
+import { rateLimited } from '../../domain/problems.ts';
 import { SUPPORTED_LANGUAGES } from '../../domain/languages.ts';
-import { getAccount, logIn, logOut, SESSION_TTL_MS, setLanguages, signUp } from '../../services/accounts.ts';
+import { changePassword, endAllSessions, getAccount, logIn, logOut, setLanguages, signUp } from '../../services/accounts.ts';
+import { hitBucket } from '../../services/rate-limit-store.ts';
 import type { App, AppDeps } from '../deps.ts';
-import { requirePrincipal, SESSION_COOKIE } from '../plugins/auth.ts';
-import { accountSchema, credentialsSchema, languageSettingsSchema, languagesResponseSchema } from '../schemas/account.ts';
+import { requirePrincipal } from '../plugins/auth.ts';
+import { setRateLimitHeaders } from '../plugins/rate-limit.ts';
+import { accountSchema, changePasswordSchema, credentialsSchema, languageSettingsSchema, languagesResponseSchema, sessionsEndedSchema, signOutEverywhereSchema } from '../schemas/account.ts';
 import { AUTHED, problems } from '../schemas/common.ts';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../session-cookie.ts';
 
 export async function accountRoutes(app: App, { orm, config }: AppDeps) {
-  const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: config.secureCookies, maxAge: SESSION_TTL_MS / 1000 };
+  const signupQuota = { limit: config.rateLimit.signupMaxPerHour, periodMs: 3_600_000 };
 
   app.post('/api/auth/signup', {
     config: { auth: 'public' },
     schema: { tags: ['account'], summary: 'Create an account and sign in', body: credentialsSchema, response: { 201: accountSchema, ...problems(400, 403, 409, 429) } },
   }, async (request, reply) => {
+    // Sign-ups have a bucket of their own per client address, shared by every API process.
+    const decision = await hitBucket(orm, `signup:${addressKey(request.ip)}`, signupQuota);
+    setRateLimitHeaders(reply, decision);
+    if (!decision.allowed) throw rateLimited('signup', decision.retryAfterMs);
     const { account, sessionId } = await signUp(orm.em.fork(), request.body.email, request.body.password);
-    reply.setCookie(SESSION_COOKIE, sessionId, cookieOptions);
+    setSessionCookie(config, reply, sessionId);
     return reply.code(201).send(account);
   });
 
   app.post('/api/auth/login', {
     config: { auth: 'public' },
-    schema: { tags: ['account'], summary: 'Sign in with email and password', body: credentialsSchema, response: { 200: accountSchema, ...problems(400, 401, 403, 429) } },
+    schema: { tags: ['account'], summary: 'Sign in with email and password (a fresh session)', body: credentialsSchema, response: { 200: accountSchema, ...problems(400, 401, 403, 429) } },
   }, async (request, reply) => {
-    const { account, sessionId } = await logIn(orm.em.fork(), request.body.email, request.body.password);
-    reply.setCookie(SESSION_COOKIE, sessionId, cookieOptions);
+    const { account, sessionId } = await logIn(orm.em.fork(), request.body.email, request.body.password, {
+      addressKey: addressKey(request.ip),
+      presentedSessionId: readSessionCookie(config, request),
+    });
+    setSessionCookie(config, reply, sessionId);
     return account;
   });
 
@@ -32,8 +44,29 @@ export async function accountRoutes(app: App, { orm, config }: AppDeps) {
     schema: { tags: ['account'], summary: 'End the page session', response: { 204: z.null(), ...problems(...AUTHED) } },
   }, async (request, reply) => {
     await logOut(orm.em.fork(), requirePrincipal(request).sessionId!);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    clearSessionCookie(config, reply);
     return reply.code(204).send(null);
+  });
+
+  app.post('/api/auth/logout-everywhere', {
+    config: { auth: 'session' },
+    schema: { tags: ['account'], summary: 'End every page session of the account (and, if asked, revoke its tokens)', body: signOutEverywhereSchema, response: { 200: sessionsEndedSchema, ...problems(...AUTHED) } },
+  }, async (request, reply) => {
+    const ended = await endAllSessions(orm.em.fork(), requirePrincipal(request).userId, request.body);
+    clearSessionCookie(config, reply);
+    return ended;
+  });
+
+  app.post('/api/auth/password', {
+    config: { auth: 'session' },
+    schema: {
+      tags: ['account'], summary: 'Change the password: ends every other session, and this one gets a fresh id', body: changePasswordSchema,
+      response: { 200: sessionsEndedSchema, ...problems(...AUTHED) },
+    },
+  }, async (request, reply) => {
+    const { sessionId, ...ended } = await changePassword(orm.em.fork(), requirePrincipal(request).userId, { ...request.body, addressKey: addressKey(request.ip) });
+    setSessionCookie(config, reply, sessionId);
+    return ended;
   });
 
   app.get('/api/me', {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decodeCursor } from '../../domain/library-listing.ts';
+import { CARD_PREPARATION_BUDGET } from '../../domain/preparation-budget.ts';
 import { AppError } from '../../domain/problems.ts';
 import { captureCard, deleteCard, getCardForUser, listCards, preparationDispatch, refreshEnrichment } from '../../services/library.ts';
 import type { App, AppDeps } from '../deps.ts';
@@ -91,7 +92,17 @@ in the account's native language: \`translation\`; \`correctedText\` only for a 
 (spelling, capitalisation, punctuation, agreement) with a short \`correctionNote\`, otherwise both null;
 \`usage: { register, guidance, examples[1..3] }\`; \`focuses: [{ kind, note }]\` (1..3). Failure codes:
 \`insufficient_credits\`, \`provider_output_invalid\`, \`privacy_routing_unavailable\`, \`service_unavailable\`,
-\`internal_error\`. Transient failures are retried a few times before the card is marked failed.
+\`internal_error\`.
+
+**Retries and the retry budget** — a verdict fails the card at once: no credits, privacy routing refused, output that
+failed validation. A model provider that cannot serve the call (unreachable, 5xx, 429) is retried for about 15 s
+(five attempts) before the card fails \`service_unavailable\`; an outage of the service's own database or Temporal is
+waited out for about 9.5 minutes, and the card then ends \`ready\` as if nothing happened. The provider spend per card is
+bounded: a card makes at most ${CARD_PREPARATION_BUDGET.modelCalls} answered model calls over its whole life, every
+retry and refresh together (calls the provider could not serve do not count). Within one preparation an invalid
+answer is asked again once, and not at all when the model refused or its answer was cut off at its length limit: those
+do not get better by asking again. Once the budget is spent a refresh fails at once with \`provider_output_invalid\`
+without calling the model; delete the card and capture it again to start over.
 
 **Charging** — a ready preparation is charged once: \`ceil(provider cost × 100 × 1000)\` credits (kind
 \`capture_preparation\`, ref = cardId). A failed preparation costs nothing; retries never charge twice.

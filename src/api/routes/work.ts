@@ -1,4 +1,5 @@
 import { draftWork } from '../../services/work.ts';
+import { RETENTION_DEFAULTS } from '../../config.ts';
 import type { App, AppDeps } from '../deps.ts';
 import { requirePrincipal } from '../plugins/auth.ts';
 import { AUTHED, problems } from '../schemas/common.ts';
@@ -35,6 +36,7 @@ language; \`usedCardIds\` lists the offered cards the draft uses (only ids that 
 - 402 \`insufficient_credits\` before any model call when the balance is 0; 428 until both languages are set.
 - Optional \`Idempotency-Key\` header (1–128 of \`A-Z a-z 0-9 . _ : -\`): a repeat of the same request under the
   same key returns the first draft again, with \`creditsCharged: 0\` and no new model call; a different body under
-  a used key → 422 \`request_id_reused\`. Without it every request is drafted and charged.
+  a used key → 422 \`request_id_reused\`. Without it every request is drafted and charged. A key is remembered
+  for ${RETENTION_DEFAULTS.idempotencyHours} hours after its draft (by default; operators set \`RETENTION_IDEMPOTENCY_HOURS\`); after that it is a new request.
 - The model's answer is validated: unreadable or off-schema → 502 \`provider_output_invalid\`; no
   endpoint with zero data retention → 503 \`privacy_routing_unavailable\`; provider down → 503.`;

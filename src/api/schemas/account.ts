@@ -2,10 +2,27 @@ import { z } from 'zod';
 import { canonicalLanguage } from '../../domain/languages.ts';
 import { isoDate } from './common.ts';
 
+const newPassword = z.string().min(10, 'at least 10 characters').max(256);
+
 export const credentialsSchema = z.object({
   email: z.string().trim().toLowerCase().max(254).pipe(z.email()),
-  password: z.string().min(10, 'at least 10 characters').max(256),
+  password: newPassword,
 });
+
+const revokeTokens = z.boolean().default(false).meta({ description: 'Also revoke every personal token (for a suspected leak). Tokens stay valid otherwise.' });
+
+/** The body is optional: no body (or `null`) means `{}`. */
+export const signOutEverywhereSchema = z.preprocess((body) => body ?? {}, z.object({ revokeTokens }));
+
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1).max(256),
+  newPassword,
+  revokeTokens,
+});
+
+export const sessionsEndedSchema = z
+  .object({ sessionsEnded: z.number().int(), tokensRevoked: z.number().int() })
+  .meta({ id: 'SessionsEnded' });
 
 export const accountSchema = z
   .object({

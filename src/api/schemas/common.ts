@@ -10,6 +10,7 @@ export const problemSchema = z
     code: z.string(),
     instance: z.string().optional(),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    retryAfterSeconds: z.number().int().optional().meta({ description: 'Seconds to wait before asking again; also the Retry-After header.' }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details; `code` is a stable machine word.' });
 

@@ -4,6 +4,7 @@ import { isoDate } from './common.ts';
 export const walletSchema = z
   .object({
     balance: z.number().int(),
+    held: z.number().int().meta({ description: 'Credits held by work in progress (each unit holds its maximum cost until charged). What is available is balance − held; a 402 comes only when nothing is.' }),
     plan: z.enum(['free', 'paid']),
     monthlyAllowance: z.number().int(),
     periodStart: isoDate,

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { SUPPORTED_LANGUAGES } from '../../domain/languages.ts';
-import { getAccount, setLanguages } from '../../services/accounts.ts';
+import { addressKey } from '../../domain/client-address.ts';
+import { changePassword, endAllSessions, getAccount, setLanguages } from '../../services/accounts.ts';
 import { createToken, listTokens, revokeToken } from '../../services/tokens.ts';
 import { getWallet, listLedger } from '../../services/wallet.ts';
-import { createTokenSchema, languageSettingsSchema } from '../schemas/account.ts';
+import { changePasswordSchema, createTokenSchema, languageSettingsSchema, signOutEverywhereSchema } from '../schemas/account.ts';
 import { ledgerQuerySchema } from '../schemas/credits.ts';
+import { clearSessionCookie, setSessionCookie } from '../session-cookie.ts';
 import { authedProcedure, publicProcedure, router, sessionProcedure } from './init.ts';
 
 export const accountRouter = router({
@@ -15,6 +17,18 @@ export const accountRouter = router({
     .mutation(({ ctx, input }) => setLanguages(ctx.em, ctx.principal.userId, input.targetLanguage, input.nativeLanguage)),
   credits: authedProcedure.query(({ ctx }) => getWallet(ctx.em, ctx.principal.userId)),
   ledger: authedProcedure.input(ledgerQuerySchema).query(({ ctx, input }) => listLedger(ctx.em, ctx.principal.userId, input.cursor, input.limit)),
+  /** Same rules as POST /api/auth/logout-everywhere: every session ends, this one too. */
+  logoutEverywhere: sessionProcedure.input(signOutEverywhereSchema).mutation(async ({ ctx, input }) => {
+    const ended = await endAllSessions(ctx.em, ctx.principal.userId, input);
+    clearSessionCookie(ctx.deps.config, ctx.reply);
+    return ended;
+  }),
+  /** Same rules as POST /api/auth/password: the caller continues under a fresh session id. */
+  changePassword: sessionProcedure.input(changePasswordSchema).mutation(async ({ ctx, input }) => {
+    const { sessionId, ...ended } = await changePassword(ctx.em, ctx.principal.userId, { ...input, addressKey: addressKey(ctx.request.ip) });
+    setSessionCookie(ctx.deps.config, ctx.reply, sessionId);
+    return ended;
+  }),
   tokens: router({
     list: authedProcedure.query(async ({ ctx }) => ({ items: await listTokens(ctx.em, ctx.principal.userId) })),
     create: sessionProcedure.input(createTokenSchema).mutation(({ ctx, input }) => createToken(ctx.em, ctx.principal.userId, input)),

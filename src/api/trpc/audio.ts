@@ -2,11 +2,11 @@ import { getAudio, requestAudio } from '../../services/audio.ts';
 import { speechEngineFor } from '../../services/speech/engine.ts';
 import { subjectOf } from '../routes/audio.ts';
 import { audioParamsSchema, audioRequestSchema } from '../schemas/audio.ts';
-import { authedProcedure, router } from './init.ts';
+import { authedProcedure, modelBackedProcedure, router } from './init.ts';
 
 /** Audio for the web page; the bytes themselves are fetched from the REST `url` (range requests). */
 export const audioRouter = router({
-  request: authedProcedure.input(audioRequestSchema).mutation(async ({ ctx, input }) => {
+  request: modelBackedProcedure.input(audioRequestSchema).mutation(async ({ ctx, input }) => {
     const { orm, temporal, config } = ctx.deps;
     const engine = speechEngineFor(config.tts);
     return requestAudio({ orm, temporal, config, engine, logger: ctx.request.log }, ctx.principal.userId, subjectOf(input));

@@ -3,9 +3,9 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { AppError, isAppError, problemBody } from '../../domain/problems.ts';
-import { hitWindow } from '../../services/rate-limit-store.ts';
 import type { AppDeps } from '../deps.ts';
 import { requireLanguages } from '../plugins/language-guard.ts';
+import { answerProblem, catalogErrorOf } from '../plugins/problems.ts';
 import { assertStorableText } from '../plugins/text-guard.ts';
 
 export interface TrpcContext {
@@ -30,8 +30,13 @@ function problemOf(error: TRPCError) {
   return null;
 }
 
+export interface ProcedureMeta {
+  /** Counted in the tighter model rate-limit bucket, by the transport (src/api/trpc/plugin.ts). */
+  modelBacked?: boolean;
+}
+
 /** tRPC reports catalog errors with the same `code` and problem body as REST (under `data.problem`). */
-const t = initTRPC.context<TrpcContext>().create({
+const t = initTRPC.context<TrpcContext>().meta<ProcedureMeta>().create({
   // Never send stack traces to clients, whatever NODE_ENV says.
   isDev: false,
   errorFormatter({ shape, error }) {
@@ -39,16 +44,22 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
-const toTrpcErrors = t.middleware(async ({ next }) => {
+/** A catalog error (or the database being away, as REST answers it) keeps its status, code and Retry-After. */
+const toTrpcErrors = t.middleware(async ({ ctx, next }) => {
   const result = await next();
-  if (!result.ok && isAppError(result.error.cause)) {
-    const cause = result.error.cause;
+  const cause = result.ok ? null : catalogErrorOf(result.error.cause);
+  if (cause) {
+    answerProblem(ctx.reply, cause);
     throw new TRPCError({ code: TRPC_CODE[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
   }
   return result;
 });
 
-/** The same refusal of NUL and unpaired surrogates as REST (src/api/plugins/text-guard.ts). */
+/**
+ * The same refusal of NUL and unpaired surrogates as REST (src/api/plugins/text-guard.ts). It is
+ * the first reader of the input: the transport hands the body over unread, so a procedure that
+ * needs a principal checks it before this reads a byte.
+ */
 const storableInput = t.middleware(async ({ getRawInput, next }) => {
   assertStorableText(await getRawInput());
   return next();
@@ -57,31 +68,25 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
 export const router = t.router;
 export const publicProcedure = t.procedure.use(toTrpcErrors).use(storableInput);
 
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  const principal = ctx.request.principal;
-  if (!principal) throw new AppError('unauthenticated', 'Sign in first.');
-  return next({ ctx: { ...ctx, principal, em: ctx.deps.orm.em.fork() } });
-});
+export const authedProcedure = t.procedure
+  .use(toTrpcErrors)
+  .use(({ ctx, next }) => {
+    const principal = ctx.request.principal;
+    if (!principal) throw new AppError('unauthenticated', 'Sign in first.');
+    return next({ ctx: { ...ctx, principal, em: ctx.deps.orm.em.fork() } });
+  })
+  .use(storableInput);
 
 export const sessionProcedure = authedProcedure.use(({ ctx, next }) => {
   if (ctx.principal.via !== 'session') throw new AppError('forbidden', 'A token cannot manage tokens.');
   return next();
 });
 
-/** Capture, translation and work: 428 until languages are set. */
-export const languageProcedure = authedProcedure.use(async ({ ctx, next }) => {
+/** Model-backed work, in the model bucket like its REST twin (audio: no language needed). */
+export const modelBackedProcedure = authedProcedure.meta({ modelBacked: true });
+
+/** Capture, translation and work: the model bucket, and 428 until languages are set. */
+export const modelProcedure = modelBackedProcedure.use(async ({ ctx, next }) => {
   const languages = requireLanguages(ctx.principal);
   return next({ ctx: { ...ctx, languages } });
-});
-
-/** Model-backed procedures share REST's tighter bucket for the same user. */
-export const modelProcedure = languageProcedure.use(async ({ ctx, next }) => {
-  const { rateLimit } = ctx.deps.config;
-  const { current, ttl } = await hitWindow(ctx.deps.orm, `model:${ctx.principal.userId}`, rateLimit.windowSeconds * 1000);
-  if (current > rateLimit.modelMax) {
-    const retryAfter = Math.ceil(ttl / 1000);
-    ctx.reply.header('retry-after', String(retryAfter));
-    throw new AppError('rate_limited', `Too many requests; retry in ${retryAfter} s.`);
-  }
-  return next();
 });

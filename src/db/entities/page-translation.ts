@@ -17,12 +17,17 @@ export const PageTranslationRequest = defineEntity({
   },
 });
 
-/** One cached translation, shared by all users; keyed by a hash, the source text is not stored. */
+/**
+ * One cached translation; keyed by a hash, the source text is not stored. `contextId` is null
+ * when its provider call carried this text alone, else the call it came from.
+ */
 export const TranslationCacheEntry = defineEntity({
   name: 'TranslationCacheEntry',
   tableName: 'translation_cache',
   properties: {
-    cacheKey: p.text().primary(),
+    id: p.bigint().primary(),
+    cacheKey: p.text(),
+    contextId: p.bigint().nullable(),
     sourceLanguage: p.string(),
     targetLanguage: p.string(),
     model: p.text(),
@@ -33,4 +38,16 @@ export const TranslationCacheEntry = defineEntity({
   },
 });
 
-export const pageTranslationEntities = [PageTranslationRequest, TranslationCacheEntry];
+/** A provider call that carried several texts: who sent it and the cache keys of all its texts. */
+export const TranslationContext = defineEntity({
+  name: 'TranslationContext',
+  tableName: 'translation_contexts',
+  properties: {
+    id: p.bigint().primary(),
+    requestedBy: p.uuid().nullable(),
+    cacheKeys: p.array(),
+    createdAt: p.datetime(),
+  },
+});
+
+export const pageTranslationEntities = [PageTranslationRequest, TranslationCacheEntry, TranslationContext];

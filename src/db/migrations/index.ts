@@ -6,6 +6,11 @@ import { PageTranslation } from './0005-page-translation.ts';
 import { Replay } from './0006-replay.ts';
 import { Audio } from './0007-audio.ts';
 import { Work } from './0008-work.ts';
+import { EdgeLimits } from './0009-edge-limits.ts';
+import { CreditHolds } from './0010-credit-holds.ts';
+import { Isolation } from './0011-isolation.ts';
+import { Faults } from './0012-faults.ts';
+import { Retention } from './0013-retention.ts';
 
 
 /** Every migration, in order. Each feature area appends its own file here. */
@@ -18,4 +23,9 @@ export const migrations = [
   Replay,
   Audio,
   Work,
+  EdgeLimits,
+  CreditHolds,
+  Isolation,
+  Faults,
+  Retention,
 ];

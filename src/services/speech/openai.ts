@@ -11,7 +11,7 @@ export interface OpenAiSpeechConfig {
 }
 
 /** One request may not hang a worker slot forever; Temporal retries the activity. */
-const REQUEST_TIMEOUT_MS = 60_000;
+export const SPEECH_REQUEST_TIMEOUT_MS = 60_000;
 const RETRYABLE_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 // decimal.js rounds to 20 significant digits by default; a price × length product must be exact.
 const Exact = Decimal.clone({ precision: 1000 });
@@ -33,7 +33,7 @@ export function createOpenAiSpeechEngine(config: OpenAiSpeechConfig, deps: { fet
     model: config.model,
     costUsd: (text) => speechCostUsd(text, config.costPerMillionCharsUsd),
     async synthesise(text, signal): Promise<SpeechAudio> {
-      const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+      const timeout = AbortSignal.timeout(SPEECH_REQUEST_TIMEOUT_MS);
       let res: Response;
       let bytes: Buffer;
       try {

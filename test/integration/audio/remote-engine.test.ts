@@ -45,7 +45,7 @@ describe('remote OpenAI-compatible engine', () => {
       authorization: 'Bearer tts-key',
     });
     expect(await balanceOf(stack.http, first)).toBe(500 - creditsFor(text));
-    expect(await ledgerAudioEntries(first.userId)).toEqual([{ amount: -creditsFor(text), idempotency_key: expect.stringMatching(/^audio\/[0-9a-f]{64}$/) }]);
+    expect(await ledgerAudioEntries(first.userId)).toEqual([{ amount: -creditsFor(text), idempotency_key: `audio/${audio.audioId}` }]);
 
     const content = await stack.http('GET', audio.url, { token: first.token });
     expect(Buffer.from(content.text, 'latin1').length).toBe(FAKE_MP3.length);

@@ -55,5 +55,10 @@ export async function waitForAudio(httpFn: Http, user: TestUser, audioId: string
   return last.audio;
 }
 
-/** A text no other test uses: clips are shared by text across the whole run. */
-export const uniqueText = (words: string) => `${words} ${randomUUID().slice(0, 8).replace(/\d/g, 'x')}`;
+/**
+ * A text no other test uses: clips are shared by text across the whole run. Letters only (each
+ * digit becomes one of g–p, so all 16 hex values stay distinct): replacing every digit by one
+ * letter made "xxxxxxxx" a 2 % draw, and clips collided between tests.
+ */
+export const uniqueText = (words: string) =>
+  `${words} ${randomUUID().slice(0, 8).replace(/\d/g, (d) => String.fromCharCode(103 + Number(d)))}`;

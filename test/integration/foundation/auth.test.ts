@@ -12,7 +12,7 @@ const operations = authenticatedOperations(doc);
 afterAll(async () => { await stack.close(); });
 
 /** Routes only a page session may call: a token gets 403 `forbidden` there. */
-const SESSION_ONLY = new Set(['POST /api/auth/logout', 'POST /api/tokens', 'DELETE /api/tokens/{id}']);
+const SESSION_ONLY = new Set(['POST /api/auth/logout', 'POST /api/auth/logout-everywhere', 'POST /api/auth/password', 'POST /api/tokens', 'DELETE /api/tokens/{id}']);
 
 let user: TestUser;
 let readToken: string;

@@ -76,7 +76,7 @@ describe('GET /api/credits', () => {
     const before = Date.now();
     const res = await http('GET', '/api/credits', { token: user.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ balance: 500, plan: 'free', monthlyAllowance: 500, periodStart: expect.any(String), periodEnd: expect.any(String) });
+    expect(res.body).toEqual({ balance: 500, held: 0, plan: 'free', monthlyAllowance: 500, periodStart: expect.any(String), periodEnd: expect.any(String) });
     const start = new Date(res.body.periodStart).getTime();
     const end = new Date(res.body.periodEnd).getTime();
     expect(start).toBeLessThanOrEqual(before);

@@ -75,3 +75,21 @@ describe('sign-up and login', () => {
     expect((await http('POST', '/api/auth/login', { body: { email: user.email, password: user.password } })).status).toBe(200);
   });
 });
+
+describe('a configured browser-extension origin', () => {
+  const EXTENSION = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
+  let withExtension: Stack;
+  beforeAll(async () => { withExtension = await startStack({ worker: false, env: { ALLOWED_ORIGINS: EXTENSION } }); });
+  afterAll(async () => { await withExtension?.close(); });
+
+  it('is accepted for cookie-authenticated writes, and does not let the opaque "null" origin in', async () => {
+    const client = guarded(withExtension.http);
+    const user = await newUser(client);
+    // A sandboxed iframe, a data: URL or a redirected request on any site sends `Origin: null`.
+    expectProblem(await client('PUT', '/api/settings/language', { headers: { cookie: user.cookie, origin: 'null' }, body: { targetLanguage: 'en', nativeLanguage: 'es' } }), 403, 'origin_not_allowed');
+    expectProblem(await client('POST', '/api/auth/login', { headers: { origin: 'null' }, body: { email: user.email, password: user.password } }), 403, 'origin_not_allowed');
+    const fromExtension = await client('PUT', '/api/settings/language', { headers: { cookie: user.cookie, origin: EXTENSION }, body: languages });
+    expect(fromExtension.status, fromExtension.text).toBe(200);
+    expect((await client('GET', '/api/me', { token: user.token })).body.nativeLanguage).toBe('de');
+  });
+});

@@ -1,8 +1,9 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { prepareCard } from '../../../src/services/card-enrichment.ts';
 import { deleteCard, libraryTestHooks } from '../../../src/services/library.ts';
+import { dispatchOutbox, relayOutboxOnce } from '../../../src/services/workflow-outbox.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
 import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
@@ -20,6 +21,18 @@ afterEach(() => { libraryTestHooks.skipFastPathDispatch = false; });
 const outboxRows = (cardId: string) =>
   stack.orm.em.fork().execute<{ dispatched_at: Date | null }[]>(`SELECT dispatched_at FROM workflow_outbox WHERE workflow_id = ?`, [`card-enrichment/${cardId}`]);
 
+/** A client of the same Temporal server whose workflow starts take `ms` longer, as during an outage. */
+function slowStartingClient(ms: number): { client: Client; starts: () => number } {
+  let starts = 0;
+  const delayed = async <T>(next: () => Promise<T>) => { starts++; await new Promise((r) => setTimeout(r, ms)); return next(); };
+  const client = new Client({
+    connection: stack.temporal.connection,
+    namespace: stack.config.temporal.namespace,
+    interceptors: { workflow: [{ start: (input, next) => delayed(() => next(input)), startWithDetails: (input, next) => delayed(() => next(input)) }] },
+  });
+  return { client, starts: () => starts };
+}
+
 describe('a crash between the commit and the workflow start', () => {
   it('loses nothing: the outbox relay starts the preparation and the card reaches ready', async () => {
     libraryTestHooks.skipFastPathDispatch = true; // exactly what a crash right after the commit leaves behind
@@ -28,6 +41,77 @@ describe('a crash between the commit and the workflow start', () => {
     await waitForStatus(stack, user, card.cardId, 'ready');
     expect((await outboxRows(card.cardId))[0]!.dispatched_at).not.toBeNull();
     expect(await preparationCharges(stack, user.userId)).toContainEqual(expect.objectContaining({ ref: card.cardId }));
+  });
+});
+
+describe('the outbox relay', () => {
+  it('holds no row lock through its Temporal call: a deletion meanwhile answers at once, and dispatched_at is when the start happened', async () => {
+    await stack.stopWorker(); // this file's own relay must not take the rows first
+    try {
+      libraryTestHooks.skipFastPathDispatch = true;
+      const deleted = await capture(stack, user, 'deleted while the relay starts it');
+      const kept = await capture(stack, user, 'started by a slow relay');
+      const em = stack.orm.em.fork();
+      const [{ before }] = (await em.execute<{ before: Date }[]>(`SELECT clock_timestamp() AS before`)) as [{ before: Date }];
+
+      const slow = slowStartingClient(2_000);
+      const relaying = relayOutboxOnce(stack.orm, slow.client, { staleAfterMs: 0 });
+      await vi.waitFor(() => expect(slow.starts()).toBeGreaterThanOrEqual(2), { timeout: 5_000, interval: 20 });
+
+      const started = Date.now();
+      expect((await stack.http('DELETE', `/api/library?cardId=${deleted.cardId}`, { token: user.token })).status).toBe(204);
+      expect(Date.now() - started).toBeLessThan(1_000);
+
+      expect(await relaying).toBeGreaterThanOrEqual(2);
+      const [row] = await outboxRows(kept.cardId);
+      expect(new Date(row!.dispatched_at!).getTime() - new Date(before).getTime()).toBeGreaterThanOrEqual(1_900);
+    } finally {
+      libraryTestHooks.skipFastPathDispatch = false;
+      await stack.startWorker();
+    }
+  });
+});
+
+describe('a refresh while the failed run is still closing', () => {
+  it('starts the new run even when the old one closes between the refused start and the look at it', async () => {
+    await stack.stopWorker(); // the first run stays RUNNING, as a run closing after recording its failure does
+    const card = await capture(stack, user, 'refreshed while its failed run closes');
+    const workflowId = `card-enrichment/${card.cardId}`;
+    try {
+      libraryTestHooks.skipFastPathDispatch = true;
+      const em = stack.orm.em.fork();
+      const rowIds = async () => (await em.execute<{ id: string }[]>(`SELECT id FROM workflow_outbox WHERE workflow_id = ? ORDER BY id`, [workflowId])).map((r) => String(r.id));
+      await dispatchOutbox(stack.orm, stack.temporal, await rowIds());
+      await em.execute(`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ?::jsonb WHERE id = ?`, [JSON.stringify({ code: 'service_unavailable', message: 'The work timed out.' }), card.cardId]);
+      expect((await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } })).status).toBe(202);
+      const refreshRow = (await rowIds())[1]!;
+
+      // Refused while the first run runs; by the time the dispatch looks, that run has closed failing.
+      let closedMeanwhile = false;
+      const closeOnRefusal = async <T>(start: () => Promise<T>) => {
+        try {
+          return await start();
+        } catch (error) {
+          if (error instanceof WorkflowExecutionAlreadyStartedError && !closedMeanwhile) {
+            closedMeanwhile = true;
+            await stack.temporal.workflow.getHandle(workflowId).terminate('closing after recording its failure');
+          }
+          throw error;
+        }
+      };
+      const client = new Client({
+        connection: stack.temporal.connection,
+        namespace: stack.config.temporal.namespace,
+        interceptors: { workflow: [{ start: (input, next) => closeOnRefusal(() => next(input)), startWithDetails: (input, next) => closeOnRefusal(() => next(input)) }] },
+      });
+      await dispatchOutbox(stack.orm, client, [refreshRow]);
+      expect(closedMeanwhile).toBe(true);
+      expect((await stack.temporal.workflow.getHandle(workflowId).describe()).memo?.outboxId).toBe(refreshRow);
+    } finally {
+      libraryTestHooks.skipFastPathDispatch = false;
+      await stack.startWorker();
+    }
+    await waitForStatus(stack, user, card.cardId, 'ready');
   });
 });
 

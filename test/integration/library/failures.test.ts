@@ -80,3 +80,45 @@ describe('no credits left', () => {
     expect((await workflowFailure(card.cardId)).type).toBe('insufficient_credits');
   });
 });
+
+describe('the provider spend per card is bounded', () => {
+  const refresh = (cardId: string) => stack.http('PATCH', '/api/library', { token: user.token, body: { cardId, action: 'refresh_enrichment' } });
+  const callsFor = (text: string) => preparationCalls(stack).filter((r) => JSON.stringify(r.body.messages).includes(text)).length;
+
+  it('invalid output is asked again once per attempt, and a card makes at most 5 model calls over every refresh', async () => {
+    stack.fake.setMode('schema_violation');
+    const text = 'never valid output';
+    const card = await capture(stack, user, text);
+    expect((await waitForStatus(stack, user, card.cardId, 'failed')).enrichmentError.code).toBe('provider_output_invalid');
+    expect(callsFor(text)).toBe(2);
+
+    expect((await refresh(card.cardId)).status).toBe(202);
+    await waitForStatus(stack, user, card.cardId, 'failed');
+    expect(callsFor(text)).toBe(4);
+
+    expect((await refresh(card.cardId)).status).toBe(202);
+    await waitForStatus(stack, user, card.cardId, 'failed');
+    expect(callsFor(text)).toBe(5); // the budget's last call
+
+    // From now on a refresh fails at once, says why, and costs nothing.
+    expect((await refresh(card.cardId)).status).toBe(202);
+    const spent = await waitForStatus(stack, user, card.cardId, 'failed');
+    expect(spent.enrichmentError).toEqual({ code: 'provider_output_invalid', message: expect.stringContaining('model calls') });
+    expect(callsFor(text)).toBe(5);
+    expect((await workflowFailure(card.cardId)).type).toBe('provider_output_invalid');
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
+  });
+
+  it('calls the provider could not serve do not use up the budget', async () => {
+    stack.fake.setMode('privacy_refusal');
+    const text = 'refused routing many times';
+    const card = await capture(stack, user, text);
+    for (let round = 0; round < 6; round++) {
+      await waitForStatus(stack, user, card.cardId, 'failed');
+      expect((await refresh(card.cardId)).status).toBe(202);
+    }
+    stack.fake.setMode('ok');
+    await waitForStatus(stack, user, card.cardId, 'ready');
+    expect(callsFor(text)).toBe(7);
+  });
+});

@@ -139,6 +139,24 @@ describe('GET /api/library', () => {
     expectProblem(await stack.http('GET', '/api/library?query=caf%00e', { token: user.token }), 400, 'invalid_request');
   });
 
+  it('takes LIKE wildcards literally even when they arrive in forms that fold to them (％ ＿ ＼)', async () => {
+    const searcher = await newUser(stack.http);
+    const percent = await capture(stack, searcher, 'a 100% sure thing');
+    const underscore = await capture(stack, searcher, 'snake_case names');
+    const backslash = await capture(stack, searcher, 'back\\slash path');
+    await capture(stack, searcher, 'plain words only');
+    const search = async (query: string) =>
+      (await stack.http('GET', `/api/library?query=${encodeURIComponent(query)}`, { token: searcher.token })).body.items.map((i: any) => i.cardId);
+    // ％ folds to % (and ﹪ too); escaping before folding let it through as a wildcard matching every card.
+    expect(await search('％')).toEqual([percent.cardId]);
+    expect(await search('100﹪ SURE')).toEqual([percent.cardId]);
+    expect(await search('＿')).toEqual([underscore.cardId]);
+    expect(await search('snake＿case')).toEqual([underscore.cardId]);
+    expect(await search('e＿n')).toEqual([]); // a wildcard _ would match "case names"
+    expect(await search('back＼slash')).toEqual([backslash.cardId]);
+    expect(await search('＼')).toEqual([backslash.cardId]);
+  });
+
   it('rejects a bad cursor or limit with 400', async () => {
     expectProblem(await stack.http('GET', '/api/library?cursor=not-a-cursor', { token: user.token }), 400, 'invalid_request');
     // Well-formed but from year 33658: a 400, not a database error.

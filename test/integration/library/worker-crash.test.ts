@@ -2,9 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
+import { counterValue } from '../../support/metrics.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
 import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
+import { asyncHeaders, ledgerKinds, translationCalls, waitForSettled } from '../sentences/support.ts';
 
 let stack: Stack;
 let child: ChildProcess | undefined;
@@ -40,8 +42,12 @@ function spawnWorker(): Promise<ChildProcess> {
   });
 }
 
-it('a worker killed (SIGKILL) in the middle of a preparation: the card still reaches ready, charged exactly once', async () => {
+/** Preparation calls whose answer a dead worker lost, as the operator's metric counts them. */
+const lostPreparationCalls = () => counterValue('lcs_provider_unbilled_calls_total', { task: 'capture_preparation', reason: 'lost' });
+
+it('a worker killed (SIGKILL) in the middle of a preparation: the card still reaches ready, charged exactly once, the lost call counted', async () => {
   const user = await newUser(stack.http);
+  const lostBefore = await lostPreparationCalls();
   stack.fake.setCost('0.00001');
   stack.fake.setLatency(15_000); // the kill lands while the model call is in flight
   child = await spawnWorker();
@@ -61,4 +67,28 @@ it('a worker killed (SIGKILL) in the middle of a preparation: the card still rea
   await waitForStatus(stack, user, card.cardId, 'ready', 60_000);
   expect(preparationCalls(stack).length).toBeGreaterThanOrEqual(2);
   expect(await preparationCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
+  // The replacement (this process) found the dead attempt's hold with its call in flight: spend nobody paid for.
+  expect(await lostPreparationCalls()).toBe(lostBefore + 1);
 });
+
+it('a worker killed (SIGKILL) in the middle of an async sentence translation: the sentence is translated within a minute, charged once', async () => {
+  const user = await newUser(stack.http);
+  stack.fake.setCost('0.00001');
+  stack.fake.setLatency(15_000);
+  child = await spawnWorker();
+
+  const res = await stack.http('POST', '/api/sentences?mode=async', { token: user.token, headers: asyncHeaders, body: { original_text: 'A sentence that outlives its worker.' } });
+  expect(res.status, res.text).toBe(202);
+  const sentenceId: string = res.body.sentence.id;
+  await vi.waitFor(() => expect(translationCalls(stack)).toHaveLength(1), { timeout: 30_000, interval: 100 });
+  const exited = new Promise((resolve) => child!.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+  child = undefined;
+
+  stack.fake.setLatency(0);
+  await stack.startWorker(); // before the heartbeat, the attempt waited out its 5-minute start-to-close timeout
+  const settled = await waitForSettled(stack, sentenceId, 60_000);
+  expect(settled.status).toBe('translated');
+  expect(await ledgerKinds(stack, user.userId, 'sentence_translation')).toHaveLength(1);
+}, 90_000);

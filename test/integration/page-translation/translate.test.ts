@@ -31,7 +31,7 @@ describe('POST /api/immersive-translate', () => {
       credits_charged: 3, // 0.0012 USD → 0.001 × 3 × 1000
     });
     expect(await balanceOf(stack.http, user)).toBe(before - 3);
-    expect(await pageCharges(stack, user.userId)).toContainEqual({ idempotency_key: `page-translation/${body.request_id}`, amount: -3 });
+    expect(await pageCharges(stack, user.userId)).toContainEqual({ idempotency_key: expect.stringMatching(new RegExp(`^page-translation/${body.request_id}/`)), amount: -3 });
   });
 
   it('reports the given source language when it is not auto, and canonicalises tags', async () => {
@@ -59,6 +59,35 @@ describe('POST /api/immersive-translate', () => {
     expect(res.body.credits_charged).toBe(6); // 0.0018 → 0.002 × 3 × 1000, not 2 × 3
   });
 
+  it('charges for the part of a large batch that was delivered and kept when another part failed; the retry pays the rest', async () => {
+    const items = Array.from({ length: 4 }, (_, i) => ({ id: `big${i}`, text: `${uniqueText(i < 2 ? 'Kept' : 'Broken')} ${'word '.repeat(590)}` }));
+    const body = translateBody(items);
+    stack.fake.setCost('0.0009');
+    stack.fake.setResponder('translate_batch', (input) => {
+      if (input.items.some((i: { text: string }) => i.text.startsWith('Broken'))) throw new Error('this chunk fails');
+      return { items: input.items.map((i: { id: string; text: string }) => ({ id: i.id, text: fakeTranslate(i.text, 'fr'), detected_source_language: 'en' })) };
+    });
+    const before = await balanceOf(stack.http, user);
+    const failed = await translate(body);
+    expectProblem(failed, 503, 'service_unavailable');
+    expect(failed.body.credits_charged).toBe(3); // the kept chunk: 0.0009 → 0.001 × 3 × 1000
+    expect(failed.body.detail).toContain('kept and charged (3 credits)');
+    expect(await balanceOf(stack.http, user)).toBe(before - 3);
+    expect((await stack.http('GET', '/api/credits', { token: user.token })).body.held).toBe(0); // the page's hold was settled to the kept cost
+
+    stack.fake.reset();
+    stack.fake.setCost('0.0009');
+    const retry = await translate(body);
+    expect(retry.status, retry.text).toBe(200);
+    expect(providerItems(stack).map((i) => i.text)).toEqual(items.slice(2).map((i) => i.text.replace(/\s+$/, '')));
+    expect(retry.body.credits_charged).toBe(3);
+    expect(retry.body.items.map((i: { text: string }) => i.text)).toEqual(items.map((i) => fakeTranslate(i.text.trim(), 'fr') + ' '));
+    // Two provider calls were paid for, and the user paid for both: once each.
+    const charges = (await pageCharges(stack, user.userId)).filter((c) => c.idempotency_key.startsWith(`page-translation/${body.request_id}`));
+    expect(charges.map((c) => c.amount)).toEqual([-3, -3]);
+    expect(await balanceOf(stack.http, user)).toBe(before - 6);
+  });
+
   it('keeps placeholders and the outer whitespace of each item', async () => {
     const text = ` Click <b0>${uniqueText('here')}</b0> to see {0} results <x1/>  `;
     const res = await translate(translateBody([{ id: 'a', text }]));
@@ -66,16 +95,18 @@ describe('POST /api/immersive-translate', () => {
     expect(res.body.items[0].text).toBe(` ${fakeTranslate(text.trim().replace(/\s+/g, ' '), 'fr')}  `);
   });
 
-  it('rejects an answer that drops a placeholder: 502, nothing charged, nothing cached', async () => {
+  it.each([
+    ['drops a placeholder', `Read <a0>${uniqueText('the docs')}</a0>`, (text: string) => text.replace(/<\/?a0>/g, ''), 'placeholder <a0> missing'],
+    ['carries markup its source lacked', `Sign in ${uniqueText('now')}`, (text: string) => `${text} <img src=x onerror="alert(1)">`, 'adds an HTML tag absent from the source'],
+  ])('rejects an answer that %s: 502, nothing charged, nothing cached', async (_name, text, corrupt, reason) => {
     const before = await balanceOf(stack.http, user);
-    const text = `Read <a0>${uniqueText('the docs')}</a0>`;
     stack.fake.setResponder('translate_batch', (input) => ({
-      items: input.items.map((i: { id: string; text: string }) => ({ id: i.id, text: i.text.replace(/<\/?a0>/g, ''), detected_source_language: 'en' })),
+      items: input.items.map((i: { id: string; text: string }) => ({ id: i.id, text: corrupt(i.text), detected_source_language: 'en' })),
     }));
     const body = translateBody([{ id: 'a', text }]);
     const res = await translate(body);
     expectProblem(res, 502, 'provider_output_invalid');
-    expect(res.body.detail).toContain('placeholder <a0> missing');
+    expect(res.body.detail).toContain(reason);
     expect(await balanceOf(stack.http, user)).toBe(before);
 
     stack.fake.reset();

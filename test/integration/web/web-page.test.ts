@@ -180,7 +180,7 @@ describe('web page', () => {
     expect((await stack.http('GET', '/api/credits', { token })).status).toBe(401);
 
     // Sign out, a wrong password is explained, and signing back in lands in the library.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.reload();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -204,6 +204,14 @@ describe('web page', () => {
     await page.getByRole('button', { name: 'Delete “hold your horses”' }).click();
     await card('hold your horses').waitFor({ state: 'detached' });
     await page.getByText('Deleted “hold your horses”.').waitFor();
+
+    // Signing out everywhere ends the sessions opened elsewhere too.
+    const elsewhere = await stack.http('POST', '/api/auth/login', { body: { email, password } });
+    const otherCookie = elsewhere.headers.get('set-cookie')!.split(';')[0]!;
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByText('You are signed out on every device.').waitFor();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect((await stack.http('GET', '/api/me', { headers: { cookie: otherCookie } })).status).toBe(401);
 
     expect(consoleErrors).toEqual([]);
   });

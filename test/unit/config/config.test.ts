@@ -19,9 +19,40 @@ describe('loadConfig', () => {
     expect(config.secureCookies).toBe(true);
   });
 
+  it('keeps browser-extension origins as browsers send them, never as the opaque "null"', () => {
+    const config = loadConfig({ ALLOWED_ORIGINS: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/' });
+    expect(config.allowedOrigins).toContain('chrome-extension://abcdefghijklmnopabcdefghijklmnop');
+    expect(config.allowedOrigins).not.toContain('null');
+  });
+
+  it('refuses origins no browser could send, and a PUBLIC_ORIGIN that is not http(s)', () => {
+    for (const value of ['data:text/html,x', 'file:///tmp/page.html', 'null']) {
+      expect(() => loadConfig({ ALLOWED_ORIGINS: value }), value).toThrow(/ALLOWED_ORIGINS/);
+    }
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'chrome-extension://abc' })).toThrow(/PUBLIC_ORIGIN/);
+  });
+
+  it('reads TRUST_PROXY as the proxies’ addresses and refuses "true"', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+  });
+
   it('refuses invalid settings with a message naming each variable', () => {
     expect(() => loadConfig({ ALLOWED_ORIGINS: 'nope' })).toThrow(/ALLOWED_ORIGINS/);
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => loadConfig({ MODEL_PROVIDER: 'other' })).toThrow(/MODEL_PROVIDER/);
+  });
+});
+
+describe('retention settings', () => {
+  it('default to the bounds the README documents', () => {
+    const config = loadConfig({});
+    expect(config.retention).toEqual({ outboxDays: 7, idempotencyHours: 24, translationCacheDays: 30, translationCacheMaxRows: 200_000, unlinkedAudioDays: 7 });
+    expect(config.housekeeping).toEqual({ intervalMinutes: 60, batchRows: 500, maxRowsPerTable: 50_000, maxSecondsPerTable: 20 });
+  });
+
+  it('refuse a per-table time budget the sweep activity could not finish in', () => {
+    expect(() => loadConfig({ HOUSEKEEPING_MAX_SECONDS_PER_TABLE: '600' })).toThrow(/HOUSEKEEPING_MAX_SECONDS_PER_TABLE/);
+    expect(() => loadConfig({ RETENTION_OUTBOX_DAYS: '0' })).toThrow(/RETENTION_OUTBOX_DAYS/);
   });
 });

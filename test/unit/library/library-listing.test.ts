@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { captureTextProblem, containsPattern, decodeCursor, encodeCursor } from '../../../src/domain/library-listing.ts';
+import { captureTextProblem, decodeCursor, encodeCursor } from '../../../src/domain/library-listing.ts';
 
 describe('cursor', () => {
   it('round-trips any position', () => {
@@ -22,13 +22,6 @@ describe('cursor', () => {
     for (const bad of ['', 'not a cursor', '%%%', Buffer.from('123.not-a-uuid').toString('base64url'), Buffer.from('x.3f1c2a9e-6a1d-4c3f-9a7b-2b1c3d4e5f60').toString('base64url'), 'a'.repeat(201)]) {
       expect(decodeCursor(bad), bad).toBeNull();
     }
-  });
-});
-
-describe('containsPattern', () => {
-  it('wraps in % and takes LIKE wildcards and the escape character literally', () => {
-    expect(containsPattern('break a leg')).toBe('%break a leg%');
-    expect(containsPattern('100%_sure\\')).toBe('%100\\%\\_sure\\\\%');
   });
 });
 

@@ -6,7 +6,7 @@ let fake: FakeProvider;
 const origin = () => fake.baseUrl.replace(/\/api\/v1$/, '');
 const control = (path: string, body?: string) =>
   fetch(`${origin()}/__fake/${path}`, body === undefined ? {} : { method: 'POST', body, headers: { 'content-type': 'application/json' } });
-const complete = (headers: Record<string, string> = { authorization: 'Bearer k' }) =>
+const complete = (headers: Record<string, string> = { authorization: 'Bearer k' }, extra: Record<string, unknown> = {}) =>
   fetch(`${fake.baseUrl}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -14,6 +14,7 @@ const complete = (headers: Record<string, string> = { authorization: 'Bearer k' 
       model: 'm',
       messages: [{ role: 'user', content: '{"text":"hi"}' }],
       response_format: { type: 'json_schema', json_schema: { name: 't', strict: true, schema: { type: 'object', properties: { text: { type: 'string' } } } } },
+      ...extra,
     }),
   });
 
@@ -34,6 +35,17 @@ describe('fake provider over HTTP', () => {
     expect(body.choices[0]).toMatchObject({ index: 0, finish_reason: 'stop', message: { role: 'assistant' } });
     expect(JSON.parse(body.choices[0].message.content)).toEqual({ text: 'hi' });
     expect(body.usage.total_tokens).toBe(body.usage.prompt_tokens + body.usage.completion_tokens);
+  });
+
+  it('keeps to max_tokens like a provider: a longer answer is cut off with finish_reason length', async () => {
+    fake.setResponder('t', () => ({ text: 'y'.repeat(400) }));
+    const cut: any = await (await complete(undefined, { max_tokens: 10 })).json();
+    expect(cut.choices[0].finish_reason).toBe('length');
+    expect(cut.choices[0].message.content).toHaveLength(40);
+    expect(cut.usage.completion_tokens).toBe(10);
+    const whole: any = await (await complete(undefined, { max_tokens: 500 })).json();
+    expect(whole.choices[0].finish_reason).toBe('stop');
+    expect(whole.usage.completion_tokens).toBeLessThanOrEqual(500);
   });
 
   it('refuses a request without a bearer token', async () => {
@@ -70,6 +82,48 @@ describe('fake provider over HTTP', () => {
     await control('reset', '{}');
     expect(await (await control('requests')).json()).toEqual([]);
     expect(await (await complete()).text()).toContain('"cost":0.0012}');
+  });
+
+  it('prices by tokens when told to, exactly, and records the cost of each answer', async () => {
+    fake.setTokenPrices({ prompt: '0.15', completion: '0.6' });
+    const body = JSON.parse(await (await complete()).text());
+    const expected = ((body.usage.prompt_tokens * 15 + body.usage.completion_tokens * 60) / 100_000_000).toString();
+    expect(String(body.usage.cost)).toBe(expected);
+    expect(fake.requests.at(-1)!.costUsd).toBe(expected);
+    fake.setTokenPrices(null);
+    await complete();
+    expect(fake.requests.at(-1)!.costUsd).toBe('0.0012');
+  });
+
+  it('waits a random time within a latency range, per request', async () => {
+    expect((await control('latency', '{"minMs":60,"maxMs":160}')).status).toBe(200);
+    const waits = await Promise.all(Array.from({ length: 8 }, async () => {
+      const started = performance.now();
+      expect((await complete()).status).toBe(200);
+      return performance.now() - started;
+    }));
+    for (const ms of waits) expect(ms).toBeGreaterThanOrEqual(55);
+    expect(Math.max(...waits)).toBeLessThan(400);
+    // Eight uniform draws from a 100 ms range do not all land within 5 ms of each other.
+    expect(Math.max(...waits) - Math.min(...waits)).toBeGreaterThan(5);
+    expect((await control('latency', '{"minMs":"x"}')).status).toBe(400);
+  });
+
+  it('fails for a time window only, then answers again, and counts what it did', async () => {
+    expect((await control('fail-for', '{"ms":300,"status":502}')).status).toBe(200);
+    expect((await complete()).status).toBe(502);
+    expect((await complete()).status).toBe(502);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect((await complete()).status).toBe(200);
+    fake.failFor(10_000);
+    expect((await complete()).status).toBe(503);
+
+    const stats = await (await control('stats')).json();
+    expect(stats).toEqual({ received: 4, answered: { t: 1 }, failed: { 502: 2, 503: 1 } });
+    expect((await control('fail-for', '{"ms":100,"status":200}')).status).toBe(400);
+    fake.reset();
+    expect((await complete()).status).toBe(200);
+    expect(fake.stats()).toEqual({ received: 1, answered: { t: 1 }, failed: {} });
   });
 
   it('answers malformed and schema-violating content on request', async () => {

@@ -5,9 +5,12 @@ import { AppError } from '../../../src/domain/problems.ts';
 import { startFakeProvider, type FakeProvider } from '../../../src/model/fake-provider.ts';
 import { fakeTranslate } from '../../../src/model/fake-responders.ts';
 import { createModelClient, strictJsonSchema, type ModelClientLogger } from '../../../src/model/model-client.ts';
+import { costCeilingUsd, inputTokenBound } from '../../../src/domain/model-budget.ts';
+import { counterValue as metric } from '../../support/metrics.ts';
+
 
 const Translation = z.object({ translation: z.string(), notes: z.array(z.string()) });
-const request = { task: 'translate_test', schema: Translation, system: 'Translate.', input: { text: 'break a leg', lang: 'de' } };
+const request = { task: 'translate_test', schema: Translation, system: 'Translate.', input: { text: 'break a leg', lang: 'de' }, maxTokens: 200 };
 
 let fake: FakeProvider;
 const config = (over: Partial<Config['model']> = {}): Config['model'] => ({
@@ -17,6 +20,7 @@ const config = (over: Partial<Config['model']> = {}): Config['model'] => ({
   model: 'test/model',
   timeoutMs: 2_000,
   maxRetries: 2,
+  price: { inputUsdPerMillionTokens: '0.15', outputUsdPerMillionTokens: '0.6' },
   ...over,
 });
 
@@ -84,7 +88,7 @@ describe('model client against the fake provider', () => {
       done: z.boolean(),
     });
     const input = { items: [{ id: 'a', text: 'one' }, { id: 'b', text: 'two' }] };
-    const { data } = await createModelClient(config()).complete({ task: 'generic_task', schema, system: 's', input });
+    const { data } = await createModelClient(config()).complete({ task: 'generic_task', schema, system: 's', input, maxTokens: 500 });
     expect(data).toEqual({ items: [{ id: 'a', text: 'one', lang: 'en' }, { id: 'b', text: 'two', lang: 'en' }], done: false });
   });
 
@@ -175,6 +179,60 @@ describe('model client against the fake provider', () => {
     expect(lines.length).toBeGreaterThanOrEqual(3);
     const all = lines.join('\n');
     for (const secret of ['break a leg', 'sk-test-secret', 'Translate.', 'unexpected']) expect(all).not.toContain(secret);
+  });
+});
+
+describe('what a call may cost', () => {
+  it('sends max_tokens, and the cost ceiling prices the very request sent at most one token per byte', async () => {
+    const client = createModelClient(config());
+    const ceiling = client.costCeilingUsd(request);
+    await client.complete(request);
+    const sent = fake.requests[0]!;
+    expect(sent.body.max_tokens).toBe(200);
+    const bytes = Buffer.byteLength(JSON.stringify(sent.body));
+    expect(ceiling).toBe(costCeilingUsd({ input: inputTokenBound(bytes), output: 200 }, config().price));
+    expect(Number(ceiling)).toBeGreaterThan(0);
+  });
+
+  it('treats an answer cut off at max_tokens as provider_output_invalid (finish_reason length)', async () => {
+    fake.setResponder('translate_test', () => ({ translation: 'x'.repeat(2_000), notes: [] }));
+    const error = await failure(createModelClient(config()).complete({ ...request, maxTokens: 50 }));
+    expect(error.code).toBe('provider_output_invalid');
+    expect(error.message).toContain('cut off');
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('knows its longest call: the timeout of every attempt and the waits between them', () => {
+    expect(createModelClient(config({ timeoutMs: 60_000, maxRetries: 2 })).longestCallMs).toBe(3 * 60_000 + 2 * 5_000);
+    expect(createModelClient(config({ timeoutMs: 3_000, maxRetries: 0 })).longestCallMs).toBe(3_000);
+  });
+});
+
+describe('provider spend metrics and logs', () => {
+  it('count calls by task and outcome, and the cost the provider reported', async () => {
+    const task = 'metrics_task';
+    const ok = await metric('lcs_model_calls_total', { task, outcome: 'ok' });
+    const cost = await metric('lcs_provider_cost_usd_total', { task });
+    fake.setCost('0.0025');
+    await createModelClient(config()).complete({ ...request, task });
+    fake.setMode('privacy_refusal');
+    await failure(createModelClient(config()).complete({ ...request, task }));
+    expect(await metric('lcs_model_calls_total', { task, outcome: 'ok' })).toBe(ok + 1);
+    expect(await metric('lcs_model_calls_total', { task, outcome: 'privacy_routing_unavailable' })).toBeGreaterThanOrEqual(1);
+    expect(await metric('lcs_provider_cost_usd_total', { task })).toBeCloseTo(cost + 0.0025, 10);
+  });
+
+  it('count a rejected answer as spend nobody paid for, with a warn line that carries no user text', async () => {
+    const task = 'rejected_task';
+    const lines: [object, string | undefined][] = [];
+    const logger: ModelClientLogger = { warn: (obj, msg) => lines.push([obj, msg]), debug: () => {} };
+    fake.setCost('0.004');
+    fake.setMode('schema_violation');
+    await failure(createModelClient(config(), { logger }).complete({ ...request, task }));
+    expect(await metric('lcs_provider_unbilled_calls_total', { task, reason: 'invalid_output' })).toBe(1);
+    expect(await metric('lcs_provider_unbilled_cost_usd_total', { task, reason: 'invalid_output' })).toBeCloseTo(0.004, 10);
+    expect(lines).toContainEqual([{ task, outcome: 'invalid_output', costUsd: '0.004' }, 'provider spend not billed']);
+    expect(JSON.stringify(lines)).not.toContain('break a leg');
   });
 });
 

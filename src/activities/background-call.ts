@@ -1,0 +1,29 @@
+import { Context } from '@temporalio/activity';
+import type { BackgroundCall } from '../services/paid-call.ts';
+
+/** Well inside the workflows' heartbeat timeout (workflows/failures.ts, `HEARTBEAT_TIMEOUT`). */
+const HEARTBEAT_EVERY_MS = 1_000;
+
+/** The running activity, as a paid call sees it: its attempt, its deadline, its cancellation. */
+export function backgroundCall(context: Context = Context.current()): BackgroundCall {
+  return {
+    attempt: context.info.attempt,
+    deadline: Date.now() + context.info.startToCloseTimeoutMs,
+    signal: context.cancellationSignal,
+  };
+}
+
+/**
+ * Runs one long call of the running activity (a model or speech call) while heartbeating, so a
+ * worker that dies mid-call is noticed within the heartbeat timeout rather than the long
+ * start-to-close timeout, and a cancellation reaches the call.
+ */
+export async function whileHeartbeating<T>(work: (call: BackgroundCall, context: Context) => Promise<T>): Promise<T> {
+  const context = Context.current();
+  const heartbeat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  try {
+    return await work(backgroundCall(context), context);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}

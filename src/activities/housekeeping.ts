@@ -1,0 +1,31 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Logger } from 'pino';
+import { isRetentionTable, type HousekeepingPass, type RetentionTable, type TableSweep } from '../domain/retention.ts';
+import { counter } from '../platform/metrics.ts';
+import { createLogger } from '../platform/services.ts';
+import { retentionPolicy, sweepBudget, sweepTable } from '../services/retention.ts';
+import type { ActivityDeps } from './index.ts';
+
+const passes = counter('lcs_housekeeping_passes_total', 'Housekeeping passes, by outcome', ['outcome']);
+
+/**
+ * Retention: one activity per table and pass, and one that reports the pass. Numbers only.
+ * Activities log through the SDK's runtime, kept to warnings; a pass is worth an info line.
+ */
+export function createHousekeepingActivities(deps: ActivityDeps, logger: Pick<Logger, 'info'> = createLogger(deps.config)) {
+  const policy = retentionPolicy(deps.config);
+  const budget = sweepBudget(deps.config);
+  return {
+    /** Deletes what the table's retention bound allows, within this pass's budget. */
+    async sweepRetentionTable(table: RetentionTable): Promise<TableSweep> {
+      if (!isRetentionTable(table)) throw ApplicationFailure.nonRetryable('not a retention table', 'UnknownRetentionTable');
+      return sweepTable(deps.orm, table, policy, budget);
+    },
+    async recordHousekeepingPass(pass: HousekeepingPass): Promise<void> {
+      const unfinished = Object.entries(pass.tables).flatMap(([table, sweep]) => (sweep?.more ? [table] : []));
+      passes.inc({ outcome: pass.failed.length > 0 ? 'failed' : unfinished.length > 0 ? 'unfinished' : 'complete' });
+      const deleted = Object.fromEntries(Object.entries(pass.tables).map(([table, sweep]) => [table, sweep?.deleted ?? 0]));
+      logger.info({ deleted, total: pass.deleted, unfinished, failed: pass.failed }, 'housekeeping pass');
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+import type { Orm } from '../db/orm.ts';
+
+/**
+ * A short lease on a row that one request works on: a sync sentence being translated, a claimed
+ * page-translation `request_id`. The owner renews it while it works; when its process dies the
+ * renewals stop, and once the lease has lapsed a retry of the same request may take the row over,
+ * within seconds instead of after every model timeout. The owner's final writes stay conditional
+ * (attempt, claim token), so an owner whose lease was taken over stores and charges nothing.
+ */
+export const LEASE = { durationMs: 8_000, renewEveryMs: 2_000 } as const;
+
+/** The `lease_expires_at` of a lease taken or renewed now (binds one parameter: LEASE.durationMs). */
+export const LEASE_EXPIRY_SQL = `clock_timestamp() + (? * interval '1 millisecond')`;
+
+/** The rows a lease may cover; `where` picks the owner's row (binds `params`). */
+export interface LeasedRow {
+  table: 'sentences' | 'page_translation_requests';
+  where: string;
+  params: unknown[];
+}
+
+/**
+ * Runs `work` while renewing the row's lease. A renewal that fails (the database briefly away) is
+ * logged and tried again at the next turn; renewals never overlap.
+ */
+export async function whileLeased<T>(orm: Orm, row: LeasedRow, work: () => Promise<T>, logger?: Pick<Logger, 'warn'>): Promise<T> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const renew = async () => {
+    try {
+      await orm.em.fork().execute(`UPDATE ${row.table} SET lease_expires_at = ${LEASE_EXPIRY_SQL} WHERE ${row.where}`, [LEASE.durationMs, ...row.params]);
+    } catch (error) {
+      logger?.warn({ table: row.table, err: (error as Error).name }, 'lease renewal failed');
+    } finally {
+      if (!stopped) timer = setTimeout(renew, LEASE.renewEveryMs);
+    }
+  };
+  timer = setTimeout(renew, LEASE.renewEveryMs);
+  try {
+    return await work();
+  } finally {
+    stopped = true;
+    clearTimeout(timer);
+  }
+}

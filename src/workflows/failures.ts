@@ -1,0 +1,42 @@
+import { ActivityFailure, ApplicationFailure, type RetryPolicy, TimeoutFailure } from '@temporalio/workflow';
+import { type ProblemCode, problemCatalog } from '../domain/problems.ts';
+import { ACTIVITY_RETRY } from '../domain/retry-policy.ts';
+
+/**
+ * The retry policy of every activity that does a unit of work. Its attempt cap is the longest
+ * budget (infrastructure); the activity marks its failure non-retryable sooner when what failed
+ * deserves less (src/activities/failures.ts), so no list of error types is kept here.
+ */
+export const WORK_RETRY: RetryPolicy = {
+  initialInterval: ACTIVITY_RETRY.initialIntervalMs,
+  backoffCoefficient: ACTIVITY_RETRY.backoffCoefficient,
+  maximumInterval: ACTIVITY_RETRY.maximumIntervalMs,
+  maximumAttempts: ACTIVITY_RETRY.infrastructureAttempts,
+};
+
+/** Recording an outcome is a small database write: retried, unbounded, until it lands. */
+export const RECORD_RETRY: RetryPolicy = { initialInterval: ACTIVITY_RETRY.initialIntervalMs, maximumInterval: ACTIVITY_RETRY.maximumIntervalMs };
+
+/**
+ * The options of every activity that makes one long model or speech call: it heartbeats
+ * (activities/background-call.ts), so a worker that dies mid-call is noticed within seconds and
+ * the attempt retried elsewhere, long before the start-to-close timeout.
+ */
+export const LONG_CALL = { startToCloseTimeout: '5 minutes', heartbeatTimeout: '10 seconds', retry: WORK_RETRY } as const;
+
+export interface CatalogFailure {
+  code: ProblemCode;
+  message: string;
+}
+
+/**
+ * What a failed activity ends with, as a catalog code: the type our activities give their
+ * failures, or service_unavailable for a timeout (a dead worker, a hung call) that outlived the
+ * retries. Never a class name such as `DriverException`.
+ */
+export function catalogFailureOf(error: unknown): CatalogFailure {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure && cause.type && cause.type in problemCatalog) return { code: cause.type as ProblemCode, message: cause.message };
+  if (cause instanceof TimeoutFailure) return { code: 'service_unavailable', message: 'The work timed out.' };
+  return { code: 'internal_error', message: 'The work failed unexpectedly.' };
+}

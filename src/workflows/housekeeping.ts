@@ -1,0 +1,38 @@
+import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import type { createHousekeepingActivities } from '../activities/housekeeping.ts';
+import { RETENTION_TABLES, summarisePass, type HousekeepingPass, type RetentionTable, type TableSweep } from '../domain/retention.ts';
+
+type HousekeepingActivities = ReturnType<typeof createHousekeepingActivities>;
+
+/** A sweep stops within its time budget (≤ 2 minutes); a failing one is retried a little, then left to the next pass. */
+const { sweepRetentionTable } = proxyActivities<HousekeepingActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+});
+
+const { recordHousekeepingPass } = proxyActivities<HousekeepingActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 5 },
+});
+
+/**
+ * One retention pass, started by the `housekeeping/<task queue>` Schedule: each table in turn,
+ * so one table's failure does not keep the others from their bound. Nothing in, counts out (the
+ * Web UI shows them as the result). A pass with a failed table ends FAILED, counts attached.
+ */
+export async function housekeepingWorkflow(): Promise<HousekeepingPass> {
+  const tables: Partial<Record<RetentionTable, TableSweep>> = {};
+  const failed: RetentionTable[] = [];
+  for (const table of RETENTION_TABLES) {
+    try {
+      tables[table] = await sweepRetentionTable(table);
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      failed.push(table);
+    }
+  }
+  const pass = summarisePass(tables, failed);
+  await recordHousekeepingPass(pass);
+  if (failed.length > 0) throw ApplicationFailure.nonRetryable(`housekeeping could not sweep ${failed.join(', ')}`, 'HousekeepingIncomplete', pass);
+  return pass;
+}

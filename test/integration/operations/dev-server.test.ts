@@ -1,0 +1,82 @@
+import net from 'node:net';
+import type { Client } from '@temporalio/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePorts } from '../../../src/platform/free-port.ts';
+import { connectTemporal } from '../../../src/platform/temporal.ts';
+import { type DevServer, DevServerStartError, startTemporalDevServer } from '../../../src/platform/temporal-dev-server.ts';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function holdPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((r) => server.close(r)));
+  return (server.address() as net.AddressInfo).port;
+}
+
+async function devServer(options: Parameters<typeof startTemporalDevServer>[0]): Promise<DevServer> {
+  const server = await startTemporalDevServer({ uiPort: null, ...options });
+  cleanups.push(() => server.stop());
+  return server;
+}
+
+describe('starting the Temporal dev server', () => {
+  it('says in one line why a start failed, at once', async () => {
+    const taken = await holdPort();
+    const started = Date.now();
+    const error = await startTemporalDevServer({ port: taken, uiPort: null }).then((s) => { cleanups.push(() => s.stop()); }, (e: unknown) => e);
+    expect(error).toBeInstanceOf(DevServerStartError);
+    expect((error as Error).message).toMatch(new RegExp(`^Temporal dev server did not start: .*${taken}.*address already in use$`));
+    expect((error as Error).message).not.toContain('\n');
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('chooses every port itself, distinct, and starts again with fresh ports when one was taken meanwhile', async () => {
+    const taken = await holdPort();
+    const lines: string[] = [];
+    let choices = 0;
+    // The first choice of HTTP port is taken by the time the CLI binds it, as another process may do.
+    const choosePorts = async () => (choices++ === 0 ? [...(await freePorts(1)), taken, ...(await freePorts(2))] : freePorts(4));
+    const server = await devServer({ choosePorts, log: (line) => lines.push(line) });
+    expect(choices).toBe(2);
+    expect(server.ports.http).not.toBe(taken);
+    expect(new Set([server.ports.grpc, server.ports.http, server.ports.metrics]).size).toBe(3);
+    expect(lines.join('\n')).toContain(`port ${taken} was taken meanwhile`);
+    const client = await connectTemporal(server.address, 'default');
+    cleanups.push(() => client.connection.close());
+    await client.connection.workflowService.getSystemInfo({});
+  });
+});
+
+describe('a Temporal client after an outage', () => {
+  it('sees the server again within seconds of its return, even after half a minute away', async () => {
+    const first = await devServer({});
+    const client: Client = await connectTemporal(first.address, 'default');
+    cleanups.push(() => client.connection.close());
+    await client.connection.workflowService.getSystemInfo({});
+
+    process.kill(first.pid, 'SIGKILL');
+    await first.exited;
+    // Requests keep coming during the outage (captures, the relay), and keep failing.
+    const outageEnds = Date.now() + 30_000;
+    while (Date.now() < outageEnds) {
+      await client.connection.withDeadline(Date.now() + 500, () => client.connection.workflowService.getSystemInfo({})).catch(() => {});
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+
+    await devServer({ port: first.ports.grpc }); // resolves once the port accepts connections
+    const back = Date.now();
+    for (;;) {
+      const ok = await client.connection.withDeadline(Date.now() + 1_000, () => client.connection.workflowService.getSystemInfo({})).then(() => true, () => false);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 100));
+      if (Date.now() - back > 60_000) break;
+    }
+    const seenAfterMs = Date.now() - back;
+    console.log(`Temporal client saw the server again ${seenAfterMs} ms after it was back from a 30 s outage`);
+    expect(seenAfterMs).toBeLessThan(3_000);
+  }, 120_000);
+});

@@ -1,0 +1,45 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createOrm, migrate } from '../../src/db/orm.ts';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/platform/embedded-postgres.ts';
+
+export interface PrivateDatabase {
+  url: string;
+  /** Stops PostgreSQL: every connection drops, new ones are refused. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data, as after a restart. */
+  start(): Promise<void>;
+  /** Stops it for good and removes its data. */
+  close(): Promise<void>;
+}
+
+/**
+ * A migrated PostgreSQL of the test file's own, for tests that take the database away: the run's
+ * shared one must stay up for every other file.
+ */
+export async function startPrivateDatabase(): Promise<PrivateDatabase> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lcs-private-db-'));
+  chmodSync(dataDir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
+  let db: EmbeddedDatabase | null = await startEmbeddedPostgres({ dataDir });
+  const { url } = db;
+  const port = Number(new URL(url).port);
+  const orm = await createOrm(url);
+  await migrate(orm);
+  await orm.close();
+  return {
+    url,
+    async stop() {
+      await db?.stop();
+      db = null;
+    },
+    async start() {
+      db ??= await startEmbeddedPostgres({ dataDir, port });
+    },
+    async close() {
+      await db?.stop();
+      db = null;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
