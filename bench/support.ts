@@ -18,7 +18,7 @@ import { createOrm, migrate, type Orm } from '../src/db/orm.ts';
 import { startFakeProvider, type FakeProvider } from '../src/model/fake-provider.ts';
 import { createModelClient } from '../src/model/model-client.ts';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
-import { connectTemporal } from '../src/platform/temporal.ts';
+import { connectTemporal } from '../src/temporal/connection.ts';
 import { startTemporalDevServer } from '../src/platform/temporal-dev-server.ts';
 import { runWorker } from '../src/worker/worker.ts';
 

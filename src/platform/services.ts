@@ -5,7 +5,8 @@ import { createOrm, migrate, type Orm } from '../db/orm.ts';
 import { isDatabaseUnavailable } from '../domain/database-errors.ts';
 import { createModelClient, type ModelClient } from '../model/model-client.ts';
 import { whenReachable } from './startup.ts';
-import { connectTemporal, ensureSearchAttributes } from './temporal.ts';
+import { connectTemporal } from '../temporal/connection.ts';
+import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
 
 export interface Services {
   orm: Orm;
