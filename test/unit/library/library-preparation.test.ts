@@ -8,7 +8,7 @@ import {
   settledOutcome,
 } from '../../../src/domain/library-preparation.ts';
 import { strictJsonSchema } from '../../../src/model/model-client.ts';
-import { libraryResponders } from '../../../src/model/fake-responders/library.ts';
+import { libraryResponders } from '../../../tools/fake-provider/responders/library.ts';
 
 const valid: PreparationOutput = {
   translation: 'Bonne chance !',
