@@ -16,7 +16,7 @@ import { askAgainAfterInvalidAnswer, BUDGET_SPENT_MESSAGE, CARD_PREPARATION_BUDG
 import { AppError, isAppError } from '../domain/problems.ts';
 import type { ModelClient, StructuredRequest, StructuredResult } from '../model/model-client.ts';
 import { counter } from '../platform/metrics.ts';
-import { WORKFLOW_KINDS, workflowId } from '../workflows/constants.ts';
+import { WORKFLOW_KINDS, workflowId } from '../temporal/workflow-ids.ts';
 import { type BackgroundCall, modelCallHold, withCreditHold } from './paid-call.ts';
 import { charge } from './wallet.ts';
 

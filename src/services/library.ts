@@ -7,7 +7,10 @@ import { type ListCursor, encodeCursor } from '../domain/library-listing.ts';
 import { cleanCaptureText, normaliseExpression } from '../domain/normalise.ts';
 import { AppError } from '../domain/problems.ts';
 import { newSchedulingState, type SchedulingStateName } from '../domain/scheduling.ts';
-import { discardPendingStarts, dispatchInBackground, enqueueWorkflow, OUTBOX_COLUMNS, outboxValues } from './workflow-outbox.ts';
+import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues } from '../temporal/outbox.ts';
+import { dispatchInBackground } from '../temporal/outbox-dispatch.ts';
+import { WORKFLOW_KINDS } from '../temporal/workflow-ids.ts';
+import { cardEnrichment } from '../workflows/card-enrichment.ts';
 import { cancelPreparation, enrichmentWorkflowId } from './card-enrichment.ts';
 
 export type EnrichmentStatus = 'pending' | 'ready' | 'failed';
@@ -167,7 +170,7 @@ export async function captureCard(em: Em, dispatch: PreparationDispatch, userId:
 async function insertCard(em: Em, taskQueue: string, userId: string, text: string, key: string, now: Date): Promise<(CardRow & { outbox_id: string }) | null> {
   const cardId = randomUUID();
   const s = newSchedulingState(now);
-  const start = preparationStart(taskQueue, userId, cardId, 1);
+  const start = enrichmentStart(taskQueue, userId, cardId, 1);
   const [row] = await em.execute<(CardRow & { outbox_id: string })[]>(
     `WITH c AS (
        INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -189,16 +192,14 @@ async function insertCard(em: Em, taskQueue: string, userId: string, text: strin
   return row ? { ...row, outbox_id: String(row.outbox_id) } : null;
 }
 
-/** The preparation workflow start: ids and the attempt number only, never the text. */
-function preparationStart(taskQueue: string, userId: string, cardId: string, attempt: number) {
-  return {
-    workflowType: 'cardEnrichment',
+/** The enrichment workflow start: ids and the attempt number only, never the text. */
+function enrichmentStart(taskQueue: string, userId: string, cardId: string, attempt: number) {
+  return outboxStart(cardEnrichment, [{ cardId, attempt }], {
     workflowId: enrichmentWorkflowId(cardId),
     taskQueue,
-    args: [{ cardId, attempt }],
     userId,
-    kind: 'card-enrichment' as const,
-  };
+    kind: WORKFLOW_KINDS.cardEnrichment,
+  });
 }
 
 export interface ListOptions {
@@ -260,7 +261,7 @@ export async function refreshEnrichment(em: Em, dispatch: PreparationDispatch, u
        WHERE c.id = ? RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
       [cardId],
     );
-    const outboxId = await enqueueWorkflow(tx, preparationStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
+    const outboxId = await enqueueWorkflow(tx, enrichmentStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
     return { card: toCardView(updated!), outboxId };
   });
   dispatchAfterCommit(dispatch, [outcome.outboxId]);

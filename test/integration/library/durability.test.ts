@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { prepareCard } from '../../../src/services/card-enrichment.ts';
 import { deleteCard, libraryTestHooks } from '../../../src/services/library.ts';
-import { dispatchOutbox, relayOutboxOnce } from '../../../src/services/workflow-outbox.ts';
+import { dispatchOutbox, relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
 import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeTranslate } from '../../../src/model/fake-responders.ts';
+import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
 import { emptyWallet, ledgerKinds, sentenceRow, translationCalls } from './support.ts';
