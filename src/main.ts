@@ -85,6 +85,9 @@ async function start() {
   stops.push({ what: 'HTTP server', stop: () => app.close() });
   await app.listen({ port: config.port, host: config.host });
   logger.info(`Ready: API ${config.publicOrigin}/api, reference ${config.publicOrigin}/docs, Temporal Web UI http://localhost:${config.temporal.uiPort}`);
+  // Set by bin/with-toolchain.sh when it began: the time a newcomer waited, set-up included.
+  const launchedAt = Number(process.env.LCS_LAUNCHED_AT_MS);
+  if (launchedAt > 0) logger.info(`Ready ${((Date.now() - launchedAt) / 1000).toFixed(1)} s after npm start`);
 }
 
 /** `npm start` exposes its metrics by default; a taken port costs the metrics, not the service. */

@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
@@ -11,6 +15,35 @@ export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', impo
 /** Bundles the workflows once (seconds); tests and production reuse the bundle. */
 export async function buildWorkflowBundle(): Promise<WorkflowBundle> {
   return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+}
+
+const srcDir = fileURLToPath(new URL('..', import.meta.url));
+const lockfile = fileURLToPath(new URL('../../package-lock.json', import.meta.url));
+
+/**
+ * The bundle of these very sources: built once and kept, by a hash of every source file and the
+ * lockfile (the SDK's version), in the toolchain's cache. Bundling takes seconds of every start
+ * and every restart of a worker; reading the kept bundle takes milliseconds.
+ */
+export async function cachedWorkflowBundle(cacheDir = process.env.LCS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'language-capture')): Promise<WorkflowBundle> {
+  const hash = createHash('sha256');
+  for (const file of (readdirSync(srcDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort()) {
+    hash.update(file).update(readFileSync(path.join(srcDir, file)));
+  }
+  hash.update(readFileSync(lockfile));
+  const kept = path.join(cacheDir, 'workflow-bundles', `${hash.digest('hex').slice(0, 32)}.js`);
+  try {
+    return { code: readFileSync(kept, 'utf8') };
+  } catch {
+    const bundle = await buildWorkflowBundle();
+    try {
+      mkdirSync(path.dirname(kept), { recursive: true });
+      const partial = `${kept}.${process.pid}.partial`;
+      writeFileSync(partial, bundle.code);
+      renameSync(partial, kept); // whole or not at all, when two workers start at once
+    } catch { /* a read-only cache only costs the next start its bundling time */ }
+    return bundle;
+  }
 }
 
 const quietBundlerLogger = {
@@ -42,7 +75,7 @@ export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundl
     connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
-    workflowBundle: deps.bundle ?? (await buildWorkflowBundle()),
+    workflowBundle: deps.bundle ?? (await cachedWorkflowBundle()),
     activities: createActivities(deps),
     maxConcurrentActivityTaskExecutions: deps.maxConcurrentActivities ?? 50,
   });

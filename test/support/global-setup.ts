@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { createOrm, migrate } from '../../src/db/orm.ts';
 import { startEmbeddedPostgres } from '../../src/platform/embedded-postgres.ts';
 import { startTemporalDevServer } from '../../src/platform/temporal-dev-server.ts';
-import { buildWorkflowBundle } from '../../src/worker/worker.ts';
+import { cachedWorkflowBundle } from '../../src/worker/worker.ts';
 
 export interface Infra {
   databaseUrl: string;
@@ -27,9 +27,9 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lcs-test-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
   const starting = { db: startEmbeddedPostgres({ dataDir: dir }), temporal: startTemporalDevServer({ uiPort: null }) };
-  let db: Awaited<typeof starting.db>, temporal: Awaited<typeof starting.temporal>, bundle: Awaited<ReturnType<typeof buildWorkflowBundle>>;
+  let db: Awaited<typeof starting.db>, temporal: Awaited<typeof starting.temporal>, bundle: Awaited<ReturnType<typeof cachedWorkflowBundle>>;
   try {
-    [db, temporal, bundle] = await Promise.all([starting.db, starting.temporal, buildWorkflowBundle()]);
+    [db, temporal, bundle] = await Promise.all([starting.db, starting.temporal, cachedWorkflowBundle()]);
   } catch (error) {
     // Stop whatever did start, so a failed setup leaves no servers behind.
     await Promise.allSettled([starting.db.then((s) => s.stop()), starting.temporal.then((s) => s.stop())]);
