@@ -1,5 +1,5 @@
 import type { EnrichmentError, PreparationOutcome } from '../domain/library-preparation.ts';
-import { type PreparationRef, prepareCard, recordPreparationFailure } from '../services/card-enrichment.ts';
+import { type PreparationRef, prepareCard, recordPreparationFailure } from '../features/library/enrichment.ts';
 import { whileHeartbeating } from './background-call.ts';
 import { activityFailure } from './failures.ts';
 import type { ActivityDeps } from './index.ts';

@@ -1,10 +1,10 @@
-import type { App, AppDeps } from '../deps.ts';
-import { libraryRoutes } from './library.ts';
-import { sentenceRoutes } from './sentences.ts';
-import { pageTranslationRoutes } from './page-translation.ts';
-import { replayRoutes } from './replay.ts';
-import { audioRoutes } from './audio.ts';
-import { workRoutes } from './work.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
+import { libraryRoutes } from '../../features/library/operations.ts';
+import { sentenceRoutes } from '../../features/sentences/operations.ts';
+import { pageTranslationRoutes } from '../../features/translation/operations.ts';
+import { replayRoutes } from '../../features/replay/operations.ts';
+import { audioRoutes } from '../../features/audio/operations.ts';
+import { workRoutes } from '../../features/work/operations.ts';
 
 /** Every feature area's REST routes. */
 export async function featureRoutes(app: App, deps: AppDeps) {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { SUPPORTED_LANGUAGES } from '../../domain/languages.ts';
 import { addressKey } from '../../domain/client-address.ts';
-import { changePassword, endAllSessions, getAccount, setLanguages } from '../../services/accounts.ts';
-import { createToken, listTokens, revokeToken } from '../../services/tokens.ts';
-import { getWallet, listLedger } from '../../services/wallet.ts';
-import { changePasswordSchema, createTokenSchema, languageSettingsSchema, signOutEverywhereSchema } from '../schemas/account.ts';
-import { ledgerQuerySchema } from '../schemas/credits.ts';
-import { clearSessionCookie, setSessionCookie } from '../session-cookie.ts';
+import { changePassword, endAllSessions, getAccount, setLanguages } from '../../features/account/service.ts';
+import { createToken, listTokens, revokeToken } from '../../features/account/tokens.ts';
+import { getWallet, listLedger } from '../../features/credits/wallet.ts';
+import { changePasswordSchema, createTokenSchema, languageSettingsSchema, signOutEverywhereSchema } from '../../features/account/schemas.ts';
+import { ledgerQuerySchema } from '../../features/credits/schemas.ts';
+import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie.ts';
 import { authedProcedure, publicProcedure, router, sessionProcedure } from './init.ts';
 
 export const accountRouter = router({

@@ -1,7 +1,7 @@
-import { getAudio, requestAudio } from '../../services/audio.ts';
-import { speechEngineFor } from '../../services/speech/engine.ts';
-import { subjectOf } from '../routes/audio.ts';
-import { audioParamsSchema, audioRequestSchema } from '../schemas/audio.ts';
+import { getAudio, requestAudio } from '../../features/audio/service.ts';
+import { speechEngineFor } from '../../features/audio/speech/engine.ts';
+import { subjectOf } from '../../features/audio/operations.ts';
+import { audioParamsSchema, audioRequestSchema } from '../../features/audio/schemas.ts';
 import { authedProcedure, modelBackedProcedure, router } from './init.ts';
 
 /** Audio for the web page; the bytes themselves are fetched from the REST `url` (range requests). */

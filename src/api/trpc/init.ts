@@ -3,10 +3,10 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { AppError, isAppError, problemBody } from '../../domain/problems.ts';
-import type { AppDeps } from '../deps.ts';
-import { requireLanguages } from '../plugins/language-guard.ts';
-import { answerProblem, catalogErrorOf } from '../plugins/problems.ts';
-import { assertStorableText } from '../plugins/text-guard.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { requireLanguages } from '../../http/plugins/language-guard.ts';
+import { answerProblem, catalogErrorOf } from '../../http/plugins/problems.ts';
+import { assertStorableText } from '../../http/plugins/text-guard.ts';
 
 export interface TrpcContext {
   deps: AppDeps;

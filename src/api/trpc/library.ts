@@ -1,7 +1,7 @@
 import { decodeCursor } from '../../domain/library-listing.ts';
-import { captureCard, deleteCard, getCardForUser, listCards, preparationDispatch, refreshEnrichment } from '../../services/library.ts';
+import { captureCard, deleteCard, getCardForUser, listCards, preparationDispatch, refreshEnrichment } from '../../features/library/service.ts';
 import { z } from 'zod';
-import { captureSchema, cardIdSchema, listQuerySchema, refreshSchema } from '../schemas/library.ts';
+import { captureSchema, cardIdSchema, listQuerySchema, refreshSchema } from '../../features/library/schemas.ts';
 import { authedProcedure, modelProcedure, router, type TrpcContext } from './init.ts';
 
 const dispatchOf = ({ deps, request }: TrpcContext) => preparationDispatch(deps, request.log);

@@ -1,5 +1,5 @@
-import { translatePage } from '../../services/page-translation.ts';
-import { pageTranslationRequestSchema } from '../schemas/page-translation.ts';
+import { translatePage } from '../../features/translation/service.ts';
+import { pageTranslationRequestSchema } from '../../features/translation/schemas.ts';
 import { modelProcedure, router } from './init.ts';
 
 /**

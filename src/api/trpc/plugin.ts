@@ -2,8 +2,8 @@ import type { AnyProcedure } from '@trpc/server';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/problems.ts';
-import type { AppDeps } from '../deps.ts';
-import { loggableError } from '../plugins/problems.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { loggableError } from '../../http/plugins/problems.ts';
 import type { ProcedureMeta } from './init.ts';
 import { appRouter } from './router.ts';
 

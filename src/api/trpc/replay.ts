@@ -1,5 +1,5 @@
-import { completeItem, openOrResumeSession } from '../../services/replay.ts';
-import { replayCompletionSchema, replayQuerySchema } from '../schemas/replay.ts';
+import { completeItem, openOrResumeSession } from '../../features/replay/service.ts';
+import { replayCompletionSchema, replayQuerySchema } from '../../features/replay/schemas.ts';
 import { authedProcedure, router } from './init.ts';
 
 /** Replay for the web page: same rules and domain code as GET/POST /api/replay. */

@@ -1,5 +1,5 @@
-import { listSentences, submitSentence } from '../../services/sentences.ts';
-import { createSentenceInputSchema, listSentencesQuerySchema } from '../schemas/sentences.ts';
+import { listSentences, submitSentence } from '../../features/sentences/service.ts';
+import { createSentenceInputSchema, listSentencesQuerySchema } from '../../features/sentences/schemas.ts';
 import { authedProcedure, modelProcedure, router } from './init.ts';
 
 /** The web page's sentence procedures; same services and rules as /api/sentences. */

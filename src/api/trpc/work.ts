@@ -1,5 +1,5 @@
-import { draftWork } from '../../services/work.ts';
-import { workRequestSchema, workResponseSchema } from '../schemas/work.ts';
+import { draftWork } from '../../features/work/service.ts';
+import { workRequestSchema, workResponseSchema } from '../../features/work/schemas.ts';
 import { modelProcedure, router } from './init.ts';
 
 /** The Output Flow for the web page: same rules and domain code as POST /api/work. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MODEL_OUTPUT_TOKEN_CAP, OUTPUT_TOKEN_LIMITS } from '../../../src/domain/model-budget.ts';
 import { counterValue as metric } from '../../support/metrics.ts';
-import { charge, reserveCredits } from '../../../src/services/wallet.ts';
+import { charge, reserveCredits } from '../../../src/features/credits/wallet.ts';
 import { startFakeSpeech, insertSentence, uniqueText, type FakeSpeech } from '../audio/support.ts';
 import { startStack, type HttpResponse, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';

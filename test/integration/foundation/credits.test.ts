@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeKind } from '../../../src/domain/credits.ts';
-import { charge, setPlan } from '../../../src/services/wallet.ts';
+import { charge, setPlan } from '../../../src/features/credits/wallet.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser } from '../../support/users.ts';
 import { expectLedgerMatchesBalance, guarded, sql } from './helpers.ts';

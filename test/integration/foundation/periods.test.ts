@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { charge, getWallet, setPlan } from '../../../src/services/wallet.ts';
+import { charge, getWallet, setPlan } from '../../../src/features/credits/wallet.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
 import { expectLedgerMatchesBalance, guarded, sql } from './helpers.ts';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setLanguages, signUp } from '../../../src/services/accounts.ts';
+import { setLanguages, signUp } from '../../../src/features/account/service.ts';
 import { generateToken } from '../../../src/domain/tokens.ts';
 import { metricsRegistry } from '../../../src/platform/metrics.ts';
-import { createToken } from '../../../src/services/tokens.ts';
+import { createToken } from '../../../src/features/account/tokens.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem } from '../../support/users.ts';
 import { guarded, hasOperation } from './helpers.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { charge } from '../../../src/services/wallet.ts';
+import { charge } from '../../../src/features/credits/wallet.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
 import { expectLedgerMatchesBalance, guarded, sql } from './helpers.ts';

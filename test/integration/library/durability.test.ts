@@ -1,8 +1,8 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
-import { prepareCard } from '../../../src/services/card-enrichment.ts';
-import { deleteCard, libraryTestHooks } from '../../../src/services/library.ts';
+import { prepareCard } from '../../../src/features/library/enrichment.ts';
+import { deleteCard, libraryTestHooks } from '../../../src/features/library/service.ts';
 import { dispatchOutbox, relayOutboxOnce } from '../../../src/services/workflow-outbox.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';

@@ -25,7 +25,7 @@ const OUTAGE_MS = 20_000;
 it('a database outage longer than a few seconds fails no accepted work: captures end ready, async sentences translated, each charged once', async () => {
   expect(retryWindowMs(ACTIVITY_RETRY.infrastructureAttempts)).toBeGreaterThan(OUTAGE_MS * 10);
   const user = await newUser(stack.http);
-  // Each unit holds its maximum cost until charged (services/paid-call.ts): ten in flight at once need more than a new wallet.
+  // Each unit holds its maximum cost until charged (src/features/credits/paid-call.ts): ten in flight at once need more than a new wallet.
   await setBalance(stack, user.userId, 100_000);
   stack.fake.setCost('0.00001');
   stack.fake.setLatency(1_500); // the outage begins while every model call is in flight

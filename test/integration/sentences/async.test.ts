@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeTranslate } from '../../../src/model/fake-responders.ts';
-import { setPlan } from '../../../src/services/wallet.ts';
+import { setPlan } from '../../../src/features/credits/wallet.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
 import { asyncHeaders, emptyWallet, sentenceRow, translationCalls, waitForSettled } from './support.ts';
