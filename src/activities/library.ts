@@ -1,5 +1,5 @@
 import type { EnrichmentError, PreparationOutcome } from '../domain/library-preparation.ts';
-import { type PreparationRef, prepareCard, recordPreparationFailure } from '../features/library/enrichment.ts';
+import { type EnrichmentRef, enrichCard, recordEnrichmentFailure } from '../features/library/enrichment.ts';
 import { whileHeartbeating } from './background-call.ts';
 import { activityFailure } from './failures.ts';
 import type { ActivityDeps } from './index.ts';
@@ -7,10 +7,10 @@ import type { ActivityDeps } from './index.ts';
 export function createLibraryActivities({ orm, model }: ActivityDeps) {
   return {
     /** One attempt at preparing a card; a cancellation (card deleted) reaches the model call. */
-    async prepareCardEnrichment(ref: PreparationRef): Promise<PreparationOutcome> {
+    async prepareCardEnrichment(ref: EnrichmentRef): Promise<PreparationOutcome> {
       return whileHeartbeating(async (call, context) => {
         try {
-          return await prepareCard(orm.em.fork(), model, ref, call, (message, meta) => context.log.warn(message, meta));
+          return await enrichCard(orm.em.fork(), model, ref, call, (message, meta) => context.log.warn(message, meta));
         } catch (error) {
           if (context.cancellationSignal.aborted) throw error;
           throw activityFailure(error);
@@ -18,8 +18,8 @@ export function createLibraryActivities({ orm, model }: ActivityDeps) {
       });
     },
 
-    async recordCardEnrichmentFailure(ref: PreparationRef, error: EnrichmentError): Promise<void> {
-      await recordPreparationFailure(orm.em.fork(), ref, error);
+    async recordCardEnrichmentFailure(ref: EnrichmentRef, error: EnrichmentError): Promise<void> {
+      await recordEnrichmentFailure(orm.em.fork(), ref, error);
     },
   };
 }

@@ -1,9 +1,9 @@
-import { libraryReference } from '../features/library/operations.ts';
-import { sentencesReference } from '../features/sentences/operations.ts';
-import { pageTranslationReference } from '../features/translation/operations.ts';
-import { replayReference } from '../features/replay/operations.ts';
-import { audioReference } from '../features/audio/operations.ts';
-import { workReference } from '../features/work/operations.ts';
+import { libraryReference } from '../features/library/reference.ts';
+import { sentencesReference } from '../features/sentences/reference.ts';
+import { pageTranslationReference } from '../features/translation/reference.ts';
+import { replayReference } from '../features/replay/reference.ts';
+import { audioReference } from '../features/audio/reference.ts';
+import { workReference } from '../features/work/reference.ts';
 
 /**
  * The prose part of the API reference (rendered at /docs). Decisions the spec leaves open are

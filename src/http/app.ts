@@ -16,12 +16,11 @@ import { securityHeaders, securityHeadersPlugin } from './plugins/security-heade
 import { sessionCookieName } from './session-cookie.ts';
 import { textGuardPlugin } from './plugins/text-guard.ts';
 import { apiDescription } from './api-reference.ts';
-import { accountRoutes } from '../features/account/operations.ts';
-import { creditRoutes } from '../features/credits/operations.ts';
+import { audioContentRoute } from '../features/audio/content-route.ts';
 import { healthRoutes } from './health.ts';
-import { tokenRoutes } from '../features/account/token-operations.ts';
-import { featureRoutes } from '../api/routes/index.ts';
-import { trpcPlugin } from '../api/trpc/plugin.ts';
+import { operations, restOnlyOperations } from './operations.ts';
+import { mountRest } from './rest.ts';
+import { trpcPlugin } from './trpc-transport.ts';
 
 /**
  * One line per request with its id, method, route pattern, status, timing and user id. Never
@@ -117,10 +116,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
   await app.register(async (scope) => {
     const typed = scope.withTypeProvider<ZodTypeProvider>();
     await healthRoutes(typed, deps);
-    await accountRoutes(typed, deps);
-    await tokenRoutes(typed, deps);
-    await creditRoutes(typed, deps);
-    await featureRoutes(typed, deps);
+    mountRest(typed, deps, restOnlyOperations);
+    mountRest(typed, deps, operations);
+    audioContentRoute(typed, deps);
   });
   await app.register(trpcPlugin, deps);
   return app;

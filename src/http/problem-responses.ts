@@ -26,5 +26,3 @@ export const problems = (...statuses: number[]) =>
 
 /** The statuses every authenticated route can answer. */
 export const AUTHED = [400, 401, 403, 429] as const;
-
-export const isoDate = z.string().meta({ format: 'date-time' });

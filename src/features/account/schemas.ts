@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalLanguage } from '../../domain/languages.ts';
-import { isoDate } from '../../http/problem-responses.ts';
+import { isoDate } from '../shared-schemas.ts';
 
 const newPassword = z.string().min(10, 'at least 10 characters').max(256);
 
@@ -71,3 +71,11 @@ export const tokenSchema = z
   .meta({ id: 'Token' });
 
 export const createdTokenSchema = tokenSchema.extend({ token: z.string().meta({ description: 'Shown once, never again.' }) });
+
+export const tokenListSchema = z.object({ items: z.array(tokenSchema) });
+export const tokenIdSchema = z.object({ id: z.uuid() });
+
+export type Account = z.infer<typeof accountSchema>;
+export type SessionsEnded = z.infer<typeof sessionsEndedSchema>;
+export type TokenView = z.infer<typeof tokenSchema>;
+export type TokenScope = TokenView['scope'];

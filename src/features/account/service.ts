@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { User } from '../../db/entities/index.ts';
 import type { Em } from '../../db/orm.ts';
 import { AppError, rateLimited } from '../../domain/problems.ts';
 import { generateSessionId, hashSecret } from '../../domain/tokens.ts';
 import { claimLoginAttempt, forgetLoginFailures, loginKeys } from './login-throttle.ts';
 import { openWallet } from '../credits/wallet.ts';
+import type { Account, SessionsEnded } from './schemas.ts';
 
 /** Argon2id with OWASP's memory-hard baseline (19 MiB, 2 passes). */
 const PASSWORD_HASH_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -14,17 +14,10 @@ export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 // A fixed hash to verify against when the email is unknown, so timing does not reveal accounts.
 const dummyHash = hash('not-a-real-password', PASSWORD_HASH_OPTIONS);
 
-export interface AccountView {
-  userId: string;
-  email: string;
-  plan: 'free' | 'paid';
-  targetLanguage: string | null;
-  nativeLanguage: string | null;
-}
+interface UserRow { id: string; email: string; plan: 'free' | 'paid'; target_language: string | null; native_language: string | null }
+const ACCOUNT_COLUMNS = 'id, email, plan, target_language, native_language';
 
-interface UserRow { id: string; email: string; plan: 'free' | 'paid'; target_language: string | null; native_language: string | null; password_hash: string }
-
-const view = (u: UserRow): AccountView => ({
+const view = (u: UserRow): Account => ({
   userId: u.id,
   email: u.email,
   plan: u.plan,
@@ -32,14 +25,14 @@ const view = (u: UserRow): AccountView => ({
   nativeLanguage: u.native_language,
 });
 
-export async function signUp(em: Em, email: string, password: string): Promise<{ account: AccountView; sessionId: string }> {
+export async function signUp(em: Em, email: string, password: string): Promise<{ account: Account; sessionId: string }> {
   const passwordHash = await hash(password, PASSWORD_HASH_OPTIONS);
   const id = randomUUID();
   return em.transactional(async (tx) => {
     const rows = await tx.execute<UserRow[]>(
       `INSERT INTO users (id, email, password_hash) VALUES (?, ?, ?)
        ON CONFLICT (lower(email)) DO NOTHING
-       RETURNING id, email, plan, target_language, native_language, password_hash`,
+       RETURNING ${ACCOUNT_COLUMNS}`,
       [id, email, passwordHash],
     );
     const user = rows[0];
@@ -60,7 +53,7 @@ export interface LoginContext {
  * Signs in with a fresh session id. Wrong passwords back off per account (src/domain/login-backoff.ts):
  * while blocked, 429 with Retry-After and no password check at all.
  */
-export async function logIn(em: Em, email: string, password: string, context: LoginContext): Promise<{ account: AccountView; sessionId: string }> {
+export async function logIn(em: Em, email: string, password: string, context: LoginContext): Promise<{ account: Account; sessionId: string }> {
   const user = await checkPassword(em, email, password, context.addressKey, () => new AppError('unauthenticated', 'Email or password is wrong.'));
   if (context.presentedSessionId) await logOut(em, context.presentedSessionId);
   return { account: view(user), sessionId: await createSession(em, user.id) };
@@ -71,8 +64,8 @@ async function checkPassword(em: Em, email: string, password: string, addressKey
   const keys = loginKeys(email, addressKey);
   const claim = await claimLoginAttempt(em, keys);
   if (!claim.allowed) throw rateLimited('login', claim.retryAfterMs);
-  const [user] = await em.execute<UserRow[]>(
-    `SELECT id, email, plan, target_language, native_language, password_hash FROM users WHERE lower(email) = lower(?)`,
+  const [user] = await em.execute<(UserRow & { password_hash: string })[]>(
+    `SELECT ${ACCOUNT_COLUMNS}, password_hash FROM users WHERE lower(email) = lower(?)`,
     [email],
   );
   const ok = await verify(user?.password_hash ?? (await dummyHash), password);
@@ -95,11 +88,6 @@ async function createSession(em: Em, userId: string): Promise<string> {
 
 export async function logOut(em: Em, sessionId: string): Promise<void> {
   await em.execute(`DELETE FROM sessions WHERE id_hash = ?`, [hashSecret(sessionId)]);
-}
-
-export interface SessionsEnded {
-  sessionsEnded: number;
-  tokensRevoked: number;
 }
 
 /**
@@ -149,17 +137,19 @@ export async function sessionUser(em: Em, sessionId: string): Promise<{ userId: 
   return row ? { userId: row.user_id, targetLanguage: row.target_language, nativeLanguage: row.native_language } : null;
 }
 
-export async function getAccount(em: Em, userId: string): Promise<AccountView> {
-  const user = await em.findOne(User, { id: userId });
+export async function getAccount(em: Em, userId: string): Promise<Account> {
+  const [user] = await em.execute<UserRow[]>(`SELECT ${ACCOUNT_COLUMNS} FROM users WHERE id = ?`, [userId]);
   if (!user) throw new AppError('unauthenticated', 'The account no longer exists.');
-  return { userId: user.id, email: user.email, plan: user.plan, targetLanguage: user.targetLanguage ?? null, nativeLanguage: user.nativeLanguage ?? null };
+  return view(user);
 }
 
-export async function setLanguages(em: Em, userId: string, targetLanguage: string, nativeLanguage: string): Promise<AccountView> {
-  const user = await em.findOneOrFail(User, { id: userId });
-  em.assign(user, { targetLanguage, nativeLanguage });
-  await em.flush();
-  return getAccount(em, userId);
+export async function setLanguages(em: Em, userId: string, targetLanguage: string, nativeLanguage: string): Promise<Account> {
+  const [user] = await em.execute<UserRow[]>(
+    `UPDATE users SET target_language = ?, native_language = ? WHERE id = ? RETURNING ${ACCOUNT_COLUMNS}`,
+    [targetLanguage, nativeLanguage, userId],
+  );
+  if (!user) throw new AppError('unauthenticated', 'The account no longer exists.');
+  return view(user);
 }
 
 export async function findUserIdByEmail(em: Em, email: string): Promise<string | null> {

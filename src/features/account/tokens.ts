@@ -1,63 +1,47 @@
 import { randomUUID } from 'node:crypto';
-import type { InferEntity } from '@mikro-orm/core';
-import { ApiToken } from '../../db/entities/index.ts';
 import type { Em } from '../../db/orm.ts';
 import { AppError } from '../../domain/problems.ts';
 import { generateToken, hashSecret, tokenLooksValid } from '../../domain/tokens.ts';
+import type { TokenScope, TokenView } from './schemas.ts';
 
-export type TokenScope = 'read' | 'write';
+interface TokenRow { id: string; name: string; scope: TokenScope; created_at: Date; expires_at: Date | null; last_used_at: Date | null; revoked_at: Date | null }
+const TOKEN_COLUMNS = 'id, name, scope, created_at, expires_at, last_used_at, revoked_at';
+const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
 
-export interface TokenView {
-  id: string;
-  name: string;
-  scope: TokenScope;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-type TokenEntity = InferEntity<typeof ApiToken>;
-
-const view = (t: TokenEntity): TokenView => ({
+const view = (t: TokenRow): TokenView => ({
   id: t.id,
   name: t.name,
   scope: t.scope,
-  createdAt: t.createdAt.toISOString(),
-  expiresAt: t.expiresAt?.toISOString() ?? null,
-  lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
-  revokedAt: t.revokedAt?.toISOString() ?? null,
+  createdAt: iso(t.created_at)!,
+  expiresAt: iso(t.expires_at),
+  lastUsedAt: iso(t.last_used_at),
+  revokedAt: iso(t.revoked_at),
 });
 
 export async function createToken(em: Em, userId: string, input: { name: string; scope: TokenScope; expiresInDays?: number | undefined }) {
   const token = generateToken();
   const now = new Date();
-  const entity = em.create(ApiToken, {
-    id: randomUUID(),
-    userId,
-    name: input.name,
-    scope: input.scope,
-    tokenHash: hashSecret(token),
-    createdAt: now,
-    expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
-    revokedAt: null,
-    lastUsedAt: null,
-  });
-  await em.flush();
-  return { ...view(entity), token };
+  const expiresAt = input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null;
+  const [created] = await em.execute<TokenRow[]>(
+    `INSERT INTO api_tokens (id, user_id, name, scope, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     RETURNING ${TOKEN_COLUMNS}`,
+    [randomUUID(), userId, input.name, input.scope, hashSecret(token), now, expiresAt],
+  );
+  return { ...view(created!), token };
 }
 
 export async function listTokens(em: Em, userId: string): Promise<TokenView[]> {
-  const tokens = await em.find(ApiToken, { userId }, { orderBy: { createdAt: 'desc' } });
+  const tokens = await em.execute<TokenRow[]>(`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY created_at DESC`, [userId]);
   return tokens.map(view);
 }
 
+/** Revoking a revoked token again is fine (204); an unknown or another user's token is a 404. */
 export async function revokeToken(em: Em, userId: string, tokenId: string): Promise<void> {
-  const affected = await em.nativeUpdate(ApiToken, { id: tokenId, userId, revokedAt: null }, { revokedAt: new Date() });
-  if (affected === 0) {
-    const exists = await em.count(ApiToken, { id: tokenId, userId });
-    if (!exists) throw new AppError('not_found', 'No such token.');
-  }
+  const [token] = await em.execute<{ id: string }[]>(
+    `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = ? AND user_id = ? RETURNING id`,
+    [tokenId, userId],
+  );
+  if (!token) throw new AppError('not_found', 'No such token.');
 }
 
 export interface TokenPrincipal { userId: string; tokenId: string; scope: TokenScope; targetLanguage: string | null; nativeLanguage: string | null }

@@ -23,3 +23,4 @@ export const audioSchema = z
 export const audioEnvelopeSchema = z.object({ audio: audioSchema });
 export const audioParamsSchema = z.object({ audioId: z.uuid() });
 export type AudioRequest = z.infer<typeof audioRequestSchema>;
+export type AudioView = z.infer<typeof audioSchema>;

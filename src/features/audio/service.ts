@@ -16,16 +16,9 @@ import { cardAnswerSql } from '../library/service.ts';
 import { consumeAudioGeneration, lockAudioQuota } from './quota.ts';
 import { charge, reserveCredits } from '../credits/wallet.ts';
 import { dispatchInBackground, enqueueWorkflow } from '../../services/workflow-outbox.ts';
+import type { AudioView } from './schemas.ts';
 
-export type AudioStatus = 'pending' | 'ready' | 'failed';
-
-export interface AudioView {
-  audioId: string;
-  status: AudioStatus;
-  /** Known once the clip is ready. */
-  contentType: string | null;
-  url: string;
-}
+type AudioStatus = AudioView['status'];
 
 export type AudioSubject = { cardId: string; sentenceId?: undefined } | { sentenceId: string; cardId?: undefined };
 
@@ -53,7 +46,7 @@ const view = (row: ClipRow): AudioView => ({ audioId: row.id, status: row.status
  * them read it. The text is the card's English (corrected if its preparation corrected it) or
  * the sentence's original text.
  */
-export async function requestAudio(deps: AudioDeps, userId: string, subject: AudioSubject): Promise<{ status: 200 | 202; audio: AudioView }> {
+export async function requestAudio(deps: AudioDeps, userId: string, subject: AudioSubject): Promise<AudioView> {
   const { engine } = deps;
   const { outboxId, clip, lostCalls } = await deps.orm.em.fork().transactional(async (tx) => {
     await lockAudioQuota(tx, userId);
@@ -97,7 +90,7 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
   });
   reportLostCalls(spendReporter(deps.logger), lostCalls);
   if (outboxId) dispatchInBackground(deps.orm, deps.temporal, [outboxId], deps.logger);
-  return { status: clip.status === 'ready' ? 200 : 202, audio: view(clip) };
+  return view(clip);
 }
 
 /**

@@ -1,15 +1,21 @@
-import { getWallet, listLedger } from './wallet.ts';
-import type { App, AppDeps } from '../../http/deps.ts';
-import { requirePrincipal } from '../../http/plugins/auth.ts';
-import { AUTHED, problems } from '../../http/problem-responses.ts';
+import { defineOperation, noInput } from '../../http/operation.ts';
 import { ledgerQuerySchema, ledgerSchema, walletSchema } from './schemas.ts';
+import { getWallet, listLedger } from './wallet.ts';
 
-export async function creditRoutes(app: App, { orm }: AppDeps) {
-  app.get('/api/credits', {
-    schema: { tags: ['credits'], summary: 'Balance and current period', response: { 200: walletSchema, ...problems(...AUTHED) } },
-  }, async (request) => getWallet(orm.em.fork(), requirePrincipal(request).userId));
+const tag = 'credits';
 
-  app.get('/api/credits/ledger', {
-    schema: { tags: ['credits'], summary: 'Ledger entries, newest first', querystring: ledgerQuerySchema, response: { 200: ledgerSchema, ...problems(...AUTHED) } },
-  }, async (request) => listLedger(orm.em.fork(), requirePrincipal(request).userId, request.query.cursor, request.query.limit));
-}
+/** The wallet and its ledger (tRPC `account.credits`, `account.ledger`). */
+export const creditOperations = {
+  credits: defineOperation({
+    tag, summary: 'Balance and current period', auth: 'read',
+    input: noInput, output: walletSchema,
+    rest: { method: 'GET', path: '/api/credits' },
+    handler: ({ em, principal }) => getWallet(em, principal.userId),
+  }),
+  ledger: defineOperation({
+    tag, summary: 'Ledger entries, newest first', auth: 'read',
+    input: ledgerQuerySchema, output: ledgerSchema,
+    rest: { method: 'GET', path: '/api/credits/ledger' },
+    handler: ({ em, principal }, { cursor, limit }) => listLedger(em, principal.userId, cursor, limit),
+  }),
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate } from '../../http/problem-responses.ts';
+import { isoDate } from '../shared-schemas.ts';
 
 export const walletSchema = z
   .object({
@@ -32,3 +32,6 @@ export const ledgerSchema = z.object({
   ),
   nextCursor: z.string().nullable(),
 });
+
+export type LedgerPage = z.infer<typeof ledgerSchema>;
+export type WalletView = z.infer<typeof walletSchema>;

@@ -10,18 +10,10 @@ import {
 } from '../../domain/credits.ts';
 import { AppError } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
+import type { LedgerPage, WalletView } from './schemas.ts';
 
 const holdsRefused = counter('lcs_credit_holds_refused_total', 'Units of work refused (402) before their provider call: the balance is spent (empty) or held by work in progress (held)', ['task', 'reason']);
 
-export interface WalletView {
-  balance: number;
-  /** Credits held by work in progress; what is available is balance − held. */
-  held: number;
-  plan: Plan;
-  monthlyAllowance: number;
-  periodStart: string;
-  periodEnd: string;
-}
 
 export interface ChargeRequest {
   userId: string;
@@ -274,15 +266,13 @@ export async function setPlan(em: Em, userId: string, plan: Plan, now = new Date
   return getWallet(em, userId, now);
 }
 
-export interface LedgerEntryView { id: string; kind: string; amount: number; balanceAfter: number; reason: string; ref: string | null; createdAt: string }
-
-export async function listLedger(em: Em, userId: string, cursor: string | undefined, limit: number) {
+export async function listLedger(em: Em, userId: string, cursor: string | undefined, limit: number): Promise<LedgerPage> {
   const rows = await em.execute<{ id: string; kind: string; amount: number; balance_after: number; reason: string; ref: string | null; created_at: Date }[]>(
     `SELECT id, kind, amount, balance_after, reason, ref, created_at FROM ledger_entries
      WHERE user_id = ? AND (?::bigint IS NULL OR id < ?::bigint) ORDER BY id DESC LIMIT ?`,
     [userId, cursor ?? null, cursor ?? null, limit + 1],
   );
-  const items: LedgerEntryView[] = rows.slice(0, limit).map((r) => ({
+  const items = rows.slice(0, limit).map((r) => ({
     id: String(r.id), kind: r.kind, amount: r.amount, balanceAfter: r.balance_after, reason: r.reason, ref: r.ref, createdAt: new Date(r.created_at).toISOString(),
   }));
   return { items, nextCursor: rows.length > limit ? items.at(-1)!.id : null };

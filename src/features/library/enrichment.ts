@@ -34,9 +34,9 @@ import { charge } from '../credits/wallet.ts';
 export const enrichmentWorkflowId = (cardId: string) => workflowId(WORKFLOW_KINDS.cardEnrichment, cardId);
 
 /** Idempotency key of an attempt's charge: a retried activity can never charge twice. */
-export const preparationChargeKey = (cardId: string, attempt: number) => `${enrichmentWorkflowId(cardId)}/attempt-${attempt}`;
+export const enrichmentChargeKey = (cardId: string, attempt: number) => `${enrichmentWorkflowId(cardId)}/attempt-${attempt}`;
 
-export interface PreparationRef {
+export interface EnrichmentRef {
   cardId: string;
   attempt: number;
 }
@@ -49,7 +49,7 @@ const CANCEL_DEADLINE_MS = 2_000;
  * Temporal unreachable the client retries for tens of seconds, and the deletion (already
  * committed) must not wait for that.
  */
-export async function cancelPreparation(temporal: Client, cardId: string, logger?: Pick<Logger, 'warn'>): Promise<void> {
+export async function cancelEnrichment(temporal: Client, cardId: string, logger?: Pick<Logger, 'warn'>): Promise<void> {
   try {
     const handle = temporal.workflow.getHandle(enrichmentWorkflowId(cardId));
     await temporal.connection.withDeadline(Date.now() + CANCEL_DEADLINE_MS, () => handle.cancel());
@@ -61,7 +61,7 @@ export async function cancelPreparation(temporal: Client, cardId: string, logger
   }
 }
 
-interface PreparationCardRow {
+interface EnrichmentCardRow {
   user_id: string;
   text: string;
   enrichment_status: 'pending' | 'ready' | 'failed';
@@ -78,8 +78,8 @@ interface PreparationCardRow {
  * charged at most once per attempt and only when the result is stored. A deleted card is never
  * written back nor charged.
  */
-export async function prepareCard(em: Em, model: ModelClient, ref: PreparationRef, background?: BackgroundCall, log?: PreparationLog): Promise<PreparationOutcome> {
-  const [card] = await em.execute<PreparationCardRow[]>(
+export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef, background?: BackgroundCall, log?: EnrichmentLog): Promise<PreparationOutcome> {
+  const [card] = await em.execute<EnrichmentCardRow[]>(
     `SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
      FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ?`,
     [ref.cardId],
@@ -95,13 +95,13 @@ export async function prepareCard(em: Em, model: ModelClient, ref: PreparationRe
     maxTokens: OUTPUT_TOKEN_LIMITS.capture_preparation,
     ...(background?.signal ? { signal: background.signal } : {}),
   };
-  const unit = preparationChargeKey(ref.cardId, ref.attempt);
+  const unit = enrichmentChargeKey(ref.cardId, ref.attempt);
   const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
   return withCreditHold(em, model, hold, background, async () => {
     const answer = await completeWithinBudget(em, model, ref, request, log);
     const enrichment = finalisePreparation(card.text, answer.data);
     const stored = await em.transactional(async (tx): Promise<PreparationOutcome | { discarded: PreparationOutcome }> => {
-      const [locked] = await tx.execute<Omit<PreparationCardRow, 'text' | 'native_language'>[]>(
+      const [locked] = await tx.execute<Omit<EnrichmentCardRow, 'text' | 'native_language'>[]>(
         `SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ? FOR UPDATE`,
         [ref.cardId],
       );
@@ -129,9 +129,9 @@ export async function prepareCard(em: Em, model: ModelClient, ref: PreparationRe
 }
 
 /** Where the budget's decisions are told to the operator (the activity's log): ids and counts only. */
-export type PreparationLog = (message: string, meta: Record<string, unknown>) => void;
+export type EnrichmentLog = (message: string, meta: Record<string, unknown>) => void;
 
-const preparationCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', ['outcome']);
+const enrichmentCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', ['outcome']);
 const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card preparations that failed because the card had used its model-call budget');
 
 /**
@@ -140,7 +140,7 @@ const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card pr
  * provider could not serve it. An invalid answer is asked again once unless it cannot get better;
  * an exhausted budget is a verdict, never retried.
  */
-async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: PreparationRef, request: StructuredRequest<T>, log?: PreparationLog): Promise<StructuredResult<T>> {
+async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: EnrichmentRef, request: StructuredRequest<T>, log?: EnrichmentLog): Promise<StructuredResult<T>> {
   for (let invalidAnswers = 0; ;) {
     const [taken] = await em.execute<{ preparation_calls: number }[]>(
       `UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ? AND preparation_calls < ? RETURNING preparation_calls`,
@@ -153,16 +153,16 @@ async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: Preparat
     }
     try {
       const answer = await model.complete(request);
-      preparationCalls.inc({ outcome: 'valid' });
+      enrichmentCalls.inc({ outcome: 'valid' });
       return answer;
     } catch (error) {
       if (!isAppError(error)) throw error; // cancelled, or the call's fate is unknown: it stays counted
       if (error.code !== 'provider_output_invalid') {
-        preparationCalls.inc({ outcome: 'unserved' });
+        enrichmentCalls.inc({ outcome: 'unserved' });
         await em.execute(`UPDATE cards SET preparation_calls = preparation_calls - 1 WHERE id = ? AND preparation_calls > 0`, [ref.cardId]);
         throw error;
       }
-      preparationCalls.inc({ outcome: 'invalid' });
+      enrichmentCalls.inc({ outcome: 'invalid' });
       invalidAnswers++;
       const again = askAgainAfterInvalidAnswer(error.extensions.outputProblem, invalidAnswers);
       log?.('card preparation answer invalid', { cardId: ref.cardId, attempt: ref.attempt, modelCallsUsed: taken.preparation_calls, outputProblem: error.extensions.outputProblem, askingAgain: again });
@@ -172,7 +172,7 @@ async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: Preparat
 }
 
 /** Marks the attempt failed (only if it is still the card's pending attempt). */
-export async function recordPreparationFailure(em: Em, ref: PreparationRef, error: EnrichmentError): Promise<void> {
+export async function recordEnrichmentFailure(em: Em, ref: EnrichmentRef, error: EnrichmentError): Promise<void> {
   await em.execute(
     `UPDATE cards SET enrichment_status = 'failed', enrichment_error = ?::jsonb, updated_at = now()
      WHERE id = ? AND enrichment_attempt = ? AND enrichment_status = 'pending'`,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FOCUS_KINDS, REGISTERS } from '../../domain/library-preparation.ts';
 import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, captureTextProblem, decodeCursor } from '../../domain/library-listing.ts';
-import { isoDate } from '../../http/problem-responses.ts';
+import { isoDate } from '../shared-schemas.ts';
 
 export const cardIdSchema = z.uuid().meta({ description: 'The card id (`cardId`).' });
 
@@ -51,6 +51,11 @@ export const cardDetailSchema = cardSchema
 
 export const capturedSchema = z.object({ card: cardSchema });
 export const reusedSchema = z.object({ card: cardSchema, reused: z.literal(true) });
+/** A capture's result on both transports; REST shows a new card as 202 `{ card }` and a reused one as 200. */
+export const captureResultSchema = z.object({ card: cardSchema, reused: z.boolean() });
+export const cardEnvelopeSchema = z.object({ card: cardDetailSchema });
+export const cardIdInputSchema = z.object({ cardId: cardIdSchema });
+export const deletedSchema = z.object({ deleted: z.literal(true) });
 
 export const listQuerySchema = z.object({
   query: z.string().max(280).optional().meta({ description: 'Matches text and translation, case- and accent-insensitive.' }),
@@ -72,3 +77,7 @@ export const refreshSchema = z.object({
 
 export const deleteQuerySchema = z.object({ cardId: cardIdSchema.optional() });
 export const deleteBodySchema = z.object({ cardId: cardIdSchema.optional() }).nullish();
+
+export type Card = z.infer<typeof cardSchema>;
+export type CardDetail = z.infer<typeof cardDetailSchema>;
+export type EnrichmentStatus = Card['enrichmentStatus'];

@@ -8,33 +8,8 @@ import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts
 import { AppError } from '../../domain/problems.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
 import { discardPendingStarts, dispatchInBackground, enqueueWorkflow, OUTBOX_COLUMNS, outboxValues } from '../../services/workflow-outbox.ts';
-import { cancelPreparation, enrichmentWorkflowId } from './enrichment.ts';
-
-export type EnrichmentStatus = 'pending' | 'ready' | 'failed';
-
-/** A card as the API shows it (REST and tRPC alike). */
-export interface CardView {
-  cardId: string;
-  text: string;
-  enrichmentStatus: EnrichmentStatus;
-  createdAt: string;
-  enrichment: CardEnrichment | null;
-  /** Present only when the preparation failed. */
-  enrichmentError?: EnrichmentError;
-}
-
-export interface CardSchedulingView {
-  state: SchedulingStateName;
-  due: string;
-  reps: number;
-  lapses: number;
-  stability: number;
-  lastReview: string | null;
-}
-
-export interface CardDetailView extends CardView {
-  scheduling: CardSchedulingView;
-}
+import { cancelEnrichment, enrichmentWorkflowId } from './enrichment.ts';
+import type { Card, CardDetail, EnrichmentStatus } from './schemas.ts';
 
 /** The `cards` columns every view is built from. */
 const CARD_COLUMNS = `c.id, c.text, c.enrichment_status, c.enrichment, c.enrichment_error, c.created_at`;
@@ -57,7 +32,7 @@ interface CardDetailRow extends CardRow {
   last_review: Date | null;
 }
 
-export function toCardView(row: CardRow): CardView {
+export function toCard(row: CardRow): Card {
   return {
     cardId: row.id,
     text: row.text,
@@ -68,8 +43,8 @@ export function toCardView(row: CardRow): CardView {
   };
 }
 
-/** Where and how preparations start; the API passes its Temporal client and task queue. */
-export interface PreparationDispatch {
+/** Where and how enrichments start; the API passes its Temporal client and task queue. */
+export interface EnrichmentDispatch {
   orm: Orm;
   temporal: Client;
   taskQueue: string;
@@ -77,7 +52,7 @@ export interface PreparationDispatch {
 }
 
 /** The dispatch of an API process: its database, its Temporal client, its task queue. */
-export const preparationDispatch = (deps: { orm: Orm; temporal: Client; config: { temporal: { taskQueue: string } } }, logger?: Pick<Logger, 'warn'>): PreparationDispatch =>
+export const enrichmentDispatch = (deps: { orm: Orm; temporal: Client; config: { temporal: { taskQueue: string } } }, logger?: Pick<Logger, 'warn'>): EnrichmentDispatch =>
   ({ orm: deps.orm, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue, ...(logger ? { logger } : {}) });
 
 /**
@@ -93,13 +68,13 @@ export const cardAnswerSql = (alias: string) => `coalesce(${alias}.enrichment ->
  */
 export const libraryTestHooks = { skipFastPathDispatch: false };
 
-function dispatchAfterCommit(dispatch: PreparationDispatch, outboxIds: string[]): void {
+function dispatchAfterCommit(dispatch: EnrichmentDispatch, outboxIds: string[]): void {
   if (libraryTestHooks.skipFastPathDispatch) return;
   dispatchInBackground(dispatch.orm, dispatch.temporal, outboxIds, dispatch.logger);
 }
 
 /** The user's card, or null when it does not exist or belongs to someone else. */
-export async function findCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetailView | null> {
+export async function findCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail | null> {
   const [row] = await em.execute<CardDetailRow[]>(
     `SELECT ${CARD_COLUMNS}, s.state, s.due, s.reps, s.lapses, s.stability, s.last_review
      FROM cards c JOIN card_schedules s ON s.card_id = c.id
@@ -108,7 +83,7 @@ export async function findCardForUser(em: Em, userId: string, cardId: string): P
   );
   if (!row) return null;
   return {
-    ...toCardView(row),
+    ...toCard(row),
     scheduling: {
       state: row.state,
       due: new Date(row.due).toISOString(),
@@ -121,14 +96,14 @@ export async function findCardForUser(em: Em, userId: string, cardId: string): P
 }
 
 /** The user's card with its scheduling; 404 when missing or another user's. */
-export async function getCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetailView> {
+export async function getCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail> {
   const card = await findCardForUser(em, userId, cardId);
   if (!card) throw new AppError('not_found', 'No such card in your library.');
   return card;
 }
 
 export interface CaptureResult {
-  card: CardView;
+  card: Card;
   reused: boolean;
 }
 
@@ -139,7 +114,7 @@ export interface CaptureResult {
  * expression again (normaliseExpression) returns the existing card: the unique index on
  * (user_id, normalised_key) and INSERT … ON CONFLICT make that hold under concurrent captures.
  */
-export async function captureCard(em: Em, dispatch: PreparationDispatch, userId: string, rawText: string, now = new Date()): Promise<CaptureResult> {
+export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: string, rawText: string, now = new Date()): Promise<CaptureResult> {
   const text = cleanCaptureText(rawText);
   const key = normaliseExpression(text);
   // A card deleted between our conflicting insert and our read leaves nothing to reuse: try again.
@@ -147,14 +122,14 @@ export async function captureCard(em: Em, dispatch: PreparationDispatch, userId:
     const created = await insertCard(em, dispatch.taskQueue, userId, text, key, now);
     if (created) {
       dispatchAfterCommit(dispatch, [created.outbox_id]);
-      return { card: toCardView(created), reused: false };
+      return { card: toCard(created), reused: false };
     }
     // READ COMMITTED: this statement sees the row the conflicting transaction committed.
     const [existing] = await em.execute<CardRow[]>(
       `SELECT ${CARD_COLUMNS} FROM cards c WHERE c.user_id = ? AND c.normalised_key = ?`,
       [userId, key],
     );
-    if (existing) return { card: toCardView(existing), reused: true };
+    if (existing) return { card: toCard(existing), reused: true };
   }
   throw new AppError('conflict', 'This expression was captured and deleted at the same moment; send it again.');
 }
@@ -167,7 +142,7 @@ export async function captureCard(em: Em, dispatch: PreparationDispatch, userId:
 async function insertCard(em: Em, taskQueue: string, userId: string, text: string, key: string, now: Date): Promise<(CardRow & { outbox_id: string }) | null> {
   const cardId = randomUUID();
   const s = newSchedulingState(now);
-  const start = preparationStart(taskQueue, userId, cardId, 1);
+  const start = enrichmentStart(taskQueue, userId, cardId, 1);
   const [row] = await em.execute<(CardRow & { outbox_id: string })[]>(
     `WITH c AS (
        INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -190,7 +165,7 @@ async function insertCard(em: Em, taskQueue: string, userId: string, text: strin
 }
 
 /** The preparation workflow start: ids and the attempt number only, never the text. */
-function preparationStart(taskQueue: string, userId: string, cardId: string, attempt: number) {
+function enrichmentStart(taskQueue: string, userId: string, cardId: string, attempt: number) {
   return {
     workflowType: 'cardEnrichment',
     workflowId: enrichmentWorkflowId(cardId),
@@ -216,7 +191,7 @@ export const LIBRARY_SEARCH_CONDITION =
   `library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_contains_pattern(?)`;
 
 /** Newest first, keyset-paginated; `query` matches text and translation (trigram index). */
-export async function listCards(em: Em, userId: string, options: ListOptions): Promise<{ items: CardView[]; nextCursor: string | null }> {
+export async function listCards(em: Em, userId: string, options: ListOptions): Promise<{ items: Card[]; nextCursor: string | null }> {
   const where = ['c.user_id = ?'];
   const params: unknown[] = [userId];
   if (options.cursor) {
@@ -235,7 +210,7 @@ export async function listCards(em: Em, userId: string, options: ListOptions): P
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {
-    items: page.map(toCardView),
+    items: page.map(toCard),
     nextCursor: rows.length > options.limit && last ? encodeCursor({ createdAt: new Date(last.created_at), cardId: last.id }) : null,
   };
 }
@@ -244,7 +219,7 @@ export async function listCards(em: Em, userId: string, options: ListOptions): P
  * Prepares a failed card again: same card, next attempt number, same workflow id (a new run).
  * Scheduling and review history are not touched.
  */
-export async function refreshEnrichment(em: Em, dispatch: PreparationDispatch, userId: string, cardId: string): Promise<CardView> {
+export async function refreshEnrichment(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<Card> {
   assertRefreshable(await getCardForUser(em, userId, cardId));
   // The failed run may still be closing; the outbox starts the new run once it has closed.
   const outcome = await em.transactional(async (tx) => {
@@ -253,21 +228,21 @@ export async function refreshEnrichment(em: Em, dispatch: PreparationDispatch, u
       [cardId, userId],
     );
     if (!locked) throw new AppError('not_found', 'No such card in your library.');
-    assertRefreshable(toCardView(locked));
+    assertRefreshable(toCard(locked));
     const [updated] = await tx.execute<(CardRow & { enrichment_attempt: number })[]>(
       `UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL,
          enrichment_attempt = enrichment_attempt + 1, updated_at = now()
        WHERE c.id = ? RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
       [cardId],
     );
-    const outboxId = await enqueueWorkflow(tx, preparationStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
-    return { card: toCardView(updated!), outboxId };
+    const outboxId = await enqueueWorkflow(tx, enrichmentStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
+    return { card: toCard(updated!), outboxId };
   });
   dispatchAfterCommit(dispatch, [outcome.outboxId]);
   return outcome.card;
 }
 
-function assertRefreshable(card: CardView): void {
+function assertRefreshable(card: Card): void {
   if (card.enrichmentStatus !== 'failed') {
     throw new AppError('conflict', `Only a failed preparation can be refreshed; this card is ${card.enrichmentStatus}.`);
   }
@@ -278,7 +253,7 @@ function assertRefreshable(card: CardView): void {
  * is dropped in the same transaction; a running one is cancelled after the commit. Whatever
  * still runs cannot bring the card back: preparation stores only into an existing card.
  */
-export async function deleteCard(em: Em, dispatch: PreparationDispatch, userId: string, cardId: string): Promise<void> {
+export async function deleteCard(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<void> {
   const deleted = await em.transactional(async (tx) => {
     const [row] = await tx.execute<{ enrichment_status: EnrichmentStatus }[]>(
       `DELETE FROM cards WHERE id = ? AND user_id = ? RETURNING enrichment_status`,
@@ -288,5 +263,5 @@ export async function deleteCard(em: Em, dispatch: PreparationDispatch, userId: 
     return row;
   });
   if (!deleted) throw new AppError('not_found', 'No such card in your library.');
-  if (deleted.enrichment_status === 'pending') await cancelPreparation(dispatch.temporal, cardId, dispatch.logger);
+  if (deleted.enrichment_status === 'pending') await cancelEnrichment(dispatch.temporal, cardId, dispatch.logger);
 }

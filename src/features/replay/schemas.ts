@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REPLAY_COUNTS } from '../../domain/replay-session.ts';
-import { isoDate } from '../../http/problem-responses.ts';
+import { isoDate } from '../shared-schemas.ts';
 
 export const replayQuerySchema = z.object({
   // A query string over REST; a number or a string over tRPC. Listed as values so the API
@@ -51,3 +51,7 @@ export const replayResultSchema = z
     }),
   })
   .meta({ id: 'ReplayResult' });
+
+export type ReplayItemView = z.infer<typeof replayItemSchema>;
+export type ReplaySessionView = z.infer<typeof replaySessionSchema>;
+export type ReplayResult = z.infer<typeof replayResultSchema>;

@@ -7,16 +7,9 @@ import { type ReplayCandidate, type ReplayCount, planSession } from '../../domai
 import { type SchedulingState, type SchedulingStateName, review } from '../../domain/scheduling.ts';
 import { cardAnswerSql } from '../library/service.ts';
 
-export interface ReplayItemView { itemId: string; cardId: string; prompt: string; answer: string; mask: string }
-export interface ReplaySessionView { sessionId: string | null; resumed: boolean; items: ReplayItemView[] }
-export interface CardUsage { register: string; guidance: string; examples: string[] }
-export interface ReplayResult {
-  itemId: string;
-  cardId: string;
-  rating: RatingName;
-  nextReviewAt: string;
-  feedback: { text: string; translation: string; usage: CardUsage };
-}
+import type { ReplayItemView, ReplayResult, ReplaySessionView } from './schemas.ts';
+
+type CardUsage = ReplayResult['feedback']['usage'];
 
 /** Namespace of the per-user advisory lock that serialises opening sessions. */
 const SESSION_LOCK = 745006;

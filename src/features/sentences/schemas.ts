@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cleanCaptureText, countCodePoints } from '../../domain/normalise.ts';
-import { isoDate } from '../../http/problem-responses.ts';
+import { isoDate } from '../shared-schemas.ts';
 
 export const SENTENCE_MAX_CHARS = 1000;
 export const SENTENCES_MAX_PAGE_SIZE = 100;
@@ -46,3 +46,6 @@ export const sentencePageSchema = z.object({
 
 /** tRPC: one input instead of query + header (a first-party page has no batch uploads to hide). */
 export const createSentenceInputSchema = createSentenceSchema.extend({ mode: z.enum(['sync', 'async']).default('sync') });
+
+export type SentenceView = z.infer<typeof sentenceSchema>;
+export type SentencePage = z.infer<typeof sentencePageSchema>;

@@ -3,7 +3,6 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
-import { Sentence } from '../../db/entities/index.ts';
 import type { Em, Orm } from '../../db/orm.ts';
 import { creditsForCost } from '../../domain/credits.ts';
 import { languageName } from '../../domain/languages.ts';
@@ -16,17 +15,9 @@ import { LEASE, LEASE_EXPIRY_SQL, whileLeased } from '../../services/leases.ts';
 import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
 import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
 import { dispatchInBackground, enqueueWorkflow } from '../../services/workflow-outbox.ts';
+import type { SentencePage, SentenceView } from './schemas.ts';
 
-export type SentenceStatus = 'pending' | 'translated' | 'failed';
-
-export interface SentenceView {
-  id: string;
-  original_text: string;
-  translation: string | null;
-  status: SentenceStatus;
-  native_language: string;
-  created_at: string;
-}
+type SentenceStatus = SentenceView['status'];
 
 export interface SentenceDeps {
   orm: Orm;
@@ -214,14 +205,11 @@ export async function markSentenceFailed(em: Em, sentenceId: string, attempt: nu
   );
 }
 
-export async function listSentences(em: Em, userId: string, page: number, pageSize: number) {
-  const [rows, total] = await em.findAndCount(
-    Sentence,
-    { userId },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: pageSize, offset: (page - 1) * pageSize },
+export async function listSentences(em: Em, userId: string, page: number, pageSize: number): Promise<SentencePage> {
+  const rows = await em.execute<SentenceRow[]>(
+    `SELECT ${COLUMNS} FROM sentences WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    [userId, pageSize, (page - 1) * pageSize],
   );
-  const items = rows.map((s) => view({
-    id: s.id, original_text: s.originalText, translation: s.translation ?? null, status: s.status, native_language: s.nativeLanguage, created_at: s.createdAt,
-  }));
-  return { items, page, pageSize, total };
+  const [counted] = await em.execute<{ total: number }[]>(`SELECT count(*)::int AS total FROM sentences WHERE user_id = ?`, [userId]);
+  return { items: rows.map(view), page, pageSize, total: counted!.total };
 }

@@ -43,3 +43,8 @@ export const pageTranslationResponseSchema = z
     credits_charged: z.number().int(),
   })
   .meta({ id: 'PageTranslation' });
+
+/** tRPC has no response headers: a replay is said by `replayed` beside the response (REST: `Idempotent-Replayed`). */
+export const pageTranslationResultSchema = pageTranslationResponseSchema.extend({ replayed: z.boolean() });
+
+export type PageTranslationResponse = z.infer<typeof pageTranslationResponseSchema>;

@@ -12,12 +12,7 @@ import { holdCredits, modelCallHold } from '../credits/paid-call.ts';
 import { lookupTranslations, storeTranslations, TRANSLATE_BATCH_PROMPT_VERSION, type CachedTranslation } from './cache.ts';
 import { charge, expireEarlierHolds, releaseHold } from '../credits/wallet.ts';
 
-export interface PageTranslationResponse {
-  request_id: string;
-  target_language: string;
-  items: { id: string; text: string; detected_source_language: string }[];
-  credits_charged: number;
-}
+import type { PageTranslationResponse } from './schemas.ts';
 
 export interface PageTranslationDeps {
   orm: Orm;

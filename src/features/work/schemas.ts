@@ -18,10 +18,13 @@ export const workRequestSchema = z
   })
   .meta({ id: 'WorkRequest' });
 
+const idempotencyKey = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, '1..128 of A-Z a-z 0-9 . _ : -');
+
 /** Optional header: retries of one request under the same key are charged once. */
-export const workHeadersSchema = z.looseObject({
-  'idempotency-key': z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, '1..128 of A-Z a-z 0-9 . _ : -').optional(),
-});
+export const workHeadersSchema = z.looseObject({ 'idempotency-key': idempotencyKey.optional() });
+
+/** The operation's input: REST takes the key from the `Idempotency-Key` header, tRPC from the input. */
+export const workInputSchema = workRequestSchema.extend({ idempotencyKey: idempotencyKey.optional() });
 
 export const workResponseSchema = z
   .object({
@@ -32,5 +35,4 @@ export const workResponseSchema = z
   })
   .meta({ id: 'WorkDraft' });
 
-export type WorkRequest = z.infer<typeof workRequestSchema>;
 export type WorkResponse = z.infer<typeof workResponseSchema>;

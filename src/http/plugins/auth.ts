@@ -6,7 +6,9 @@ import { isAllowedOrigin } from '../../domain/origins.ts';
 import { AppError } from '../../domain/problems.ts';
 import { parseBearer } from '../../domain/tokens.ts';
 import { sessionUser } from '../../features/account/service.ts';
-import { authenticateToken, type TokenScope } from '../../features/account/tokens.ts';
+import type { TokenScope } from '../../features/account/schemas.ts';
+import { authenticateToken } from '../../features/account/tokens.ts';
+import { admit, type AuthLevel } from '../operation.ts';
 import { readSessionCookie } from '../session-cookie.ts';
 
 export interface Principal {
@@ -21,16 +23,15 @@ export interface Principal {
 }
 
 /**
- * Who may call a route. `user`: a page session or a bearer token. `session`: a page session only
- * (minting and revoking tokens). `optional`: resolved when present (tRPC decides per procedure).
- * `public`: nobody is looked up.
+ * Who may call a route: an operation's level (src/http/operation.ts), or `optional` for /trpc,
+ * where the principal is resolved when present and each procedure applies its own level.
  */
-export type AuthMode = 'public' | 'optional' | 'user' | 'session';
+export type AuthMode = AuthLevel | 'optional';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
-    /** Model-backed: counted in the tighter rate-limit bucket (tRPC decides per procedure). */
+    /** Model-backed: counted in the tighter rate-limit bucket (tRPC: per procedure). */
     modelBacked?: boolean | ((request: FastifyRequest) => boolean);
     /** Answers 428 until both languages are set. */
     requiresLanguages?: boolean;
@@ -75,7 +76,7 @@ export const authPlugin = fp(
     });
 
     app.addHook('onRequest', async (request) => {
-      const mode = request.routeOptions.config.auth ?? 'user';
+      const mode = request.routeOptions.config.auth ?? 'read';
       const unsafe = !SAFE_METHODS.has(request.method);
       // Browsers send Origin on cross-site writes; a write from a foreign page is refused even
       // before authentication so that login CSRF is refused too.
@@ -87,19 +88,14 @@ export const authPlugin = fp(
       if (mode === 'public' || request.is404) return;
       request.principal = await resolvePrincipal(orm, config, request);
       const principal = request.principal;
-      if (!principal) {
-        if (mode === 'optional') return;
-        throw new AppError('unauthenticated', 'Sign in, or send Authorization: Bearer <token>.');
-      }
-      if (principal.via === 'session' && unsafe && (origin === undefined || !allowedOrigin(origin))) {
+      if (principal?.via === 'session' && unsafe && (origin === undefined || !allowedOrigin(origin))) {
         throw new AppError('origin_not_allowed', 'Cookie-authenticated writes must come from the service’s own pages (Origin header).');
       }
-      if (principal.via === 'token' && principal.scope === 'read' && unsafe) {
+      // By method, for REST and tRPC alike (mutations are POSTs): a read token never reaches a write.
+      if (principal?.via === 'token' && principal.scope === 'read' && unsafe) {
         throw new AppError('read_only_token', 'This token has the read scope; it may only call GET routes.');
       }
-      if (mode === 'session' && principal.via !== 'session') {
-        throw new AppError('forbidden', 'Tokens are managed from a signed-in page session; a token cannot mint or revoke tokens.');
-      }
+      admit(mode, principal);
     });
   },
   { name: 'auth', dependencies: ['@fastify/cookie'] },

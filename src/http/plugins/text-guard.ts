@@ -36,7 +36,7 @@ export function assertStorableText(...inputs: unknown[]): void {
 
 /**
  * REST routes, checked after validation: only the fields a route reads (unknown fields are
- * ignored, as everywhere). tRPC checks its own input (src/api/trpc/init.ts) to answer in its shape.
+ * ignored, as everywhere). tRPC checks its own input (src/http/trpc.ts) to answer in its shape.
  */
 export const textGuardPlugin = fp(
   async (app: FastifyInstance) => {

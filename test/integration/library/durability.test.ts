@@ -1,7 +1,7 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
-import { prepareCard } from '../../../src/features/library/enrichment.ts';
+import { enrichCard } from '../../../src/features/library/enrichment.ts';
 import { deleteCard, libraryTestHooks } from '../../../src/features/library/service.ts';
 import { dispatchOutbox, relayOutboxOnce } from '../../../src/services/workflow-outbox.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
@@ -199,7 +199,7 @@ describe('a retried preparation attempt', () => {
     const calls = preparationCalls(stack).length;
     // What the activity does when Temporal retries it after a crash between commit and completion.
     const model = createModelClient(stack.config.model);
-    expect(await prepareCard(stack.orm.em.fork(), model, { cardId: card.cardId, attempt: 1 })).toEqual({ outcome: 'ready' });
+    expect(await enrichCard(stack.orm.em.fork(), model, { cardId: card.cardId, attempt: 1 })).toEqual({ outcome: 'ready' });
     expect(preparationCalls(stack).length).toBe(calls);
     expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toHaveLength(1);
   });
@@ -207,6 +207,6 @@ describe('a retried preparation attempt', () => {
   it('of a deleted card: nothing stored, nothing charged', async () => {
     const model = createModelClient(stack.config.model);
     const missing = '00000000-0000-4000-8000-000000000001';
-    expect(await prepareCard(stack.orm.em.fork(), model, { cardId: missing, attempt: 1 })).toEqual({ outcome: 'gone' });
+    expect(await enrichCard(stack.orm.em.fork(), model, { cardId: missing, attempt: 1 })).toEqual({ outcome: 'gone' });
   });
 });

@@ -1,22 +1,13 @@
-import type { AnyProcedure } from '@trpc/server';
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../../domain/problems.ts';
-import type { AppDeps } from '../../http/deps.ts';
-import { loggableError } from '../../http/plugins/problems.ts';
-import type { ProcedureMeta } from './init.ts';
-import { appRouter } from './router.ts';
+import { AppError } from '../domain/problems.ts';
+import type { AppDeps } from './deps.ts';
+import { loggableError } from './plugins/problems.ts';
+import { flattenOperations } from './operation.ts';
+import { appRouter, operations } from './operations.ts';
 
-/**
- * Paths ('library.capture') of the procedures counted in the model bucket. At run time
- * `_def.procedures` is flat, keyed by path (what tRPC's own getProcedureAtPath reads); its type
- * describes the nested record.
- */
-const modelBackedPaths = new Set(
-  Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>)
-    .filter(([, procedure]) => (procedure._def.meta as ProcedureMeta | undefined)?.modelBacked === true)
-    .map(([path]) => path),
-);
+/** Paths ('library.capture') of the procedures counted in the model bucket, from their operations. */
+const modelBackedPaths = new Set(flattenOperations(operations).filter(([, operation]) => operation.modelBacked).map(([path]) => path));
 const pathOf = (request: FastifyRequest) => (request.params as { path: string }).path;
 
 /**
@@ -29,7 +20,7 @@ const pathOf = (request: FastifyRequest) => (request.params as { path: string })
  *   when a procedure asks for its input, after its principal check;
  * - no batching: one request is one call, so one rate-limit count is one call's work;
  * - the global hooks (per-address limit, auth, CSRF, read-only scope, per-user limit) run as for
- *   REST; a procedure's `modelBacked` meta puts the request in the model bucket.
+ *   REST; a model-backed operation puts the request in the model bucket.
  */
 export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
   const bodyLimit = deps.config.bodyLimitBytes;
