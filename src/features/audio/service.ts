@@ -12,7 +12,7 @@ import { spendReporter } from '../../model/provider-spend.ts';
 import { holdLifetimeMs, type PaidCall, reportLostCalls } from '../credits/paid-call.ts';
 import type { SpeechAudio, SpeechEngine } from './speech/engine.ts';
 import { SPEECH_REQUEST_TIMEOUT_MS } from './speech/openai.ts';
-import { cardAnswerSql } from '../library/service.ts';
+import { cardAnswer } from '../library/card-reads.ts';
 import { consumeAudioGeneration, lockAudioQuota } from './quota.ts';
 import { charge, reserveCredits } from '../credits/wallet.ts';
 import { dispatchInBackground, enqueueWorkflow } from '../../services/workflow-outbox.ts';
@@ -114,12 +114,9 @@ async function insertOrLockClip(tx: Em, c: { key: string; engine: SpeechEngine; 
 
 async function subjectText(tx: Em, userId: string, subject: AudioSubject): Promise<string> {
   if (subject.cardId !== undefined) {
-    const [card] = await tx.execute<{ answer: string }[]>(
-      `SELECT ${cardAnswerSql('c')} AS answer FROM cards c WHERE c.id = ? AND c.user_id = ?`,
-      [subject.cardId, userId],
-    );
-    if (!card) throw new AppError('not_found', 'No such card.');
-    return card.answer;
+    const answer = await cardAnswer(tx, userId, subject.cardId);
+    if (answer === null) throw new AppError('not_found', 'No such card.');
+    return answer;
   }
   const [sentence] = await tx.execute<{ original_text: string }[]>(
     `SELECT original_text FROM sentences WHERE id = ? AND user_id = ?`,

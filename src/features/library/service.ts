@@ -56,13 +56,6 @@ export const enrichmentDispatch = (deps: { orm: Orm; temporal: Client; config: {
   ({ orm: deps.orm, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue, ...(logger ? { logger } : {}) });
 
 /**
- * The English a card practises, as SQL over the `cards` row aliased `alias`: the corrected text
- * when preparation corrected a surface error, else the text as captured. Replay, audio and work
- * all use this one rule.
- */
-export const cardAnswerSql = (alias: string) => `coalesce(${alias}.enrichment ->> 'correctedText', ${alias}.text)`;
-
-/**
  * Test-only switch: skips the fast-path workflow start after the commit, which is exactly what a
  * crash between the commit and the start looks like. The outbox relay must then start it.
  */

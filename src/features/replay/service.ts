@@ -3,13 +3,10 @@ import type { Em } from '../../db/orm.ts';
 import { AppError } from '../../domain/problems.ts';
 import { hiddenCount } from '../../domain/replay-mask.ts';
 import { type ReplayEvidence, type RatingName, ratingFromEvidence, ratingName } from '../../domain/replay-rating.ts';
-import { type ReplayCandidate, type ReplayCount, planSession } from '../../domain/replay-session.ts';
+import { type ReplayCount, planSession } from '../../domain/replay-session.ts';
 import { type SchedulingState, type SchedulingStateName, review } from '../../domain/scheduling.ts';
-import { cardAnswerSql } from '../library/service.ts';
-
+import { cardFeedback, practiceCandidates } from '../library/card-reads.ts';
 import type { ReplayItemView, ReplayResult, ReplaySessionView } from './schemas.ts';
-
-type CardUsage = ReplayResult['feedback']['usage'];
 
 /** Namespace of the per-user advisory lock that serialises opening sessions. */
 const SESSION_LOCK = 745006;
@@ -31,7 +28,7 @@ export async function openOrResumeSession(em: Em, userId: string, count: ReplayC
       await tx.execute(`UPDATE replay_sessions SET finished_at = ? WHERE id = ?`, [now, open.id]);
     }
 
-    const planned = planSession(await candidates(tx, userId, count, now), count, now);
+    const planned = planSession(await practiceCandidates(tx, userId, count, now), count, now);
     if (planned.length === 0) return { sessionId: null, resumed: false, items: [] };
     const sessionId = randomUUID();
     await tx.execute(`INSERT INTO replay_sessions (id, user_id, requested_count, created_at) VALUES (?, ?, ?, ?)`, [sessionId, userId, count, now]);
@@ -52,32 +49,14 @@ export async function openOrResumeSession(em: Em, userId: string, count: ReplayC
 }
 
 async function remainingItems(tx: Em, sessionId: string): Promise<ReplayItemView[]> {
-  const rows = await tx.execute<{ id: string; card_id: string; prompt: string; answer: string; mask: string }[]>(
-    `SELECT i.id, i.card_id, c.enrichment ->> 'translation' AS prompt, i.answer, i.mask
-     FROM replay_items i JOIN cards c ON c.id = i.card_id
-     WHERE i.session_id = ? AND i.completed_at IS NULL ORDER BY i.position`,
+  const rows = await tx.execute<{ id: string; card_id: string; answer: string; mask: string }[]>(
+    `SELECT id, card_id, answer, mask FROM replay_items WHERE session_id = ? AND completed_at IS NULL ORDER BY position`,
     [sessionId],
   );
-  return rows.map((r) => ({ itemId: r.id, cardId: r.card_id, prompt: r.prompt, answer: r.answer, mask: r.mask }));
-}
-
-interface CandidateRow { card_id: string; prompt: string; answer: string; state: SchedulingStateName; due: Date; stability: number; reps: number }
-
-/** At most `count` due reviewed cards and `count` new ones, ready only; planSession picks and orders. */
-async function candidates(tx: Em, userId: string, count: number, now: Date): Promise<ReplayCandidate[]> {
-  const select = `SELECT s.card_id, c.enrichment ->> 'translation' AS prompt, ${cardAnswerSql('c')} AS answer, s.state, s.due, s.stability, s.reps
-    FROM card_schedules s JOIN cards c ON c.id = s.card_id
-    WHERE s.user_id = ? AND c.enrichment_status = 'ready'`;
-  const rows = await tx.execute<CandidateRow[]>(
-    `(${select} AND s.state <> 'new' AND s.due <= ? ORDER BY s.due, s.card_id LIMIT ?)
-     UNION ALL
-     (${select} AND s.state = 'new' ORDER BY s.due, s.card_id LIMIT ?)`,
-    [userId, now, count, userId, count],
-  );
-  return rows.map((r) => ({
-    cardId: r.card_id, prompt: r.prompt, answer: r.answer, isNew: r.state === 'new',
-    due: new Date(r.due), stability: Number(r.stability), reps: r.reps,
-  }));
+  const feedback = await cardFeedback(tx, rows.map((r) => r.card_id));
+  // A card deleted meanwhile takes its items with it (cascade): they are not remaining any more.
+  return rows.filter((r) => feedback.has(r.card_id))
+    .map((r) => ({ itemId: r.id, cardId: r.card_id, prompt: feedback.get(r.card_id)!.translation, answer: r.answer, mask: r.mask }));
 }
 
 interface ItemRow { id: string; session_id: string; card_id: string; mask: string; answer: string; rating: RatingName | null; next_review_at: Date | null }
@@ -129,10 +108,7 @@ export async function completeItem(em: Em, userId: string, itemId: string, evide
 }
 
 async function result(tx: Em, item: ItemRow, rating: RatingName, nextReviewAt: Date): Promise<ReplayResult> {
-  const [card] = await tx.execute<{ translation: string; usage: CardUsage }[]>(
-    `SELECT enrichment ->> 'translation' AS translation, enrichment -> 'usage' AS usage FROM cards WHERE id = ?`,
-    [item.card_id],
-  );
+  const card = (await cardFeedback(tx, [item.card_id])).get(item.card_id);
   return {
     itemId: item.id,
     cardId: item.card_id,

@@ -6,7 +6,7 @@ import { OUTPUT_TOKEN_LIMITS } from '../../domain/model-budget.ts';
 import { AppError } from '../../domain/problems.ts';
 import type { ModelClient } from '../../model/model-client.ts';
 import type { Tone, WorkResponse } from './schemas.ts';
-import { cardAnswerSql } from '../library/service.ts';
+import { readyCardAnswers } from '../library/card-reads.ts';
 import { modelCallHold, withCreditHold } from '../credits/paid-call.ts';
 import { charge } from '../credits/wallet.ts';
 
@@ -54,7 +54,7 @@ export async function draftWork(em: Em, model: ModelClient, input: WorkInput): P
     const stored = await storedDraft(em, input.userId, input.idempotencyKey, bodyHash);
     if (stored) return stored;
   }
-  const expressions = input.useLibrary ? await libraryExpressions(em, input.userId) : [];
+  const expressions = input.useLibrary ? await readyCardAnswers(em, input.userId, MAX_LIBRARY_EXPRESSIONS) : [];
   const request = {
     task: 'work_draft',
     schema: workDraftSchema,
@@ -118,12 +118,3 @@ export function usedAmong(used: readonly string[], offered: readonly { cardId: s
   return [...new Set(used)].filter((id) => allowed.has(id));
 }
 
-/** The user's newest ready cards, as the English they practise (the corrected text if any). */
-async function libraryExpressions(em: Em, userId: string): Promise<{ cardId: string; text: string }[]> {
-  const rows = await em.execute<{ id: string; answer: string }[]>(
-    `SELECT c.id, ${cardAnswerSql('c')} AS answer FROM cards c
-     WHERE c.user_id = ? AND c.enrichment_status = 'ready' ORDER BY c.created_at DESC, c.id DESC LIMIT ?`,
-    [userId, MAX_LIBRARY_EXPRESSIONS],
-  );
-  return rows.map((r) => ({ cardId: r.id, text: r.answer }));
-}
