@@ -6,7 +6,7 @@ import { spawnService, waitForHttp, type ServiceProcess } from '../../support/pr
 import { httpFor, startStack, type Http, type HttpResponse, type Stack } from '../../support/stack.ts';
 import { counterValue } from '../../support/metrics.ts';
 import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { batchCalls, pageCharges, translateBody, uniqueText } from '../page-translation/support.ts';
+import { batchCalls, pageCharges, translateBody, uniqueText } from '../translation/support.ts';
 import { ledgerKinds, translationCalls } from '../sentences/support.ts';
 
 // An API process of its own (`src/http/server.ts`) beside this file's stack, on the same database:

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { guarded } from './helpers.ts';
+import { guarded } from '../../support/helpers.ts';
 
 let stack: Stack;
 let http: Http;

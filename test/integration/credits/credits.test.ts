@@ -3,7 +3,7 @@ import type { ChargeKind } from '../../../src/domain/credits.ts';
 import { charge, setPlan } from '../../../src/features/credits/wallet.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser } from '../../support/users.ts';
-import { expectLedgerMatchesBalance, guarded, sql } from './helpers.ts';
+import { expectLedgerMatchesBalance, guarded, sql } from '../../support/helpers.ts';
 
 let stack: Stack;
 let http: Http;

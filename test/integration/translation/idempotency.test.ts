@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import type { Stack } from '../../support/stack.ts';
+import { useStack } from '../../support/fixture.ts';
 import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
 
 import { batchCalls, pageCharges, translateBody, uniqueText } from './support.ts';
 
 let stack: Stack;
 let user: TestUser;
-beforeAll(async () => {
-  stack = await startStack();
-  user = await newUser(stack.http);
-});
-afterAll(async () => { await stack?.close(); });
-beforeEach(() => stack.fake.reset());
+useStack((started) => ({ stack, user } = started));
 
 const translate = (body: unknown, token = user.token) => stack.http('POST', '/api/immersive-translate', { token, body });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser } from '../../support/users.ts';
-import { guarded, mintToken } from './helpers.ts';
+import { guarded, mintToken } from '../../support/helpers.ts';
 
 let stack: Stack;
 let http: Http;

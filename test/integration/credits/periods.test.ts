@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { charge, getWallet, setPlan } from '../../../src/features/credits/wallet.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { expectLedgerMatchesBalance, guarded, sql } from './helpers.ts';
+import { expectLedgerMatchesBalance, guarded, sql } from '../../support/helpers.ts';
 
 let stack: Stack;
 let http: Http;

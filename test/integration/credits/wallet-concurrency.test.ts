@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { charge } from '../../../src/features/credits/wallet.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { expectLedgerMatchesBalance, guarded, sql } from './helpers.ts';
+import { expectLedgerMatchesBalance, guarded, sql } from '../../support/helpers.ts';
 
 let stack: Stack;
 let http: Http;

@@ -6,7 +6,7 @@ import { charge, reserveCredits } from '../../../src/features/credits/wallet.ts'
 import { startFakeSpeech, insertSentence, uniqueText, type FakeSpeech } from '../audio/support.ts';
 import { startStack, type HttpResponse, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { expectLedgerMatchesBalance } from './helpers.ts';
+import { expectLedgerMatchesBalance } from '../../support/helpers.ts';
 
 // Issue 8 §2: a balance check reserved nothing, so with 1 credit left every concurrent unit of
 // model work ran and the shortfall was written off. Every paid unit now holds credits before

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { TOKEN_PREFIX } from '../../../src/domain/tokens.ts';
-import { httpFor as stackHttpFor, type Http, type HttpOptions, type Stack } from '../../support/stack.ts';
+import { TOKEN_PREFIX } from '../../src/domain/tokens.ts';
+import { httpFor as stackHttpFor, type Http, type HttpOptions, type Stack } from './stack.ts';
 
 /** Raw SQL against the stack's database, for checks the API cannot show (hashes, ledger sums). */
 export async function sql<T = Record<string, any>>(stack: Stack, query: string, params: unknown[] = []): Promise<T[]> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { guarded } from './helpers.ts';
+import { guarded } from '../../support/helpers.ts';
 
 let stack: Stack;
 let http: Http;

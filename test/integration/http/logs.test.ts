@@ -6,7 +6,7 @@ import { buildApp } from '../../../src/http/app.ts';
 import type { App } from '../../../src/http/deps.ts';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { guarded, httpFor, withOneCharChanged } from './helpers.ts';
+import { guarded, httpFor, withOneCharChanged } from '../../support/helpers.ts';
 
 let stack: Stack;
 let app: App;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_LENGTH, TOKEN_PREFIX, tokenLooksValid } from '../../../src/domain/tokens.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser } from '../../support/users.ts';
-import { guarded, mintToken, sql } from './helpers.ts';
+import { guarded, mintToken, sql } from '../../support/helpers.ts';
 
 let stack: Stack;
 let http: Http;

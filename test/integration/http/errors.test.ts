@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { guarded } from './helpers.ts';
+import { guarded } from '../../support/helpers.ts';
 
 const BODY_LIMIT = 2048;
 let stack: Stack;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../../src/domain/tokens.ts';
 import { startStack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { authenticatedOperations, guarded, mintToken, sql, withOneCharChanged } from './helpers.ts';
+import { authenticatedOperations, guarded, mintToken, sql, withOneCharChanged } from '../../support/helpers.ts';
 
 // The matrix is built from the OpenAPI document, so every route added later is covered too.
 const stack = await startStack({ worker: false });
