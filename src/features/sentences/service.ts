@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Em, Orm } from '../../db/orm.ts';
 import { creditsForCost } from '../../domain/credits.ts';
-import { languageName } from '../../domain/languages.ts';
-import { translationOutputTokens } from '../../domain/model-budget.ts';
 import { normaliseExpression } from '../../domain/normalise.ts';
 import { AppError, isAppError } from '../../domain/problems.ts';
 import type { ModelClient } from '../../model/model-client.ts';
@@ -15,6 +12,7 @@ import { LEASE, LEASE_EXPIRY_SQL, whileLeased } from '../../services/leases.ts';
 import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
 import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
 import { dispatchInBackground, enqueueWorkflow } from '../../services/workflow-outbox.ts';
+import { sentenceRequest } from './prompts.ts';
 import type { SentencePage, SentenceView } from './schemas.ts';
 
 type SentenceStatus = SentenceView['status'];
@@ -124,29 +122,12 @@ async function insertOrRetry(tx: Em, input: { userId: string; nativeLanguage: st
   throw new AppError('duplicate_sentence', 'You already saved this sentence.', { existingId: existing?.id ?? null });
 }
 
-const translationSchema = z.object({ translation: z.string().trim().min(1) });
-
-const SYSTEM_PROMPT =
-  'You translate a sentence a language learner saved. Translate `text` into `target_language` faithfully and naturally, ' +
-  'keeping its register. Answer with the translation only, in `translation`: no notes, no quotation marks.';
-
-/** The provider request translating a sentence. */
-function sentenceRequest(row: Pick<SentenceRow, 'original_text' | 'native_language'>) {
-  return {
-    task: 'translate_sentence',
-    schema: translationSchema,
-    system: `${SYSTEM_PROMPT} Target language: ${languageName(row.native_language)}.`,
-    input: { text: row.original_text, target_language: row.native_language },
-    maxTokens: translationOutputTokens([row.original_text]),
-  };
-}
-
 /** The prefix of every unit of work of a sentence's attempts. */
 const sentenceUnit = (sentenceId: string) => `sentence-translation/${sentenceId}/`;
 
 /** A sentence attempt's unit of work: the key of its hold and of its charge. */
 const sentenceHold = (model: ModelClient, row: Pick<SentenceRow, 'id' | 'user_id' | 'attempt' | 'original_text' | 'native_language'>) =>
-  modelCallHold(model, { userId: row.user_id, key: `${sentenceUnit(row.id)}attempt-${row.attempt}`, kind: 'sentence_translation' }, [sentenceRequest(row)]);
+  modelCallHold(model, { userId: row.user_id, key: `${sentenceUnit(row.id)}attempt-${row.attempt}`, kind: 'sentence_translation' }, [sentenceRequest(row.original_text, row.native_language)]);
 
 /**
  * The one translation code path of sentences, used by sync mode and by the workflow's activity.
@@ -164,7 +145,7 @@ export async function translateSentence(
   if (!row || row.status !== 'pending' || row.attempt !== attempt) return null;
   const hold = sentenceHold(deps.model, row);
   return withCreditHold(em, deps.model, hold, background, async () => {
-    const result = await deps.model.complete(sentenceRequest(row));
+    const result = await deps.model.complete(sentenceRequest(row.original_text, row.native_language));
     // Charge and result commit together; the charge is keyed by attempt, so a retried activity
     // cannot bill twice. A sentence that changed meanwhile (retried, deleted) rolls the charge back.
     try {
