@@ -4,15 +4,15 @@ import type { Logger } from 'pino';
 import type { Em } from '../../db/orm.ts';
 import {
   type EnrichmentError,
-  type PreparationOutcome,
-  PREPARATION_TASK,
-  buildPreparationRequest,
-  finalisePreparation,
-  preparationOutputSchema,
+  type EnrichmentOutcome,
+  ENRICHMENT_TASK,
+  buildEnrichmentRequest,
+  finaliseEnrichment,
+  enrichmentOutputSchema,
   settledOutcome,
-} from '../../domain/library-preparation.ts';
+} from '../../domain/library-enrichment.ts';
 import { OUTPUT_TOKEN_LIMITS } from '../../domain/model-budget.ts';
-import { askAgainAfterInvalidAnswer, BUDGET_SPENT_MESSAGE, CARD_PREPARATION_BUDGET } from '../../domain/preparation-budget.ts';
+import { askAgainAfterInvalidAnswer, BUDGET_SPENT_MESSAGE, CARD_ENRICHMENT_BUDGET } from '../../domain/enrichment-budget.ts';
 import { AppError, isAppError } from '../../domain/problems.ts';
 import type { ModelClient, StructuredRequest, StructuredResult } from '../../model/model-client.ts';
 import { counter } from '../../platform/metrics.ts';
@@ -78,7 +78,7 @@ interface EnrichmentCardRow {
  * charged at most once per attempt and only when the result is stored. A deleted card is never
  * written back nor charged.
  */
-export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef, background?: BackgroundCall, log?: EnrichmentLog): Promise<PreparationOutcome> {
+export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef, background?: BackgroundCall, log?: EnrichmentLog): Promise<EnrichmentOutcome> {
   const [card] = await em.execute<EnrichmentCardRow[]>(
     `SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
      FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ?`,
@@ -89,9 +89,9 @@ export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef,
   if (!card.native_language) throw new AppError('language_setup_required', 'The account has no native language set.');
 
   const request = {
-    task: PREPARATION_TASK,
-    schema: preparationOutputSchema,
-    ...buildPreparationRequest(card.text, card.native_language),
+    task: ENRICHMENT_TASK,
+    schema: enrichmentOutputSchema,
+    ...buildEnrichmentRequest(card.text, card.native_language),
     maxTokens: OUTPUT_TOKEN_LIMITS.capture_preparation,
     ...(background?.signal ? { signal: background.signal } : {}),
   };
@@ -99,8 +99,8 @@ export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef,
   const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
   return withCreditHold(em, model, hold, background, async () => {
     const answer = await completeWithinBudget(em, model, ref, request, log);
-    const enrichment = finalisePreparation(card.text, answer.data);
-    const stored = await em.transactional(async (tx): Promise<PreparationOutcome | { discarded: PreparationOutcome }> => {
+    const enrichment = finaliseEnrichment(card.text, answer.data);
+    const stored = await em.transactional(async (tx): Promise<EnrichmentOutcome | { discarded: EnrichmentOutcome }> => {
       const [locked] = await tx.execute<Omit<EnrichmentCardRow, 'text' | 'native_language'>[]>(
         `SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ? FOR UPDATE`,
         [ref.cardId],
@@ -123,7 +123,7 @@ export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef,
     });
     if (!('discarded' in stored)) return stored;
     // Deleted, refreshed or settled meanwhile: the answer is not kept, so nobody pays for it.
-    model.recordUnbilled({ task: PREPARATION_TASK, reason: 'superseded', costUsd: answer.costUsd });
+    model.recordUnbilled({ task: ENRICHMENT_TASK, reason: 'superseded', costUsd: answer.costUsd });
     return stored.discarded;
   });
 }
@@ -135,7 +135,7 @@ const enrichmentCalls = counter('lcs_card_preparation_model_calls_total', 'Model
 const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card preparations that failed because the card had used its model-call budget');
 
 /**
- * The card's model call, within its budget (CARD_PREPARATION_BUDGET): each call is taken from
+ * The card's model call, within its budget (CARD_ENRICHMENT_BUDGET): each call is taken from
  * the card's count before it is made, so a crash mid-call still counts, and given back when the
  * provider could not serve it. An invalid answer is asked again once unless it cannot get better;
  * an exhausted budget is a verdict, never retried.
@@ -144,11 +144,11 @@ async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: Enrichme
   for (let invalidAnswers = 0; ;) {
     const [taken] = await em.execute<{ preparation_calls: number }[]>(
       `UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ? AND preparation_calls < ? RETURNING preparation_calls`,
-      [ref.cardId, CARD_PREPARATION_BUDGET.modelCalls],
+      [ref.cardId, CARD_ENRICHMENT_BUDGET.modelCalls],
     );
     if (!taken) {
       budgetsSpent.inc();
-      log?.('card preparation budget spent', { cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_PREPARATION_BUDGET.modelCalls });
+      log?.('card preparation budget spent', { cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_ENRICHMENT_BUDGET.modelCalls });
       throw new AppError('provider_output_invalid', BUDGET_SPENT_MESSAGE);
     }
     try {

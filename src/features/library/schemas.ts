@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FOCUS_KINDS, REGISTERS } from '../../domain/library-preparation.ts';
+import { FOCUS_KINDS, REGISTERS } from '../../domain/library-enrichment.ts';
 import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, captureTextProblem, decodeCursor } from '../../domain/library-listing.ts';
 import { isoDate } from '../shared-schemas.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Em, Orm } from '../../db/orm.ts';
-import type { CardEnrichment, EnrichmentError } from '../../domain/library-preparation.ts';
+import type { CardEnrichment, EnrichmentError } from '../../domain/library-enrichment.ts';
 import { type ListCursor, encodeCursor } from '../../domain/library-listing.ts';
 import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
 import { AppError } from '../../domain/problems.ts';

@@ -42,12 +42,12 @@ function spawnWorker(): Promise<ChildProcess> {
   });
 }
 
-/** Preparation calls whose answer a dead worker lost, as the operator's metric counts them. */
-const lostPreparationCalls = () => counterValue('lcs_provider_unbilled_calls_total', { task: 'capture_preparation', reason: 'lost' });
+/** Enrichment calls whose answer a dead worker lost, as the operator's metric counts them. */
+const lostEnrichmentCalls = () => counterValue('lcs_provider_unbilled_calls_total', { task: 'capture_preparation', reason: 'lost' });
 
 it('a worker killed (SIGKILL) in the middle of a preparation: the card still reaches ready, charged exactly once, the lost call counted', async () => {
   const user = await newUser(stack.http);
-  const lostBefore = await lostPreparationCalls();
+  const lostBefore = await lostEnrichmentCalls();
   stack.fake.setCost('0.00001');
   stack.fake.setLatency(15_000); // the kill lands while the model call is in flight
   child = await spawnWorker();
@@ -68,7 +68,7 @@ it('a worker killed (SIGKILL) in the middle of a preparation: the card still rea
   expect(enrichmentCalls(stack).length).toBeGreaterThanOrEqual(2);
   expect(await enrichmentCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
   // The replacement (this process) found the dead attempt's hold with its call in flight: spend nobody paid for.
-  expect(await lostPreparationCalls()).toBe(lostBefore + 1);
+  expect(await lostEnrichmentCalls()).toBe(lostBefore + 1);
 });
 
 it('a worker killed (SIGKILL) in the middle of an async sentence translation: the sentence is translated within a minute, charged once', async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { askAgainAfterInvalidAnswer, CARD_PREPARATION_BUDGET } from '../../../src/domain/preparation-budget.ts';
+import { askAgainAfterInvalidAnswer, CARD_ENRICHMENT_BUDGET } from '../../../src/domain/enrichment-budget.ts';
 
 describe('askAgainAfterInvalidAnswer', () => {
   it('asks again once after output that may get better', () => {
     for (const problem of ['schema_violation', 'not_json', 'no_content', undefined]) {
       expect(askAgainAfterInvalidAnswer(problem, 1)).toBe(true);
-      expect(askAgainAfterInvalidAnswer(problem, CARD_PREPARATION_BUDGET.invalidAnswerRetries + 1)).toBe(false);
+      expect(askAgainAfterInvalidAnswer(problem, CARD_ENRICHMENT_BUDGET.invalidAnswerRetries + 1)).toBe(false);
     }
   });
 
@@ -15,6 +15,6 @@ describe('askAgainAfterInvalidAnswer', () => {
   });
 
   it('keeps the per-card budget above one attempt\'s own retries, so a refresh still has calls left', () => {
-    expect(CARD_PREPARATION_BUDGET.modelCalls).toBeGreaterThan(CARD_PREPARATION_BUDGET.invalidAnswerRetries + 1);
+    expect(CARD_ENRICHMENT_BUDGET.modelCalls).toBeGreaterThan(CARD_ENRICHMENT_BUDGET.invalidAnswerRetries + 1);
   });
 });

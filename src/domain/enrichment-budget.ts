@@ -6,16 +6,16 @@
  * refresh after that fails at once, without a model call. Within one attempt an invalid answer is
  * asked again `invalidAnswerRetries` times, unless it cannot get better.
  */
-export const CARD_PREPARATION_BUDGET = { modelCalls: 5, invalidAnswerRetries: 1 } as const;
+export const CARD_ENRICHMENT_BUDGET = { modelCalls: 5, invalidAnswerRetries: 1 } as const;
 
 /** Output problems (the model client's `outputProblem`) that asking again will not fix. */
 const LASTING_OUTPUT_PROBLEMS: readonly unknown[] = ['refused', 'cut_off'];
 
 /** Whether to ask the model again after the `invalidAnswers`-th invalid answer of one attempt. */
 export function askAgainAfterInvalidAnswer(outputProblem: unknown, invalidAnswers: number): boolean {
-  return !LASTING_OUTPUT_PROBLEMS.includes(outputProblem) && invalidAnswers <= CARD_PREPARATION_BUDGET.invalidAnswerRetries;
+  return !LASTING_OUTPUT_PROBLEMS.includes(outputProblem) && invalidAnswers <= CARD_ENRICHMENT_BUDGET.invalidAnswerRetries;
 }
 
 export const BUDGET_SPENT_MESSAGE =
-  `This card's preparation has used the ${CARD_PREPARATION_BUDGET.modelCalls} model calls a card may make without getting a valid answer; ` +
+  `This card's preparation has used the ${CARD_ENRICHMENT_BUDGET.modelCalls} model calls a card may make without getting a valid answer; ` +
   'delete the card and capture it again to start over.';

@@ -1,11 +1,11 @@
 /**
- * Preparation of a captured expression: what the model is asked, the shape its answer must
+ * Enrichment of a captured expression: what the model is asked, the shape its answer must
  * have, and the rules applied to a valid answer before it is stored. Pure; no I/O.
  */
 import { z } from 'zod';
 import { languageName } from './languages.ts';
 
-export const PREPARATION_TASK = 'capture_preparation';
+export const ENRICHMENT_TASK = 'capture_preparation';
 
 export const REGISTERS = ['formal', 'neutral', 'informal', 'slang', 'technical'] as const;
 export const FOCUS_KINDS = ['meaning', 'grammar', 'collocation', 'idiom', 'pronunciation', 'spelling', 'register'] as const;
@@ -14,7 +14,7 @@ export const FOCUS_KINDS = ['meaning', 'grammar', 'collocation', 'idiom', 'pronu
  * What the model must return. Strict structured output requires every property, so optional
  * values are `nullable`, never `optional`. Lengths keep a runaway answer out of the database.
  */
-export const preparationOutputSchema = z.object({
+export const enrichmentOutputSchema = z.object({
   translation: z.string().trim().min(1).max(1000),
   correctedText: z.string().trim().min(1).max(280).nullable(),
   correctionNote: z.string().trim().min(1).max(300).nullable(),
@@ -29,10 +29,10 @@ export const preparationOutputSchema = z.object({
     .max(3),
 });
 
-export type PreparationOutput = z.infer<typeof preparationOutputSchema>;
+export type EnrichmentOutput = z.infer<typeof enrichmentOutputSchema>;
 
 /** The card's `enrichment` as stored and served. */
-export type CardEnrichment = PreparationOutput;
+export type CardEnrichment = EnrichmentOutput;
 
 export interface EnrichmentError {
   code: string;
@@ -40,13 +40,13 @@ export interface EnrichmentError {
 }
 
 /** The model's user message: the expression and the language to explain it in. */
-export interface PreparationInput {
+export interface EnrichmentInput {
   text: string;
   nativeLanguage: string;
   nativeLanguageName: string;
 }
 
-export function buildPreparationRequest(text: string, nativeLanguage: string): { system: string; input: PreparationInput } {
+export function buildEnrichmentRequest(text: string, nativeLanguage: string): { system: string; input: EnrichmentInput } {
   const nativeLanguageName = languageName(nativeLanguage);
   return {
     system: [
@@ -76,7 +76,7 @@ const MAX_CORRECTION_CHANGE = 0.34;
  * relative to the text). Anything else is dropped — a missed correction is better than a wrong
  * one. The note never appears without a correction.
  */
-export function finalisePreparation(text: string, output: PreparationOutput): CardEnrichment {
+export function finaliseEnrichment(text: string, output: EnrichmentOutput): CardEnrichment {
   const corrected = output.correctedText;
   const keep =
     corrected !== null &&
@@ -113,7 +113,7 @@ function levenshtein(a: string[], b: string[]): number {
 }
 
 /** How a preparation attempt ended. Ids and codes only: this travels through Temporal. */
-export type PreparationOutcome =
+export type EnrichmentOutcome =
   | { outcome: 'ready' }
   /** The card was deleted: nothing stored, nothing charged. */
   | { outcome: 'gone' }
@@ -129,7 +129,7 @@ export type PreparationOutcome =
 export function settledOutcome(
   card: { status: 'pending' | 'ready' | 'failed'; attempt: number; error: EnrichmentError | null } | null,
   attempt: number,
-): PreparationOutcome | null {
+): EnrichmentOutcome | null {
   if (!card) return { outcome: 'gone' };
   if (card.attempt !== attempt) return { outcome: 'superseded' };
   if (card.status === 'ready') return { outcome: 'ready' };
