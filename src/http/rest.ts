@@ -6,7 +6,7 @@ import { flattenOperations, noInput } from './operation.ts';
 import { AUTHED, problemResponse, problems } from './problem-responses.ts';
 
 /** The handler's context for a REST request; the guards already ran as hooks (auth, 428). */
-export function restContext(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): OperationContext {
+function restContext(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): OperationContext {
   return { deps, em: deps.orm.em.fork(), principal: request.principal!, languages: request.languages!, request, reply };
 }
 
