@@ -28,7 +28,7 @@ function restInput(operation: AnyOperation) {
 /** Success responses (204 carries no body) and the problems this operation can answer. */
 function restResponses(operation: AnyOperation) {
   const { status, responses, problems: extra = [], problemSchemas = {} } = operation.rest;
-  const success: Record<number, z.ZodType> = responses ?? { [typeof status === 'number' ? status : 200]: operation.output };
+  const success: Record<number, z.ZodType> = { ...(responses ?? { [typeof status === 'number' ? status : 200]: operation.output }) };
   if (success[204]) success[204] = z.null();
   const failures = operation.auth === 'public' ? extra : [...AUTHED, ...extra];
   const documented = Object.fromEntries(Object.entries(problemSchemas).map(([code, schema]) => [code, problemResponse(schema)]));
