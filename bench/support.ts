@@ -15,10 +15,10 @@ import { buildApp } from '../src/http/app.ts';
 import type { App } from '../src/http/deps.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createOrm, migrate, type Orm } from '../src/db/orm.ts';
-import { startFakeProvider, type FakeProvider } from '../src/model/fake-provider.ts';
+import { startFakeProvider, type FakeProvider } from '../tools/fake-provider/server.ts';
 import { createModelClient } from '../src/model/model-client.ts';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
-import { connectTemporal } from '../src/platform/temporal.ts';
+import { connectTemporal } from '../src/temporal/connection.ts';
 import { startTemporalDevServer } from '../src/platform/temporal-dev-server.ts';
 import { runWorker } from '../src/worker/worker.ts';
 

@@ -37,15 +37,31 @@ export interface Audit {
   charges: Record<string, number>;
 }
 
-export async function waitForQuiescence(orm: Orm, capMs: number): Promise<{ pending: Pending; afterMs: number | null }> {
+const SAY_WHAT_IS_PENDING_EVERY_MS = 30_000;
+
+export async function waitForQuiescence(orm: Orm, capMs: number, log: (line: string) => void = () => {}): Promise<{ pending: Pending; afterMs: number | null }> {
   const started = Date.now();
+  let said = started;
   let pending = await pendingWork(orm).catch(() => null);
   while (!pending || Object.values(pending).some((n) => n > 0)) {
     if (Date.now() - started > capMs) return { pending: pending ?? { cards: -1, sentences: -1, outbox: -1, pageClaims: -1 }, afterMs: null };
+    if (Date.now() - said > SAY_WHAT_IS_PENDING_EVERY_MS) {
+      said = Date.now();
+      log(`still pending after ${((said - started) / 1000).toFixed(0)} s: ${JSON.stringify(pending)}; oldest: ${await oldestPending(orm).catch(() => '?')}`);
+    }
     await sleep(1_000);
     pending = await pendingWork(orm).catch(() => null);
   }
   return { pending, afterMs: Date.now() - started };
+}
+
+/** The ids behind a slow quiescence, to look up in the Temporal UI (`card-enrichment/<id>`, `sentence-translation/<id>`). */
+async function oldestPending(orm: Orm): Promise<string> {
+  const rows = await orm.em.fork().execute<{ kind: string; id: string; since: Date }[]>(`
+    (SELECT 'card' AS kind, id::text, created_at AS since FROM cards WHERE enrichment_status = 'pending' ORDER BY created_at LIMIT 3)
+    UNION ALL (SELECT 'sentence', id::text, created_at FROM sentences WHERE status = 'pending' ORDER BY created_at LIMIT 3)
+    UNION ALL (SELECT 'outbox', workflow_id, created_at FROM workflow_outbox WHERE dispatched_at IS NULL ORDER BY created_at LIMIT 3)`);
+  return rows.map((r) => `${r.kind} ${r.id} since ${new Date(r.since).toISOString()}`).join('; ') || 'none';
 }
 
 async function pendingWork(orm: Orm): Promise<Pending> {

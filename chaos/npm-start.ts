@@ -63,7 +63,7 @@ export async function runNpmStart(options: ChaosOptions, dir: string, log: (line
 
     await loading;
     const orm = await service.orm();
-    const quiescence = await waitForQuiescence(orm, options.quiescenceSeconds * 1000);
+    const quiescence = await waitForQuiescence(orm, options.quiescenceSeconds * 1000, log);
     const fakeStats = await service.fakeStats();
     return buildReport({
       title: 'npm start',

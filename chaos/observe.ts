@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import type { Client } from '@temporalio/client';
-import { connectTemporal } from '../src/platform/temporal.ts';
+import { connectTemporal } from '../src/temporal/connection.ts';
 import type { SupervisedProcess } from './processes.ts';
 
 export interface Probe { api: string; at: number; status: number | null; ms: number }

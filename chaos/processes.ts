@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/platform/embedded-postgres.ts';
 import { freePort, waitForPort } from '../src/platform/free-port.ts';
 import { resolveTemporalCli } from '../src/platform/temporal-dev-server.ts';
-import { SEARCH_ATTRIBUTES } from '../src/workflows/constants.ts';
+import { searchAttributeFlags } from '../src/temporal/search-attributes.ts';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /** A supervisor waits this long before restarting a process that exited. */
@@ -218,7 +218,7 @@ export class TemporalServer {
     const args = [
       'server', 'start-dev', '--ip', '127.0.0.1', '--headless', '--log-level', 'warn', '--db-filename', this.dbFile,
       '--port', String(this.ports.grpc), '--http-port', String(this.ports.http), '--metrics-port', String(this.ports.metrics),
-      ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+      ...searchAttributeFlags(),
     ];
     this.log.write(`\n===== ${new Date().toISOString()} temporal starting =====\n`);
     const child = spawn(this.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });

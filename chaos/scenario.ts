@@ -31,7 +31,7 @@ export async function runSeparateProcesses(options: ChaosOptions, dir: string, l
     const [faults] = await Promise.all([injectFaults(stack, load, orm, options.faults, loadStart, log), load.run()]);
     log(`load done after ${((Date.now() - loadStart) / 1000).toFixed(1)} s; waiting for quiescence (at most ${options.quiescenceSeconds} s)`);
 
-    const quiescence = await waitForQuiescence(orm, options.quiescenceSeconds * 1000);
+    const quiescence = await waitForQuiescence(orm, options.quiescenceSeconds * 1000, log);
     // A worker restarted by the last fault may have become ready only just now.
     await observer.waitForPolls(30_000);
     await observer.stop();

@@ -10,7 +10,7 @@ import { createLogger, openServices } from './platform/services.ts';
 import { startMetricsServer } from './platform/metrics.ts';
 import { type Dependency, supervise, type Supervised } from './platform/supervisor.ts';
 import { DevServerStartError, startTemporalDevServer } from './platform/temporal-dev-server.ts';
-import { startFakeProvider } from './model/fake-provider.ts';
+import { startFakeProvider } from '../tools/fake-provider/server.ts';
 import { runWorker } from './worker/worker.ts';
 
 const config = loadConfig();

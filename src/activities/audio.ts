@@ -5,7 +5,7 @@ import { storeGeneratedAudio, markAudioFailed, pendingGeneration, speechHold, ty
 import { withCreditHold } from '../features/credits/paid-call.ts';
 import { SpeechError, speechEngineFor } from '../features/audio/speech/engine.ts';
 import { whileHeartbeating } from './background-call.ts';
-import { activityFailure } from './failures.ts';
+import { activityFailure } from '../temporal/activity-failure.ts';
 import type { ActivityDeps } from './index.ts';
 
 /** Audio generation: idempotent steps over the clip row; the text never leaves the database. */

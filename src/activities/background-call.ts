@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { BackgroundCall } from '../features/credits/paid-call.ts';
 
-/** Well inside the workflows' heartbeat timeout (workflows/failures.ts, `HEARTBEAT_TIMEOUT`). */
+/** Well inside the workflows' heartbeat timeout (src/temporal/failures.ts, `LONG_CALL.heartbeatTimeout`). */
 const HEARTBEAT_EVERY_MS = 1_000;
 
 /** The running activity, as a paid call sees it: its attempt, its deadline, its cancellation. */

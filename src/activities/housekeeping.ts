@@ -1,9 +1,10 @@
-import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
+import { AppError } from '../domain/problems.ts';
 import { isRetentionTable, type HousekeepingPass, type RetentionTable, type TableSweep } from '../domain/retention.ts';
 import { counter } from '../platform/metrics.ts';
 import { createLogger } from '../platform/services.ts';
 import { retentionPolicy, sweepBudget, sweepTable } from '../services/retention.ts';
+import { activityFailure } from '../temporal/activity-failure.ts';
 import type { ActivityDeps } from './index.ts';
 
 const passes = counter('lcs_housekeeping_passes_total', 'Housekeeping passes, by outcome', ['outcome']);
@@ -18,8 +19,12 @@ export function createHousekeepingActivities(deps: ActivityDeps, logger: Pick<Lo
   return {
     /** Deletes what the table's retention bound allows, within this pass's budget. */
     async sweepRetentionTable(table: RetentionTable): Promise<TableSweep> {
-      if (!isRetentionTable(table)) throw ApplicationFailure.nonRetryable('not a retention table', 'UnknownRetentionTable');
-      return sweepTable(deps.orm, table, policy, budget);
+      try {
+        if (!isRetentionTable(table)) throw new AppError('invalid_request', 'Not a retention table.');
+        return await sweepTable(deps.orm, table, policy, budget);
+      } catch (error) {
+        throw activityFailure(error);
+      }
     },
     async recordHousekeepingPass(pass: HousekeepingPass): Promise<void> {
       const unfinished = Object.entries(pass.tables).flatMap(([table, sweep]) => (sweep?.more ? [table] : []));

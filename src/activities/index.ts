@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
 import type { ModelClient } from '../model/model-client.ts';
-import { createLibraryActivities } from './library.ts';
+import { createCardEnrichmentActivities } from './card-enrichment.ts';
 import { createSentenceActivities } from './sentences.ts';
 import { createAudioActivities } from './audio.ts';
 import { createHousekeepingActivities } from './housekeeping.ts';
@@ -17,7 +17,7 @@ export interface ActivityDeps {
 /** Every activity, built once per worker from its dependencies (Temporal's DI pattern). */
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createLibraryActivities(deps),
+    ...createCardEnrichmentActivities(deps),
     ...createSentenceActivities(deps),
     ...createAudioActivities(deps),
     ...createHousekeepingActivities(deps),

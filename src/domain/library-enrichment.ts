@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { languageName } from './languages.ts';
+import type { ProblemCode } from './problems.ts';
 
 export const ENRICHMENT_TASK = 'capture_preparation';
 
@@ -34,8 +35,9 @@ export type EnrichmentOutput = z.infer<typeof enrichmentOutputSchema>;
 /** The card's `enrichment` as stored and served. */
 export type CardEnrichment = EnrichmentOutput;
 
+/** Stored on a failed card: always a catalog code. */
 export interface EnrichmentError {
-  code: string;
+  code: ProblemCode;
   message: string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Retention: which tables housekeeping bounds, and how one pass spends its budget. Pure rules;
- * the SQL lives in src/services/retention.ts, the schedule in src/platform/schedules.ts.
+ * the SQL lives in src/services/retention.ts, the schedule in src/temporal/schedules.ts.
  */
 
 /** The tables a housekeeping pass sweeps, in the order it sweeps them. */

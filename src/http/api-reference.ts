@@ -4,6 +4,10 @@ import { pageTranslationReference } from '../features/translation/reference.ts';
 import { replayReference } from '../features/replay/reference.ts';
 import { audioReference } from '../features/audio/reference.ts';
 import { workReference } from '../features/work/reference.ts';
+import { problemCatalog } from '../domain/problems.ts';
+
+/** Every code of the catalog, in its order, so the reference cannot drift from it. */
+const problemCodeList = Object.entries(problemCatalog).map(([code, { status }]) => `\`${code}\` (${status})`).join(', ');
 
 /**
  * The prose part of the API reference (rendered at /docs). Decisions the spec leaves open are
@@ -24,11 +28,7 @@ a fresh id (a wrong current password → 403 \`wrong_password\`). Both keep pers
 
 ## Errors
 Every failure is an RFC 9457 \`application/problem+json\` document \`{ type, title, status, detail, code }\`,
-plus \`errors: [{ path, message }]\` on 400. \`code\` is stable: \`invalid_request\`, \`unauthenticated\`,
-\`insufficient_credits\`, \`read_only_token\`, \`forbidden\`, \`origin_not_allowed\`, \`wrong_password\`, \`not_found\`,
-\`method_not_allowed\`, \`conflict\`, \`duplicate_sentence\`, \`request_in_progress\`, \`email_taken\`,
-\`payload_too_large\`, \`unsupported_media_type\`, \`request_id_reused\`, \`language_setup_required\`,
-\`rate_limited\`, \`audio_quota_exceeded\` (429), \`provider_output_invalid\` (502), \`privacy_routing_unavailable\` (503), \`service_unavailable\` (503).
+plus \`errors: [{ path, message }]\` on 400. \`code\` is stable, one of (with its status): ${problemCodeList}.
 A problem that asks you to wait says how long twice: the \`Retry-After\` header and the member \`retryAfterSeconds\`.
 
 ## Rate limits

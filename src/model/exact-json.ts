@@ -21,3 +21,8 @@ export function toPlainDecimal(numberText: string): string {
   }
   return /[eE]/.test(text) ? new Decimal(text).toFixed() : text;
 }
+
+/** A JSON object (not an array, not null): the shape every provider answer and schema node is read as. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -5,7 +5,8 @@ import { createOrm, migrate, type Orm } from '../db/orm.ts';
 import { isDatabaseUnavailable } from '../domain/database-errors.ts';
 import { createModelClient, type ModelClient } from '../model/model-client.ts';
 import { whenReachable } from './startup.ts';
-import { connectTemporal, ensureSearchAttributes } from './temporal.ts';
+import { connectTemporal } from '../temporal/connection.ts';
+import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
 
 export interface Services {
   orm: Orm;
@@ -24,7 +25,7 @@ export const createLogger = (config: Config) => pino({ level: config.logLevel, b
 export async function openServices(config: Config, logger: pino.Logger): Promise<Services> {
   if (!config.databaseUrl || !config.temporal.address) throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set (npm start sets both up for you).');
   if (config.model.provider === 'fake' && !config.model.baseUrl.startsWith('http://127.0.0.1')) {
-    throw new Error('MODEL_PROVIDER=fake starts a fake provider inside `npm start` only. For separate processes, run one with `tsx src/model/fake-provider.ts <port>` and set OPENROUTER_BASE_URL=http://127.0.0.1:<port>/api/v1.');
+    throw new Error('MODEL_PROVIDER=fake starts a fake provider inside `npm start` only. For separate processes, run one with `tsx tools/fake-provider/server.ts <port>` and set OPENROUTER_BASE_URL=http://127.0.0.1:<port>/api/v1.');
   }
   // The fake only checks that a bearer key is sent.
   if (config.model.provider === 'fake') config.model.apiKey ??= 'fake-provider';

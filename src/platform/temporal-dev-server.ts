@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SEARCH_ATTRIBUTES } from '../workflows/constants.ts';
+import { searchAttributeFlags } from '../temporal/search-attributes.ts';
 import { freePorts, waitForPort } from './free-port.ts';
 
 /** TEMPORAL_CLI_PATH, else whatever temporal/ensure-cli.sh finds or builds. */
@@ -92,7 +92,7 @@ async function launch(options: DevServerOptions, ports: DevServerPorts): Promise
   }
   if (ports.ui === null) args.push('--headless');
   else args.push('--ui-port', String(ports.ui));
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  args.push(...searchAttributeFlags());
 
   const child = spawn(options.cliPath ?? resolveTemporalCli(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const log = options.log ?? (() => {});

@@ -3,8 +3,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, t
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
-import { startOutboxRelay } from '../services/workflow-outbox.ts';
-import { ensureHousekeepingSchedule } from '../platform/schedules.ts';
+import { startOutboxRelay } from '../temporal/outbox-dispatch.ts';
+import { ensureHousekeepingSchedule } from '../temporal/schedules.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 

@@ -1,6 +1,7 @@
-import { ApplicationFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { createHousekeepingActivities } from '../activities/housekeeping.ts';
 import { RETENTION_TABLES, summarisePass, type HousekeepingPass, type RetentionTable, type TableSweep } from '../domain/retention.ts';
+import { catalogFailure, catalogFailureOf, type CatalogFailure } from '../temporal/failures.ts';
 
 type HousekeepingActivities = ReturnType<typeof createHousekeepingActivities>;
 
@@ -23,16 +24,21 @@ const { recordHousekeepingPass } = proxyActivities<HousekeepingActivities>({
 export async function housekeepingWorkflow(): Promise<HousekeepingPass> {
   const tables: Partial<Record<RetentionTable, TableSweep>> = {};
   const failed: RetentionTable[] = [];
+  let firstFailure: CatalogFailure | undefined;
   for (const table of RETENTION_TABLES) {
     try {
       tables[table] = await sweepRetentionTable(table);
     } catch (error) {
       if (isCancellation(error)) throw error;
       failed.push(table);
+      firstFailure ??= catalogFailureOf(error);
     }
   }
   const pass = summarisePass(tables, failed);
   await recordHousekeepingPass(pass);
-  if (failed.length > 0) throw ApplicationFailure.nonRetryable(`housekeeping could not sweep ${failed.join(', ')}`, 'HousekeepingIncomplete', pass);
+  if (firstFailure) {
+    // The first table's catalog code says what kind of trouble it was (the database away, a bug).
+    throw catalogFailure({ code: firstFailure.code, message: `housekeeping could not sweep ${failed.join(', ')}` }, { detail: pass });
+  }
   return pass;
 }

@@ -1,6 +1,6 @@
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { createSentenceActivities } from '../activities/sentences.ts';
-import { catalogFailureOf, LONG_CALL, RECORD_RETRY } from './failures.ts';
+import { catalogFailure, catalogFailureOf, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
 
 type SentenceActivities = ReturnType<typeof createSentenceActivities>;
 
@@ -13,7 +13,7 @@ const { markSentenceFailed } = proxyActivities<SentenceActivities>({ startToClos
 /**
  * `sentence-translation/<sentenceId>`: translates one attempt of a saved sentence. Ids in, nothing
  * out. When the translation fails for good, the sentence is marked failed with a catalog code and
- * the workflow ends FAILED, so that a later retry may start the same workflow id again.
+ * the workflow ends FAILED with that code, so that a later retry may start the same workflow id again.
  */
 export async function sentenceTranslationWorkflow(sentenceId: string, attempt: number): Promise<void> {
   try {
@@ -21,6 +21,6 @@ export async function sentenceTranslationWorkflow(sentenceId: string, attempt: n
   } catch (error) {
     const { code } = catalogFailureOf(error);
     await markSentenceFailed(sentenceId, attempt, code);
-    throw ApplicationFailure.nonRetryable(`sentence translation failed: ${code}`, 'sentence_translation_failed');
+    throw catalogFailure({ code, message: `sentence translation failed: ${code}` });
   }
 }

@@ -8,8 +8,8 @@ import type { App } from '../../src/http/deps.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createOrm, type Orm } from '../../src/db/orm.ts';
 import { createModelClient } from '../../src/model/model-client.ts';
-import { startFakeProvider, type FakeProvider } from '../../src/model/fake-provider.ts';
-import { connectTemporal } from '../../src/platform/temporal.ts';
+import { startFakeProvider, type FakeProvider } from '../../tools/fake-provider/server.ts';
+import { connectTemporal } from '../../src/temporal/connection.ts';
 import { runWorker } from '../../src/worker/worker.ts';
 
 // Tests provoke activity and workflow failures on purpose; the SDK's warnings about them are noise.

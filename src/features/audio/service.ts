@@ -7,7 +7,7 @@ import { audioKey, spokenText } from '../../domain/audio-key.ts';
 import { byteChunks, type ByteRange } from '../../domain/byte-range.ts';
 import { creditsForCost } from '../../domain/credits.ts';
 import { AppError } from '../../domain/problems.ts';
-import { WORKFLOW_KINDS, workflowId } from '../../workflows/constants.ts';
+import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { spendReporter } from '../../model/provider-spend.ts';
 import { holdLifetimeMs, type PaidCall, reportLostCalls } from '../credits/paid-call.ts';
 import type { SpeechAudio, SpeechEngine } from './speech/engine.ts';
@@ -15,7 +15,9 @@ import { SPEECH_REQUEST_TIMEOUT_MS } from './speech/openai.ts';
 import { cardAnswer } from '../library/card-reads.ts';
 import { consumeAudioGeneration, lockAudioQuota } from './quota.ts';
 import { charge, reserveCredits } from '../credits/wallet.ts';
-import { dispatchInBackground, enqueueWorkflow } from '../../services/workflow-outbox.ts';
+import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
+import { dispatchInBackground } from '../../temporal/outbox-dispatch.ts';
+import { generateAudio } from '../../workflows/audio.ts';
 import type { AudioView } from './schemas.ts';
 
 type AudioStatus = AudioView['status'];
@@ -75,16 +77,14 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
       [userId, clip!.id, subject.cardId ?? null, subject.sentenceId ?? null],
     );
     const outboxId = generate
-      ? await enqueueWorkflow(tx, {
-          workflowType: 'generateAudio',
+      ? await enqueueWorkflow(tx, outboxStart(generateAudio, [clip!.id], {
           // Per clip, not per text: a clip housekeeping deleted is made anew under a new id, and
           // the completed run of the old one must not stand in for its generation.
           workflowId: workflowId(WORKFLOW_KINDS.audio, clip!.id),
           taskQueue: deps.config.temporal.taskQueue,
-          args: [clip!.id],
           userId,
           kind: WORKFLOW_KINDS.audio,
-        })
+        }))
       : null;
     return { outboxId, clip: clip!, lostCalls };
   });

@@ -16,7 +16,7 @@ import { askAgainAfterInvalidAnswer, BUDGET_SPENT_MESSAGE, CARD_ENRICHMENT_BUDGE
 import { AppError, isAppError } from '../../domain/problems.ts';
 import type { ModelClient, StructuredRequest, StructuredResult } from '../../model/model-client.ts';
 import { counter } from '../../platform/metrics.ts';
-import { WORKFLOW_KINDS, workflowId } from '../../workflows/constants.ts';
+import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { type BackgroundCall, modelCallHold, withCreditHold } from '../credits/paid-call.ts';
 import { charge } from '../credits/wallet.ts';
 

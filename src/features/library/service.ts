@@ -7,7 +7,10 @@ import { type ListCursor, encodeCursor } from '../../domain/library-listing.ts';
 import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
 import { AppError } from '../../domain/problems.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
-import { discardPendingStarts, dispatchInBackground, enqueueWorkflow, OUTBOX_COLUMNS, outboxValues } from '../../services/workflow-outbox.ts';
+import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues } from '../../temporal/outbox.ts';
+import { dispatchInBackground } from '../../temporal/outbox-dispatch.ts';
+import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
+import { cardEnrichment } from '../../workflows/card-enrichment.ts';
 import { cancelEnrichment, enrichmentWorkflowId } from './enrichment.ts';
 import type { Card, CardDetail, EnrichmentStatus } from './schemas.ts';
 
@@ -157,16 +160,14 @@ async function insertCard(em: Em, taskQueue: string, userId: string, text: strin
   return row ? { ...row, outbox_id: String(row.outbox_id) } : null;
 }
 
-/** The preparation workflow start: ids and the attempt number only, never the text. */
+/** The enrichment workflow start: ids and the attempt number only, never the text. */
 function enrichmentStart(taskQueue: string, userId: string, cardId: string, attempt: number) {
-  return {
-    workflowType: 'cardEnrichment',
+  return outboxStart(cardEnrichment, [{ cardId, attempt }], {
     workflowId: enrichmentWorkflowId(cardId),
     taskQueue,
-    args: [{ cardId, attempt }],
     userId,
-    kind: 'card-enrichment' as const,
-  };
+    kind: WORKFLOW_KINDS.cardEnrichment,
+  });
 }
 
 export interface ListOptions {

@@ -7,11 +7,13 @@ import { creditsForCost } from '../../domain/credits.ts';
 import { normaliseExpression } from '../../domain/normalise.ts';
 import { AppError, isAppError } from '../../domain/problems.ts';
 import type { ModelClient } from '../../model/model-client.ts';
-import { WORKFLOW_KINDS, workflowId } from '../../workflows/constants.ts';
+import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { LEASE, LEASE_EXPIRY_SQL, whileLeased } from '../../services/leases.ts';
 import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
 import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
-import { dispatchInBackground, enqueueWorkflow } from '../../services/workflow-outbox.ts';
+import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
+import { dispatchInBackground } from '../../temporal/outbox-dispatch.ts';
+import { sentenceTranslationWorkflow } from '../../workflows/sentence-translation.ts';
 import { sentenceRequest } from './prompts.ts';
 import type { SentencePage, SentenceView } from './schemas.ts';
 
@@ -68,14 +70,12 @@ export async function submitSentence(
     // Held with the save, so that a sentence the wallet cannot pay for is refused (402) and not saved.
     const { lostCalls } = await reserveCredits(tx, hold);
     const outboxId = input.mode === 'async'
-      ? await enqueueWorkflow(tx, {
-          workflowType: 'sentenceTranslationWorkflow',
+      ? await enqueueWorkflow(tx, outboxStart(sentenceTranslationWorkflow, [row.id, row.attempt], {
           workflowId: workflowId(WORKFLOW_KINDS.sentenceTranslation, row.id),
           taskQueue: deps.config.temporal.taskQueue,
-          args: [row.id, row.attempt],
           userId: input.userId,
           kind: WORKFLOW_KINDS.sentenceTranslation,
-        })
+        }))
       : null;
     return { row, outboxId, lostCalls };
   });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { enrichCard } from '../../../src/features/library/enrichment.ts';
 import { deleteCard, libraryTestHooks } from '../../../src/features/library/service.ts';
-import { dispatchOutbox, relayOutboxOnce } from '../../../src/services/workflow-outbox.ts';
+import { dispatchOutbox, relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { kindKey, userIdKey } from '../../../src/services/workflow-outbox.ts';
+import { kindKey, userIdKey } from '../../../src/temporal/search-attributes.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
 import { capture, enrichmentCharges, waitForStatus } from './helpers.ts';

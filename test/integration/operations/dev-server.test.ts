@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { Client } from '@temporalio/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePorts } from '../../../src/platform/free-port.ts';
-import { connectTemporal } from '../../../src/platform/temporal.ts';
+import { connectTemporal } from '../../../src/temporal/connection.ts';
 import { type DevServer, DevServerStartError, startTemporalDevServer } from '../../../src/platform/temporal-dev-server.ts';
 
 const cleanups: (() => unknown)[] = [];

@@ -5,7 +5,7 @@ import { createHousekeepingActivities } from '../../../src/activities/housekeepi
 import { RETENTION_TABLES, type HousekeepingPass, type RetentionTable, type SweepBudget } from '../../../src/domain/retention.ts';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { metricsRegistry } from '../../../src/platform/metrics.ts';
-import { ensureHousekeepingSchedule, housekeepingScheduleId } from '../../../src/platform/schedules.ts';
+import { ensureHousekeepingSchedule, housekeepingScheduleId } from '../../../src/temporal/schedules.ts';
 import { storeGeneratedAudio } from '../../../src/features/audio/service.ts';
 import { audioSweepSql, candidateSql, oldestFirstRule, retentionPolicy, sweepTable, translationCacheCutoff, translationCacheRules } from '../../../src/services/retention.ts';
 import { runWorker } from '../../../src/worker/worker.ts';

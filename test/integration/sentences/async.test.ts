@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeTranslate } from '../../../src/model/fake-responders.ts';
+import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
 import { setPlan } from '../../../src/features/credits/wallet.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fakeTranslate } from '../../../src/model/fake-responders.ts';
+import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
 import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';

@@ -8,7 +8,7 @@ import {
   settledOutcome,
 } from '../../../src/domain/library-enrichment.ts';
 import { strictJsonSchema } from '../../../src/model/model-client.ts';
-import { libraryResponders } from '../../../src/model/fake-responders/library.ts';
+import { libraryResponders } from '../../../tools/fake-provider/responders/library.ts';
 
 const valid: EnrichmentOutput = {
   translation: 'Bonne chance !',
@@ -90,7 +90,7 @@ describe('settledOutcome', () => {
   it('reports an older attempt as superseded', () => expect(settledOutcome(pending, 1)).toEqual({ outcome: 'superseded' }));
   it('reports a stored result as ready', () => expect(settledOutcome({ ...pending, status: 'ready' }, 2)).toEqual({ outcome: 'ready' }));
   it('repeats a recorded failure', () => {
-    const error = { code: 'service_unavailable', message: 'down' };
+    const error = { code: 'service_unavailable' as const, message: 'down' };
     expect(settledOutcome({ ...pending, status: 'failed', error }, 2)).toEqual({ outcome: 'failed', error });
   });
 });

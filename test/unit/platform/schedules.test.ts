@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
-import { housekeepingSchedule, scheduleMatches } from '../../../src/platform/schedules.ts';
+import { housekeepingSchedule, scheduleMatches } from '../../../src/temporal/schedules.ts';
 
 const config = loadConfig({ TEMPORAL_TASK_QUEUE: 'q1' });
 const wanted = housekeepingSchedule(config);

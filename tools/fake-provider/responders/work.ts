@@ -1,4 +1,4 @@
-import type { Responder } from '../fake-responders.ts';
+import type { Responder } from '../responders.ts';
 
 /**
  * The fake provider's `work_draft` answer: the prompt marked as English, one note naming the

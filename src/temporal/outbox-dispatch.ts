@@ -1,38 +1,25 @@
 import type { Client } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType, WorkflowExecutionAlreadyStartedError, type WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, type WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Em, Orm } from '../db/orm.ts';
-import type { WorkflowKind } from '../workflows/constants.ts';
+import { OUTBOX_COLUMNS, type WorkflowStart } from './outbox.ts';
+import { searchAttributesOf } from './search-attributes.ts';
 
-export const userIdKey = defineSearchAttributeKey('LcsUserId', SearchAttributeType.KEYWORD);
-export const kindKey = defineSearchAttributeKey('LcsKind', SearchAttributeType.KEYWORD);
+/**
+ * The workflow outbox, starting side: the fast path right after a request's commit, and the
+ * worker's relay for whatever that missed.
+ */
 
-export interface WorkflowStart {
-  /** The exported workflow function's name. */
-  workflowType: string;
-  workflowId: string;
-  taskQueue: string;
-  /** Ids only: Temporal's history must hold no user content. */
-  args: unknown[];
-  userId: string;
-  kind: WorkflowKind;
+/** A recorded start as read back: what `outboxStart` wrote (see src/temporal/outbox.ts). */
+interface OutboxRow {
+  id: string;
+  workflow_type: WorkflowStart['workflowType'];
+  workflow_id: string;
+  task_queue: string;
+  args: WorkflowStart['args'];
+  user_id: string;
+  kind: WorkflowStart['kind'];
 }
-
-/** The outbox row's columns and, in the same order, a start's values for them. */
-export const OUTBOX_COLUMNS = 'workflow_type, workflow_id, task_queue, args, user_id, kind';
-export const outboxValues = (start: WorkflowStart) =>
-  [start.workflowType, start.workflowId, start.taskQueue, JSON.stringify(start.args), start.userId, start.kind];
-
-/** Records a workflow to start; call inside the transaction that creates its subject. */
-export async function enqueueWorkflow(tx: Em, start: WorkflowStart): Promise<string> {
-  const [row] = await tx.execute<{ id: string }[]>(
-    `INSERT INTO workflow_outbox (${OUTBOX_COLUMNS}) VALUES (?, ?, ?, ?::jsonb, ?, ?) RETURNING id`,
-    outboxValues(start),
-  );
-  return String(row!.id);
-}
-
-interface OutboxRow { id: string; workflow_type: string; workflow_id: string; task_queue: string; args: unknown[]; user_id: string; kind: string }
 const ROW_COLUMNS = `id, ${OUTBOX_COLUMNS}`;
 
 /**
@@ -59,10 +46,7 @@ async function startRow(temporal: Client, row: OutboxRow): Promise<StartOutcome>
         args: row.args,
         memo: { outboxId: String(row.id) },
         workflowIdReusePolicy: REUSE_POLICY,
-        typedSearchAttributes: [
-          { key: userIdKey, value: row.user_id },
-          { key: kindKey, value: row.kind },
-        ],
+        typedSearchAttributes: searchAttributesOf(row.user_id, row.kind),
       });
       return 'started';
     } catch (error) {
@@ -114,11 +98,6 @@ export function dispatchInBackground(orm: Orm, temporal: Client, ids: string[], 
   dispatchOutbox(orm, temporal, ids, logger).catch((error: unknown) => {
     logger?.warn({ err: (error as Error).message }, 'workflow start deferred to the outbox relay');
   });
-}
-
-/** Drops undispatched starts of a subject that no longer exists (e.g. a deleted card). */
-export async function discardPendingStarts(tx: Em, workflowId: string): Promise<void> {
-  await tx.execute(`DELETE FROM workflow_outbox WHERE workflow_id = ? AND dispatched_at IS NULL`, [workflowId]);
 }
 
 /** A relay's claim on rows lapses after this, so rows of a relay that died go to another. */

@@ -1,4 +1,4 @@
-import { fakeTranslate, type Responder } from '../fake-responders.ts';
+import { fakeTranslate, type Responder } from '../responders.ts';
 
 interface BatchInput {
   source_language: string;

@@ -1,8 +1,10 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
+import type { ApplicationFailure } from '@temporalio/common';
 import { isDatabaseUnavailable } from '../domain/database-errors.ts';
 import { isAppError, type ProblemCode } from '../domain/problems.ts';
 import { type FailureKind, failureKind, mayRetry } from '../domain/retry-policy.ts';
 import { counter } from '../platform/metrics.ts';
+import { catalogFailure } from './failures.ts';
 
 const activityFailures = counter('lcs_activity_failures_total', 'Failed activity attempts, by activity, catalog code and whether Temporal tries again', ['activity', 'code', 'retried']);
 
@@ -30,5 +32,5 @@ export function activityFailure(error: unknown, override?: { code: ProblemCode; 
   }
   const retry = mayRetry(failure.kind, attempt);
   activityFailures.inc({ activity: activityType, code: failure.code, retried: String(retry) });
-  return ApplicationFailure.create({ type: failure.code, message: failure.message, nonRetryable: !retry });
+  return catalogFailure(failure, { nonRetryable: !retry });
 }

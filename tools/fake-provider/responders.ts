@@ -1,6 +1,6 @@
-import { libraryResponders } from './fake-responders/library.ts';
-import { translationResponders } from './fake-responders/translation.ts';
-import { workResponders } from './fake-responders/work.ts';
+import { libraryResponders } from './responders/library.ts';
+import { translationResponders } from './responders/translation.ts';
+import { workResponders } from './responders/work.ts';
 
 /**
  * Built-in answers of the fake model provider, keyed by task name (the structured output's

@@ -1,12 +1,16 @@
 import type { EnrichmentError, EnrichmentOutcome } from '../domain/library-enrichment.ts';
 import { type EnrichmentRef, enrichCard, recordEnrichmentFailure } from '../features/library/enrichment.ts';
+import { activityFailure } from '../temporal/activity-failure.ts';
 import { whileHeartbeating } from './background-call.ts';
-import { activityFailure } from './failures.ts';
 import type { ActivityDeps } from './index.ts';
 
-export function createLibraryActivities({ orm, model }: ActivityDeps) {
+/**
+ * The card-enrichment workflow's activities. Their names are Temporal activity types, recorded in
+ * every run's history: renaming one breaks the replay of runs open at deploy, so they stay.
+ */
+export function createCardEnrichmentActivities({ orm, model }: ActivityDeps) {
   return {
-    /** One attempt at preparing a card; a cancellation (card deleted) reaches the model call. */
+    /** One attempt at enriching a card; a cancellation (card deleted) reaches the model call. */
     async prepareCardEnrichment(ref: EnrichmentRef): Promise<EnrichmentOutcome> {
       return whileHeartbeating(async (call, context) => {
         try {

@@ -1,11 +1,19 @@
-import { ActivityFailure, ApplicationFailure, type RetryPolicy, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, type RetryPolicy, TimeoutFailure } from '@temporalio/common';
 import { type ProblemCode, problemCatalog } from '../domain/problems.ts';
 import { ACTIVITY_RETRY } from '../domain/retry-policy.ts';
 
 /**
+ * Failures in Temporal, shared by workflows and activities, so it stays workflow-safe: no I/O,
+ * only @temporalio/common and pure domain rules. Every failure type is a catalog code
+ * (src/domain/problems.ts): what a workflow stores, and what an operator sees in the Web UI, is
+ * one. Whether a failure is worth another attempt is decided by src/domain/retry-policy.ts, in the
+ * activity (src/temporal/activity-failure.ts), so no list of non-retryable types is kept here.
+ */
+
+/**
  * The retry policy of every activity that does a unit of work. Its attempt cap is the longest
  * budget (infrastructure); the activity marks its failure non-retryable sooner when what failed
- * deserves less (src/activities/failures.ts), so no list of error types is kept here.
+ * deserves less.
  */
 export const WORK_RETRY: RetryPolicy = {
   initialInterval: ACTIVITY_RETRY.initialIntervalMs,
@@ -27,6 +35,17 @@ export const LONG_CALL = { startToCloseTimeout: '5 minutes', heartbeatTimeout: '
 export interface CatalogFailure {
   code: ProblemCode;
   message: string;
+}
+
+/** A failure whose type is a catalog code; `nonRetryable` unless the caller says otherwise. */
+export function catalogFailure(failure: CatalogFailure, options: { nonRetryable?: boolean; cause?: unknown; detail?: unknown } = {}): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: failure.code,
+    message: failure.message,
+    nonRetryable: options.nonRetryable ?? true,
+    ...(options.cause instanceof Error ? { cause: options.cause } : {}),
+    ...(options.detail === undefined ? {} : { details: [options.detail] }),
+  });
 }
 
 /**

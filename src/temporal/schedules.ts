@@ -1,5 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleDescription } from '@temporalio/client';
 import type { Config } from '../config.ts';
+import { housekeepingWorkflow } from '../workflows/housekeeping.ts';
 
 /**
  * The Temporal Schedule that runs housekeeping (src/workflows/housekeeping.ts), so that
@@ -18,7 +19,7 @@ export function housekeepingSchedule(config: Pick<Config, 'temporal' | 'housekee
     spec: { intervals: [{ every: config.housekeeping.intervalMinutes * 60_000 }] },
     action: {
       type: 'startWorkflow' as const,
-      workflowType: 'housekeepingWorkflow',
+      workflowType: housekeepingWorkflow.name,
       workflowId: `housekeeping/${taskQueue}`,
       taskQueue,
       args: [],

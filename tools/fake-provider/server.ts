@@ -3,8 +3,8 @@ import { Decimal } from 'decimal.js';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { parseJsonExact } from './exact-json.ts';
-import { builtInResponders, type Responder } from './fake-responders.ts';
+import { parseJsonExact } from '../../src/model/exact-json.ts';
+import { builtInResponders, type Responder } from './responders.ts';
 
 /**
  * A fake of OpenRouter's chat completions API for tests and local runs: a real HTTP server, so
@@ -12,7 +12,7 @@ import { builtInResponders, type Responder } from './fake-responders.ts';
  * text). Tests steer it in-process; a separately started process is steered over /__fake/*.
  */
 
-export type { Responder } from './fake-responders.ts';
+export type { Responder } from './responders.ts';
 export type FakeMode = 'ok' | 'fail' | 'malformed' | 'schema_violation' | 'privacy_refusal';
 
 export interface RecordedRequest {
@@ -335,7 +335,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-// `node src/model/fake-provider.ts [port]` runs it standalone, steerable over /__fake/*:
+// `node --import tsx tools/fake-provider/server.ts [port]` runs it standalone, steerable over /__fake/*:
 // POST mode {mode, status?}, latency {ms} or {minMs, maxMs}, fail-for {ms, status?}, cost {cost},
 // reset; GET requests, stats.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,0 +1,110 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Config } from '../config.ts';
+import { isRecord, parseJsonExact } from './exact-json.ts';
+import type { ModelClientLogger } from './model-client.ts';
+import { httpFailure, noAnswer, type ProviderFailure, unreadableAnswer } from './provider-errors.ts';
+
+/**
+ * HTTP to the provider's chat completions endpoint: a timeout per attempt, and a few quick
+ * retries of transient failures within one call. Longer retries belong to the calling activity.
+ */
+
+/** A longer Retry-After is left to the activity's own retry schedule. */
+const MAX_RETRY_AFTER_MS = 5_000;
+const BACKOFF_BASE_MS = 200;
+const BACKOFF_CAP_MS = 2_000;
+
+export interface ProviderCall {
+  /** For logs and metrics only. */
+  task: string;
+  body: string;
+  signal?: AbortSignal | undefined;
+}
+
+type Attempt = { ok: true; body: Record<string, unknown> } | ({ ok: false } & ProviderFailure);
+
+export interface ProviderHttp {
+  /** The answer's JSON (numbers as exact decimal text), or the catalog error of the last failure. */
+  post(call: ProviderCall): Promise<Record<string, unknown>>;
+  /** The longest one `post()` can take, every retry and wait included. */
+  readonly longestCallMs: number;
+}
+
+export function createProviderHttp(
+  config: Config['model'],
+  deps: { fetch?: typeof fetch; logger?: ModelClientLogger | undefined } = {},
+): ProviderHttp {
+  const fetchImpl = deps.fetch ?? globalThis.fetch;
+  const log = deps.logger;
+  const url = `${config.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+
+  async function attemptOnce(call: ProviderCall, attempt: number): Promise<Attempt> {
+    const timeout = AbortSignal.timeout(config.timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    const started = performance.now();
+    const meta = () => ({ task: call.task, attempt, latencyMs: Math.round(performance.now() - started) });
+
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetchImpl(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json' },
+        body: call.body,
+        signal,
+      });
+      text = await res.text();
+    } catch {
+      if (call.signal?.aborted) throw call.signal.reason;
+      const timedOut = timeout.aborted;
+      log?.warn({ ...meta(), reason: timedOut ? 'timeout' : 'network' }, 'model request failed');
+      return { ok: false, ...noAnswer(timedOut ? config.timeoutMs : null) };
+    }
+
+    let parsed: unknown;
+    try {
+      parsed = parseJsonExact(text);
+    } catch {
+      parsed = undefined;
+    }
+    const json = isRecord(parsed) ? parsed : undefined;
+    // OpenRouter may report an upstream failure as HTTP 200 with an `error` member.
+    const errorCode = json && !json.choices && isRecord(json.error) ? Number(json.error.code) : NaN;
+    const status = res.ok && Number.isInteger(errorCode) ? errorCode : res.status;
+
+    if (status >= 200 && status < 300) {
+      if (!json) {
+        log?.warn({ ...meta(), status }, 'model response was not JSON');
+        return { ok: false, ...unreadableAnswer() };
+      }
+      log?.debug({ ...meta(), status }, 'model request succeeded');
+      return { ok: true, body: json };
+    }
+
+    const failure = httpFailure(status, json, res.headers.get('retry-after'));
+    log?.warn({ ...meta(), status, code: failure.error.code, retryable: failure.retryable }, 'model request failed');
+    return { ok: false, ...failure };
+  }
+
+  return {
+    async post(call) {
+      for (let attempt = 1; ; attempt++) {
+        const outcome = await attemptOnce(call, attempt);
+        if (outcome.ok) return outcome.body;
+        if (!outcome.retryable || attempt > config.maxRetries) throw outcome.error;
+        const delay = outcome.retryAfterMs ?? backoffMs(attempt);
+        if (delay > MAX_RETRY_AFTER_MS) throw outcome.error;
+        try {
+          await sleep(delay, undefined, call.signal ? { signal: call.signal } : {});
+        } catch {
+          throw call.signal?.reason;
+        }
+      }
+    },
+    longestCallMs: config.timeoutMs * (config.maxRetries + 1) + config.maxRetries * MAX_RETRY_AFTER_MS,
+  };
+}
+
+function backoffMs(attempt: number): number {
+  return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)) + Math.random() * 100;
+}
