@@ -71,8 +71,8 @@ export async function runWorker(deps: Parameters<typeof createWorker>[0] & { tem
   const done = worker.run().finally(() => connection.close());
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
-    console.log('w1'); await stopRelay();
-    console.log('w2', worker.getState()); if (worker.getState() === 'RUNNING') worker.shutdown();
+    await stopRelay();
+    if (worker.getState() === 'RUNNING') worker.shutdown();
     await done.catch(() => {}); // a worker that failed has reported it through `done`
   })());
   return { done, stop };

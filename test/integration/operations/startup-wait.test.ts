@@ -35,16 +35,16 @@ it('an API and a worker started while PostgreSQL is down wait for it, and serve 
   const port = await freePort();
   const api = start('src/http/server.ts', { DATABASE_URL: db.url, PORT: String(port) });
   const worker = start('src/worker/main.ts', { DATABASE_URL: db.url });
-  await new Promise((resolve) => setTimeout(resolve, 4_000));
+  // Several waits each: they keep retrying, and neither has exited meanwhile.
+  const retries = (p: ServiceProcess) => p.output().split('PostgreSQL is not reachable yet; retrying').length - 1;
+  await expect.poll(() => Math.min(retries(api), retries(worker)), { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(3);
   expect(api.child.exitCode).toBeNull();
   expect(worker.child.exitCode).toBeNull();
-  expect(api.output()).toContain('PostgreSQL is not reachable yet; retrying');
-  expect(worker.output()).toContain('PostgreSQL is not reachable yet; retrying');
 
   await db.start();
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 30_000, api);
   await expect.poll(() => worker.output(), { timeout: 30_000 }).toContain('worker running');
-}, 90_000);
+}, 150_000);
 
 it('past STARTUP_TIMEOUT_SECONDS it exits 1, with one line that names what was away and the setting', async () => {
   const port = await freePort();

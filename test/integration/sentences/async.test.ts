@@ -29,6 +29,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
     expect(await balanceOf(stack.http, user)).toBe(before - 3);
 
     const handle = stack.temporal.workflow.getHandle(`sentence-translation/${id}`);
+    await handle.result(); // the row is committed by the activity, just before the workflow completes
     expect((await handle.describe()).status.name).toBe('COMPLETED');
     // Temporal's history holds ids, never the sentence.
     const history = JSON.stringify(await handle.fetchHistory());
