@@ -61,7 +61,7 @@ export async function startStack(dir: string, serviceEnv: Record<string, string>
     const proxy = await AnswerHoldingProxy.start(port);
     const baseUrl = proxy.url;
     const ready = (child: ChildProcess) => waitForHttp(`http://127.0.0.1:${port}/healthz`, child, START_TIMEOUT_MS);
-    const process = new SupervisedProcess(name, path.join(repoRoot, 'src/api/server.ts'), { ...env, PORT: String(port), PUBLIC_ORIGIN: baseUrl }, ready, dir, exits);
+    const process = new SupervisedProcess(name, path.join(repoRoot, 'src/http/server.ts'), { ...env, PORT: String(port), PUBLIC_ORIGIN: baseUrl }, ready, dir, exits);
     apis.push({ name, baseUrl, proxy, process });
   }
   const workerReady = (child: ChildProcess) => waitForOutput(child, 'worker running', START_TIMEOUT_MS);

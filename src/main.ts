@@ -3,7 +3,7 @@
 // set; migrations; the worker; the HTTP server. Ctrl-C stops everything; data stays in DATA_DIR.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildApp } from './api/app.ts';
+import { buildApp } from './http/app.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres } from './platform/embedded-postgres.ts';
 import { createLogger, openServices } from './platform/services.ts';

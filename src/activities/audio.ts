@@ -1,9 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ProblemCode } from '../domain/problems.ts';
 import { recordProviderCost, spendReporter } from '../model/provider-spend.ts';
-import { storeGeneratedAudio, markAudioFailed, pendingGeneration, speechHold, type PendingGeneration } from '../services/audio.ts';
-import { withCreditHold } from '../services/paid-call.ts';
-import { SpeechError, speechEngineFor } from '../services/speech/engine.ts';
+import { storeGeneratedAudio, markAudioFailed, pendingGeneration, speechHold, type PendingGeneration } from '../features/audio/service.ts';
+import { withCreditHold } from '../features/credits/paid-call.ts';
+import { SpeechError, speechEngineFor } from '../features/audio/speech/engine.ts';
 import { whileHeartbeating } from './background-call.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
 import type { ActivityDeps } from './index.ts';

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { BackgroundCall } from '../services/paid-call.ts';
+import type { BackgroundCall } from '../features/credits/paid-call.ts';
 
 /** Well inside the workflows' heartbeat timeout (src/temporal/failures.ts, `LONG_CALL.heartbeatTimeout`). */
 const HEARTBEAT_EVERY_MS = 1_000;

@@ -1,5 +1,5 @@
 import type { ProblemCode } from '../domain/problems.ts';
-import { markSentenceFailed, translateSentence } from '../services/sentences.ts';
+import { markSentenceFailed, translateSentence } from '../features/sentences/service.ts';
 import { whileHeartbeating } from './background-call.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
 import type { ActivityDeps } from './index.ts';

@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { createOrm, migrate } from '../db/orm.ts';
-import { findUserIdByEmail } from '../services/accounts.ts';
-import { setPlan } from '../services/wallet.ts';
+import { findUserIdByEmail } from '../features/account/service.ts';
+import { setPlan } from '../features/credits/wallet.ts';
 
 const [email, plan] = process.argv.slice(2);
 if (!email || (plan !== 'free' && plan !== 'paid')) {

@@ -1,6 +1,5 @@
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { entities } from './entities/index.ts';
 import { migrations } from './migrations/index.ts';
 import { PostgreSqlDriverForOutages } from './postgresql-driver.ts';
 
@@ -11,13 +10,15 @@ export async function createOrm(databaseUrl: string, options: { poolMax?: number
   return MikroORM.init({
     clientUrl: databaseUrl,
     driver: PostgreSqlDriverForOutages,
-    entities,
+    // No entities: the ORM is the pool, the migrator and the unit of work (transactions); each
+    // feature's SQL lives in its own folder, against the schema the migrations define.
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     migrations: { migrationsList: migrations.map((m) => ({ name: new m(null as never, null as never).name!, class: m })), transactional: true, allOrNothing: true, silent: true, snapshot: false },
     pool: { min: 0, max: options.poolMax ?? 10 },
     debug: false,
     allowGlobalContext: false,
-    // Our API returns plain objects built by hand, never entities, so nothing is serialised implicitly.
     forceUtcTimezone: true,
   });
 }

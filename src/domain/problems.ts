@@ -49,7 +49,7 @@ export class AppError extends Error {
   readonly extensions: Record<string, unknown>;
   /**
    * How long to wait before asking again (whole seconds): the one way a problem says so. It is the
-   * `Retry-After` header (REST and tRPC alike, src/api/plugins/problems.ts) and the document's
+   * `Retry-After` header (REST and tRPC alike, src/http/plugins/problems.ts) and the document's
    * `retryAfterSeconds` member. Given by the error, else by its catalog entry.
    */
   readonly retryAfterSeconds: number | undefined;

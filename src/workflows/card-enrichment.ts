@@ -1,6 +1,6 @@
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { PreparationOutcome } from '../domain/library-preparation.ts';
+import type { EnrichmentOutcome } from '../domain/library-enrichment.ts';
 import { catalogFailure, catalogFailureOf, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
 
 const { prepareCardEnrichment } = proxyActivities<Activities>(LONG_CALL);
@@ -18,8 +18,8 @@ export interface CardEnrichmentInput {
  * enrichment is written to the card and the run then ends FAILED with the same code, so the
  * Web UI shows the cause and a refresh may start a new run under the same id.
  */
-export async function cardEnrichment(input: CardEnrichmentInput): Promise<{ cardId: string; outcome: PreparationOutcome['outcome'] }> {
-  let result: PreparationOutcome;
+export async function cardEnrichment(input: CardEnrichmentInput): Promise<{ cardId: string; outcome: EnrichmentOutcome['outcome'] }> {
+  let result: EnrichmentOutcome;
   try {
     result = await prepareCardEnrichment(input);
   } catch (error) {

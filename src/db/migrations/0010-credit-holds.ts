@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Credits held by units of work whose provider call is under way (see services/wallet.ts):
+ * Credits held by units of work whose provider call is under way (see src/features/credits/wallet.ts):
  * one row per unit (the same key as its ledger entry), so a retried activity finds its own
  * hold. `call_in_flight` and `call_attempt` tell a retry that an earlier attempt's call never
  * settled: its result was lost, and its cost is provider spend nobody paid for.

@@ -17,7 +17,7 @@ import { Migration } from '@mikro-orm/migrations';
  * (it is a cache: texts are translated again on demand).
  *
  * audio_generation_starts: when each user started an audio generation, for the per-user quota
- * (src/services/audio-quota.ts). Rows older than the window are deleted as the user's next
+ * (src/features/audio/quota.ts). Rows older than the window are deleted as the user's next
  * request passes, so a user holds at most AUDIO_QUOTA_CLIPS rows.
  */
 export class Isolation extends Migration {

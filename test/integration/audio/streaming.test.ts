@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIO_STREAM_CHUNK_BYTES } from '../../../src/services/audio.ts';
+import { AUDIO_STREAM_CHUNK_BYTES } from '../../../src/features/audio/service.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText } from './support.ts';

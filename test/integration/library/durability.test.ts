@@ -1,21 +1,17 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
-import { prepareCard } from '../../../src/services/card-enrichment.ts';
-import { deleteCard, libraryTestHooks } from '../../../src/services/library.ts';
+import { enrichCard } from '../../../src/features/library/enrichment.ts';
+import { deleteCard, libraryTestHooks } from '../../../src/features/library/service.ts';
 import { dispatchOutbox, relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
-import { startStack, type Stack } from '../../support/stack.ts';
+import type { Stack } from '../../support/stack.ts';
+import { useStack } from '../../support/fixture.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
+import { capture, enrichmentCalls, enrichmentCharges, waitForStatus } from './helpers.ts';
 
 let stack: Stack;
 let user: TestUser;
-beforeAll(async () => {
-  stack = await startStack();
-  user = await newUser(stack.http);
-});
-afterAll(async () => { await stack?.close(); });
-beforeEach(() => { stack.fake.reset(); stack.fake.setCost('0.00001'); });
+useStack((started) => ({ stack, user } = started), { fakeCost: '0.00001' }); // 1 credit per enrichment
 afterEach(() => { libraryTestHooks.skipFastPathDispatch = false; });
 
 const outboxRows = (cardId: string) =>
@@ -40,7 +36,7 @@ describe('a crash between the commit and the workflow start', () => {
     expect(await outboxRows(card.cardId)).toEqual([{ dispatched_at: null }]);
     await waitForStatus(stack, user, card.cardId, 'ready');
     expect((await outboxRows(card.cardId))[0]!.dispatched_at).not.toBeNull();
-    expect(await preparationCharges(stack, user.userId)).toContainEqual(expect.objectContaining({ ref: card.cardId }));
+    expect(await enrichmentCharges(stack, user.userId)).toContainEqual(expect.objectContaining({ ref: card.cardId }));
   });
 });
 
@@ -129,7 +125,7 @@ describe('concurrent identical captures', () => {
     const [cardId] = [...cardIds] as [string];
     expect(await outboxRows(cardId)).toHaveLength(1);
     await waitForStatus(stack, racer, cardId, 'ready');
-    expect(await preparationCharges(stack, racer.userId)).toHaveLength(1);
+    expect(await enrichmentCharges(stack, racer.userId)).toHaveLength(1);
     const [{ count }] = await stack.orm.em.fork().execute<any[]>(`SELECT count(*) FROM cards WHERE user_id = ?`, [racer.userId]);
     expect(Number(count)).toBe(1);
   });
@@ -144,7 +140,7 @@ describe('delete during preparation', () => {
       return { translation: `[fr] ${input.text}`, correctedText: null, correctionNote: null, usage: { register: 'neutral', guidance: 'g', examples: ['e'] }, focuses: [{ kind: 'meaning', note: 'n' }] };
     });
     const card = await capture(stack, user, 'deleted while preparing');
-    await vi.waitFor(() => expect(preparationCalls(stack).length).toBeGreaterThan(0), { timeout: 20_000 });
+    await vi.waitFor(() => expect(enrichmentCalls(stack).length).toBeGreaterThan(0), { timeout: 20_000 });
     expect((await stack.http('DELETE', `/api/library?cardId=${card.cardId}`, { token: user.token })).status).toBe(204);
 
     const handle = stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`);
@@ -157,7 +153,7 @@ describe('delete during preparation', () => {
       expect(rows).toEqual([]);
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
+    expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
 
     stack.fake.reset();
     const again = await capture(stack, user, 'deleted while preparing');
@@ -196,17 +192,17 @@ describe('a retried preparation attempt', () => {
   it('after its result was stored: no second model call, no second charge', async () => {
     const card = await capture(stack, user, 'retried after storing');
     await waitForStatus(stack, user, card.cardId, 'ready');
-    const calls = preparationCalls(stack).length;
+    const calls = enrichmentCalls(stack).length;
     // What the activity does when Temporal retries it after a crash between commit and completion.
     const model = createModelClient(stack.config.model);
-    expect(await prepareCard(stack.orm.em.fork(), model, { cardId: card.cardId, attempt: 1 })).toEqual({ outcome: 'ready' });
-    expect(preparationCalls(stack).length).toBe(calls);
-    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toHaveLength(1);
+    expect(await enrichCard(stack.orm.em.fork(), model, { cardId: card.cardId, attempt: 1 })).toEqual({ outcome: 'ready' });
+    expect(enrichmentCalls(stack).length).toBe(calls);
+    expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toHaveLength(1);
   });
 
   it('of a deleted card: nothing stored, nothing charged', async () => {
     const model = createModelClient(stack.config.model);
     const missing = '00000000-0000-4000-8000-000000000001';
-    expect(await prepareCard(stack.orm.em.fork(), model, { cardId: missing, attempt: 1 })).toEqual({ outcome: 'gone' });
+    expect(await enrichCard(stack.orm.em.fork(), model, { cardId: missing, attempt: 1 })).toEqual({ outcome: 'gone' });
   });
 });

@@ -1,19 +1,15 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeMode } from '../../../tools/fake-provider/server.ts';
-import { startStack, type Stack } from '../../support/stack.ts';
+import type { Stack } from '../../support/stack.ts';
+import { useStack } from '../../support/fixture.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { capture, preparationCalls, preparationCharges, setBalance, waitForStatus } from './helpers.ts';
+import { capture, enrichmentCalls, enrichmentCharges, setBalance, waitForStatus } from './helpers.ts';
 
 let stack: Stack;
 let user: TestUser;
-beforeAll(async () => {
-  stack = await startStack();
-  user = await newUser(stack.http);
-});
-afterAll(async () => { await stack?.close(); });
-beforeEach(() => { stack.fake.reset(); stack.fake.setCost('0.00001'); });
+useStack((started) => ({ stack, user } = started), { fakeCost: '0.00001' }); // 1 credit per enrichment
 
 /** The workflow's failure chain: WorkflowFailedError → ApplicationFailure typed by the code. */
 async function workflowFailure(cardId: string): Promise<ApplicationFailure> {
@@ -38,7 +34,7 @@ describe('a failing provider', () => {
     expect(failed.enrichment).toBeNull();
     const failure = await workflowFailure(card.cardId);
     expect(failure.type).toBe(code);
-    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
+    expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
     // The listing shows the status too.
     const list = await stack.http('GET', `/api/library?query=${encodeURIComponent(`mode ${mode}`)}`, { token: user.token });
     expect(list.body.items[0]).toMatchObject({ cardId: card.cardId, enrichmentStatus: 'failed', enrichmentError: { code } });
@@ -63,7 +59,7 @@ describe('a failing provider', () => {
     expect(ready.scheduling).toMatchObject({ reps: 3, lapses: 1, state: 'review' });
     const description = await stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`).describe();
     expect(description.runId).not.toBe(firstRun);
-    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId).map((c) => c.idempotency_key)).toEqual([`card-enrichment/${card.cardId}/attempt-2`]);
+    expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId).map((c) => c.idempotency_key)).toEqual([`card-enrichment/${card.cardId}/attempt-2`]);
   });
 });
 
@@ -75,15 +71,15 @@ describe('no credits left', () => {
     const failed = await waitForStatus(stack, broke, card.cardId, 'failed');
     expect(failed.enrichmentError.code).toBe('insufficient_credits');
     expect(failed.scheduling.state).toBe('new'); // still in the learning queue
-    expect(preparationCalls(stack)).toEqual([]);
-    expect(await preparationCharges(stack, broke.userId)).toEqual([]);
+    expect(enrichmentCalls(stack)).toEqual([]);
+    expect(await enrichmentCharges(stack, broke.userId)).toEqual([]);
     expect((await workflowFailure(card.cardId)).type).toBe('insufficient_credits');
   });
 });
 
 describe('the provider spend per card is bounded', () => {
   const refresh = (cardId: string) => stack.http('PATCH', '/api/library', { token: user.token, body: { cardId, action: 'refresh_enrichment' } });
-  const callsFor = (text: string) => preparationCalls(stack).filter((r) => JSON.stringify(r.body.messages).includes(text)).length;
+  const callsFor = (text: string) => enrichmentCalls(stack).filter((r) => JSON.stringify(r.body.messages).includes(text)).length;
 
   it('invalid output is asked again once per attempt, and a card makes at most 5 model calls over every refresh', async () => {
     stack.fake.setMode('schema_violation');
@@ -106,7 +102,7 @@ describe('the provider spend per card is bounded', () => {
     expect(spent.enrichmentError).toEqual({ code: 'provider_output_invalid', message: expect.stringContaining('model calls') });
     expect(callsFor(text)).toBe(5);
     expect((await workflowFailure(card.cardId)).type).toBe('provider_output_invalid');
-    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
+    expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
   });
 
   it('calls the provider could not serve do not use up the budget', async () => {

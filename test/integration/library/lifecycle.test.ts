@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { kindKey, userIdKey } from '../../../src/temporal/search-attributes.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { capture, preparationCharges, waitForStatus } from './helpers.ts';
+import { capture, enrichmentCharges, waitForStatus } from './helpers.ts';
 
 let stack: Stack;
 beforeAll(async () => { stack = await startStack(); });
@@ -32,7 +32,7 @@ describe('POST /api/library', () => {
       focuses: [{ kind: 'meaning', note: expect.any(String) }],
     });
     expect(ready.scheduling).toMatchObject({ state: 'new', reps: 0, lapses: 0, due: expect.any(String) });
-    expect(await preparationCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
+    expect(await enrichmentCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
   });
 
   it('reuses the card for the same expression (normalised) and never creates a second one', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { LIBRARY_SEARCH_CONDITION } from '../../../src/services/library.ts';
+import { LIBRARY_SEARCH_CONDITION } from '../../../src/features/library/service.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, waitForStatus } from './helpers.ts';

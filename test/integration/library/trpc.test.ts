@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../support/stack.ts';
+import { describe, expect, it } from 'vitest';
+import type { Stack } from '../../support/stack.ts';
+import { useStack } from '../../support/fixture.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { waitForStatus } from './helpers.ts';
 
 let stack: Stack;
 let user: TestUser;
-beforeAll(async () => {
-  stack = await startStack();
-  user = await newUser(stack.http);
-});
-afterAll(async () => { await stack?.close(); });
-beforeEach(() => { stack.fake.reset(); stack.fake.setCost('0.00001'); });
+useStack((started) => ({ stack, user } = started), { fakeCost: '0.00001' }); // 1 credit per enrichment
 
 type Auth = { cookie: string } | { token: string };
 

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { counterValue } from '../../support/metrics.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
+import { capture, enrichmentCalls, enrichmentCharges, waitForStatus } from './helpers.ts';
 import { asyncHeaders, ledgerKinds, translationCalls, waitForSettled } from '../sentences/support.ts';
 
 let stack: Stack;
@@ -42,18 +42,18 @@ function spawnWorker(): Promise<ChildProcess> {
   });
 }
 
-/** Preparation calls whose answer a dead worker lost, as the operator's metric counts them. */
-const lostPreparationCalls = () => counterValue('lcs_provider_unbilled_calls_total', { task: 'capture_preparation', reason: 'lost' });
+/** Enrichment calls whose answer a dead worker lost, as the operator's metric counts them. */
+const lostEnrichmentCalls = () => counterValue('lcs_provider_unbilled_calls_total', { task: 'capture_preparation', reason: 'lost' });
 
 it('a worker killed (SIGKILL) in the middle of a preparation: the card still reaches ready, charged exactly once, the lost call counted', async () => {
   const user = await newUser(stack.http);
-  const lostBefore = await lostPreparationCalls();
+  const lostBefore = await lostEnrichmentCalls();
   stack.fake.setCost('0.00001');
   stack.fake.setLatency(15_000); // the kill lands while the model call is in flight
   child = await spawnWorker();
 
   const card = await capture(stack, user, 'survives a worker crash');
-  await vi.waitFor(() => expect(preparationCalls(stack)).toHaveLength(1), { timeout: 30_000, interval: 100 });
+  await vi.waitFor(() => expect(enrichmentCalls(stack)).toHaveLength(1), { timeout: 30_000, interval: 100 });
   const exited = new Promise((resolve) => child!.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;
@@ -65,10 +65,10 @@ it('a worker killed (SIGKILL) in the middle of a preparation: the card still rea
   stack.fake.setLatency(0);
   await stack.startWorker(); // the replacement picks the activity up once its heartbeat times out
   await waitForStatus(stack, user, card.cardId, 'ready', 60_000);
-  expect(preparationCalls(stack).length).toBeGreaterThanOrEqual(2);
-  expect(await preparationCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
+  expect(enrichmentCalls(stack).length).toBeGreaterThanOrEqual(2);
+  expect(await enrichmentCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
   // The replacement (this process) found the dead attempt's hold with its call in flight: spend nobody paid for.
-  expect(await lostPreparationCalls()).toBe(lostBefore + 1);
+  expect(await lostEnrichmentCalls()).toBe(lostBefore + 1);
 });
 
 it('a worker killed (SIGKILL) in the middle of an async sentence translation: the sentence is translated within a minute, charged once', async () => {

@@ -6,10 +6,10 @@ import { spawnService, waitForHttp, type ServiceProcess } from '../../support/pr
 import { httpFor, startStack, type Http, type HttpResponse, type Stack } from '../../support/stack.ts';
 import { counterValue } from '../../support/metrics.ts';
 import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { batchCalls, pageCharges, translateBody, uniqueText } from '../page-translation/support.ts';
+import { batchCalls, pageCharges, translateBody, uniqueText } from '../translation/support.ts';
 import { ledgerKinds, translationCalls } from '../sentences/support.ts';
 
-// An API process of its own (`src/api/server.ts`) beside this file's stack, on the same database:
+// An API process of its own (`src/http/server.ts`) beside this file's stack, on the same database:
 // it takes a request, and is SIGKILLed while the model works on it. The user's retry then reaches
 // the stack's API, as it would reach another process behind a load balancer.
 let stack: Stack;
@@ -25,7 +25,7 @@ beforeEach(async () => {
   stack.fake.reset();
   const infra = inject('infra');
   const port = await freePort();
-  api = spawnService('src/api/server.ts', {
+  api = spawnService('src/http/server.ts', {
     DATABASE_URL: infra.databaseUrl,
     TEMPORAL_ADDRESS: infra.temporalAddress,
     TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,

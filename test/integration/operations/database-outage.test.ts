@@ -4,7 +4,7 @@ import { retryWindowMs, ACTIVITY_RETRY } from '../../../src/domain/retry-policy.
 import { startPrivateDatabase, type PrivateDatabase } from '../../support/private-database.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser } from '../../support/users.ts';
-import { capture, preparationCalls, preparationCharges, setBalance } from '../library/helpers.ts';
+import { capture, enrichmentCalls, enrichmentCharges, setBalance } from '../library/helpers.ts';
 import { asyncHeaders, translationCalls } from '../sentences/support.ts';
 
 let db: PrivateDatabase;
@@ -25,7 +25,7 @@ const OUTAGE_MS = 20_000;
 it('a database outage longer than a few seconds fails no accepted work: captures end ready, async sentences translated, each charged once', async () => {
   expect(retryWindowMs(ACTIVITY_RETRY.infrastructureAttempts)).toBeGreaterThan(OUTAGE_MS * 10);
   const user = await newUser(stack.http);
-  // Each unit holds its maximum cost until charged (services/paid-call.ts): ten in flight at once need more than a new wallet.
+  // Each unit holds its maximum cost until charged (src/features/credits/paid-call.ts): ten in flight at once need more than a new wallet.
   await setBalance(stack, user.userId, 100_000);
   stack.fake.setCost('0.00001');
   stack.fake.setLatency(1_500); // the outage begins while every model call is in flight
@@ -39,7 +39,7 @@ it('a database outage longer than a few seconds fails no accepted work: captures
     sentenceIds.push(res.body.sentence.id);
   }
   await vi.waitFor(() => {
-    expect(preparationCalls(stack)).toHaveLength(5);
+    expect(enrichmentCalls(stack)).toHaveLength(5);
     expect(translationCalls(stack)).toHaveLength(5);
   }, { timeout: 30_000, interval: 100 });
 
@@ -56,7 +56,7 @@ it('a database outage longer than a few seconds fails no accepted work: captures
     expect(sentences).toEqual(Array(5).fill({ status: 'translated', error_code: null }));
   }, { timeout: 90_000, interval: 500 });
 
-  const charges = await preparationCharges(stack, user.userId);
+  const charges = await enrichmentCharges(stack, user.userId);
   expect(charges.map((c) => c.ref).sort()).toEqual([...cardIds].sort());
   const sentenceCharges = await em().execute<{ ref: string }[]>(`SELECT ref FROM ledger_entries WHERE user_id = ? AND kind = 'sentence_translation'`, [user.userId]);
   expect(sentenceCharges.map((c) => c.ref).sort()).toEqual([...sentenceIds].sort());

@@ -6,7 +6,7 @@ import { RETENTION_TABLES, type HousekeepingPass, type RetentionTable, type Swee
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { metricsRegistry } from '../../../src/platform/metrics.ts';
 import { ensureHousekeepingSchedule, housekeepingScheduleId } from '../../../src/temporal/schedules.ts';
-import { storeGeneratedAudio } from '../../../src/services/audio.ts';
+import { storeGeneratedAudio } from '../../../src/features/audio/service.ts';
 import { audioSweepSql, candidateSql, oldestFirstRule, retentionPolicy, sweepTable, translationCacheCutoff, translationCacheRules } from '../../../src/services/retention.ts';
 import { runWorker } from '../../../src/worker/worker.ts';
 import { startStack, type HttpResponse, type Stack } from '../../support/stack.ts';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/api/app.ts';
+import { buildApp } from '../../../src/http/app.ts';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 

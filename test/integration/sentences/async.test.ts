@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
-import { setPlan } from '../../../src/services/wallet.ts';
-import { startStack, type Stack } from '../../support/stack.ts';
+import { setPlan } from '../../../src/features/credits/wallet.ts';
+import type { Stack } from '../../support/stack.ts';
+import { useStack } from '../../support/fixture.ts';
 import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
 import { asyncHeaders, emptyWallet, sentenceRow, translationCalls, waitForSettled } from './support.ts';
 
 let stack: Stack;
 let user: TestUser;
-beforeAll(async () => {
-  stack = await startStack();
-  user = await newUser(stack.http);
-});
-afterAll(async () => { await stack?.close(); });
-beforeEach(() => stack.fake.reset());
+useStack((started) => ({ stack, user } = started));
 
 const postAsync = (text: string, token = user.token) =>
   stack.http('POST', '/api/sentences?mode=async', { token, headers: asyncHeaders, body: { original_text: text } });

@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
-import { startStack, type Stack } from '../../support/stack.ts';
+import type { Stack } from '../../support/stack.ts';
+import { useStack } from '../../support/fixture.ts';
 import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
 import { emptyWallet, ledgerKinds, sentenceRow, translationCalls } from './support.ts';
 
 let stack: Stack;
 let user: TestUser;
-beforeAll(async () => {
-  stack = await startStack();
-  user = await newUser(stack.http);
-});
-afterAll(async () => { await stack?.close(); });
-beforeEach(() => stack.fake.reset());
+useStack((started) => ({ stack, user } = started));
 
 const post = (text: string, token = user.token) => stack.http('POST', '/api/sentences', { token, body: { original_text: text } });
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { createEspeakEngine } from '../../../src/services/speech/espeak.ts';
+import { createEspeakEngine } from '../../../src/features/audio/speech/espeak.ts';
 
 const installed = (() => { try { execFileSync('espeak-ng', ['--version'], { stdio: 'ignore' }); return true; } catch { return false; } })();
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { audioKey } from '../../../src/domain/audio-key.ts';
-import { createOpenAiSpeechEngine, speechCostUsd } from '../../../src/services/speech/openai.ts';
-import { SpeechError, speechEngineFor } from '../../../src/services/speech/engine.ts';
-import { withWavSizes } from '../../../src/services/speech/wav.ts';
+import { createOpenAiSpeechEngine, speechCostUsd } from '../../../src/features/audio/speech/openai.ts';
+import { SpeechError, speechEngineFor } from '../../../src/features/audio/speech/engine.ts';
+import { withWavSizes } from '../../../src/features/audio/speech/wav.ts';
 
 describe('audioKey', () => {
   const base = { text: 'Break a leg!', engine: 'openai', voice: 'alloy', model: 'tts-1' };

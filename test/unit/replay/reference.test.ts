@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MASK_RATIO_RULE, MASK_RULES, RATING_RULES, replayReference } from '../../../src/api/routes/replay.ts';
+import { MASK_RATIO_RULE, MASK_RULES, RATING_RULES, replayReference } from '../../../src/features/replay/reference.ts';
 
 /** The doc comment right before `marker`, without the comment syntax. */
 function docBefore(file: string, marker: string): string {

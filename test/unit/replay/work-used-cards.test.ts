@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usedAmong } from '../../../src/services/work.ts';
+import { usedAmong } from '../../../src/features/work/service.ts';
 
 describe('usedAmong (Output Flow usedCardIds)', () => {
   it('keeps only offered ids, once each, in the model order', () => {

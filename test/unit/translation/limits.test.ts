@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageTranslationRequestSchema } from '../../../src/api/schemas/page-translation.ts';
+import { pageTranslationRequestSchema } from '../../../src/features/translation/schemas.ts';
 
 const body = (overrides: Record<string, unknown> = {}) => ({
   request_id: 'page-1:a.b_c',

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { addressKey } from '../../domain/client-address.ts';
+import { SUPPORTED_LANGUAGES } from '../../domain/languages.ts';
+import { rateLimited } from '../../domain/problems.ts';
+import { defineOperation, noInput } from '../../http/operation.ts';
+import { setRateLimitHeaders } from '../../http/plugins/rate-limit.ts';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../../http/session-cookie.ts';
+import { hitBucket } from '../../services/rate-limit-store.ts';
+import {
+  accountSchema, changePasswordSchema, createdTokenSchema, createTokenSchema, credentialsSchema, languageSettingsSchema,
+  languagesResponseSchema, sessionsEndedSchema, signOutEverywhereSchema, tokenIdSchema, tokenListSchema,
+} from './schemas.ts';
+import { changePassword, endAllSessions, getAccount, logIn, logOut, setLanguages, signUp } from './service.ts';
+import { createToken, listTokens, revokeToken } from './tokens.ts';
+
+const tag = 'account';
+
+/** Signing in and out: REST only (the web page posts them to /api/auth itself). */
+export const signInOperations = {
+  signup: defineOperation({
+    tag, summary: 'Create an account and sign in', auth: 'public',
+    input: credentialsSchema, output: accountSchema,
+    rest: { method: 'POST', path: '/api/auth/signup', status: 201, problems: [400, 403, 409, 429] },
+    async handler({ deps: { orm, config }, em, request, reply }, { email, password }) {
+      // Sign-ups have a bucket of their own per client address, shared by every API process.
+      const decision = await hitBucket(orm, `signup:${addressKey(request.ip)}`, { limit: config.rateLimit.signupMaxPerHour, periodMs: 3_600_000 });
+      setRateLimitHeaders(reply, decision);
+      if (!decision.allowed) throw rateLimited('signup', decision.retryAfterMs);
+      const { account, sessionId } = await signUp(em, email, password);
+      setSessionCookie(config, reply, sessionId);
+      return account;
+    },
+  }),
+  login: defineOperation({
+    tag, summary: 'Sign in with email and password (a fresh session)', auth: 'public',
+    input: credentialsSchema, output: accountSchema,
+    rest: { method: 'POST', path: '/api/auth/login', problems: [400, 401, 403, 429] },
+    async handler({ deps: { config }, em, request, reply }, { email, password }) {
+      const { account, sessionId } = await logIn(em, email, password, {
+        addressKey: addressKey(request.ip),
+        presentedSessionId: readSessionCookie(config, request),
+      });
+      setSessionCookie(config, reply, sessionId);
+      return account;
+    },
+  }),
+  logout: defineOperation({
+    tag, summary: 'End the page session', auth: 'session',
+    input: noInput, output: z.void(),
+    rest: { method: 'POST', path: '/api/auth/logout', status: 204 },
+    async handler({ deps: { config }, em, principal, reply }) {
+      await logOut(em, principal.sessionId!);
+      clearSessionCookie(config, reply);
+    },
+  }),
+};
+
+/** The account and its personal tokens (tRPC `account.*`). */
+export const accountOperations = {
+  me: defineOperation({
+    tag, summary: 'The signed-in account', auth: 'read',
+    input: noInput, output: accountSchema,
+    rest: { method: 'GET', path: '/api/me' },
+    handler: ({ em, principal }) => getAccount(em, principal.userId),
+  }),
+  setLanguages: defineOperation({
+    tag, summary: 'Set the target and native languages', auth: 'write',
+    input: languageSettingsSchema, output: accountSchema,
+    rest: { method: 'PUT', path: '/api/settings/language' },
+    handler: ({ em, principal }, { targetLanguage, nativeLanguage }) => setLanguages(em, principal.userId, targetLanguage, nativeLanguage),
+  }),
+  languages: defineOperation({
+    tag, summary: 'Supported languages (BCP 47 tags)', auth: 'public',
+    input: noInput, output: languagesResponseSchema,
+    rest: { method: 'GET', path: '/api/languages' },
+    handler: () => ({ languages: SUPPORTED_LANGUAGES.map((l) => ({ ...l })), sourceOnly: ['auto'] }),
+  }),
+  /** Every session ends, this one too. */
+  logoutEverywhere: defineOperation({
+    tag, summary: 'End every page session of the account (and, if asked, revoke its tokens)', auth: 'session',
+    input: signOutEverywhereSchema, output: sessionsEndedSchema,
+    rest: { method: 'POST', path: '/api/auth/logout-everywhere' },
+    async handler({ deps: { config }, em, principal, reply }, input) {
+      const ended = await endAllSessions(em, principal.userId, input);
+      clearSessionCookie(config, reply);
+      return ended;
+    },
+  }),
+  /** The caller continues under a fresh session id. */
+  changePassword: defineOperation({
+    tag, summary: 'Change the password: ends every other session, and this one gets a fresh id', auth: 'session',
+    input: changePasswordSchema, output: sessionsEndedSchema,
+    rest: { method: 'POST', path: '/api/auth/password' },
+    async handler({ deps: { config }, em, principal, request, reply }, input) {
+      const { sessionId, ...ended } = await changePassword(em, principal.userId, { ...input, addressKey: addressKey(request.ip) });
+      setSessionCookie(config, reply, sessionId);
+      return ended;
+    },
+  }),
+  tokens: {
+    list: defineOperation({
+      tag: 'tokens', summary: 'List personal tokens (no secrets)', auth: 'read',
+      input: noInput, output: tokenListSchema,
+      rest: { method: 'GET', path: '/api/tokens' },
+      handler: async ({ em, principal }) => ({ items: await listTokens(em, principal.userId) }),
+    }),
+    create: defineOperation({
+      tag: 'tokens', summary: 'Create a personal token (shown once)', auth: 'session',
+      input: createTokenSchema, output: createdTokenSchema,
+      rest: { method: 'POST', path: '/api/tokens', status: 201 },
+      handler: ({ em, principal }, input) => createToken(em, principal.userId, input),
+    }),
+    revoke: defineOperation({
+      tag: 'tokens', summary: 'Revoke a token', auth: 'session',
+      input: tokenIdSchema, output: z.void(),
+      rest: { method: 'DELETE', path: '/api/tokens/:id', input: 'params', status: 204, problems: [404] },
+      handler: ({ em, principal }, { id }) => revokeToken(em, principal.userId, id),
+    }),
+  },
+};

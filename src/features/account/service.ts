@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { Em } from '../../db/orm.ts';
+import { AppError, rateLimited } from '../../domain/problems.ts';
+import { generateSessionId, hashSecret } from '../../domain/tokens.ts';
+import { claimLoginAttempt, forgetLoginFailures, loginKeys } from './login-throttle.ts';
+import { openWallet } from '../credits/wallet.ts';
+import type { Account, SessionsEnded } from './schemas.ts';
+
+/** Argon2id with OWASP's memory-hard baseline (19 MiB, 2 passes). */
+const PASSWORD_HASH_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+
+// A fixed hash to verify against when the email is unknown, so timing does not reveal accounts.
+const dummyHash = hash('not-a-real-password', PASSWORD_HASH_OPTIONS);
+
+interface UserRow { id: string; email: string; plan: 'free' | 'paid'; target_language: string | null; native_language: string | null }
+const ACCOUNT_COLUMNS = 'id, email, plan, target_language, native_language';
+
+const view = (u: UserRow): Account => ({
+  userId: u.id,
+  email: u.email,
+  plan: u.plan,
+  targetLanguage: u.target_language,
+  nativeLanguage: u.native_language,
+});
+
+export async function signUp(em: Em, email: string, password: string): Promise<{ account: Account; sessionId: string }> {
+  const passwordHash = await hash(password, PASSWORD_HASH_OPTIONS);
+  const id = randomUUID();
+  return em.transactional(async (tx) => {
+    const rows = await tx.execute<UserRow[]>(
+      `INSERT INTO users (id, email, password_hash) VALUES (?, ?, ?)
+       ON CONFLICT (lower(email)) DO NOTHING
+       RETURNING ${ACCOUNT_COLUMNS}`,
+      [id, email, passwordHash],
+    );
+    const user = rows[0];
+    if (!user) throw new AppError('email_taken', 'An account with this email already exists.');
+    await openWallet(tx, user.id, 'free', new Date());
+    return { account: view(user), sessionId: await createSession(tx, user.id) };
+  });
+}
+
+export interface LoginContext {
+  /** The client's address as the limiter keys it (src/domain/client-address.ts). */
+  addressKey: string;
+  /** A session id the client presented at login: ended, never carried over (no fixation). */
+  presentedSessionId?: string | undefined;
+}
+
+/**
+ * Signs in with a fresh session id. Wrong passwords back off per account (src/domain/login-backoff.ts):
+ * while blocked, 429 with Retry-After and no password check at all.
+ */
+export async function logIn(em: Em, email: string, password: string, context: LoginContext): Promise<{ account: Account; sessionId: string }> {
+  const user = await checkPassword(em, email, password, context.addressKey, () => new AppError('unauthenticated', 'Email or password is wrong.'));
+  if (context.presentedSessionId) await logOut(em, context.presentedSessionId);
+  return { account: view(user), sessionId: await createSession(em, user.id) };
+}
+
+/** A password check counted against the account's backoff; `wrong` is what a failed check throws. */
+async function checkPassword(em: Em, email: string, password: string, addressKey: string, wrong: () => AppError): Promise<UserRow> {
+  const keys = loginKeys(email, addressKey);
+  const claim = await claimLoginAttempt(em, keys);
+  if (!claim.allowed) throw rateLimited('login', claim.retryAfterMs);
+  const [user] = await em.execute<(UserRow & { password_hash: string })[]>(
+    `SELECT ${ACCOUNT_COLUMNS}, password_hash FROM users WHERE lower(email) = lower(?)`,
+    [email],
+  );
+  const ok = await verify(user?.password_hash ?? (await dummyHash), password);
+  if (!user || !ok) throw wrong();
+  await forgetLoginFailures(em, keys);
+  return user;
+}
+
+async function createSession(em: Em, userId: string): Promise<string> {
+  // Sessions expire; signing in sweeps the user's expired ones so the table does not grow forever.
+  await em.execute(`DELETE FROM sessions WHERE user_id = ? AND expires_at <= now()`, [userId]);
+  const sessionId = generateSessionId();
+  await em.execute(`INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (?, ?, ?)`, [
+    hashSecret(sessionId),
+    userId,
+    new Date(Date.now() + SESSION_TTL_MS),
+  ]);
+  return sessionId;
+}
+
+export async function logOut(em: Em, sessionId: string): Promise<void> {
+  await em.execute(`DELETE FROM sessions WHERE id_hash = ?`, [hashSecret(sessionId)]);
+}
+
+/**
+ * Signs the user out everywhere: every page session ends, this one included. Personal tokens
+ * stay valid unless `revokeTokens` — they are the user's CLI and extension credentials, listed
+ * and revocable one by one; revoking them is for a suspected leak.
+ */
+export async function endAllSessions(em: Em, userId: string, { revokeTokens }: { revokeTokens: boolean }): Promise<SessionsEnded> {
+  return em.transactional(async (tx) => ({
+    sessionsEnded: (await tx.execute(`DELETE FROM sessions WHERE user_id = ? RETURNING 1`, [userId])).length,
+    tokensRevoked: revokeTokens ? await revokeAllTokens(tx, userId) : 0,
+  }));
+}
+
+async function revokeAllTokens(em: Em, userId: string): Promise<number> {
+  return (await em.execute(`UPDATE api_tokens SET revoked_at = now() WHERE user_id = ? AND revoked_at IS NULL RETURNING 1`, [userId])).length;
+}
+
+/**
+ * Changes the password of a signed-in user. The current password is checked like a login (same
+ * backoff); every session ends and the caller gets a fresh one, so whoever else held a session —
+ * or this session's id — is out. Tokens as in `endAllSessions`.
+ */
+export async function changePassword(
+  em: Em,
+  userId: string,
+  input: { currentPassword: string; newPassword: string; revokeTokens: boolean; addressKey: string },
+): Promise<SessionsEnded & { sessionId: string }> {
+  const [owner] = await em.execute<{ email: string }[]>(`SELECT email FROM users WHERE id = ?`, [userId]);
+  if (!owner) throw new AppError('unauthenticated', 'The account no longer exists.');
+  await checkPassword(em, owner.email, input.currentPassword, input.addressKey, () => new AppError('wrong_password', 'The current password is wrong.'));
+  const passwordHash = await hash(input.newPassword, PASSWORD_HASH_OPTIONS);
+  return em.transactional(async (tx) => {
+    await tx.execute(`UPDATE users SET password_hash = ? WHERE id = ?`, [passwordHash, userId]);
+    const ended = await endAllSessions(tx, userId, { revokeTokens: input.revokeTokens });
+    return { ...ended, sessionId: await createSession(tx, userId) };
+  });
+}
+
+/** The signed-in user of a live session, with the account's languages (for the 428 guard). */
+export async function sessionUser(em: Em, sessionId: string): Promise<{ userId: string; targetLanguage: string | null; nativeLanguage: string | null } | null> {
+  const [row] = await em.execute<{ user_id: string; target_language: string | null; native_language: string | null }[]>(
+    `SELECT s.user_id, u.target_language, u.native_language FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.id_hash = ? AND s.expires_at > now()`,
+    [hashSecret(sessionId)],
+  );
+  return row ? { userId: row.user_id, targetLanguage: row.target_language, nativeLanguage: row.native_language } : null;
+}
+
+export async function getAccount(em: Em, userId: string): Promise<Account> {
+  const [user] = await em.execute<UserRow[]>(`SELECT ${ACCOUNT_COLUMNS} FROM users WHERE id = ?`, [userId]);
+  if (!user) throw new AppError('unauthenticated', 'The account no longer exists.');
+  return view(user);
+}
+
+export async function setLanguages(em: Em, userId: string, targetLanguage: string, nativeLanguage: string): Promise<Account> {
+  const [user] = await em.execute<UserRow[]>(
+    `UPDATE users SET target_language = ?, native_language = ? WHERE id = ? RETURNING ${ACCOUNT_COLUMNS}`,
+    [targetLanguage, nativeLanguage, userId],
+  );
+  if (!user) throw new AppError('unauthenticated', 'The account no longer exists.');
+  return view(user);
+}
+
+export async function findUserIdByEmail(em: Em, email: string): Promise<string | null> {
+  const [row] = await em.execute<{ id: string }[]>(`SELECT id FROM users WHERE lower(email) = lower(?)`, [email]);
+  return row?.id ?? null;
+}

@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+import type { Em, Orm } from '../../db/orm.ts';
+import { audioKey, spokenText } from '../../domain/audio-key.ts';
+import { byteChunks, type ByteRange } from '../../domain/byte-range.ts';
+import { creditsForCost } from '../../domain/credits.ts';
+import { AppError } from '../../domain/problems.ts';
+import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
+import { spendReporter } from '../../model/provider-spend.ts';
+import { holdLifetimeMs, type PaidCall, reportLostCalls } from '../credits/paid-call.ts';
+import type { SpeechAudio, SpeechEngine } from './speech/engine.ts';
+import { SPEECH_REQUEST_TIMEOUT_MS } from './speech/openai.ts';
+import { cardAnswer } from '../library/card-reads.ts';
+import { consumeAudioGeneration, lockAudioQuota } from './quota.ts';
+import { charge, reserveCredits } from '../credits/wallet.ts';
+import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
+import { dispatchInBackground } from '../../temporal/outbox-dispatch.ts';
+import { generateAudio } from '../../workflows/audio.ts';
+import type { AudioView } from './schemas.ts';
+
+type AudioStatus = AudioView['status'];
+
+export type AudioSubject = { cardId: string; sentenceId?: undefined } | { sentenceId: string; cardId?: undefined };
+
+export interface AudioDeps {
+  orm: Orm;
+  temporal: Client;
+  config: Config;
+  engine: SpeechEngine;
+  logger?: Pick<Logger, 'warn'>;
+}
+
+interface ClipRow { id: string; status: AudioStatus; content_type: string | null }
+
+export const audioUrl = (audioId: string) => `/api/audio/${audioId}/content`;
+const view = (row: ClipRow): AudioView => ({ audioId: row.id, status: row.status, contentType: row.content_type, url: audioUrl(row.id) });
+
+/**
+ * POST /api/audio. One clip per spoken text + engine + voice + model, shared by everyone:
+ * - ready → 200, free;
+ * - pending (someone's generation is running) → 202, free;
+ * - new, or failed before → 202 and a generation starts (workflow `audio/<audioId>`); whoever
+ *   started it is charged 5 × the provider cost once it succeeds, never if it fails, and it
+ *   counts against their generation quota (audio-quota.ts; 429 when used up).
+ * Every request links the clip to the requester (and the card or sentence), which is what lets
+ * them read it. The text is the card's English (corrected if its preparation corrected it) or
+ * the sentence's original text.
+ */
+export async function requestAudio(deps: AudioDeps, userId: string, subject: AudioSubject): Promise<AudioView> {
+  const { engine } = deps;
+  const { outboxId, clip, lostCalls } = await deps.orm.em.fork().transactional(async (tx) => {
+    await lockAudioQuota(tx, userId);
+    const text = spokenText(await subjectText(tx, userId, subject));
+    const key = audioKey({ text, engine: engine.engine, voice: engine.voice, model: engine.model });
+
+    const found = await insertOrLockClip(tx, { key, engine, text, userId });
+    let clip: ClipRow | undefined = found.clip;
+    let generate = found.inserted;
+    if (!generate && clip.status === 'failed') {
+      [clip] = await tx.execute<ClipRow[]>(
+        `UPDATE audio_clips SET status = 'pending', pending_text = ?, requested_by = ?, attempt = attempt + 1,
+           error_code = NULL, finished_at = NULL WHERE id = ? RETURNING id, status, content_type`,
+        [text, userId, clip!.id],
+      );
+      generate = true;
+    }
+    // A generation that costs money holds its cost first (402, nothing started); cached is free.
+    const { lostCalls } = generate && engine.costUsd(text) !== '0'
+      ? await reserveCredits(tx, speechHold(userId, clip!.id, engine.costUsd(text)))
+      : { lostCalls: [] };
+    if (generate) await consumeAudioGeneration(tx, userId, deps.config.audioQuota);
+
+    await tx.execute(
+      `INSERT INTO audio_requests (user_id, audio_id, card_id, sentence_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      [userId, clip!.id, subject.cardId ?? null, subject.sentenceId ?? null],
+    );
+    const outboxId = generate
+      ? await enqueueWorkflow(tx, outboxStart(generateAudio, [clip!.id], {
+          // Per clip, not per text: a clip housekeeping deleted is made anew under a new id, and
+          // the completed run of the old one must not stand in for its generation.
+          workflowId: workflowId(WORKFLOW_KINDS.audio, clip!.id),
+          taskQueue: deps.config.temporal.taskQueue,
+          userId,
+          kind: WORKFLOW_KINDS.audio,
+        }))
+      : null;
+    return { outboxId, clip: clip!, lostCalls };
+  });
+  reportLostCalls(spendReporter(deps.logger), lostCalls);
+  if (outboxId) dispatchInBackground(deps.orm, deps.temporal, [outboxId], deps.logger);
+  return view(clip);
+}
+
+/**
+ * The clip for this key: inserted, or the existing one locked (so that two requests for a failed
+ * clip restart it once). Housekeeping may delete an unlinked clip between the two statements;
+ * the insert is then simply tried again.
+ */
+async function insertOrLockClip(tx: Em, c: { key: string; engine: SpeechEngine; text: string; userId: string }): Promise<{ clip: ClipRow; inserted: boolean }> {
+  for (let round = 0; round < 3; round++) {
+    const [inserted] = await tx.execute<ClipRow[]>(
+      `INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (audio_key) DO NOTHING RETURNING id, status, content_type`,
+      [randomUUID(), c.key, c.engine.engine, c.engine.voice, c.engine.model, c.text, c.userId],
+    );
+    if (inserted) return { clip: inserted, inserted: true };
+    const [existing] = await tx.execute<ClipRow[]>(`SELECT id, status, content_type FROM audio_clips WHERE audio_key = ? FOR UPDATE`, [c.key]);
+    if (existing) return { clip: existing, inserted: false };
+  }
+  throw new AppError('service_unavailable', 'The audio could not be requested just now; try again.');
+}
+
+async function subjectText(tx: Em, userId: string, subject: AudioSubject): Promise<string> {
+  if (subject.cardId !== undefined) {
+    const answer = await cardAnswer(tx, userId, subject.cardId);
+    if (answer === null) throw new AppError('not_found', 'No such card.');
+    return answer;
+  }
+  const [sentence] = await tx.execute<{ original_text: string }[]>(
+    `SELECT original_text FROM sentences WHERE id = ? AND user_id = ?`,
+    [subject.sentenceId, userId],
+  );
+  if (!sentence) throw new AppError('not_found', 'No such sentence.');
+  return sentence.original_text;
+}
+
+/** A clip the user has asked for (for any card or sentence); anyone else's → 404. */
+export async function getAudio(em: Em, userId: string, audioId: string): Promise<AudioView> {
+  const [row] = await em.execute<ClipRow[]>(
+    `SELECT c.id, c.status, c.content_type FROM audio_clips c
+     WHERE c.id = ? AND EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id AND r.user_id = ?)`,
+    [audioId, userId],
+  );
+  if (!row) throw new AppError('not_found', 'No such audio.');
+  return view(row);
+}
+
+export interface AudioContentInfo { contentType: string; size: number }
+
+/** Type and size of a ready clip the user may read; 404 if not theirs, 409 while not ready. */
+export async function audioContentInfo(em: Em, userId: string, audioId: string): Promise<AudioContentInfo> {
+  const [row] = await em.execute<{ status: AudioStatus; content_type: string | null; byte_length: number | null }[]>(
+    `SELECT c.status, c.content_type, c.byte_length FROM audio_clips c
+     WHERE c.id = ? AND EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id AND r.user_id = ?)`,
+    [audioId, userId],
+  );
+  if (!row) throw new AppError('not_found', 'No such audio.');
+  if (row.status !== 'ready') {
+    throw new AppError('conflict', row.status === 'pending' ? 'The audio is still being generated.' : 'Generating this audio failed; request it again.');
+  }
+  return { contentType: row.content_type!, size: row.byte_length! };
+}
+
+/** Bytes [start, end] (inclusive) of a clip; PostgreSQL slices, so a seek never reads the whole clip. */
+export async function audioBytes(em: Em, audioId: string, start: number, end: number): Promise<Buffer> {
+  const [row] = await em.execute<{ chunk: Buffer }[]>(
+    `SELECT substring(content FROM ?::int FOR ?::int) AS chunk FROM audio_clips WHERE id = ?`,
+    [start + 1, end - start + 1, audioId],
+  );
+  if (!row) throw new AppError('not_found', 'No such audio.');
+  return row.chunk;
+}
+
+/** Bytes read per query when streaming a clip: what one response holds in memory at a time. */
+export const AUDIO_STREAM_CHUNK_BYTES = 256 * 1024;
+
+/** A clip's bytes in `range`, one bounded slice per query: a whole clip never sits in memory. */
+export async function* audioByteStream(orm: Orm, audioId: string, range: ByteRange): AsyncGenerator<Buffer> {
+  const em = orm.em.fork();
+  for (const chunk of byteChunks(range, AUDIO_STREAM_CHUNK_BYTES)) yield await audioBytes(em, audioId, chunk.start, chunk.end);
+}
+
+// ---- Generation (called by the audio activities) ----
+
+/**
+ * The unit of work of a clip's generation, the key of its hold and of its charge: the clip's id
+ * (a clip becomes ready once). A clip made anew after housekeeping deleted the old one is
+ * charged again.
+ */
+const audioChargeKey = (audioId: string) => `audio/${audioId}`;
+
+/** A paid generation's hold: its exact cost (price × characters), for as long as one speech request may take. */
+export function speechHold(userId: string, audioId: string, costUsd: string): PaidCall {
+  return { userId, key: audioChargeKey(audioId), task: 'speech', maxCredits: creditsForCost('audio', costUsd), lifetimeMs: holdLifetimeMs(SPEECH_REQUEST_TIMEOUT_MS) };
+}
+
+export interface PendingGeneration {
+  audioId: string;
+  audioKey: string;
+  text: string;
+  engine: string;
+  voice: string;
+  model: string;
+  requestedBy: string | null;
+}
+
+/** The clip's pending generation, or null when there is none (done, failed, deleted). */
+export async function pendingGeneration(em: Em, audioId: string): Promise<PendingGeneration | null> {
+  const [row] = await em.execute<{ audio_key: string; pending_text: string | null; engine: string; voice: string; model: string; requested_by: string | null }[]>(
+    `SELECT audio_key, pending_text, engine, voice, model, requested_by FROM audio_clips WHERE id = ? AND status = 'pending'`,
+    [audioId],
+  );
+  if (!row?.pending_text) return null;
+  return { audioId, audioKey: row.audio_key, text: row.pending_text, engine: row.engine, voice: row.voice, model: row.model, requestedBy: row.requested_by };
+}
+
+/**
+ * Marks the clip ready with its bytes and charges whoever started the generation, in one
+ * transaction: audio is never stored without its charge, nor charged without being stored.
+ * The charge key is the clip's id (audioChargeKey), so a retried activity is charged once.
+ * False when the clip was no longer pending (failed or deleted meanwhile): nothing stored.
+ */
+export async function storeGeneratedAudio(em: Em, job: PendingGeneration, audio: SpeechAudio, costUsd: string): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    const [updated] = await tx.execute<{ requested_by: string | null }[]>(
+      `UPDATE audio_clips SET status = 'ready', content = ?, content_type = ?, byte_length = ?, provider_cost_usd = ?,
+         pending_text = NULL, finished_at = now() WHERE id = ? AND status = 'pending' RETURNING requested_by`,
+      [audio.bytes, audio.contentType, audio.bytes.length, costUsd, job.audioId],
+    );
+    if (!updated) return false;
+    if (!updated.requested_by) return true;
+    await charge(tx, {
+      userId: updated.requested_by,
+      idempotencyKey: audioChargeKey(job.audioId),
+      providerCostUsd: costUsd,
+      kind: 'audio',
+      reason: 'audio generation',
+      ref: job.audioId,
+    });
+    return true;
+  });
+}
+
+/** Ends a pending generation as failed; nothing is charged. Asking again restarts it. */
+export async function markAudioFailed(em: Em, audioId: string, errorCode: string): Promise<void> {
+  await em.execute(
+    `UPDATE audio_clips SET status = 'failed', error_code = ?, pending_text = NULL, finished_at = now() WHERE id = ? AND status = 'pending'`,
+    [errorCode, audioId],
+  );
+}

@@ -1,0 +1,21 @@
+import { defineOperation, noInput } from '../../http/operation.ts';
+import { ledgerQuerySchema, ledgerSchema, walletSchema } from './schemas.ts';
+import { getWallet, listLedger } from './wallet.ts';
+
+const tag = 'credits';
+
+/** The wallet and its ledger (tRPC `account.credits`, `account.ledger`). */
+export const creditOperations = {
+  credits: defineOperation({
+    tag, summary: 'Balance and current period', auth: 'read',
+    input: noInput, output: walletSchema,
+    rest: { method: 'GET', path: '/api/credits' },
+    handler: ({ em, principal }) => getWallet(em, principal.userId),
+  }),
+  ledger: defineOperation({
+    tag, summary: 'Ledger entries, newest first', auth: 'read',
+    input: ledgerQuerySchema, output: ledgerSchema,
+    rest: { method: 'GET', path: '/api/credits/ledger' },
+    handler: ({ em, principal }, { cursor, limit }) => listLedger(em, principal.userId, cursor, limit),
+  }),
+};

@@ -1,0 +1,114 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Decimal } from 'decimal.js';
+import type { Em } from '../../db/orm.ts';
+import { type ChargeKind, creditsForCost } from '../../domain/credits.ts';
+import type { ModelClient, StructuredRequest } from '../../model/model-client.ts';
+import type { SpendReporter } from '../../model/provider-spend.ts';
+import { InsufficientCredits, releaseHold, reserveCredits, type Hold } from './wallet.ts';
+
+/**
+ * A paid provider call under a credit hold: hold the unit's maximum cost, make the call, and
+ * let the charge (same key) settle the hold in its transaction; whatever ends without a charge
+ * frees the hold. A process that dies mid-call leaves its hold until it lapses.
+ */
+
+/**
+ * Margin of a hold's lifetime over the longest call: the charge transaction after the call,
+ * and clock differences between processes. A lapsed hold only stops protecting the wallet; the
+ * charge still settles correctly.
+ */
+export const HOLD_MARGIN_MS = 30_000;
+
+/**
+ * How long a hold lives without renewal: longer than any live call under it (so a working
+ * process never loses its hold), short enough that a crashed process frees the user's credits
+ * within minutes (about 3.7 minutes with the default model timeouts).
+ */
+export const holdLifetimeMs = (longestCallMs: number) => longestCallMs + HOLD_MARGIN_MS;
+
+export interface PaidCall {
+  userId: string;
+  /** The unit of work: also the idempotency key of its charge. */
+  key: string;
+  task: string;
+  maxCredits: number;
+  lifetimeMs: number;
+}
+
+/**
+ * A call made by a Temporal activity. Background work does not fail because other work holds
+ * the credits for a moment: it waits for those holds to settle while its own timeout allows,
+ * and fails `insufficient_credits` only once the balance is spent.
+ */
+export interface BackgroundCall {
+  /** The activity's attempt: a later attempt that finds an earlier one's call in flight knows its answer was lost. */
+  attempt: number;
+  /** Epoch ms by which the activity must be done (its start-to-close timeout). */
+  deadline: number;
+  signal?: AbortSignal;
+}
+
+const Exact = Decimal.clone({ precision: 1000 });
+
+/** The hold of a unit of work made of these model calls (one, or a page's chunks): their summed cost ceiling. */
+export function modelCallHold(
+  model: ModelClient,
+  unit: { userId: string; key: string; kind: ChargeKind },
+  requests: readonly StructuredRequest<unknown>[],
+): PaidCall {
+  const ceiling = requests.reduce((sum, request) => sum.plus(model.costCeilingUsd(request)), new Exact(0));
+  return {
+    userId: unit.userId,
+    key: unit.key,
+    task: requests[0]?.task ?? unit.kind,
+    maxCredits: creditsForCost(unit.kind, ceiling.toFixed()),
+    lifetimeMs: holdLifetimeMs(model.longestCallMs),
+  };
+}
+
+const WAIT_PAUSE_MS = { min: 200, jitter: 400 };
+
+/**
+ * Calls whose holds lapsed with the call in flight (its process died): their answers were lost.
+ * A reservation made inside a larger transaction (at request time) reports them once that commits.
+ */
+export function reportLostCalls(reporter: SpendReporter, tasks: readonly string[]): void {
+  for (const task of tasks) reporter.recordUnbilled({ task, reason: 'lost', costUsd: null });
+}
+
+export async function withCreditHold<T>(
+  em: Em,
+  reporter: SpendReporter,
+  call: PaidCall,
+  background: BackgroundCall | undefined,
+  work: (hold: Hold) => Promise<T>,
+): Promise<T> {
+  const hold = await holdCredits(em, reporter, call, background);
+  try {
+    return await work(hold);
+  } finally {
+    // Settled by the charge already, or freed here; should this fail, the hold lapses by itself.
+    await releaseHold(em, call.userId, call.key).catch(() => {});
+  }
+}
+
+/** Holds credits for a call that starts right after; reports calls whose answers were lost. */
+export async function holdCredits(em: Em, reporter: SpendReporter, call: PaidCall, background: BackgroundCall | undefined): Promise<Hold> {
+  for (;;) {
+    try {
+      const hold = await reserveCredits(em, { ...call, callAttempt: background?.attempt ?? 0 });
+      reportLostCalls(reporter, hold.lostCalls);
+      return hold;
+    } catch (error) {
+      const pause = WAIT_PAUSE_MS.min + Math.random() * WAIT_PAUSE_MS.jitter;
+      const mayWait = background && error instanceof InsufficientCredits && error.reason === 'held'
+        && Date.now() + pause + call.lifetimeMs <= background.deadline;
+      if (!mayWait) throw error;
+      try {
+        await sleep(pause, undefined, background.signal ? { signal: background.signal } : {});
+      } catch {
+        throw background.signal?.reason;
+      }
+    }
+  }
+}

@@ -1,0 +1,279 @@
+import type { Em } from '../../db/orm.ts';
+import {
+  type ChargeKind,
+  type Plan,
+  applyCharge,
+  creditsForCost,
+  holdFor,
+  monthlyAllowance,
+  periodContaining,
+} from '../../domain/credits.ts';
+import { AppError } from '../../domain/problems.ts';
+import { counter } from '../../platform/metrics.ts';
+import type { LedgerPage, WalletView } from './schemas.ts';
+
+const holdsRefused = counter('lcs_credit_holds_refused_total', 'Units of work refused (402) before their provider call: the balance is spent (empty) or held by work in progress (held)', ['task', 'reason']);
+
+
+export interface ChargeRequest {
+  userId: string;
+  /** Derived from the unit of work (e.g. `card-enrichment/<cardId>/attempt-2`); one entry per key, ever. */
+  idempotencyKey: string;
+  /** Exact decimal text of the provider's cost in USD. */
+  providerCostUsd: string;
+  kind: ChargeKind;
+  reason: string;
+  ref?: string | null;
+  /**
+   * The hold this charge settles, when it is not the one keyed like the charge: the part of a
+   * unit's work that was delivered and kept when the rest failed is charged under a key of its
+   * own, and settles the unit's hold in the same transaction.
+   */
+  settlesHold?: string;
+}
+
+export interface ChargeResult {
+  /** False when this key had already been charged: nothing new was taken. */
+  charged: boolean;
+  credits: number;
+  debited: number;
+  shortfall: number;
+  balanceAfter: number;
+  entryId: string;
+}
+
+interface WalletRow { period_anchor: Date; period_start: Date; period_end: Date; balance: number; plan: Plan }
+
+/** Creates the wallet and the first period's grant. Called inside the sign-up transaction. */
+export async function openWallet(em: Em, userId: string, plan: Plan, anchor: Date): Promise<void> {
+  const period = periodContaining(anchor, anchor);
+  await em.execute(
+    `INSERT INTO wallets (user_id, period_anchor, period_start, period_end, balance) VALUES (?, ?, ?, ?, ?)`,
+    [userId, anchor, period.start, period.end, monthlyAllowance[plan]],
+  );
+  await insertEntry(em, userId, `grant:${period.start.toISOString()}`, 'grant', monthlyAllowance[plan], monthlyAllowance[plan], null, 0, `${plan} monthly allowance`, null, period.start);
+}
+
+/**
+ * Locks the wallet row for the rest of the transaction and rolls it into the current period
+ * when the previous one has ended: the unused balance expires (a ledger entry says so) and the
+ * plan's allowance is granted. Periods are computed on access; no scheduler is involved.
+ */
+async function lockCurrentWallet(tx: Em, userId: string, now: Date): Promise<WalletRow> {
+  const [wallet] = await tx.execute<WalletRow[]>(
+    `SELECT w.period_anchor, w.period_start, w.period_end, w.balance, u.plan
+     FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.user_id = ? FOR UPDATE OF w`,
+    [userId],
+  );
+  if (!wallet) throw new AppError('not_found', 'No wallet for this account.');
+  if (now < new Date(wallet.period_end)) return wallet;
+  return startPeriod(tx, userId, wallet, new Date(wallet.period_anchor), wallet.plan, now);
+}
+
+/** Takes the wallet row lock for the rest of the transaction, before rows that a charge locks after it. */
+export async function lockWallet(tx: Em, userId: string): Promise<void> {
+  await lockCurrentWallet(tx, userId, new Date());
+}
+
+async function startPeriod(tx: Em, userId: string, wallet: WalletRow, anchor: Date, plan: Plan, now: Date): Promise<WalletRow> {
+  const period = periodContaining(anchor, now);
+  const allowance = monthlyAllowance[plan];
+  if (wallet.balance > 0) {
+    await insertEntry(tx, userId, `expire:${new Date(wallet.period_start).toISOString()}:${period.start.toISOString()}`, 'expiry', -wallet.balance, 0, null, 0, 'unused credits expire at the end of the period', null, new Date(wallet.period_start));
+  }
+  await insertEntry(tx, userId, `grant:${period.start.toISOString()}`, 'grant', allowance, allowance, null, 0, `${plan} monthly allowance`, null, period.start);
+  await tx.execute(
+    `UPDATE wallets SET period_anchor = ?, period_start = ?, period_end = ?, balance = ? WHERE user_id = ?`,
+    [anchor, period.start, period.end, allowance, userId],
+  );
+  return { period_anchor: anchor, period_start: period.start, period_end: period.end, balance: allowance, plan };
+}
+
+async function insertEntry(
+  em: Em, userId: string, key: string, kind: string, amount: number, balanceAfter: number,
+  cost: string | null, shortfall: number, reason: string, ref: string | null, periodStart: Date,
+): Promise<string> {
+  const [row] = await em.execute<{ id: string }[]>(
+    `INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, provider_cost_usd, shortfall, reason, ref, period_start)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    [userId, key, kind, amount, balanceAfter, cost, shortfall, reason, ref, periodStart],
+  );
+  return String(row!.id);
+}
+
+/**
+ * The one way credits are taken. Exactly one ledger entry per (user, idempotency key) whatever
+ * is retried or raced: the wallet row lock serialises a user's charges, and the unique
+ * constraint on the key is the backstop. Never below zero: an unaffordable charge takes what is
+ * left and records the shortfall. Settles the unit's hold (same key, or `settlesHold`) in the same transaction.
+ */
+export async function charge(em: Em, request: ChargeRequest, now = new Date()): Promise<ChargeResult> {
+  const credits = creditsForCost(request.kind, request.providerCostUsd);
+  return em.transactional(async (tx) => {
+    const wallet = await lockCurrentWallet(tx, request.userId, now);
+    await releaseHold(tx, request.userId, request.settlesHold ?? request.idempotencyKey);
+    const [existing] = await tx.execute<{ id: string; amount: number; shortfall: number; balance_after: number }[]>(
+      `SELECT id, amount, shortfall, balance_after FROM ledger_entries WHERE user_id = ? AND idempotency_key = ?`,
+      [request.userId, request.idempotencyKey],
+    );
+    if (existing) {
+      return { charged: false, credits: Math.abs(existing.amount) + existing.shortfall, debited: Math.abs(existing.amount), shortfall: existing.shortfall, balanceAfter: wallet.balance, entryId: String(existing.id) };
+    }
+    const { debited, shortfall, balanceAfter } = applyCharge(wallet.balance, credits);
+    const entryId = await insertEntry(tx, request.userId, request.idempotencyKey, request.kind, -debited, balanceAfter, request.providerCostUsd, shortfall, request.reason, request.ref ?? null, new Date(wallet.period_start));
+    await tx.execute(`UPDATE wallets SET balance = ? WHERE user_id = ?`, [balanceAfter, request.userId]);
+    return { charged: true, credits, debited, shortfall, balanceAfter, entryId };
+  });
+}
+
+export async function getWallet(em: Em, userId: string, now = new Date()): Promise<WalletView> {
+  const { wallet, held } = await em.transactional(async (tx) => {
+    const wallet = await lockCurrentWallet(tx, userId, now);
+    return { wallet, held: await heldCredits(tx, userId, null) };
+  });
+  return {
+    balance: wallet.balance,
+    held,
+    plan: wallet.plan,
+    monthlyAllowance: monthlyAllowance[wallet.plan],
+    periodStart: new Date(wallet.period_start).toISOString(),
+    periodEnd: new Date(wallet.period_end).toISOString(),
+  };
+}
+
+/** 402 before any model call when nothing is available (spent, or held by work in progress). */
+export async function assertHasCredits(em: Em, userId: string): Promise<void> {
+  const { balance, held } = await getWallet(em, userId);
+  const decision = holdFor(balance, Math.min(held, balance), 0);
+  if ('refused' in decision) throw new InsufficientCredits(decision.refused, balance, held);
+}
+
+/** A 402 that says whether the balance is spent (`empty`) or held by work in progress (`held`). */
+export class InsufficientCredits extends AppError {
+  readonly reason: 'empty' | 'held';
+  constructor(reason: 'empty' | 'held', balance: number, held: number) {
+    super('insufficient_credits', reason === 'empty'
+      ? 'No credits left in this period. They renew at the start of the next period.'
+      : 'Every credit left is held by work in progress; retry once it has finished.', { balance, held });
+    this.reason = reason;
+  }
+}
+
+// ---- Holds: credits reserved for a unit of work before its provider call ----
+
+export interface HoldRequest {
+  userId: string;
+  /** The unit of work: the same key as its charge's idempotency key, which settles the hold. */
+  key: string;
+  /** Model task (or `speech`) of the call, for spend accounting. */
+  task: string;
+  /** The unit's maximum cost in credits (from its cost ceiling). */
+  maxCredits: number;
+  /** After this long without renewal the hold lapses: its process is presumed dead. */
+  lifetimeMs: number;
+  /**
+   * Set when the provider call starts right after this hold: the activity attempt making it
+   * (0 outside an activity). Unset when reserving ahead of the call (at request time).
+   */
+  callAttempt?: number;
+}
+
+export interface Hold {
+  credits: number;
+  /** Tasks of earlier calls under this user's holds that never settled: their results were lost. */
+  lostCalls: string[];
+}
+
+interface HoldRow { task: string; credits: number; call_in_flight: boolean; call_attempt: number }
+
+/**
+ * Holds min(available, maxCredits) for the unit, where available = balance − other live holds,
+ * serialised with every charge by the wallet row lock. A unit that already holds credits keeps
+ * them and renews the hold (a retried activity, an async sentence reserved at request time).
+ * Refused (402 `insufficient_credits`) only when nothing is available.
+ */
+export async function reserveCredits(em: Em, request: HoldRequest, now = new Date()): Promise<Hold> {
+  return em.transactional(async (tx) => {
+    const wallet = await lockCurrentWallet(tx, request.userId, now);
+    const lapsed = await tx.execute<HoldRow[]>(
+      `DELETE FROM credit_holds WHERE user_id = ? AND expires_at <= now() RETURNING task, credits, call_in_flight, call_attempt`,
+      [request.userId],
+    );
+    const lostCalls = lapsed.filter((h) => h.call_in_flight).map((h) => h.task);
+    const [own] = await tx.execute<HoldRow[]>(
+      `SELECT task, credits, call_in_flight, call_attempt FROM credit_holds WHERE user_id = ? AND hold_key = ?`,
+      [request.userId, request.key],
+    );
+    // Temporal runs one attempt of an activity at a time: a call an earlier attempt left in flight is over, its answer lost.
+    if (own?.call_in_flight && request.callAttempt !== undefined && own.call_attempt < request.callAttempt) lostCalls.push(own.task);
+    let credits = own?.credits;
+    if (credits === undefined) {
+      const held = await heldCredits(tx, request.userId, request.key);
+      const decision = holdFor(wallet.balance, Math.min(held, wallet.balance), request.maxCredits);
+      if ('refused' in decision) {
+        holdsRefused.inc({ task: request.task, reason: decision.refused });
+        throw new InsufficientCredits(decision.refused, wallet.balance, held);
+      }
+      credits = decision.credits;
+    }
+    const callStarts = request.callAttempt !== undefined;
+    await tx.execute(
+      `INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, call_attempt, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, now() + (? * interval '1 millisecond'))
+       ON CONFLICT (user_id, hold_key) DO UPDATE SET expires_at = EXCLUDED.expires_at,
+         call_in_flight = credit_holds.call_in_flight OR EXCLUDED.call_in_flight,
+         call_attempt = GREATEST(credit_holds.call_attempt, EXCLUDED.call_attempt)`,
+      [request.userId, request.key, request.task, credits, callStarts, request.callAttempt ?? 0, request.lifetimeMs],
+    );
+    return { credits, lostCalls };
+  });
+}
+
+/** Frees a unit's hold (its call failed, or settled without a charge). A no-op once settled. */
+export async function releaseHold(em: Em, userId: string, key: string): Promise<void> {
+  await em.execute(`DELETE FROM credit_holds WHERE user_id = ? AND hold_key = ?`, [userId, key]);
+}
+
+/**
+ * Ends at once the holds of a unit's earlier owners (keys starting `unitPrefix`, but for
+ * `keepKey`), once their lease showed them dead: their credits stop being held, and the user's
+ * next reservation reaps them like any lapsed hold, counting a call left in flight as lost.
+ */
+export async function expireEarlierHolds(em: Em, userId: string, unitPrefix: string, keepKey: string): Promise<void> {
+  await em.execute(
+    `UPDATE credit_holds SET expires_at = least(expires_at, now()) WHERE user_id = ? AND starts_with(hold_key, ?) AND hold_key <> ?`,
+    [userId, unitPrefix, keepKey],
+  );
+}
+
+/** Credits held by the user's live holds, but for the one keyed `exceptKey`. */
+async function heldCredits(tx: Em, userId: string, exceptKey: string | null): Promise<number> {
+  const [row] = await tx.execute<{ held: string }[]>(
+    `SELECT COALESCE(SUM(credits), 0)::text AS held FROM credit_holds
+     WHERE user_id = ? AND expires_at > now() AND (?::text IS NULL OR hold_key <> ?::text)`,
+    [userId, exceptKey, exceptKey],
+  );
+  return Number(row!.held);
+}
+
+/** Operator action: a plan change starts a fresh period at the new plan's allowance. */
+export async function setPlan(em: Em, userId: string, plan: Plan, now = new Date()): Promise<WalletView> {
+  await em.transactional(async (tx) => {
+    const wallet = await lockCurrentWallet(tx, userId, now);
+    await tx.execute(`UPDATE users SET plan = ? WHERE id = ?`, [plan, userId]);
+    await startPeriod(tx, userId, wallet, now, plan, now);
+  });
+  return getWallet(em, userId, now);
+}
+
+export async function listLedger(em: Em, userId: string, cursor: string | undefined, limit: number): Promise<LedgerPage> {
+  const rows = await em.execute<{ id: string; kind: string; amount: number; balance_after: number; reason: string; ref: string | null; created_at: Date }[]>(
+    `SELECT id, kind, amount, balance_after, reason, ref, created_at FROM ledger_entries
+     WHERE user_id = ? AND (?::bigint IS NULL OR id < ?::bigint) ORDER BY id DESC LIMIT ?`,
+    [userId, cursor ?? null, cursor ?? null, limit + 1],
+  );
+  const items = rows.slice(0, limit).map((r) => ({
+    id: String(r.id), kind: r.kind, amount: r.amount, balanceAfter: r.balance_after, reason: r.reason, ref: r.ref, createdAt: new Date(r.created_at).toISOString(),
+  }));
+  return { items, nextCursor: rows.length > limit ? items.at(-1)!.id : null };
+}

@@ -1,0 +1,58 @@
+import type { Em } from '../../db/orm.ts';
+import type { ReplayCandidate } from '../../domain/replay-session.ts';
+import type { SchedulingStateName } from '../../domain/scheduling.ts';
+
+/**
+ * What other features read of a user's cards (Replay, audio, work), so that none of them builds
+ * SQL over the library's tables. Every read of "the English a card practises" goes through ANSWER.
+ */
+
+/** The corrected text when enrichment corrected a surface error, else the text as captured. */
+const ANSWER = `coalesce(c.enrichment ->> 'correctedText', c.text)`;
+
+/** The English of one of the user's cards, or null when it is missing or another user's. */
+export async function cardAnswer(em: Em, userId: string, cardId: string): Promise<string | null> {
+  const [card] = await em.execute<{ answer: string }[]>(`SELECT ${ANSWER} AS answer FROM cards c WHERE c.id = ? AND c.user_id = ?`, [cardId, userId]);
+  return card?.answer ?? null;
+}
+
+/** The user's newest ready cards, as the English they practise. */
+export async function readyCardAnswers(em: Em, userId: string, limit: number): Promise<{ cardId: string; text: string }[]> {
+  const rows = await em.execute<{ id: string; answer: string }[]>(
+    `SELECT c.id, ${ANSWER} AS answer FROM cards c
+     WHERE c.user_id = ? AND c.enrichment_status = 'ready' ORDER BY c.created_at DESC, c.id DESC LIMIT ?`,
+    [userId, limit],
+  );
+  return rows.map((r) => ({ cardId: r.id, text: r.answer }));
+}
+
+interface CandidateRow { card_id: string; prompt: string; answer: string; state: SchedulingStateName; due: Date; stability: number; reps: number }
+
+/** At most `count` due reviewed cards and `count` new ones, ready only, with their translation as the prompt. */
+export async function practiceCandidates(em: Em, userId: string, count: number, now: Date): Promise<ReplayCandidate[]> {
+  const select = `SELECT s.card_id, c.enrichment ->> 'translation' AS prompt, ${ANSWER} AS answer, s.state, s.due, s.stability, s.reps
+    FROM card_schedules s JOIN cards c ON c.id = s.card_id
+    WHERE s.user_id = ? AND c.enrichment_status = 'ready'`;
+  const rows = await em.execute<CandidateRow[]>(
+    `(${select} AND s.state <> 'new' AND s.due <= ? ORDER BY s.due, s.card_id LIMIT ?)
+     UNION ALL
+     (${select} AND s.state = 'new' ORDER BY s.due, s.card_id LIMIT ?)`,
+    [userId, now, count, userId, count],
+  );
+  return rows.map((r) => ({
+    cardId: r.card_id, prompt: r.prompt, answer: r.answer, isNew: r.state === 'new',
+    due: new Date(r.due), stability: Number(r.stability), reps: r.reps,
+  }));
+}
+
+export interface CardFeedback { translation: string; usage: { register: string; guidance: string; examples: string[] } }
+
+/** The translation and usage of enriched cards, by card id (what Replay shows beside an item). */
+export async function cardFeedback(em: Em, cardIds: readonly string[]): Promise<Map<string, CardFeedback>> {
+  if (cardIds.length === 0) return new Map();
+  const rows = await em.execute<({ id: string } & CardFeedback)[]>(
+    `SELECT id, enrichment ->> 'translation' AS translation, enrichment -> 'usage' AS usage FROM cards WHERE id IN (?)`,
+    [cardIds], // MikroORM expands an array parameter into a list.
+  );
+  return new Map(rows.map(({ id, ...feedback }) => [id, feedback]));
+}

@@ -1,0 +1,61 @@
+import { decodeCursor } from '../../domain/library-listing.ts';
+import { AppError } from '../../domain/problems.ts';
+import { defineOperation, type OperationContext } from '../../http/operation.ts';
+import {
+  capturedSchema, captureResultSchema, captureSchema, cardEnvelopeSchema, cardIdInputSchema, deleteBodySchema, deleteQuerySchema,
+  deletedSchema, listQuerySchema, listSchema, refreshSchema, reusedSchema,
+} from './schemas.ts';
+import { captureCard, deleteCard, enrichmentDispatch, getCardForUser, listCards, refreshEnrichment } from './service.ts';
+
+const tag = 'library';
+const dispatchOf = ({ deps, request }: OperationContext) => enrichmentDispatch(deps, request.log);
+
+/** The library (cards) at /api/library and tRPC `library.*`. */
+export const libraryOperations = {
+  capture: defineOperation({
+    tag, summary: 'Capture an expression (preparation follows in the background)', auth: 'write', modelBacked: true, requiresLanguages: true,
+    input: captureSchema, output: captureResultSchema,
+    // A new card is 202 (its enrichment is under way), a reused one 200 with `reused: true`.
+    rest: { method: 'POST', path: '/api/library', status: ({ reused }) => (reused ? 200 : 202), responses: { 202: capturedSchema, 200: reusedSchema }, problems: [428] },
+    handler: (ctx, { text }) => captureCard(ctx.em, dispatchOf(ctx), ctx.principal.userId, text),
+  }),
+  list: defineOperation({
+    tag, summary: 'List and search the library, newest first', auth: 'read',
+    input: listQuerySchema, output: listSchema,
+    rest: { method: 'GET', path: '/api/library' },
+    handler: ({ em, principal }, { query, cursor, limit }) => listCards(em, principal.userId, { query, cursor: cursor ? decodeCursor(cursor) : null, limit }),
+  }),
+  get: defineOperation({
+    tag, summary: 'One card with its scheduling', auth: 'read',
+    input: cardIdInputSchema, output: cardEnvelopeSchema,
+    rest: { method: 'GET', path: '/api/library/:cardId', input: 'params', problems: [404] },
+    handler: async ({ em, principal }, { cardId }) => ({ card: await getCardForUser(em, principal.userId, cardId) }),
+  }),
+  refresh: defineOperation({
+    tag, summary: 'Prepare a failed card again', auth: 'write', modelBacked: true, requiresLanguages: true,
+    input: refreshSchema, output: capturedSchema,
+    rest: { method: 'PATCH', path: '/api/library', status: 202, problems: [404, 409, 428] },
+    handler: async (ctx, { cardId }) => ({ card: await refreshEnrichment(ctx.em, dispatchOf(ctx), ctx.principal.userId, cardId) }),
+  }),
+  delete: defineOperation({
+    tag, summary: 'Delete a card and its learning data (`?cardId=` or JSON body `{cardId}`)', auth: 'write',
+    input: cardIdInputSchema, output: deletedSchema,
+    rest: {
+      method: 'DELETE', path: '/api/library', status: 204, problems: [404],
+      input: { querystring: deleteQuerySchema, body: deleteBodySchema, toInput: ({ query, body }) => ({ cardId: cardIdFrom(query.cardId, body?.cardId) }) },
+    },
+    async handler(ctx, { cardId }) {
+      await deleteCard(ctx.em, dispatchOf(ctx), ctx.principal.userId, cardId);
+      return { deleted: true as const };
+    },
+  }),
+};
+
+function cardIdFrom(fromQuery: string | undefined, fromBody: string | undefined): string {
+  if (fromQuery && fromBody && fromQuery !== fromBody) {
+    throw new AppError('invalid_request', 'cardId is given twice with different values.', { errors: [{ path: 'cardId', message: 'query and body disagree' }] });
+  }
+  const cardId = fromQuery ?? fromBody;
+  if (!cardId) throw new AppError('invalid_request', 'Say which card: ?cardId= or a JSON body {"cardId": …}.', { errors: [{ path: 'cardId', message: 'required' }] });
+  return cardId;
+}

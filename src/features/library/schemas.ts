@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { FOCUS_KINDS, REGISTERS } from '../../domain/library-enrichment.ts';
+import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, captureTextProblem, decodeCursor } from '../../domain/library-listing.ts';
+import { isoDate } from '../shared-schemas.ts';
+
+export const cardIdSchema = z.uuid().meta({ description: 'The card id (`cardId`).' });
+
+export const captureSchema = z.object({
+  text: z
+    .string()
+    .superRefine((text, ctx) => {
+      const problem = captureTextProblem(text);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .meta({ description: `A short English expression: trimmed, 1..${CAPTURE_TEXT_MAX} characters (code points), at least one letter.`, example: 'break a leg' }),
+});
+
+export const enrichmentSchema = z
+  .object({
+    translation: z.string(),
+    correctedText: z.string().nullable().meta({ description: 'Set only for a high-confidence surface fix (spelling, capitalisation, punctuation, agreement).' }),
+    correctionNote: z.string().nullable(),
+    usage: z.object({ register: z.enum(REGISTERS), guidance: z.string(), examples: z.array(z.string()) }),
+    focuses: z.array(z.object({ kind: z.enum(FOCUS_KINDS), note: z.string() })),
+  })
+  .meta({ id: 'CardEnrichment' });
+
+export const cardSchema = z
+  .object({
+    cardId: z.string(),
+    text: z.string(),
+    enrichmentStatus: z.enum(['pending', 'ready', 'failed']),
+    createdAt: isoDate,
+    enrichment: enrichmentSchema.nullable().meta({ description: 'Null until enrichmentStatus is ready.' }),
+    enrichmentError: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'Only when enrichmentStatus is failed.' }),
+  })
+  .meta({ id: 'Card' });
+
+export const cardDetailSchema = cardSchema
+  .extend({
+    scheduling: z.object({
+      state: z.enum(['new', 'learning', 'review', 'relearning']),
+      due: isoDate,
+      reps: z.number().int(),
+      lapses: z.number().int(),
+      stability: z.number(),
+      lastReview: isoDate.nullable(),
+    }),
+  })
+  .meta({ id: 'CardDetail' });
+
+export const capturedSchema = z.object({ card: cardSchema });
+export const reusedSchema = z.object({ card: cardSchema, reused: z.literal(true) });
+/** A capture's result on both transports; REST shows a new card as 202 `{ card }` and a reused one as 200. */
+export const captureResultSchema = z.object({ card: cardSchema, reused: z.boolean() });
+export const cardEnvelopeSchema = z.object({ card: cardDetailSchema });
+export const cardIdInputSchema = z.object({ cardId: cardIdSchema });
+export const deletedSchema = z.object({ deleted: z.literal(true) });
+
+export const listQuerySchema = z.object({
+  query: z.string().max(280).optional().meta({ description: 'Matches text and translation, case- and accent-insensitive.' }),
+  cursor: z
+    .string()
+    .max(200)
+    .refine((c) => decodeCursor(c) !== null, 'not a cursor from this service')
+    .optional()
+    .meta({ description: 'The previous page’s `nextCursor`.' }),
+  limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
+});
+
+export const listSchema = z.object({ items: z.array(cardSchema), nextCursor: z.string().nullable() });
+
+export const refreshSchema = z.object({
+  cardId: cardIdSchema,
+  action: z.enum(['refresh_enrichment']),
+});
+
+export const deleteQuerySchema = z.object({ cardId: cardIdSchema.optional() });
+export const deleteBodySchema = z.object({ cardId: cardIdSchema.optional() }).nullish();
+
+export type Card = z.infer<typeof cardSchema>;
+export type CardDetail = z.infer<typeof cardDetailSchema>;
+export type EnrichmentStatus = Card['enrichmentStatus'];

@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Em, Orm } from '../../db/orm.ts';
+import type { CardEnrichment, EnrichmentError } from '../../domain/library-enrichment.ts';
+import { type ListCursor, encodeCursor } from '../../domain/library-listing.ts';
+import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
+import { AppError } from '../../domain/problems.ts';
+import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
+import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues } from '../../temporal/outbox.ts';
+import { dispatchInBackground } from '../../temporal/outbox-dispatch.ts';
+import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
+import { cardEnrichment } from '../../workflows/card-enrichment.ts';
+import { cancelEnrichment, enrichmentWorkflowId } from './enrichment.ts';
+import type { Card, CardDetail, EnrichmentStatus } from './schemas.ts';
+
+/** The `cards` columns every view is built from. */
+const CARD_COLUMNS = `c.id, c.text, c.enrichment_status, c.enrichment, c.enrichment_error, c.created_at`;
+
+interface CardRow {
+  id: string;
+  text: string;
+  enrichment_status: EnrichmentStatus;
+  enrichment: CardEnrichment | null;
+  enrichment_error: EnrichmentError | null;
+  created_at: Date;
+}
+
+interface CardDetailRow extends CardRow {
+  state: SchedulingStateName;
+  due: Date;
+  reps: number;
+  lapses: number;
+  stability: number;
+  last_review: Date | null;
+}
+
+export function toCard(row: CardRow): Card {
+  return {
+    cardId: row.id,
+    text: row.text,
+    enrichmentStatus: row.enrichment_status,
+    createdAt: new Date(row.created_at).toISOString(),
+    enrichment: row.enrichment_status === 'ready' ? row.enrichment : null,
+    ...(row.enrichment_status === 'failed' && row.enrichment_error ? { enrichmentError: row.enrichment_error } : {}),
+  };
+}
+
+/** Where and how enrichments start; the API passes its Temporal client and task queue. */
+export interface EnrichmentDispatch {
+  orm: Orm;
+  temporal: Client;
+  taskQueue: string;
+  logger?: Pick<Logger, 'warn'>;
+}
+
+/** The dispatch of an API process: its database, its Temporal client, its task queue. */
+export const enrichmentDispatch = (deps: { orm: Orm; temporal: Client; config: { temporal: { taskQueue: string } } }, logger?: Pick<Logger, 'warn'>): EnrichmentDispatch =>
+  ({ orm: deps.orm, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue, ...(logger ? { logger } : {}) });
+
+/**
+ * Test-only switch: skips the fast-path workflow start after the commit, which is exactly what a
+ * crash between the commit and the start looks like. The outbox relay must then start it.
+ */
+export const libraryTestHooks = { skipFastPathDispatch: false };
+
+function dispatchAfterCommit(dispatch: EnrichmentDispatch, outboxIds: string[]): void {
+  if (libraryTestHooks.skipFastPathDispatch) return;
+  dispatchInBackground(dispatch.orm, dispatch.temporal, outboxIds, dispatch.logger);
+}
+
+/** The user's card, or null when it does not exist or belongs to someone else. */
+export async function findCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail | null> {
+  const [row] = await em.execute<CardDetailRow[]>(
+    `SELECT ${CARD_COLUMNS}, s.state, s.due, s.reps, s.lapses, s.stability, s.last_review
+     FROM cards c JOIN card_schedules s ON s.card_id = c.id
+     WHERE c.id = ? AND c.user_id = ?`,
+    [cardId, userId],
+  );
+  if (!row) return null;
+  return {
+    ...toCard(row),
+    scheduling: {
+      state: row.state,
+      due: new Date(row.due).toISOString(),
+      reps: row.reps,
+      lapses: row.lapses,
+      stability: row.stability,
+      lastReview: row.last_review ? new Date(row.last_review).toISOString() : null,
+    },
+  };
+}
+
+/** The user's card with its scheduling; 404 when missing or another user's. */
+export async function getCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail> {
+  const card = await findCardForUser(em, userId, cardId);
+  if (!card) throw new AppError('not_found', 'No such card in your library.');
+  return card;
+}
+
+export interface CaptureResult {
+  card: Card;
+  reused: boolean;
+}
+
+/**
+ * Saves a capture. A new expression becomes a card, its scheduling state (due now: it is in the
+ * learning queue at once) and an outbox row for its preparation, all in one transaction; the
+ * preparation workflow starts after the commit and the caller does not wait for it. The same
+ * expression again (normaliseExpression) returns the existing card: the unique index on
+ * (user_id, normalised_key) and INSERT … ON CONFLICT make that hold under concurrent captures.
+ */
+export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: string, rawText: string, now = new Date()): Promise<CaptureResult> {
+  const text = cleanCaptureText(rawText);
+  const key = normaliseExpression(text);
+  // A card deleted between our conflicting insert and our read leaves nothing to reuse: try again.
+  for (let round = 0; round < 3; round++) {
+    const created = await insertCard(em, dispatch.taskQueue, userId, text, key, now);
+    if (created) {
+      dispatchAfterCommit(dispatch, [created.outbox_id]);
+      return { card: toCard(created), reused: false };
+    }
+    // READ COMMITTED: this statement sees the row the conflicting transaction committed.
+    const [existing] = await em.execute<CardRow[]>(
+      `SELECT ${CARD_COLUMNS} FROM cards c WHERE c.user_id = ? AND c.normalised_key = ?`,
+      [userId, key],
+    );
+    if (existing) return { card: toCard(existing), reused: true };
+  }
+  throw new AppError('conflict', 'This expression was captured and deleted at the same moment; send it again.');
+}
+
+/**
+ * The card, its scheduling state and its outbox row (OUTBOX_COLUMNS, as enqueueWorkflow writes it) in one
+ * statement: atomic like a transaction, in one round trip instead of five, which is most of a
+ * capture's cost. Nothing is inserted when the expression exists already (null then).
+ */
+async function insertCard(em: Em, taskQueue: string, userId: string, text: string, key: string, now: Date): Promise<(CardRow & { outbox_id: string }) | null> {
+  const cardId = randomUUID();
+  const s = newSchedulingState(now);
+  const start = enrichmentStart(taskQueue, userId, cardId, 1);
+  const [row] = await em.execute<(CardRow & { outbox_id: string })[]>(
+    `WITH c AS (
+       INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, normalised_key) DO NOTHING RETURNING ${CARD_COLUMNS.replaceAll('c.', '')}
+     ), schedule AS (
+       INSERT INTO card_schedules (card_id, user_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review)
+       SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM c
+     ), outbox AS (
+       INSERT INTO workflow_outbox (${OUTBOX_COLUMNS})
+       SELECT ?, ?, ?, ?::jsonb, ?, ? FROM c RETURNING id
+     )
+     SELECT ${CARD_COLUMNS}, outbox.id AS outbox_id FROM c, outbox`,
+    [
+      cardId, userId, text, key, now, now,
+      userId, s.due, s.stability, s.difficulty, s.elapsedDays, s.scheduledDays, s.learningSteps, s.reps, s.lapses, s.state, s.lastReview,
+      ...outboxValues(start),
+    ],
+  );
+  return row ? { ...row, outbox_id: String(row.outbox_id) } : null;
+}
+
+/** The enrichment workflow start: ids and the attempt number only, never the text. */
+function enrichmentStart(taskQueue: string, userId: string, cardId: string, attempt: number) {
+  return outboxStart(cardEnrichment, [{ cardId, attempt }], {
+    workflowId: enrichmentWorkflowId(cardId),
+    taskQueue,
+    userId,
+    kind: WORKFLOW_KINDS.cardEnrichment,
+  });
+}
+
+export interface ListOptions {
+  query?: string | undefined;
+  cursor?: ListCursor | null | undefined;
+  limit: number;
+}
+
+/**
+ * A card of `c` whose text or translation contains the `?` query, case- and accent-insensitively.
+ * The left side is the expression of the index cards_search_idx, so the index serves it; the
+ * pattern escapes LIKE's wildcards after folding (migration 0011).
+ */
+export const LIBRARY_SEARCH_CONDITION =
+  `library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_contains_pattern(?)`;
+
+/** Newest first, keyset-paginated; `query` matches text and translation (trigram index). */
+export async function listCards(em: Em, userId: string, options: ListOptions): Promise<{ items: Card[]; nextCursor: string | null }> {
+  const where = ['c.user_id = ?'];
+  const params: unknown[] = [userId];
+  if (options.cursor) {
+    where.push('(c.created_at, c.id) < (?::timestamptz, ?::uuid)');
+    params.push(options.cursor.createdAt, options.cursor.cardId);
+  }
+  const query = options.query?.trim();
+  if (query) {
+    where.push(LIBRARY_SEARCH_CONDITION);
+    params.push(query);
+  }
+  const rows = await em.execute<CardRow[]>(
+    `SELECT ${CARD_COLUMNS} FROM cards c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ?`,
+    [...params, options.limit + 1],
+  );
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toCard),
+    nextCursor: rows.length > options.limit && last ? encodeCursor({ createdAt: new Date(last.created_at), cardId: last.id }) : null,
+  };
+}
+
+/**
+ * Prepares a failed card again: same card, next attempt number, same workflow id (a new run).
+ * Scheduling and review history are not touched.
+ */
+export async function refreshEnrichment(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<Card> {
+  assertRefreshable(await getCardForUser(em, userId, cardId));
+  // The failed run may still be closing; the outbox starts the new run once it has closed.
+  const outcome = await em.transactional(async (tx) => {
+    const [locked] = await tx.execute<CardRow[]>(
+      `SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = ? AND c.user_id = ? FOR UPDATE`,
+      [cardId, userId],
+    );
+    if (!locked) throw new AppError('not_found', 'No such card in your library.');
+    assertRefreshable(toCard(locked));
+    const [updated] = await tx.execute<(CardRow & { enrichment_attempt: number })[]>(
+      `UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL,
+         enrichment_attempt = enrichment_attempt + 1, updated_at = now()
+       WHERE c.id = ? RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
+      [cardId],
+    );
+    const outboxId = await enqueueWorkflow(tx, enrichmentStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
+    return { card: toCard(updated!), outboxId };
+  });
+  dispatchAfterCommit(dispatch, [outcome.outboxId]);
+  return outcome.card;
+}
+
+function assertRefreshable(card: Card): void {
+  if (card.enrichmentStatus !== 'failed') {
+    throw new AppError('conflict', `Only a failed preparation can be refreshed; this card is ${card.enrichmentStatus}.`);
+  }
+}
+
+/**
+ * Removes the card and, by cascade, all of its learning data. An undispatched preparation start
+ * is dropped in the same transaction; a running one is cancelled after the commit. Whatever
+ * still runs cannot bring the card back: preparation stores only into an existing card.
+ */
+export async function deleteCard(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<void> {
+  const deleted = await em.transactional(async (tx) => {
+    const [row] = await tx.execute<{ enrichment_status: EnrichmentStatus }[]>(
+      `DELETE FROM cards WHERE id = ? AND user_id = ? RETURNING enrichment_status`,
+      [cardId, userId],
+    );
+    if (row) await discardPendingStarts(tx, enrichmentWorkflowId(cardId));
+    return row;
+  });
+  if (!deleted) throw new AppError('not_found', 'No such card in your library.');
+  if (deleted.enrichment_status === 'pending') await cancelEnrichment(dispatch.temporal, cardId, dispatch.logger);
+}

@@ -1,0 +1,72 @@
+/** Verbatim from the doc comment of buildMask (src/domain/replay-mask.ts); a unit test keeps them equal. */
+export const MASK_RULES = `The mask is a string exactly as long as \`answer\` counted in Unicode code points (not UTF-16
+units), one mask character per answer code point: \`_\` where the character is hidden and the
+learner must type it, \`.\` where it is shown as is.
+
+- Only letters (Unicode category L, any script: "é", "ß", "Ж", "語") are ever hidden. Spaces,
+  punctuation (including apostrophes in "it's" / "don’t" and hyphens), symbols, emoji and
+  digits are always shown.
+- A combining mark (category M, e.g. the accent in "e\\u0301") shares the mask character of
+  the letter it follows, so a letter and its accents are hidden or shown together. A mark
+  that follows no letter is shown.
+- How many letters are hidden grows with how well the card is known: 25 % of the letters
+  (rounded, at least one) for a new card, rising with FSRS stability to every letter at 60
+  days of stability. An answer with at least one letter always has at least one \`_\`; an
+  answer without letters has none.
+- Hiding goes word by word (words are separated by spaces and dashes): the service picks a
+  word and hides it from its end towards its start, then the next word. The first letter of
+  every word stays visible as a hint until all other letters are hidden.
+- The mask is deterministic: the order of words comes from a pseudo-random generator seeded
+  with the card id and its review count. The same card in the same learning state always gets
+  the same mask; after each review the blanks move. For the same card and review count, a
+  higher stability hides a superset of the letters hidden at a lower one.`;
+
+/** Verbatim from the doc comment of maskRatio (src/domain/replay-mask.ts). */
+export const MASK_RATIO_RULE = `Share of an answer's letters hidden for a card in the given learning state, in (0, 1].
+
+A never-reviewed card (\`reps\` 0) hides 25 %. After that the share grows with the square root of
+FSRS stability — fast while a card is fragile, flattening as it settles —
+\`0.25 + 0.75 × √(min(stability, 60) / 60)\`: about 35 % at 1 day, 51 % at 7 days, 68 % at
+20 days, and every letter from 60 days on. Non-decreasing in stability for any fixed \`reps\`.`;
+
+/** Verbatim from the doc comment of ratingFromEvidence (src/domain/replay-rating.ts). */
+export const RATING_RULES = `Turns the evidence of one completed Replay item into a rating, checked in this order:
+
+1. \`autoFilled\` is true → **again** (the service filled characters in: not recalled).
+2. \`usedHint\` is true → **hard**.
+3. \`unaidedErrors\` is more than 2 and more than 20 % of \`answerLength\` → **hard** (many errors).
+4. \`unaidedErrors\` is 1 or more (up to that limit) → **good** (few errors).
+5. \`unaidedErrors\` is 0 → **easy**.
+
+\`answerLength\` is the number of characters the learner had to reconstruct: the count of \`_\`
+in the item's mask. So with 10 hidden characters, 1–2 errors rate good and 3 or more hard;
+with 20 hidden, up to 4 errors rate good and 5 or more hard.`;
+
+export const replayReference = `## Replay
+\`GET /api/replay?count=10|20|50\` → \`{ sessionId, resumed, items: [{ itemId, cardId, prompt, answer, mask }] }\`
+(any other \`count\` → 400). Free, like everything in Replay.
+- **Resume first.** While you have an unfinished session (an item not yet completed), every GET returns
+  it with \`resumed: true\` and only its remaining items, in their original order, whatever \`count\` says.
+  A session is finished when all its items are completed. Concurrent GETs never open two sessions.
+- **A new session** (\`resumed: false\`) holds up to \`count\` cards whose preparation is ready: first the
+  reviewed cards that are due (most overdue first), then never-reviewed cards (oldest capture first).
+  Reviewed cards not yet due are not included; no card appears twice. When there is nothing to practise
+  the answer is \`{ sessionId: null, resumed: false, items: [] }\` and no session is opened.
+- \`prompt\` is the card's translation into your native language; \`answer\` is the English to reconstruct:
+  the corrected text when the card's preparation quietly corrected it, else the text as captured (you
+  practise the correct form). Deleting a card removes its pending items.
+- **The mask** is chosen by the service when the item is created and never changes for that item:
+
+${MASK_RULES}
+
+  The share of letters hidden: ${MASK_RATIO_RULE}
+
+\`POST /api/replay { itemId, usedHint, autoFilled, unaidedErrors }\` (booleans, and an integer ≥ 0) →
+\`{ itemId, cardId, rating, nextReviewAt, feedback: { text, translation, usage: { register, guidance, examples[] } } }\`.
+The evidence becomes a rating that updates the card's FSRS schedule (\`nextReviewAt\` is its new due
+time) and is written to the card's review history. The rating:
+
+${RATING_RULES}
+
+Completing an item again (a retry, or two at once) returns the first result and does not reschedule the
+card again. Another user's item → 404.`;

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { Em } from '../../db/orm.ts';
+import { AppError } from '../../domain/problems.ts';
+import { hiddenCount } from '../../domain/replay-mask.ts';
+import { type ReplayEvidence, type RatingName, ratingFromEvidence, ratingName } from '../../domain/replay-rating.ts';
+import { type ReplayCount, planSession } from '../../domain/replay-session.ts';
+import { type SchedulingState, type SchedulingStateName, review } from '../../domain/scheduling.ts';
+import { cardFeedback, practiceCandidates } from '../library/card-reads.ts';
+import type { ReplayItemView, ReplayResult, ReplaySessionView } from './schemas.ts';
+
+/** Namespace of the per-user advisory lock that serialises opening sessions. */
+const SESSION_LOCK = 745006;
+
+/**
+ * GET /api/replay: resumes the user's unfinished session, or opens a new one (see planSession
+ * for the order). Concurrent calls for one user are serialised by an advisory lock, so they
+ * never open two sessions; the partial unique index on open sessions is the backstop.
+ * With nothing to practise no session is opened: `{ sessionId: null, items: [] }`.
+ */
+export async function openOrResumeSession(em: Em, userId: string, count: ReplayCount, now = new Date()): Promise<ReplaySessionView> {
+  return em.transactional(async (tx) => {
+    await tx.execute(`SELECT pg_advisory_xact_lock(?::int, hashtext(?))`, [SESSION_LOCK, userId]);
+    const [open] = await tx.execute<{ id: string }[]>(`SELECT id FROM replay_sessions WHERE user_id = ? AND finished_at IS NULL`, [userId]);
+    if (open) {
+      const items = await remainingItems(tx, open.id);
+      if (items.length > 0) return { sessionId: open.id, resumed: true, items };
+      // Every remaining item went with its deleted card: the session is over.
+      await tx.execute(`UPDATE replay_sessions SET finished_at = ? WHERE id = ?`, [now, open.id]);
+    }
+
+    const planned = planSession(await practiceCandidates(tx, userId, count, now), count, now);
+    if (planned.length === 0) return { sessionId: null, resumed: false, items: [] };
+    const sessionId = randomUUID();
+    await tx.execute(`INSERT INTO replay_sessions (id, user_id, requested_count, created_at) VALUES (?, ?, ?, ?)`, [sessionId, userId, count, now]);
+    const ids = planned.map(() => randomUUID());
+    const rows = planned.map((p, i) => ({ id: ids[i], card_id: p.cardId, position: p.position, answer: p.answer, mask: p.mask }));
+    await tx.execute(
+      `INSERT INTO replay_items (id, session_id, user_id, card_id, position, answer, mask)
+       SELECT t.id, ?, ?, t.card_id, t.position, t.answer, t.mask
+       FROM jsonb_to_recordset(?::jsonb) AS t (id uuid, card_id uuid, position int, answer text, mask text)`,
+      [sessionId, userId, JSON.stringify(rows)],
+    );
+    return {
+      sessionId,
+      resumed: false,
+      items: planned.map((p, i) => ({ itemId: ids[i]!, cardId: p.cardId, prompt: p.prompt, answer: p.answer, mask: p.mask })),
+    };
+  });
+}
+
+async function remainingItems(tx: Em, sessionId: string): Promise<ReplayItemView[]> {
+  const rows = await tx.execute<{ id: string; card_id: string; answer: string; mask: string }[]>(
+    `SELECT id, card_id, answer, mask FROM replay_items WHERE session_id = ? AND completed_at IS NULL ORDER BY position`,
+    [sessionId],
+  );
+  const feedback = await cardFeedback(tx, rows.map((r) => r.card_id));
+  // A card deleted meanwhile takes its items with it (cascade): they are not remaining any more.
+  return rows.filter((r) => feedback.has(r.card_id))
+    .map((r) => ({ itemId: r.id, cardId: r.card_id, prompt: feedback.get(r.card_id)!.translation, answer: r.answer, mask: r.mask }));
+}
+
+interface ItemRow { id: string; session_id: string; card_id: string; mask: string; answer: string; rating: RatingName | null; next_review_at: Date | null }
+interface ScheduleRow {
+  due: Date; stability: number; difficulty: number; elapsed_days: number; scheduled_days: number;
+  learning_steps: number; reps: number; lapses: number; state: SchedulingStateName; last_review: Date | null;
+}
+
+/**
+ * POST /api/replay: rates the evidence, reschedules the card, logs the review, once per item.
+ * The item row is locked, so a repeated or concurrent completion waits and then gets the first
+ * result without a second review. Another user's item → 404. Never charges.
+ */
+export async function completeItem(em: Em, userId: string, itemId: string, evidence: ReplayEvidence, now = new Date()): Promise<ReplayResult> {
+  return em.transactional(async (tx) => {
+    const [item] = await tx.execute<ItemRow[]>(
+      `SELECT id, session_id, card_id, mask, answer, rating, next_review_at FROM replay_items WHERE id = ? AND user_id = ? FOR UPDATE`,
+      [itemId, userId],
+    );
+    if (!item) throw new AppError('not_found', 'No such Replay item.');
+    if (item.rating && item.next_review_at) return result(tx, item, item.rating, new Date(item.next_review_at));
+
+    const [row] = await tx.execute<ScheduleRow[]>(`SELECT * FROM card_schedules WHERE card_id = ? FOR UPDATE`, [item.card_id]);
+    if (!row) throw new AppError('not_found', 'The card of this item no longer exists.');
+    const hidden = hiddenCount(item.mask);
+    const rating = ratingFromEvidence(evidence, hidden);
+    const { next, log } = review(toState(row), rating, now);
+
+    await tx.execute(
+      `UPDATE card_schedules SET due = ?, stability = ?, difficulty = ?, elapsed_days = ?, scheduled_days = ?, learning_steps = ?,
+         reps = ?, lapses = ?, state = ?, last_review = ?, updated_at = now() WHERE card_id = ?`,
+      [next.due, next.stability, next.difficulty, next.elapsedDays, next.scheduledDays, next.learningSteps, next.reps, next.lapses, next.state, next.lastReview, item.card_id],
+    );
+    await tx.execute(
+      `INSERT INTO review_logs (card_id, user_id, replay_item_id, rating, state, due, stability, difficulty, elapsed_days, last_elapsed_days,
+         scheduled_days, learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [item.card_id, userId, item.id, log.rating, log.state, log.due, log.stability, log.difficulty, log.elapsedDays, log.lastElapsedDays,
+        log.scheduledDays, log.learningSteps, log.review, evidence.usedHint, evidence.autoFilled, evidence.unaidedErrors, hidden],
+    );
+    await tx.execute(`UPDATE replay_items SET completed_at = ?, rating = ?, next_review_at = ? WHERE id = ?`, [now, ratingName(rating), next.due, item.id]);
+    await tx.execute(
+      `UPDATE replay_sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM replay_items WHERE session_id = ? AND completed_at IS NULL)`,
+      [now, item.session_id, item.session_id],
+    );
+    return result(tx, item, ratingName(rating), next.due);
+  });
+}
+
+async function result(tx: Em, item: ItemRow, rating: RatingName, nextReviewAt: Date): Promise<ReplayResult> {
+  const card = (await cardFeedback(tx, [item.card_id])).get(item.card_id);
+  return {
+    itemId: item.id,
+    cardId: item.card_id,
+    rating,
+    nextReviewAt: nextReviewAt.toISOString(),
+    feedback: { text: item.answer, translation: card!.translation, usage: card!.usage },
+  };
+}
+
+function toState(row: ScheduleRow): SchedulingState {
+  return {
+    due: new Date(row.due), stability: Number(row.stability), difficulty: Number(row.difficulty),
+    elapsedDays: row.elapsed_days, scheduledDays: row.scheduled_days, learningSteps: row.learning_steps,
+    reps: row.reps, lapses: row.lapses, state: row.state, lastReview: row.last_review ? new Date(row.last_review) : null,
+  };
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { cleanCaptureText, countCodePoints } from '../../domain/normalise.ts';
+import { isoDate } from '../shared-schemas.ts';
+
+export const SENTENCE_MAX_CHARS = 1000;
+export const SENTENCES_MAX_PAGE_SIZE = 100;
+
+/** Stored as shown: NFC, whitespace collapsed, trimmed; 1..1000 code points after that. */
+const originalText = z
+  .string()
+  .transform(cleanCaptureText)
+  .refine((text) => text.length > 0, 'must not be blank')
+  .refine((text) => countCodePoints(text) <= SENTENCE_MAX_CHARS, `at most ${SENTENCE_MAX_CHARS} characters`)
+  .meta({ description: `1..${SENTENCE_MAX_CHARS} characters (Unicode code points), after trimming and collapsing whitespace.` });
+
+export const createSentenceSchema = z.object({ original_text: originalText });
+
+export const createSentenceQuerySchema = z.object({
+  mode: z.enum(['sync', 'async']).optional().meta({ description: 'async needs the header `X-Service-Async: 1` too; otherwise sync.' }),
+});
+
+export const listSentencesQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(SENTENCES_MAX_PAGE_SIZE).default(20),
+});
+
+export const sentenceSchema = z
+  .object({
+    id: z.string(),
+    original_text: z.string(),
+    translation: z.string().nullable(),
+    status: z.enum(['pending', 'translated', 'failed']),
+    native_language: z.string(),
+    created_at: isoDate,
+  })
+  .meta({ id: 'Sentence' });
+
+export const sentenceEnvelopeSchema = z.object({ sentence: sentenceSchema });
+
+export const sentencePageSchema = z.object({
+  items: z.array(sentenceSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+
+/** tRPC: one input instead of query + header (a first-party page has no batch uploads to hide). */
+export const createSentenceInputSchema = createSentenceSchema.extend({ mode: z.enum(['sync', 'async']).default('sync') });
+
+export type SentenceView = z.infer<typeof sentenceSchema>;
+export type SentencePage = z.infer<typeof sentencePageSchema>;

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+import type { Em, Orm } from '../../db/orm.ts';
+import { creditsForCost } from '../../domain/credits.ts';
+import { normaliseExpression } from '../../domain/normalise.ts';
+import { AppError, isAppError } from '../../domain/problems.ts';
+import type { ModelClient } from '../../model/model-client.ts';
+import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
+import { LEASE, LEASE_EXPIRY_SQL, whileLeased } from '../../services/leases.ts';
+import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
+import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
+import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
+import { dispatchInBackground } from '../../temporal/outbox-dispatch.ts';
+import { sentenceTranslationWorkflow } from '../../workflows/sentence-translation.ts';
+import { sentenceRequest } from './prompts.ts';
+import type { SentencePage, SentenceView } from './schemas.ts';
+
+type SentenceStatus = SentenceView['status'];
+
+export interface SentenceDeps {
+  orm: Orm;
+  model: ModelClient;
+  temporal: Client;
+  config: Pick<Config, 'temporal'>;
+  logger?: Pick<Logger, 'warn'>;
+}
+
+interface SentenceRow {
+  id: string;
+  user_id: string;
+  original_text: string;
+  translation: string | null;
+  status: SentenceStatus;
+  native_language: string;
+  attempt: number;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, user_id, original_text, translation, status, native_language, attempt, created_at';
+
+const view = (r: Pick<SentenceRow, 'id' | 'original_text' | 'translation' | 'status' | 'native_language' | 'created_at'>): SentenceView => ({
+  id: r.id,
+  original_text: r.original_text,
+  translation: r.translation,
+  status: r.status,
+  native_language: r.native_language,
+  created_at: new Date(r.created_at).toISOString(),
+});
+
+/**
+ * POST /api/sentences. Saves the sentence (once per user and normalised text), then translates
+ * it: right away in `sync` mode, or through the `sentence-translation/<id>` workflow in `async`
+ * mode (the answer does not wait for it). A failed sentence posted again is translated again
+ * under the same id; any other repeat is a 409 `duplicate_sentence`.
+ */
+export async function submitSentence(
+  deps: SentenceDeps,
+  input: { userId: string; nativeLanguage: string; text: string; mode: 'sync' | 'async' },
+): Promise<SentenceView> {
+  const em = deps.orm.em.fork();
+  const { row, outboxId, lostCalls } = await em.transactional(async (tx) => {
+    await lockWallet(tx, input.userId); // before the sentence row: the order a charge takes them in
+    const row = await insertOrRetry(tx, input);
+    const hold = sentenceHold(deps.model, row);
+    // A retried sentence's earlier attempts are over (failed, or their process died and its lease
+    // lapsed): whatever they still hold must not refuse this one.
+    if (row.attempt > 1) await expireEarlierHolds(tx, row.user_id, sentenceUnit(row.id), hold.key);
+    // Held with the save, so that a sentence the wallet cannot pay for is refused (402) and not saved.
+    const { lostCalls } = await reserveCredits(tx, hold);
+    const outboxId = input.mode === 'async'
+      ? await enqueueWorkflow(tx, outboxStart(sentenceTranslationWorkflow, [row.id, row.attempt], {
+          workflowId: workflowId(WORKFLOW_KINDS.sentenceTranslation, row.id),
+          taskQueue: deps.config.temporal.taskQueue,
+          userId: input.userId,
+          kind: WORKFLOW_KINDS.sentenceTranslation,
+        }))
+      : null;
+    return { row, outboxId, lostCalls };
+  });
+  reportLostCalls(deps.model, lostCalls);
+
+  if (outboxId !== null) {
+    dispatchInBackground(deps.orm, deps.temporal, [outboxId], deps.logger);
+    return view(row);
+  }
+  try {
+    // Leased while it translates: if this process dies, the user's re-post takes over in seconds.
+    const lease = { table: 'sentences' as const, where: `id = ? AND attempt = ? AND status = 'pending'`, params: [row.id, row.attempt] };
+    return await whileLeased(deps.orm, lease, () => translateSentence(deps, row.id, row.attempt), deps.logger) ?? view(row);
+  } catch (error) {
+    const failure = isAppError(error) ? error : new AppError('service_unavailable', 'The translation failed.');
+    await markSentenceFailed(em, row.id, row.attempt, failure.code);
+    // The sentence stays saved (status "failed"); posting it again retries the translation.
+    throw new AppError(failure.code, `${failure.message} The sentence was saved with status "failed"; post it again to retry.`, { ...failure.extensions, sentenceId: row.id });
+  }
+}
+
+async function insertOrRetry(tx: Em, input: { userId: string; nativeLanguage: string; text: string; mode: 'sync' | 'async' }): Promise<SentenceRow> {
+  const dedupKey = normaliseExpression(input.text);
+  // A sync translation runs under a lease (src/services/leases.ts); an async one belongs to its workflow.
+  const lease = input.mode === 'sync' ? LEASE.durationMs : null;
+  const [inserted] = await tx.execute<SentenceRow[]>(
+    `INSERT INTO sentences (id, user_id, original_text, dedup_key, native_language, mode, lease_expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ${LEASE_EXPIRY_SQL}) ON CONFLICT (user_id, dedup_key) DO NOTHING RETURNING ${COLUMNS}`,
+    [randomUUID(), input.userId, input.text, dedupKey, input.nativeLanguage, input.mode, lease],
+  );
+  if (inserted) return inserted;
+  // A failed sentence, or a sync one whose owner stopped renewing its lease (its process died), is
+  // retried. Only one of several identical retries wins the UPDATE; the others see it pending.
+  const [retried] = await tx.execute<SentenceRow[]>(
+    `UPDATE sentences SET status = 'pending', attempt = attempt + 1, mode = ?, native_language = ?, error_code = NULL,
+       lease_expires_at = ${LEASE_EXPIRY_SQL}, updated_at = clock_timestamp()
+     WHERE user_id = ? AND dedup_key = ?
+       AND (status = 'failed' OR (status = 'pending' AND mode = 'sync' AND lease_expires_at < clock_timestamp()))
+     RETURNING ${COLUMNS}`,
+    [input.mode, input.nativeLanguage, lease, input.userId, dedupKey],
+  );
+  if (retried) return retried;
+  const [existing] = await tx.execute<{ id: string }[]>(`SELECT id FROM sentences WHERE user_id = ? AND dedup_key = ?`, [input.userId, dedupKey]);
+  throw new AppError('duplicate_sentence', 'You already saved this sentence.', { existingId: existing?.id ?? null });
+}
+
+/** The prefix of every unit of work of a sentence's attempts. */
+const sentenceUnit = (sentenceId: string) => `sentence-translation/${sentenceId}/`;
+
+/** A sentence attempt's unit of work: the key of its hold and of its charge. */
+const sentenceHold = (model: ModelClient, row: Pick<SentenceRow, 'id' | 'user_id' | 'attempt' | 'original_text' | 'native_language'>) =>
+  modelCallHold(model, { userId: row.user_id, key: `${sentenceUnit(row.id)}attempt-${row.attempt}`, kind: 'sentence_translation' }, [sentenceRequest(row.original_text, row.native_language)]);
+
+/**
+ * The one translation code path of sentences, used by sync mode and by the workflow's activity.
+ * Idempotent: a sentence that is no longer pending under this attempt (done, retried, deleted)
+ * is left alone. The charge and the result are written in one transaction, keyed by attempt.
+ */
+export async function translateSentence(
+  deps: Pick<SentenceDeps, 'orm' | 'model'>,
+  sentenceId: string,
+  attempt: number,
+  background?: BackgroundCall,
+): Promise<SentenceView | null> {
+  const em = deps.orm.em.fork();
+  const [row] = await em.execute<SentenceRow[]>(`SELECT ${COLUMNS} FROM sentences WHERE id = ?`, [sentenceId]);
+  if (!row || row.status !== 'pending' || row.attempt !== attempt) return null;
+  const hold = sentenceHold(deps.model, row);
+  return withCreditHold(em, deps.model, hold, background, async () => {
+    const result = await deps.model.complete(sentenceRequest(row.original_text, row.native_language));
+    // Charge and result commit together; the charge is keyed by attempt, so a retried activity
+    // cannot bill twice. A sentence that changed meanwhile (retried, deleted) rolls the charge back.
+    try {
+      return await em.transactional(async (tx) => {
+        const charged = creditsForCost('sentence_translation', result.costUsd) > 0
+          ? await charge(tx, {
+              userId: row.user_id,
+              idempotencyKey: hold.key,
+              providerCostUsd: result.costUsd,
+              kind: 'sentence_translation',
+              reason: 'sentence translation',
+              ref: sentenceId,
+            })
+          : null;
+        const [done] = await tx.execute<SentenceRow[]>(
+          `UPDATE sentences SET status = 'translated', translation = ?, credits_charged = ?, error_code = NULL, updated_at = clock_timestamp()
+           WHERE id = ? AND attempt = ? AND status = 'pending' RETURNING ${COLUMNS}`,
+          [result.data.translation, charged?.debited ?? 0, sentenceId, attempt],
+        );
+        if (!done) throw new SentenceSuperseded();
+        return view(done);
+      });
+    } catch (error) {
+      if (!(error instanceof SentenceSuperseded)) throw error;
+      deps.model.recordUnbilled({ task: 'translate_sentence', reason: 'superseded', costUsd: result.costUsd });
+      return null;
+    }
+  });
+}
+
+class SentenceSuperseded extends Error {}
+
+/** Records a failed attempt; nothing was charged for it. */
+export async function markSentenceFailed(em: Em, sentenceId: string, attempt: number, code: string): Promise<void> {
+  await em.execute(
+    `UPDATE sentences SET status = 'failed', error_code = ?, updated_at = clock_timestamp() WHERE id = ? AND attempt = ? AND status = 'pending'`,
+    [code.slice(0, 64), sentenceId, attempt],
+  );
+}
+
+export async function listSentences(em: Em, userId: string, page: number, pageSize: number): Promise<SentencePage> {
+  const rows = await em.execute<SentenceRow[]>(
+    `SELECT ${COLUMNS} FROM sentences WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    [userId, pageSize, (page - 1) * pageSize],
+  );
+  const [counted] = await em.execute<{ total: number }[]>(`SELECT count(*)::int AS total FROM sentences WHERE user_id = ?`, [userId]);
+  return { items: rows.map(view), page, pageSize, total: counted!.total };
+}

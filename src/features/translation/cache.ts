@@ -1,0 +1,102 @@
+import type { Em } from '../../db/orm.ts';
+import { answerServes } from '../../domain/translation-sharing.ts';
+
+/**
+ * The page-translation cache. Keys come from `translationCacheKey` (prompt version, model,
+ * language pair, normalised text); the source text itself is never stored. Each answer remembers
+ * the provider call it came from (`translation_contexts`: who sent it and the keys of all its
+ * texts), and is served only where translation-sharing.ts allows. An answer is written only after
+ * the provider's answer passed validation, and never with an empty translation (the table
+ * refuses one too).
+ */
+
+/** Bump when the prompt or the output rules change: old entries then stop matching. */
+export const TRANSLATE_BATCH_PROMPT_VERSION = 'translate-batch-v2';
+
+export interface CachedTranslation {
+  translation: string;
+  detectedSourceLanguage: string;
+}
+
+export interface CacheLookup {
+  /** An answer that may serve this request, per key (one from a call of its own when there is one). */
+  found: Map<string, CachedTranslation>;
+  /** Keys with cached answers none of which may serve this request: texts that recur elsewhere. */
+  recurring: Set<string>;
+}
+
+interface AnswerRow {
+  cache_key: string;
+  translation: string;
+  detected_source_language: string;
+  alone: boolean;
+  own_call: boolean;
+  call_within_request: boolean;
+}
+
+/** Every cached answer for `keys`, judged against the request (`keys` are all of its texts) and its user. */
+export async function lookupTranslations(em: Em, userId: string, keys: readonly string[]): Promise<CacheLookup> {
+  const lookup: CacheLookup = { found: new Map(), recurring: new Set() };
+  if (keys.length === 0) return lookup;
+  const rows = await em.execute<AnswerRow[]>(
+    `WITH request AS (SELECT ARRAY(SELECT jsonb_array_elements_text(?::jsonb)) AS cache_keys)
+     SELECT t.cache_key, t.translation, t.detected_source_language, t.context_id IS NULL AS alone,
+            coalesce(c.requested_by = ?, false) AS own_call, coalesce(c.cache_keys <@ request.cache_keys, false) AS call_within_request
+     FROM request CROSS JOIN translation_cache t LEFT JOIN translation_contexts c ON c.id = t.context_id
+     WHERE t.cache_key = ANY (request.cache_keys)
+     ORDER BY t.context_id NULLS FIRST`,
+    [JSON.stringify(keys), userId],
+  );
+  for (const row of rows) {
+    if (lookup.found.has(row.cache_key)) continue;
+    const facts = { alone: row.alone, ownCall: row.own_call, callWithinRequest: row.call_within_request };
+    if (answerServes(facts)) {
+      lookup.found.set(row.cache_key, { translation: row.translation, detectedSourceLanguage: row.detected_source_language });
+      lookup.recurring.delete(row.cache_key);
+    } else {
+      lookup.recurring.add(row.cache_key);
+    }
+  }
+  return lookup;
+}
+
+export interface CallAnswers {
+  /** Cache keys of every text of the call. */
+  keys: string[];
+  answers: { key: string; translation: string; detectedSourceLanguage: string }[];
+}
+
+/**
+ * Stores the answers of the calls that succeeded, with where they came from: one statement for
+ * the calls that carried one text (first writer wins), one per call that carried several.
+ */
+export async function storeTranslations(
+  em: Em,
+  userId: string,
+  calls: readonly CallAnswers[],
+  meta: { sourceLanguage: string; targetLanguage: string; model: string },
+): Promise<void> {
+  const columns = [meta.sourceLanguage, meta.targetLanguage, meta.model, TRANSLATE_BATCH_PROMPT_VERSION];
+  const rows = (answers: CallAnswers['answers']) => JSON.stringify(answers.filter((a) => a.translation.trim() !== ''));
+  const alone = calls.filter((call) => call.keys.length === 1);
+  if (alone.length > 0) {
+    await em.execute(
+      `INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language)
+       SELECT a.key, ?, ?, ?, ?, a.translation, a."detectedSourceLanguage"
+       FROM jsonb_to_recordset(?::jsonb) AS a(key text, translation text, "detectedSourceLanguage" text)
+       ON CONFLICT (cache_key, context_id) DO NOTHING`,
+      [...columns, rows(alone.flatMap((call) => call.answers))],
+    );
+  }
+  for (const call of calls.filter((c) => c.keys.length > 1)) {
+    await em.execute(
+      `WITH context AS (
+         INSERT INTO translation_contexts (requested_by, cache_keys) VALUES (?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) RETURNING id
+       )
+       INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language, context_id)
+       SELECT a.key, ?, ?, ?, ?, a.translation, a."detectedSourceLanguage", context.id
+       FROM jsonb_to_recordset(?::jsonb) AS a(key text, translation text, "detectedSourceLanguage" text) CROSS JOIN context`,
+      [userId, JSON.stringify(call.keys), ...columns, rows(call.answers)],
+    );
+  }
+}

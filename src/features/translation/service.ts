@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../../config.ts';
+import type { Em, Orm } from '../../db/orm.ts';
+import { creditsForCost } from '../../domain/credits.ts';
+import { AppError } from '../../domain/problems.ts';
+import { prepareItemText, requestHash, translationCacheKey, type TranslationRequest } from '../../domain/translation-request.ts';
+import { planProviderCalls } from '../../domain/translation-sharing.ts';
+import type { ModelClient } from '../../model/model-client.ts';
+import { batchCalls, PROVIDER_CALL_BUDGET, translateCalls } from './batch-translator.ts';
+import { LEASE, LEASE_EXPIRY_SQL, whileLeased } from '../../services/leases.ts';
+import { holdCredits, modelCallHold } from '../credits/paid-call.ts';
+import { lookupTranslations, storeTranslations, TRANSLATE_BATCH_PROMPT_VERSION, type CachedTranslation } from './cache.ts';
+import { charge, expireEarlierHolds, releaseHold } from '../credits/wallet.ts';
+
+import type { PageTranslationResponse } from './schemas.ts';
+
+export interface PageTranslationDeps {
+  orm: Orm;
+  model: ModelClient;
+  config: Pick<Config, 'model'>;
+}
+
+type Claim = { kind: 'claimed'; token: string; tookOver: boolean } | { kind: 'replay'; response: PageTranslationResponse };
+
+/**
+ * POST /api/immersive-translate. `request_id` is an idempotency key per user: the first request
+ * claims it, a repeat gets the stored answer (`replayed`), a different body under the same id is
+ * refused, and a failure releases the claim so that the id can be retried.
+ */
+export async function translatePage(
+  deps: PageTranslationDeps,
+  userId: string,
+  request: TranslationRequest,
+): Promise<{ response: PageTranslationResponse; replayed: boolean }> {
+  const em = deps.orm.em.fork();
+  const claim = await claimRequest(em, userId, request.request_id, requestHash(request));
+  if (claim.kind === 'replay') return { response: claim.response, replayed: true };
+  // The claim taken over lost its process: what that one still holds must not refuse this one.
+  if (claim.tookOver) await expireEarlierHolds(em, userId, pageTranslationUnit(request.request_id), pageTranslationKey(request.request_id, claim.token));
+  try {
+    // Leased while it runs: if this process dies, a retry of the request_id takes over in seconds.
+    const lease = { table: 'page_translation_requests' as const, where: `user_id = ? AND request_id = ? AND claim_token = ? AND status = 'running'`, params: [userId, request.request_id, claim.token] };
+    return { response: await whileLeased(deps.orm, lease, () => runClaimed(deps, em, userId, request, claim.token)), replayed: false };
+  } catch (error) {
+    await em.execute(
+      `DELETE FROM page_translation_requests WHERE user_id = ? AND request_id = ? AND claim_token = ? AND status = 'running'`,
+      [userId, request.request_id, claim.token],
+    );
+    throw error;
+  } finally {
+    // Settled by the charge, or freed when nothing was charged; should this fail, the hold lapses.
+    await releaseHold(em, userId, pageTranslationKey(request.request_id, claim.token)).catch(() => {});
+  }
+}
+
+/**
+ * The unit of work of a page translation, its hold and its charge: one claim of the request_id.
+ * The claim row makes the charge once; a request_id used again after its record was swept
+ * (RETENTION_IDEMPOTENCY_HOURS) is a new request that must be paid for.
+ */
+const pageTranslationUnit = (requestId: string) => `page-translation/${requestId}/`;
+const pageTranslationKey = (requestId: string, claimToken: string) => `${pageTranslationUnit(requestId)}${claimToken}`;
+
+/**
+ * Claims the request_id under a lease (src/services/leases.ts). A running claim whose lease has
+ * lapsed lost its process, and this request takes it over.
+ */
+async function claimRequest(em: Em, userId: string, requestId: string, bodyHash: string): Promise<Claim> {
+  // A claimant that fails deletes its row; a request arriving just then finds no row and tries again.
+  for (let round = 0; round < 3; round++) {
+    const token = randomUUID();
+    const [claimed] = await em.execute<{ claim_token: string; took_over: boolean }[]>(
+      `INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, lease_expires_at)
+       VALUES (?, ?, ?, 'running', ?, ${LEASE_EXPIRY_SQL})
+       ON CONFLICT (user_id, request_id) DO UPDATE
+         SET body_hash = EXCLUDED.body_hash, claim_token = EXCLUDED.claim_token, claimed_at = now(), lease_expires_at = EXCLUDED.lease_expires_at
+         WHERE page_translation_requests.status = 'running'
+           AND page_translation_requests.lease_expires_at < clock_timestamp()
+       RETURNING claim_token, xmax <> 0 AS took_over`,
+      [userId, requestId, bodyHash, token, LEASE.durationMs],
+    );
+    // xmax is set on a row the upsert updated: an earlier claim was taken over, not a new one inserted.
+    if (claimed) return { kind: 'claimed', token, tookOver: claimed.took_over };
+    const [existing] = await em.execute<{ body_hash: string; status: 'running' | 'done'; response: PageTranslationResponse | null }[]>(
+      `SELECT body_hash, status, response FROM page_translation_requests WHERE user_id = ? AND request_id = ?`,
+      [userId, requestId],
+    );
+    if (!existing) continue;
+    if (existing.body_hash !== bodyHash) {
+      throw new AppError('request_id_reused', 'This request_id was already used for a different request body; use a new request_id for a new batch.');
+    }
+    if (existing.status === 'running') {
+      throw new AppError('request_in_progress', 'A request with this request_id is still being translated; retry shortly for its result.');
+    }
+    return { kind: 'replay', response: existing.response! };
+  }
+  throw new AppError('request_in_progress', 'A request with this request_id is being retried concurrently; retry shortly.');
+}
+
+async function runClaimed(deps: PageTranslationDeps, em: Em, userId: string, request: TranslationRequest, token: string) {
+  const modelName = deps.config.model.model;
+  const keyOf = (text: string) =>
+    translationCacheKey({ promptVersion: TRANSLATE_BATCH_PROMPT_VERSION, model: modelName, sourceLanguage: request.source_language, targetLanguage: request.target_language, text });
+  const prepared = request.items.map((item) => {
+    const parts = prepareItemText(item.text);
+    return { ...item, ...parts, cacheKey: parts.core === '' ? null : keyOf(parts.core) };
+  });
+
+  const { found: translations, recurring } = await lookupTranslations(em, userId, [...new Set(prepared.flatMap((p) => (p.cacheKey ? [p.cacheKey] : [])))]);
+  // Identical texts within the batch go to the provider once.
+  const uncached = new Map<string, string>();
+  for (const p of prepared) if (p.cacheKey && !translations.has(p.cacheKey)) uncached.set(p.cacheKey, p.core);
+
+  let costUsd = '0';
+  if (uncached.size > 0) {
+    // A page served wholly from the cache is free and needs no credits.
+    const fresh = await translateMissing(deps, em, userId, request, token, uncached, recurring);
+    for (const entry of fresh.kept) translations.set(entry.key, entry);
+    if (fresh.failure) throw await chargeKeptWork(em, userId, request, token, fresh.failure, { texts: fresh.kept.length, costUsd: fresh.costUsd });
+    costUsd = fresh.costUsd;
+  }
+
+  const auto = request.source_language === 'auto';
+  const items = prepared.map((p) => {
+    const found: CachedTranslation | undefined = p.cacheKey ? translations.get(p.cacheKey) : undefined;
+    if (!found) return { id: p.id, text: p.text, detected_source_language: auto ? 'und' : request.source_language };
+    return {
+      id: p.id,
+      text: `${p.leading}${found.translation}${p.trailing}`,
+      detected_source_language: auto ? found.detectedSourceLanguage : request.source_language,
+    };
+  });
+  return finish(em, deps.model, userId, request, token, items, costUsd);
+}
+
+/**
+ * Translates the texts no cached answer may serve (translation-sharing.ts decides the calls) and
+ * keeps every answer that passed validation, also when another call of the page failed: the
+ * provider was paid for it, and the user is charged for it (chargeKeptWork).
+ */
+async function translateMissing(
+  deps: PageTranslationDeps, em: Em, userId: string, request: TranslationRequest, token: string, uncached: Map<string, string>, recurring: Set<string>,
+) {
+  // The provider sees an index of ours as each text's id, never a cache key or a client id.
+  const entries = [...uncached].map(([cacheKey, text], index) => ({ key: String(index), text, cacheKey }));
+  const languages = { sourceLanguage: request.source_language, targetLanguage: request.target_language };
+  const calls = batchCalls(languages, planProviderCalls(entries, (entry) => recurring.has(entry.cacheKey), PROVIDER_CALL_BUDGET));
+  // The page's maximum cost, all its calls together, is held before any of them (402 when nothing is available).
+  const hold = modelCallHold(deps.model, { userId, key: pageTranslationKey(request.request_id, token), kind: 'page_translation' }, calls.map((call) => call.request));
+  await holdCredits(em, deps.model, hold, undefined);
+  const result = await translateCalls(deps.model, calls);
+  const answered = result.calls.map((call) => ({
+    keys: call.requested.map((entry) => entry.cacheKey),
+    answers: call.requested.map((entry) => {
+      const answer = call.entries.get(entry.key)!;
+      return { key: entry.cacheKey, translation: answer.text, detectedSourceLanguage: answer.detectedSourceLanguage };
+    }),
+  }));
+  await storeTranslations(em, userId, answered, { ...languages, model: deps.config.model.model });
+  return { kept: answered.flatMap((call) => call.answers), costUsd: result.costUsd, failure: result.failure };
+}
+
+/**
+ * A page whose calls partly failed fails as a whole, but the answers that succeeded were paid to
+ * the provider and stay in the cache, where the retry finds them free. So they are charged now,
+ * under a key of this claim (the retry's claim charges the rest under its own key), and the
+ * problem says so: delivered work is never given away, and nothing is charged twice. The charge
+ * settles the page's credit hold to what was kept, in its own transaction.
+ */
+async function chargeKeptWork(
+  em: Em, userId: string, request: TranslationRequest, token: string, failure: AppError, kept: { texts: number; costUsd: string },
+): Promise<AppError> {
+  if (creditsForCost('page_translation', kept.costUsd) === 0) return failure;
+  const charged = await charge(em, {
+    userId,
+    idempotencyKey: `${pageTranslationUnit(request.request_id)}kept/${token}`,
+    providerCostUsd: kept.costUsd,
+    kind: 'page_translation',
+    reason: `page translation: ${kept.texts} text(s) kept from a request that failed`,
+    ref: request.request_id,
+    settlesHold: pageTranslationKey(request.request_id, token),
+  });
+  return new AppError(
+    failure.code,
+    `${failure.message} The ${kept.texts} text(s) translated before the failure were kept and charged (${charged.debited} credits); the same request_id now translates only the rest.`,
+    { ...failure.extensions, credits_charged: charged.debited },
+  );
+}
+
+/** Charges and stores the answer atomically, unless a later claimant took this request over. */
+async function finish(em: Em, model: ModelClient, userId: string, request: TranslationRequest, token: string, items: PageTranslationResponse['items'], costUsd: string) {
+  const response: PageTranslationResponse = { request_id: request.request_id, target_language: request.target_language, items, credits_charged: 0 };
+  if (creditsForCost('page_translation', costUsd) === 0) {
+    // Nothing to charge (e.g. served from the cache): one conditional write, no transaction.
+    await em.execute(
+      `UPDATE page_translation_requests SET status = 'done', response = ?::jsonb, credits_charged = 0, completed_at = now()
+       WHERE user_id = ? AND request_id = ? AND claim_token = ? AND status = 'running'`,
+      [JSON.stringify(response), userId, request.request_id, token],
+    );
+    return response;
+  }
+  return em.transactional(async (tx) => {
+    const [mine] = await tx.execute(
+      `SELECT 1 FROM page_translation_requests WHERE user_id = ? AND request_id = ? AND claim_token = ? AND status = 'running' FOR UPDATE`,
+      [userId, request.request_id, token],
+    );
+    if (!mine) {
+      // Superseded after our claim went stale: the other run charges and stores; this call's cost is nobody's.
+      model.recordUnbilled({ task: 'translate_batch', reason: 'superseded', costUsd });
+      return response;
+    }
+    const charged = await charge(tx, {
+      userId,
+      idempotencyKey: pageTranslationKey(request.request_id, token),
+      providerCostUsd: costUsd,
+      kind: 'page_translation',
+      reason: `page translation of ${items.length} item(s)`,
+      ref: request.request_id,
+    });
+    response.credits_charged = charged.debited;
+    await tx.execute(
+      `UPDATE page_translation_requests SET status = 'done', response = ?::jsonb, credits_charged = ?, completed_at = now()
+       WHERE user_id = ? AND request_id = ?`,
+      [JSON.stringify(response), response.credits_charged, userId, request.request_id],
+    );
+    return response;
+  });
+}

@@ -1,0 +1,17 @@
+import { defineOperation } from '../../http/operation.ts';
+import { workHeadersSchema, workInputSchema, workRequestSchema, workResponseSchema } from './schemas.ts';
+import { draftWork } from './service.ts';
+
+/** The Output Flow at /api/work and tRPC `work.draft`. */
+export const workOperations = {
+  draft: defineOperation({
+    tag: 'work', summary: 'Output Flow: draft English for what you want to say', auth: 'write', modelBacked: true, requiresLanguages: true,
+    input: workInputSchema, output: workResponseSchema,
+    rest: {
+      method: 'POST', path: '/api/work', problems: [402, 422, 428, 502, 503],
+      input: { body: workRequestSchema, headers: workHeadersSchema, toInput: ({ body, headers }) => ({ ...body, idempotencyKey: headers['idempotency-key'] }) },
+    },
+    handler: ({ em, deps, principal, languages }, input) =>
+      draftWork(em, deps.model, { ...input, userId: principal.userId, nativeLanguage: languages.nativeLanguage }),
+  }),
+};

@@ -1,0 +1,125 @@
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { AppError } from '../domain/problems.ts';
+import type { App, AppDeps } from './deps.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { languageGuardPlugin } from './plugins/language-guard.ts';
+import { problemsPlugin, sendProblem } from './plugins/problems.ts';
+import { addressLimitPlugin, rateLimitPlugin } from './plugins/rate-limit.ts';
+import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
+import { sessionCookieName } from './session-cookie.ts';
+import { textGuardPlugin } from './plugins/text-guard.ts';
+import { apiDescription } from './api-reference.ts';
+import { audioContentRoute } from '../features/audio/content-route.ts';
+import { healthRoutes } from './health.ts';
+import { operations, restOnlyOperations } from './operations.ts';
+import { mountRest } from './rest.ts';
+import { trpcPlugin } from './trpc-transport.ts';
+
+/**
+ * One line per request with its id, method, route pattern, status, timing and user id. Never
+ * bodies, query strings or headers: they carry user text and secrets.
+ */
+class RequestLog extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    request.log.info({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.principal?.userId }, 'request');
+  }
+}
+
+const WEB_PAGE_CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
+
+/**
+ * swagger-ui needs its own scripts (no inline ones: its csp.json lists no hashes) and applies
+ * inline styles; it is never framed, and calls only this origin (the validator badge is off).
+ */
+const DOCS_CSP = "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+
+/**
+ * Builds the whole HTTP surface: REST under /api, tRPC under /trpc, the OpenAPI document and
+ * its rendering. Listening and shutdown belong to the caller (server.ts, main.ts, tests).
+ */
+export async function buildApp(deps: AppDeps, options: { logger?: boolean | object; loggerInstance?: FastifyBaseLogger } = {}): Promise<App> {
+  const hardened = securityHeaders({ https: deps.config.publicOrigin.startsWith('https://') });
+  const app = Fastify({
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: deps.config.logLevel } }),
+    bodyLimit: deps.config.bodyLimitBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    logController: new RequestLog(),
+    trustProxy: deps.config.trustProxy,
+    // A URL that does not decode is a client error like any other: a problem, with every header.
+    frameworkErrors: (error, request, reply) => {
+      hardened(request, reply);
+      return sendProblem(request, reply, new AppError('invalid_request', `The URL is not valid (${error.code}).`));
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // JSON only: Fastify's built-in text/plain parser would let a text body reach validation (400); it is a 415.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    // An answer given before the whole body arrived (a refusal that never read it) closes the
+    // connection: keeping it alive would mean reading and discarding whatever the client still sends.
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
+
+  await app.register(securityHeadersPlugin, { apply: hardened });
+  await app.register(problemsPlugin);
+  // The API reference and the web page are public; everything else defaults to requiring a principal.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs') || route.url.startsWith('/web/')) route.config = { ...route.config, auth: 'public' };
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Language Capture Service', version: '1.0.0', description: apiDescription },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Personal token (`lcp_…`), created under API tokens.' },
+          session: { type: 'apiKey', in: 'cookie', name: sessionCookieName(deps.config) },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
+    staticCSP: DOCS_CSP,
+  });
+  app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  // The first-party web page: static files (no inline code) that call /trpc and /api/auth on the same origin.
+  await app.register(fastifyStatic, { root: fileURLToPath(new URL('../../web/', import.meta.url)), prefix: '/web/', wildcard: false, setHeaders: (reply) => reply.header('content-security-policy', WEB_PAGE_CSP) });
+  app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, (_request, reply) => reply.sendFile('index.html'));
+
+  await app.register(cookie);
+  await app.register(addressLimitPlugin, deps);
+  await app.register(authPlugin, deps);
+  await app.register(rateLimitPlugin, deps);
+  await app.register(languageGuardPlugin, deps);
+  await app.register(textGuardPlugin);
+
+  await app.register(async (scope) => {
+    const typed = scope.withTypeProvider<ZodTypeProvider>();
+    await healthRoutes(typed, deps);
+    mountRest(typed, deps, restOnlyOperations);
+    mountRest(typed, deps, operations);
+    audioContentRoute(typed, deps);
+  });
+  await app.register(trpcPlugin, deps);
+  return app;
+}

@@ -1,0 +1,121 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Em } from '../db/orm.ts';
+import { AppError } from '../domain/problems.ts';
+import type { AppDeps } from './deps.ts';
+import type { Principal } from './plugins/auth.ts';
+import type { LearnerLanguages } from './plugins/language-guard.ts';
+
+/**
+ * Who may call an operation. `public`: nobody is looked up. `read`: a page session or any token
+ * (a GET, a tRPC query). `write`: a page session or a write token. `session`: a page session only
+ * (minting and revoking tokens, changing the password).
+ */
+export type AuthLevel = 'public' | 'read' | 'write' | 'session';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a handler gets, the same over REST and tRPC (both run inside Fastify). */
+export interface OperationContext<A extends AuthLevel = AuthLevel, L extends boolean = boolean> {
+  deps: AppDeps;
+  /** A fresh EntityManager fork for this call. */
+  em: Em;
+  principal: A extends 'public' ? null : Principal;
+  /** Both languages, for operations that need them (the 428 guard ran). */
+  languages: L extends true ? LearnerLanguages : null;
+  /** For what only HTTP has: the client address, the session cookie, the request's logger. */
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** The request parts REST validated, for operations whose input is not simply the body or query. */
+export interface RestParts { body: any; query: any; params: any; headers: any }
+
+export interface RestBinding<I extends z.ZodType, O extends z.ZodType> {
+  method: HttpMethod;
+  /** Fastify's path syntax (`/api/library/:cardId`). */
+  path: string;
+  /**
+   * Where REST reads the input: by default the query string for GET and the body otherwise;
+   * `params` for a path parameter. Otherwise the schemas of each part and how they make the input.
+   */
+  input?: 'query' | 'body' | 'params' | {
+    body?: z.ZodType; querystring?: z.ZodType; headers?: z.ZodType;
+    toInput(parts: RestParts): z.output<I>;
+  };
+  /** The success status, 200 by default; a status that carries meaning (202 vs 200) is REST's. */
+  status?: number | ((output: z.output<O>, input: z.output<I>) => number);
+  /** The response schema per success status when REST shows a status its own part of the output. */
+  responses?: Record<number, z.ZodType>;
+  /** Problem statuses for the API reference beyond those of every authenticated operation. */
+  problems?: number[];
+  /** Extended problem documents, by status, for the API reference. */
+  problemSchemas?: Record<number, z.ZodType>;
+  /** Response headers that say what tRPC puts in the body (e.g. `Idempotent-Replayed`). */
+  headers?: (output: z.output<O>) => Record<string, string>;
+  description?: string;
+}
+
+/**
+ * One operation, defined once: REST (src/http/rest.ts) and tRPC (src/http/trpc.ts) both mount it,
+ * with the same guards, input and output. Its name is its key in the feature's operations record,
+ * which is also its tRPC path and its OpenAPI operationId.
+ */
+export interface Operation<
+  I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType,
+  A extends AuthLevel = AuthLevel, L extends boolean = boolean, M extends HttpMethod = HttpMethod,
+> {
+  summary: string;
+  tag: string;
+  auth: A;
+  /** Counted in the tighter model rate-limit bucket. */
+  modelBacked?: boolean;
+  /** Answers 428 until both languages are set. */
+  requiresLanguages?: L;
+  input: I;
+  output: O;
+  rest: RestBinding<I, O> & { method: M };
+  handler(ctx: OperationContext<A, L>, input: z.output<I>): Promise<z.input<O>> | z.input<O>;
+}
+
+/** The input of operations that take none (REST: no body, no query). */
+export const noInput = z.void();
+
+export type AnyOperation = Operation<any, any, any, any, any>;
+
+/** A feature's operations, keyed by name; a nested record is a tRPC sub-router (`account.tokens.list`). */
+export interface OperationTree { [name: string]: AnyOperation | OperationTree }
+
+export function defineOperation<I extends z.ZodType, O extends z.ZodType, A extends AuthLevel, M extends HttpMethod, L extends boolean = false>(
+  operation: Operation<I, O, A, L, M>,
+): Operation<I, O, A, L, M> {
+  // A read token may only GET (src/http/plugins/auth.ts refuses its other methods before any body
+  // is read): so a `read` operation is exactly a GET, and a `write` one never is.
+  const isGet = operation.rest.method === 'GET';
+  if ((operation.auth === 'read' && !isGet) || (operation.auth === 'write' && isGet)) {
+    throw new Error(`${operation.summary}: a ${operation.auth} operation cannot be ${operation.rest.method}`);
+  }
+  return operation;
+}
+
+export const isOperation = (node: AnyOperation | OperationTree): node is AnyOperation => typeof node.handler === 'function';
+
+/** Every operation of a tree with its dotted name. */
+export function flattenOperations(tree: OperationTree, prefix = ''): [string, AnyOperation][] {
+  return Object.entries(tree).flatMap(([key, node]) => {
+    const name = prefix ? `${prefix}.${key}` : key;
+    return isOperation(node) ? [[name, node] as [string, AnyOperation]] : flattenOperations(node, name);
+  });
+}
+
+/**
+ * The operation's guard on who asks, applied by both transports: REST in its `onRequest` hook,
+ * tRPC in its procedure middleware. The 428 guard is `requireLanguages`, likewise shared.
+ */
+export function admit(level: AuthLevel | 'optional', principal: Principal | null): void {
+  if (level === 'public' || level === 'optional') return;
+  if (!principal) throw new AppError('unauthenticated', 'Sign in, or send Authorization: Bearer <token>.');
+  if (level === 'session' && principal.via !== 'session') {
+    throw new AppError('forbidden', 'Tokens are managed from a signed-in page session; a token cannot mint or revoke tokens.');
+  }
+}

@@ -1,0 +1,33 @@
+import { accountOperations, signInOperations } from '../features/account/operations.ts';
+import { audioOperations } from '../features/audio/operations.ts';
+import { creditOperations } from '../features/credits/operations.ts';
+import { libraryOperations } from '../features/library/operations.ts';
+import { replayOperations } from '../features/replay/operations.ts';
+import { sentenceOperations } from '../features/sentences/operations.ts';
+import { translationOperations } from '../features/translation/operations.ts';
+import { workOperations } from '../features/work/operations.ts';
+import type { OperationTree } from './operation.ts';
+import { trpcRouterOf } from './trpc.ts';
+
+/**
+ * Every operation on both transports, keyed by its tRPC path (`library.capture`); REST mounts
+ * each at its own method and path (src/http/rest.ts). The web page's names predate the feature
+ * folders: credits are `account.credits` and page translation is `pageTranslation.translate`.
+ */
+export const operations = {
+  account: { ...accountOperations, ...creditOperations },
+  library: libraryOperations,
+  sentences: sentenceOperations,
+  pageTranslation: translationOperations,
+  replay: replayOperations,
+  audio: audioOperations,
+  work: workOperations,
+} satisfies OperationTree;
+
+/** Sign-up, login and logout: REST only, as before (they set or clear the session cookie of a form post). */
+export const restOnlyOperations = { account: signInOperations } satisfies OperationTree;
+
+export const appRouter = trpcRouterOf(operations);
+
+/** What typed tRPC clients import (as a type only). */
+export type AppRouter = typeof appRouter;

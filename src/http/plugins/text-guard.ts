@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../../domain/problems.ts';
+
+/**
+ * PostgreSQL text and jsonb cannot hold U+0000: a NUL in an input string would reach the
+ * database and fail there as a 500 (for some routes after a model call). An unpaired surrogate
+ * is not text either: it would be stored silently as U+FFFD, so what was saved is not what was
+ * sent. No field of this API has a use for either, so both are refused up front as a 400.
+ *
+ * Walks with an explicit stack: a deeply nested JSON body must not overflow the call stack.
+ */
+export function unstorableTextPath(value: unknown): string | null {
+  const pending: { value: unknown; path: string }[] = [{ value, path: '' }];
+  while (pending.length > 0) {
+    const { value: current, path } = pending.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000') || !current.isWellFormed()) return path;
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, child] of Object.entries(current)) pending.push({ value: child, path: path ? `${path}.${key}` : key });
+    }
+  }
+  return null;
+}
+
+export function assertStorableText(...inputs: unknown[]): void {
+  for (const input of inputs) {
+    const path = unstorableTextPath(input);
+    if (path !== null) {
+      throw new AppError('invalid_request', 'Text must not contain the NUL character (U+0000) or unpaired surrogates.', {
+        errors: [{ path, message: 'contains U+0000 or an unpaired surrogate' }],
+      });
+    }
+  }
+}
+
+/**
+ * REST routes, checked after validation: only the fields a route reads (unknown fields are
+ * ignored, as everywhere). tRPC checks its own input (src/http/trpc.ts) to answer in its shape.
+ */
+export const textGuardPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('preHandler', async (request) => {
+      if (request.routeOptions.url?.startsWith('/trpc')) return;
+      assertStorableText(request.params, request.query, request.body);
+    });
+  },
+  { name: 'text-guard' },
+);

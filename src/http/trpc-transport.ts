@@ -1,0 +1,58 @@
+import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../domain/problems.ts';
+import type { AppDeps } from './deps.ts';
+import { loggableError } from './plugins/problems.ts';
+import { flattenOperations } from './operation.ts';
+import { appRouter, operations } from './operations.ts';
+
+/** Paths ('library.capture') of the procedures counted in the model bucket, from their operations. */
+const modelBackedPaths = new Set(flattenOperations(operations).filter(([, operation]) => operation.modelBacked).map(([path]) => path));
+const pathOf = (request: FastifyRequest) => (request.params as { path: string }).path;
+
+/**
+ * tRPC at /trpc/<procedure>, mounted with the adapter's request handler rather than its plugin.
+ * The plugin streams `multipart/form-data` and `application/octet-stream` bodies into tRPC with no
+ * size limit (its `maxBodySize` defaults to none), and parses JSON before the procedure has
+ * checked who asks. Here:
+ * - JSON only: any other body is refused (415) by Fastify before a byte of it is read;
+ * - the JSON body is handed to tRPC unread, and tRPC reads it — up to BODY_LIMIT_BYTES — only
+ *   when a procedure asks for its input, after its principal check;
+ * - no batching: one request is one call, so one rate-limit count is one call's work;
+ * - the global hooks (per-address limit, auth, CSRF, read-only scope, per-user limit) run as for
+ *   REST; a model-backed operation puts the request in the model bucket.
+ */
+export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
+  const bodyLimit = deps.config.bodyLimitBytes;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', (request, payload, done) => {
+    if (Number(request.headers['content-length']) > bodyLimit) {
+      done(new AppError('payload_too_large', 'The body is larger than this service accepts.'), undefined);
+      return;
+    }
+    done(null, payload);
+  });
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/trpc/:path',
+    // The principal is resolved when present; each procedure decides whether it needs one.
+    config: { auth: 'optional', modelBacked: (request) => modelBackedPaths.has(pathOf(request)) },
+    // Not REST operations: kept out of the OpenAPI document.
+    schema: { hide: true },
+    handler: (request, reply) =>
+      fastifyRequestHandler({
+        router: appRouter,
+        req: request,
+        res: reply,
+        path: pathOf(request),
+        allowBatching: false,
+        maxBodySize: bodyLimit,
+        createContext: ({ req, res }) => ({ deps, request: req, reply: res }),
+        // Catalog errors are answers; anything else is a bug and is logged like REST's 500s.
+        onError: ({ error, path, req }) => {
+          if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: loggableError(error.cause ?? error), procedure: path }, 'tRPC procedure failed');
+        },
+      }),
+  });
+}

@@ -1,0 +1,90 @@
+import { initTRPC, TRPCError, type TRPCMutationProcedure, type TRPCQueryProcedure } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError, type z } from 'zod';
+import { AppError, isAppError, problemBody } from '../domain/problems.ts';
+import type { AppDeps } from './deps.ts';
+import { admit, isOperation, type AnyOperation, type Operation, type OperationTree } from './operation.ts';
+import { requireLanguages } from './plugins/language-guard.ts';
+import { answerProblem, catalogErrorOf } from './plugins/problems.ts';
+import { assertStorableText } from './plugins/text-guard.ts';
+
+export interface TrpcContext {
+  deps: AppDeps;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 402: 'PAYMENT_REQUIRED', 403: 'FORBIDDEN', 404: 'NOT_FOUND',
+  409: 'CONFLICT', 413: 'PAYLOAD_TOO_LARGE', 422: 'UNPROCESSABLE_CONTENT', 428: 'PRECONDITION_REQUIRED',
+  429: 'TOO_MANY_REQUESTS', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE',
+};
+
+/** The problem a tRPC error stands for: catalog errors as they are, invalid input as REST's 400. */
+function problemOf(error: TRPCError) {
+  if (isAppError(error.cause)) return problemBody(error.cause);
+  if (error.cause instanceof ZodError) {
+    const errors = error.cause.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+    return problemBody(new AppError('invalid_request', 'The request input is invalid.', { errors }));
+  }
+  return null;
+}
+
+/** tRPC reports catalog errors with the same `code` and problem body as REST (under `data.problem`). */
+const t = initTRPC.context<TrpcContext>().create({
+  // Never send stack traces to clients, whatever NODE_ENV says.
+  isDev: false,
+  errorFormatter({ shape, error }) {
+    return { ...shape, data: { ...shape.data, problem: problemOf(error) } };
+  },
+});
+
+/** A catalog error (or the database being away, as REST answers it) keeps its status, code and Retry-After. */
+const toTrpcErrors = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  const cause = result.ok ? null : catalogErrorOf(result.error.cause);
+  if (cause) {
+    answerProblem(ctx.reply, cause);
+    throw new TRPCError({ code: TRPC_CODE[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
+  }
+  return result;
+});
+
+/**
+ * An operation as a procedure: its auth level first (the transport hands the body over unread, so
+ * who asks is checked before a byte of it is read), then the same refusal of NUL and unpaired
+ * surrogates as REST (src/http/plugins/text-guard.ts), then the 428 guard; `.input()` and
+ * `.output()` are the operation's schemas.
+ */
+function procedureOf(operation: AnyOperation) {
+  const procedure = t.procedure
+    .use(toTrpcErrors)
+    .use(async ({ ctx, getRawInput, next }) => {
+      const principal = ctx.request.principal;
+      admit(operation.auth, principal);
+      assertStorableText(await getRawInput());
+      const languages = operation.requiresLanguages ? requireLanguages(principal!) : null;
+      return next({ ctx: { ...ctx, principal, languages, em: ctx.deps.orm.em.fork() } });
+    })
+    .input(operation.input)
+    .output(operation.output);
+  const resolve = ({ ctx, input }: { ctx: any; input: unknown }) => operation.handler(ctx, input);
+  return operation.rest.method === 'GET' ? procedure.query(resolve) : procedure.mutation(resolve);
+}
+
+type ProcedureOf<T> = T extends Operation<infer I, infer O, any, any, infer M>
+  ? M extends 'GET'
+    ? TRPCQueryProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
+    : TRPCMutationProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
+  : never;
+
+/** The tRPC record of an operation tree: procedures typed by their operations' schemas. */
+export type ProceduresOf<T> = { [K in keyof T]: T[K] extends AnyOperation ? ProcedureOf<T[K]> : ProceduresOf<T[K]> };
+
+function proceduresOf<T extends OperationTree>(tree: T): ProceduresOf<T> {
+  return Object.fromEntries(Object.entries(tree).map(([key, node]) => [key, isOperation(node) ? procedureOf(node) : proceduresOf(node)])) as ProceduresOf<T>;
+}
+
+/** Every operation of the tree as a tRPC procedure at its name (`library.capture`). */
+export const trpcRouterOf = <T extends OperationTree>(tree: T) => t.router(proceduresOf(tree));

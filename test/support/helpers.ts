@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { TOKEN_PREFIX } from '../../src/domain/tokens.ts';
+import { httpFor as stackHttpFor, type Http, type HttpOptions, type Stack } from './stack.ts';
+
+/** Raw SQL against the stack's database, for checks the API cannot show (hashes, ledger sums). */
+export async function sql<T = Record<string, any>>(stack: Stack, query: string, params: unknown[] = []): Promise<T[]> {
+  return stack.orm.em.fork().execute<T[]>(query, params);
+}
+
+/** The stack's client, failing the test at the call that gets a 5xx: a 500 is a bug. */
+export function guarded(http: Http): Http {
+  return async (method: string, path: string, options?: HttpOptions) => {
+    const res = await http(method, path, options);
+    expect(res.status, `${method} ${path} answered ${res.status}: ${res.text}`).toBeLessThan(500);
+    return res;
+  };
+}
+
+/** A client for an app that is not the stack's own (e.g. a second API instance); sends no Origin by itself. */
+export const httpFor = (baseUrl: string): Http => stackHttpFor(baseUrl);
+
+export async function mintToken(http: Http, cookie: string, input: { scope: 'read' | 'write'; expiresInDays?: number; name?: string }) {
+  const res = await http('POST', '/api/tokens', { cookie, body: { name: input.name ?? `${input.scope} token`, ...input } });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string; token: string; scope: string; expiresAt: string | null };
+}
+
+/** The same token with one character of its random part changed: the checksum no longer matches. */
+export function withOneCharChanged(token: string): string {
+  const i = TOKEN_PREFIX.length + 10;
+  const replacement = token[i] === 'A' ? 'B' : 'A';
+  return token.slice(0, i) + replacement + token.slice(i + 1);
+}
+
+export interface Operation { method: string; path: string; template: string }
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
+
+/** Every operation of the OpenAPI document that needs a principal (public ones declare `security: []`). */
+export function authenticatedOperations(doc: any): Operation[] {
+  const operations: Operation[] = [];
+  for (const [template, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      if (!HTTP_METHODS.has(method)) continue;
+      const security = op.security ?? doc.security ?? [];
+      if (security.length === 0) continue;
+      operations.push({ method: method.toUpperCase(), template, path: template.replace(/\{[^}]+\}/g, () => randomUUID()) });
+    }
+  }
+  return operations;
+}
+
+export const hasOperation = (doc: any, method: string, path: string) => Boolean(doc.paths?.[path]?.[method.toLowerCase()]);
+
+/** Whole-suite invariant: a user's ledger entries always add up to the wallet balance. */
+export async function expectLedgerMatchesBalance(stack: Stack, userId: string) {
+  const [row] = await sql<{ sum: string; balance: number }>(
+    stack,
+    `SELECT (SELECT COALESCE(SUM(amount), 0) FROM ledger_entries WHERE user_id = ?)::text AS sum,
+            (SELECT balance FROM wallets WHERE user_id = ?) AS balance`,
+    [userId, userId],
+  );
+  expect(Number(row!.sum)).toBe(row!.balance);
+  return row!.balance;
+}
