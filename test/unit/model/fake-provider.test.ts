@@ -103,7 +103,8 @@ describe('fake provider over HTTP', () => {
       return performance.now() - started;
     }));
     for (const ms of waits) expect(ms).toBeGreaterThanOrEqual(55);
-    expect(Math.max(...waits)).toBeLessThan(400);
+    // Far above 160 ms: a loaded machine adds its own delay; this only catches a wait outside the range's scale.
+    expect(Math.max(...waits)).toBeLessThan(2_000);
     // Eight uniform draws from a 100 ms range do not all land within 5 ms of each other.
     expect(Math.max(...waits) - Math.min(...waits)).toBeGreaterThan(5);
     expect((await control('latency', '{"minMs":"x"}')).status).toBe(400);
