@@ -22,6 +22,8 @@ export interface RecordedRequest {
   at: number;
   /** The `usage.cost` answered, once a completion was answered. */
   costUsd?: string;
+  /** How long the fake waited before answering (drawn from the latency range). */
+  latencyMs?: number;
 }
 
 /** USD per million tokens, as decimal text: a cost that follows what a call carries, like a real provider's. */
@@ -137,6 +139,7 @@ export async function startFakeProvider(options: { port?: number; host?: string 
     }
     counts.received++;
     const waitMs = latency.minMs + Math.random() * (latency.maxMs - latency.minMs);
+    recorded.latencyMs = waitMs;
     if (waitMs > 0) await sleep(waitMs);
     if (mode === 'privacy_refusal') return send(res, 404, PRIVACY_REFUSAL_BODY);
     // The window is judged when the answer is due, as with a provider that goes down mid-request.

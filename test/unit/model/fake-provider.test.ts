@@ -103,10 +103,11 @@ describe('fake provider over HTTP', () => {
       return performance.now() - started;
     }));
     for (const ms of waits) expect(ms).toBeGreaterThanOrEqual(55);
-    // Far above 160 ms: a loaded machine adds its own delay; this only catches a wait outside the range's scale.
-    expect(Math.max(...waits)).toBeLessThan(2_000);
+    // The drawn waits, not the measured ones: a loaded machine's event loop blurs those.
+    const drawn = fake.requests.slice(-8).map((r) => r.latencyMs!);
+    for (const ms of drawn) expect(ms).toSatisfy((n: number) => n >= 60 && n <= 160);
     // Eight uniform draws from a 100 ms range do not all land within 5 ms of each other.
-    expect(Math.max(...waits) - Math.min(...waits)).toBeGreaterThan(5);
+    expect(Math.max(...drawn) - Math.min(...drawn)).toBeGreaterThan(5);
     expect((await control('latency', '{"minMs":"x"}')).status).toBe(400);
   });
 
