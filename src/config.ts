@@ -42,6 +42,7 @@ const envSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('language-capture'),
   TEMPORAL_UI_PORT: z.coerce.number().int().default(8233),
+  TEMPORAL_UI_URL: z.string().url().optional(),
   MODEL_PROVIDER: z.enum(['openrouter', 'fake']).default('openrouter'),
   OPENROUTER_API_KEY: z.string().optional(),
   OPENROUTER_BASE_URL: z.string().url().default('https://openrouter.ai/api/v1'),
@@ -115,6 +116,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       uiPort: e.TEMPORAL_UI_PORT,
+      /** Where operators open the Temporal Web UI; `npm start`'s own by default. */
+      uiUrl: e.TEMPORAL_UI_URL ?? `http://localhost:${e.TEMPORAL_UI_PORT}`,
     },
     model: {
       provider: e.MODEL_PROVIDER,

@@ -65,6 +65,8 @@ async function start() {
     supervised.push(dev);
     stops.push({ what: 'Temporal dev server', stop: () => dev.stop() });
     config.temporal.address = first.address;
+    // Lets operator commands (npm run ops) reach the dev server while it runs.
+    writeFileSync(path.join(config.dataDir, 'temporal-address'), first.address, { mode: 0o600 });
     logger.info({ address: first.address, webUi: first.uiUrl, pid: first.pid }, 'Temporal dev server running');
   }
 

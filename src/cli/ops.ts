@@ -1,0 +1,147 @@
+// Operator command: `npm run ops -- <command>` (`--help` lists them). Same configuration as the
+// worker (DATABASE_URL, TEMPORAL_ADDRESS), or what a running `npm start` wrote into DATA_DIR.
+// Human output by default, `--json` for scripts; it prints ids and codes, never learners' text.
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../config.ts';
+import { createOrm, type Orm } from '../db/orm.ts';
+import { parseDuration } from '../domain/durations.ts';
+import { findUserIdByEmail } from '../features/account/service.ts';
+import { spendByKind } from '../features/credits/operator-reads.ts';
+import { getWallet } from '../features/credits/wallet.ts';
+import { cardCountsByStatus, extraEnrichmentCalls, failedCards } from '../features/library/operator-reads.ts';
+import { refreshEnrichment } from '../features/library/service.ts';
+import { failedSentences, sentenceCountsByStatus } from '../features/sentences/operator-reads.ts';
+import { connectTemporal } from '../temporal/connection.ts';
+import { OperatorError, operatorDatabaseUrl, operatorTemporalAddress } from './operator-config.ts';
+
+const config = loadConfig();
+const INFRASTRUCTURE_CODES = 'service_unavailable,internal_error';
+
+const since = (text: string): Date => {
+  const ms = parseDuration(text);
+  if (ms === null) throw new InvalidArgumentError('a duration such as 30m, 1h, 24h or 7d');
+  return new Date(Date.now() - ms);
+};
+const codes = (text: string): string[] => text.split(',').map((c) => c.trim()).filter(Boolean);
+
+async function withDatabase<T>(work: (orm: Orm) => Promise<T>): Promise<T> {
+  const orm = await createOrm(operatorDatabaseUrl(config), { poolMax: 2 });
+  try {
+    return await work(orm);
+  } finally {
+    await orm.close();
+  }
+}
+
+const print = (json: boolean, value: unknown, human: () => string) => console.log(json ? JSON.stringify(value, null, 2) : human());
+
+const program = new Command('ops')
+  .description('Answers an operator\'s questions about users, failures and costs.')
+  .option('--json', 'machine-readable output', false)
+  .showHelpAfterError();
+
+program.command('user')
+  .description('the user id, plan, balance, what they have, and a Temporal UI link to their workflows')
+  .argument('<email>')
+  .action((email: string) => withDatabase(async (orm) => {
+    const em = orm.em.fork();
+    const userId = await findUserIdByEmail(em, email);
+    if (!userId) throw new OperatorError(`No account with email ${email}`);
+    const wallet = await getWallet(em, userId);
+    const query = encodeURIComponent(`LcsUserId="${userId}"`);
+    const report = {
+      userId, plan: wallet.plan, balance: wallet.balance, held: wallet.held, periodEnd: wallet.periodEnd,
+      cards: await cardCountsByStatus(em, userId), sentences: await sentenceCountsByStatus(em, userId),
+      workflows: `${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows?query=${query}`,
+    };
+    print(program.opts().json, report, () => [
+      `user       ${report.userId}`,
+      `plan       ${report.plan}, balance ${report.balance} credits (${report.held} held) until ${report.periodEnd}`,
+      `cards      ${counts(report.cards)}`,
+      `sentences  ${counts(report.sentences)}`,
+      `workflows  ${report.workflows}`,
+    ].join('\n'));
+  }));
+
+program.command('failed')
+  .description('cards and sentences whose preparation failed, by code')
+  .option('--since <duration>', 'how far back (default 1h)', since)
+  .option('--code <code>', 'only this failure code')
+  .action(({ since: after = since('1h'), code }: { since?: Date; code?: string }) => withDatabase(async (orm) => {
+    const options = { since: after, code };
+    const em = orm.em.fork();
+    const cards = await failedCards(em, options.since, options.code ?? null);
+    const sentences = await failedSentences(em, options.since, options.code ?? null);
+    const byCode = (rows: { code: string }[]) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.code]: (acc[r.code] ?? 0) + 1 }), {});
+    print(program.opts().json, { since: options.since, cards, sentences }, () => [
+      `since ${options.since.toISOString()}`,
+      `cards      ${cards.length} failed${cards.length ? `: ${counts(byCode(cards))}` : ''}`,
+      ...cards.slice(0, 20).map((c) => `  card ${c.cardId}  ${c.code}  ${c.failedAt.toISOString()}  user ${c.userId}`),
+      `sentences  ${sentences.length} failed${sentences.length ? `: ${counts(byCode(sentences))}` : ''}`,
+      ...sentences.slice(0, 20).map((s) => `  sentence ${s.sentenceId}  ${s.code}  ${s.failedAt.toISOString()}  user ${s.userId}`),
+      ...(cards.length > 20 || sentences.length > 20 ? ['(the first 20 of each; --json lists all)'] : []),
+    ].join('\n'));
+  }));
+
+program.command('redrive')
+  .description('prepares failed cards again through the refresh path learners use (the new attempt is charged once, when it succeeds)')
+  .option('--since <duration>', 'cards that failed since (default 24h)', since)
+  .option('--code <codes>', 'comma-separated failure codes', INFRASTRUCTURE_CODES)
+  .option('--dry-run', 'only say which cards', false)
+  .action(({ since: after = since('24h'), ...rest }: { since?: Date; code: string; dryRun: boolean }) => withDatabase(async (orm) => {
+    const options = { since: after, ...rest };
+    const wanted = codes(options.code);
+    const cards = (await failedCards(orm.em.fork(), options.since, null)).filter((c) => wanted.includes(c.code));
+    if (options.dryRun) return print(program.opts().json, { cards }, () => `${cards.length} card(s) would be prepared again (codes ${wanted.join(', ')})`);
+    const temporal = await connectTemporal(operatorTemporalAddress(config), config.temporal.namespace);
+    const dispatch = { orm, temporal, taskQueue: config.temporal.taskQueue };
+    const outcomes: { cardId: string; redriven: boolean; reason?: string }[] = [];
+    try {
+      for (const card of cards) {
+        try {
+          await refreshEnrichment(orm.em.fork(), dispatch, card.userId, card.cardId);
+          outcomes.push({ cardId: card.cardId, redriven: true });
+        } catch (error) {
+          // Refreshed or deleted meanwhile: the learner's own action wins.
+          outcomes.push({ cardId: card.cardId, redriven: false, reason: (error as Error).message });
+        }
+      }
+    } finally {
+      await temporal.connection.close();
+    }
+    const redriven = outcomes.filter((o) => o.redriven).length;
+    print(program.opts().json, { outcomes }, () => [
+      `${redriven} of ${cards.length} card(s) prepared again (codes ${wanted.join(', ')}, failed since ${options.since.toISOString()})`,
+      ...outcomes.filter((o) => !o.redriven).map((o) => `  skipped ${o.cardId}: ${o.reason}`),
+    ].join('\n'));
+  }));
+
+program.command('costs')
+  .description('provider USD behind the charges, beside the credits charged, by kind')
+  .option('--since <duration>', 'how far back (default 24h)', since)
+  .action(({ since: after = since('24h') }: { since?: Date }) => withDatabase(async (orm) => {
+    const options = { since: after };
+    const em = orm.em.fork();
+    const kinds = await spendByKind(em, options.since);
+    const extraCalls = await extraEnrichmentCalls(em, options.since);
+    print(program.opts().json, { since: options.since, kinds, unbilledEnrichmentCalls: extraCalls }, () => [
+      `since ${options.since.toISOString()}`,
+      `${'kind'.padEnd(22)} ${'charges'.padStart(8)} ${'credits'.padStart(9)} ${'provider USD'.padStart(14)} ${'USD/credit'.padStart(11)}`,
+      ...kinds.map((k) => `${k.kind.padEnd(22)} ${String(k.charges).padStart(8)} ${String(k.credits).padStart(9)} ${Number(k.providerUsd).toFixed(6).padStart(14)} ${(k.credits ? Number(k.providerUsd) / k.credits : 0).toFixed(6).padStart(11)}`),
+      `card enrichment calls beyond the charged one (retries, at-least-once duplicates, not billed): ${extraCalls}`,
+      'Their cost per process: lcs_provider_unbilled_cost_usd_total on the metrics listener.',
+    ].join('\n'));
+  }));
+
+function counts(byKey: Record<string, number>): string {
+  const entries = Object.entries(byKey);
+  return entries.length ? entries.map(([k, n]) => `${n} ${k}`).join(', ') : 'none';
+}
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  if (!(error instanceof OperatorError)) throw error;
+  console.error(error.message);
+  process.exitCode = 2;
+}
