@@ -35,6 +35,8 @@ export const replayCompletionSchema = z
     usedHint: z.boolean(),
     autoFilled: z.boolean(),
     unaidedErrors: z.number().int().min(0).max(1_000_000),
+    durationMs: z.number().int().min(0).max(86_400_000).optional()
+      .meta({ description: 'How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy.' }),
   })
   .meta({ id: 'ReplayCompletion' });
 

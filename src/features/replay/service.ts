@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Em } from '../../db/orm.ts';
 import { AppError } from '../../domain/problems.ts';
-import { hiddenCount } from '../../domain/replay-mask.ts';
+import { hiddenCount, hiddenLetterShare } from '../../domain/replay-mask.ts';
 import { type ReplayEvidence, type RatingName, ratingFromEvidence, ratingName } from '../../domain/replay-rating.ts';
 import { type ReplayCount, planSession } from '../../domain/replay-session.ts';
 import { type SchedulingState, type SchedulingStateName, review } from '../../domain/scheduling.ts';
@@ -82,7 +82,7 @@ export async function completeItem(em: Em, userId: string, itemId: string, evide
     const [row] = await tx.execute<ScheduleRow[]>(`SELECT * FROM card_schedules WHERE card_id = ? FOR UPDATE`, [item.card_id]);
     if (!row) throw new AppError('not_found', 'The card of this item no longer exists.');
     const hidden = hiddenCount(item.mask);
-    const rating = ratingFromEvidence(evidence, hidden);
+    const rating = ratingFromEvidence(evidence, { hiddenCount: hidden, hiddenShare: hiddenLetterShare(item.answer, item.mask) });
     const { next, log } = review(toState(row), rating, now);
 
     await tx.execute(
@@ -92,10 +92,10 @@ export async function completeItem(em: Em, userId: string, itemId: string, evide
     );
     await tx.execute(
       `INSERT INTO review_logs (card_id, user_id, replay_item_id, rating, state, due, stability, difficulty, elapsed_days, last_elapsed_days,
-         scheduled_days, learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         scheduled_days, learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count, duration_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [item.card_id, userId, item.id, log.rating, log.state, log.due, log.stability, log.difficulty, log.elapsedDays, log.lastElapsedDays,
-        log.scheduledDays, log.learningSteps, log.review, evidence.usedHint, evidence.autoFilled, evidence.unaidedErrors, hidden],
+        log.scheduledDays, log.learningSteps, log.review, evidence.usedHint, evidence.autoFilled, evidence.unaidedErrors, hidden, evidence.durationMs ?? null],
     );
     await tx.execute(`UPDATE replay_items SET completed_at = ?, rating = ?, next_review_at = ? WHERE id = ?`, [now, ratingName(rating), next.due, item.id]);
     await tx.execute(
