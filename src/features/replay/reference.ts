@@ -81,4 +81,17 @@ time) and is written to the card's review history. The rating:
 ${RATING_RULES}
 
 Completing an item again (a retry, or two at once) returns the first result and does not reschedule the
-card again. Another user's item → 404.`;
+card again. Another user's item → 404.
+
+\`POST /api/replay/undo { itemId }\` → \`{ sessionId, item }\` takes back the last rating of your latest session: the
+card's schedule becomes exactly what it was before (from its review log), the review is removed, and the item
+(and its session, if it had finished) is open again with the same mask. Any other item → 409 \`conflict\`.
+
+\`GET /api/replay/forecast\` → \`{ dueNow, nextDueAt, newCards, days: [{ date, due }] }\`: reviewed cards due now, when
+the next one falls due (null when none waits), never-reviewed ready cards, and the reviewed cards falling due on
+each of the next 14 UTC days (today includes the overdue ones).
+
+\`GET /api/replay/settings\` and \`PUT /api/replay/settings { desiredRetention }\` (0.80–0.97, default 0.90): the
+recall probability at which a card falls due. It applies from each card's next review. A card with a quiet
+correction drills the corrected English; once the card holds no correction (you rejected it), its items,
+remaining ones included, drill your text.`;
