@@ -15,9 +15,9 @@ export interface MaskInput {
   reps: number;
 }
 
-/** Share of letters hidden for a card seen for the first time. */
-export const MIN_MASK_RATIO = 0.25;
-/** Stability (days) from which every letter is hidden. */
+/** Letters a mask hides at least (every letter of a shorter answer): enough that even one short word is recalled, not recognised. */
+export const MIN_HIDDEN_LETTERS = 3;
+/** Stability (days) from which every letter is hidden, first letters included. */
 export const FULL_MASK_STABILITY_DAYS = 60;
 
 const LETTER = /^\p{L}$/u;
@@ -26,18 +26,20 @@ const MARK = /^\p{M}$/u;
 const WORD_BREAK = /^[\p{White_Space}\p{Pd}]$/u;
 
 /**
- * Share of an answer's letters hidden for a card in the given learning state, in (0, 1].
+ * Share of the words' first letters hidden for a card in the given learning state, in [0, 1].
  *
- * A never-reviewed card (`reps` 0) hides 25 %. After that the share grows with the square root of
- * FSRS stability — fast while a card is fragile, flattening as it settles —
- * `0.25 + 0.75 × √(min(stability, 60) / 60)`: about 35 % at 1 day, 51 % at 7 days, 68 % at
- * 20 days, and every letter from 60 days on. Non-decreasing in stability for any fixed `reps`.
+ * Every letter but the first of each word is hidden from the first encounter on; the first
+ * letters are the hints that remain. A never-reviewed card (`reps` 0) keeps them all (share 0).
+ * After that the share grows
+ * with the square root of FSRS stability — fast while a card is fragile, flattening as it
+ * settles — `√(min(stability, 60) / 60)`: about 13 % at 1 day, 34 % at 7 days, 58 % at 20 days,
+ * and every first letter from 60 days on. Non-decreasing in stability for any fixed `reps`.
  */
-export function maskRatio(stability: number, reps: number): number {
-  if (!(reps > 0)) return MIN_MASK_RATIO;
+export function initialsHiddenShare(stability: number, reps: number): number {
+  if (!(reps > 0)) return 0;
   // NaN or negative stability is treated as "nothing learned yet"; +Infinity as fully learned.
   const s = Number.isNaN(stability) ? 0 : Math.min(Math.max(stability, 0), FULL_MASK_STABILITY_DAYS);
-  return MIN_MASK_RATIO + (1 - MIN_MASK_RATIO) * Math.sqrt(s / FULL_MASK_STABILITY_DAYS);
+  return Math.sqrt(s / FULL_MASK_STABILITY_DAYS);
 }
 
 /**
@@ -53,10 +55,14 @@ export function maskRatio(stability: number, reps: number): number {
  * - A combining mark (category M, e.g. the accent in "e\u0301") shares the mask character of
  *   the letter it follows, so a letter and its accents are hidden or shown together. A mark
  *   that follows no letter is shown.
- * - How many letters are hidden grows with how well the card is known: 25 % of the letters
- *   (rounded, at least one) for a new card, rising with FSRS stability to every letter at 60
- *   days of stability. An answer with at least one letter always has at least one `_`; an
- *   answer without letters has none.
+ * - How many letters are hidden grows with how well the card is known. A new card shows only
+ *   the first letter of each word and hides every other letter; as FSRS stability grows, the
+ *   first letters go too (see the share below), until every letter is hidden at 60 days of
+ *   stability. Whatever the state, at least 3 letters are hidden (every letter of an answer
+ *   with fewer), so a one-word answer is recalled, not recognised. An answer without letters
+ *   has no `_`.
+ * - The answer stays reconstructible from the prompt and the mask: spaces, punctuation and the
+ *   length of every word are always shown, and nothing else is ever blanked.
  * - Hiding goes word by word (words are separated by spaces and dashes): the service picks a
  *   word and hides it from its end towards its start, then the next word. The first letter of
  *   every word stays visible as a hint until all other letters are hidden.
@@ -72,7 +78,7 @@ export function buildMask(input: MaskInput): string {
   const mask = chars.map(() => MASK_SHOWN);
   if (letterCount === 0) return mask.join('');
 
-  const hidden = Math.max(1, Math.round(maskRatio(input.stability, input.reps) * letterCount));
+  const hidden = hiddenLetterCount(words, input.stability, input.reps);
   const order = hidingOrder(words, mulberry32(fnv1a(`${input.cardId}\u0000${input.reps}`)));
   for (const letter of order.slice(0, hidden)) {
     mask[letter] = MASK_HIDDEN;
@@ -88,11 +94,7 @@ export function buildMask(input: MaskInput): string {
  * answer's.
  */
 export function applyMask(answer: string, mask: string): string {
-  const chars = Array.from(answer);
-  const flags = Array.from(mask);
-  if (chars.length !== flags.length) {
-    throw new RangeError(`mask has ${flags.length} code points, answer has ${chars.length}`);
-  }
+  const [chars, flags] = codePointPairs(answer, mask);
   return chars.map((c, i) => (flags[i] === MASK_HIDDEN ? MASK_HIDDEN : c)).join('');
 }
 
@@ -101,6 +103,40 @@ export function hiddenCount(mask: string): number {
   let n = 0;
   for (const c of mask) if (c === MASK_HIDDEN) n++;
   return n;
+}
+
+function codePointPairs(answer: string, mask: string): [string[], string[]] {
+  const chars = Array.from(answer);
+  const flags = Array.from(mask);
+  if (chars.length !== flags.length) {
+    throw new RangeError(`mask has ${flags.length} code points, answer has ${chars.length}`);
+  }
+  return [chars, flags];
+}
+
+/** How many letters {@link buildMask} hides for these words in this learning state. */
+function hiddenLetterCount(words: readonly number[][], stability: number, reps: number): number {
+  const letters = words.reduce((n, w) => n + w.length, 0);
+  const initials = words.length;
+  const hidden = letters - initials + Math.round(initialsHiddenShare(stability, reps) * initials);
+  return Math.min(letters, Math.max(hidden, MIN_HIDDEN_LETTERS));
+}
+
+/**
+ * Share of the answer's letters that the mask hides, in [0, 1] (0 for an answer without letters):
+ * how much of the answer the learner recalled rather than read. Combining marks are not counted.
+ * Throws a RangeError when the mask's length in code points differs from the answer's.
+ */
+export function hiddenLetterShare(answer: string, mask: string): number {
+  const [chars, flags] = codePointPairs(answer, mask);
+  let letters = 0;
+  let hidden = 0;
+  chars.forEach((c, i) => {
+    if (!LETTER.test(c)) return;
+    letters++;
+    if (flags[i] === MASK_HIDDEN) hidden++;
+  });
+  return letters === 0 ? 0 : hidden / letters;
 }
 
 /** Code-point indexes of the letters of each word, in reading order; words without letters are dropped. */
@@ -145,8 +181,8 @@ function fnv1a(text: string): number {
   return h >>> 0;
 }
 
-/** mulberry32: a tiny seeded PRNG returning floats in [0, 1). */
-function mulberry32(seed: number): () => number {
+/** mulberry32: a tiny seeded PRNG returning floats in [0, 1). Exported for the bench's simulator. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -5,6 +5,7 @@
  */
 import {
   type Card,
+  type FSRS,
   type FSRSParameters,
   type Grade,
   type Rating,
@@ -48,14 +49,47 @@ export interface ReviewLogRecord {
   review: Date;
 }
 
-/**
- * FSRS parameters used for every card: library defaults (90 % requested retention, learning
- * steps 1m/10m, relearning step 10m) with interval fuzz off, so a review's outcome depends only
- * on the card and the review time — replays and tests are reproducible.
- */
-export const FSRS_PARAMETERS: Readonly<FSRSParameters> = Object.freeze(generatorParameters({ enable_fuzz: false }));
+/** Desired retention: the recall probability at which a card falls due. A learner chooses it in this range. */
+export const DEFAULT_DESIRED_RETENTION = 0.9;
+export const MIN_DESIRED_RETENTION = 0.8;
+export const MAX_DESIRED_RETENTION = 0.97;
 
-const scheduler = fsrs(FSRS_PARAMETERS);
+/** What a learner's schedule depends on besides their cards: their desired retention and FSRS weights. */
+export interface LearnerScheduling {
+  desiredRetention: number;
+  /** The learner's own fitted FSRS weights; null for ts-fsrs' defaults. */
+  weights: readonly number[] | null;
+}
+
+export const DEFAULT_LEARNER_SCHEDULING: Readonly<LearnerScheduling> = Object.freeze({ desiredRetention: DEFAULT_DESIRED_RETENTION, weights: null });
+
+/**
+ * FSRS parameters for a learner: library defaults (learning steps 1m/10m, relearning step 10m)
+ * with their desired retention and weights, and interval fuzz off, so a review's outcome depends
+ * only on the card, the learner's settings and the review time — replays and tests are reproducible.
+ */
+export function fsrsParameters(learner: LearnerScheduling): FSRSParameters {
+  const r = learner.desiredRetention;
+  if (!(r >= MIN_DESIRED_RETENTION && r <= MAX_DESIRED_RETENTION)) {
+    throw new RangeError(`desiredRetention must be in [${MIN_DESIRED_RETENTION}, ${MAX_DESIRED_RETENTION}], got ${r}`);
+  }
+  return generatorParameters({ enable_fuzz: false, request_retention: r, ...(learner.weights ? { w: [...learner.weights] } : {}) });
+}
+
+/** The parameters of a learner who changed nothing. */
+export const FSRS_PARAMETERS: Readonly<FSRSParameters> = Object.freeze(fsrsParameters(DEFAULT_LEARNER_SCHEDULING));
+
+const schedulers = new Map<string, FSRS>();
+function schedulerFor(learner: LearnerScheduling): FSRS {
+  const key = `${learner.desiredRetention}|${learner.weights?.join(',') ?? ''}`;
+  let s = schedulers.get(key);
+  if (!s) {
+    if (schedulers.size > 1000) schedulers.clear(); // bounded: one entry per distinct setting in use
+    s = fsrs(fsrsParameters(learner));
+    schedulers.set(key, s);
+  }
+  return s;
+}
 
 const STATE_NAMES: Record<State, SchedulingStateName> = {
   [State.New]: 'new',
@@ -88,7 +122,7 @@ export function newSchedulingState(now: Date): SchedulingState {
 }
 
 /**
- * Applies one review. `rating` must be Again, Hard, Good or Easy (RangeError otherwise).
+ * Applies one review under the learner's desired retention and weights. `rating` must be Again, Hard, Good or Easy (RangeError otherwise).
  * A `now` earlier than `state.lastReview` (clock skew between instances) is treated as a review
  * at `lastReview`, so time never runs backwards for a card.
  */
@@ -96,6 +130,7 @@ export function review(
   state: SchedulingState,
   rating: Rating,
   now: Date,
+  learner: LearnerScheduling = DEFAULT_LEARNER_SCHEDULING,
 ): { next: SchedulingState; log: ReviewLogRecord } {
   assertValidDate(now, 'now');
   if (!Grades.includes(rating as Grade)) {
@@ -106,7 +141,7 @@ export function review(
   // (removed in ts-fsrs 6). Same rule as the library: UTC calendar days, 0 for a new card.
   const elapsedDays = state.state !== 'new' && state.lastReview ? dateDiffInDays(state.lastReview, at) : 0;
 
-  const { card, log } = scheduler.next(toFsrsCard(state), at, rating as Grade);
+  const { card, log } = schedulerFor(learner).next(toFsrsCard(state), at, rating as Grade);
   return {
     next: { ...fromFsrsCard(card), elapsedDays },
     log: fromFsrsLog(log, elapsedDays, state.elapsedDays),

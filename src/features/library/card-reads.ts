@@ -45,13 +45,13 @@ export async function practiceCandidates(em: Em, userId: string, count: number, 
   }));
 }
 
-export interface CardFeedback { translation: string; usage: { register: string; guidance: string; examples: string[] } }
+export interface CardFeedback { answer: string; translation: string; usage: { register: string; guidance: string; examples: string[] } }
 
-/** The translation and usage of enriched cards, by card id (what Replay shows beside an item). */
+/** The English practised, translation and usage of enriched cards, by card id (what Replay shows beside an item). */
 export async function cardFeedback(em: Em, cardIds: readonly string[]): Promise<Map<string, CardFeedback>> {
   if (cardIds.length === 0) return new Map();
   const rows = await em.execute<({ id: string } & CardFeedback)[]>(
-    `SELECT id, enrichment ->> 'translation' AS translation, enrichment -> 'usage' AS usage FROM cards WHERE id IN (?)`,
+    `SELECT c.id, ${ANSWER} AS answer, c.enrichment ->> 'translation' AS translation, c.enrichment -> 'usage' AS usage FROM cards c WHERE c.id IN (?)`,
     [cardIds], // MikroORM expands an array parameter into a list.
   );
   return new Map(rows.map(({ id, ...feedback }) => [id, feedback]));

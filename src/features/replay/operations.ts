@@ -1,6 +1,12 @@
-import { defineOperation } from '../../http/operation.ts';
-import { replayCompletionSchema, replayQuerySchema, replayResultSchema, replaySessionSchema } from './schemas.ts';
+import { defineOperation, noInput } from '../../http/operation.ts';
+import { replayForecast } from './forecast.ts';
+import { replaySettings, updateReplaySettings } from './learner-scheduling.ts';
+import {
+  replayCompletionSchema, replayForecastSchema, replayQuerySchema, replayResultSchema, replaySessionSchema, replaySettingsSchema,
+  replayUndoResultSchema, replayUndoSchema,
+} from './schemas.ts';
 import { completeItem, openOrResumeSession } from './service.ts';
+import { undoLastRating } from './undo.ts';
 
 const tag = 'replay';
 
@@ -17,5 +23,32 @@ export const replayOperations = {
     input: replayCompletionSchema, output: replayResultSchema,
     rest: { method: 'POST', path: '/api/replay', problems: [404] },
     handler: ({ em, principal }, { itemId, ...evidence }) => completeItem(em, principal.userId, itemId, evidence),
+  }),
+  undo: defineOperation({
+    tag, summary: 'Undo the last rating of your latest Replay session', auth: 'write',
+    input: replayUndoSchema, output: replayUndoResultSchema,
+    rest: { method: 'POST', path: '/api/replay/undo', problems: [404, 409] },
+    handler: ({ em, principal }, { itemId }) => undoLastRating(em, principal.userId, itemId),
+  }),
+  forecast: defineOperation({
+    tag, summary: 'Replay workload: due now, next due time, due per day for 14 days', auth: 'read',
+    input: noInput, output: replayForecastSchema,
+    rest: { method: 'GET', path: '/api/replay/forecast' },
+    handler: async ({ em, principal }) => {
+      const f = await replayForecast(em, principal.userId);
+      return { ...f, nextDueAt: f.nextDueAt?.toISOString() ?? null };
+    },
+  }),
+  settings: defineOperation({
+    tag, summary: 'Your Replay settings', auth: 'read',
+    input: noInput, output: replaySettingsSchema,
+    rest: { method: 'GET', path: '/api/replay/settings' },
+    handler: ({ em, principal }) => replaySettings(em, principal.userId),
+  }),
+  updateSettings: defineOperation({
+    tag, summary: 'Change your Replay settings (desired retention)', auth: 'write',
+    input: replaySettingsSchema, output: replaySettingsSchema,
+    rest: { method: 'PUT', path: '/api/replay/settings' },
+    handler: ({ em, principal }, { desiredRetention }) => updateReplaySettings(em, principal.userId, desiredRetention),
   }),
 };

@@ -9,10 +9,14 @@ learner must type it, \`.\` where it is shown as is.
 - A combining mark (category M, e.g. the accent in "e\\u0301") shares the mask character of
   the letter it follows, so a letter and its accents are hidden or shown together. A mark
   that follows no letter is shown.
-- How many letters are hidden grows with how well the card is known: 25 % of the letters
-  (rounded, at least one) for a new card, rising with FSRS stability to every letter at 60
-  days of stability. An answer with at least one letter always has at least one \`_\`; an
-  answer without letters has none.
+- How many letters are hidden grows with how well the card is known. A new card shows only
+  the first letter of each word and hides every other letter; as FSRS stability grows, the
+  first letters go too (see the share below), until every letter is hidden at 60 days of
+  stability. Whatever the state, at least 3 letters are hidden (every letter of an answer
+  with fewer), so a one-word answer is recalled, not recognised. An answer without letters
+  has no \`_\`.
+- The answer stays reconstructible from the prompt and the mask: spaces, punctuation and the
+  length of every word are always shown, and nothing else is ever blanked.
 - Hiding goes word by word (words are separated by spaces and dashes): the service picks a
   word and hides it from its end towards its start, then the next word. The first letter of
   every word stays visible as a hint until all other letters are hidden.
@@ -21,26 +25,33 @@ learner must type it, \`.\` where it is shown as is.
   the same mask; after each review the blanks move. For the same card and review count, a
   higher stability hides a superset of the letters hidden at a lower one.`;
 
-/** Verbatim from the doc comment of maskRatio (src/domain/replay-mask.ts). */
-export const MASK_RATIO_RULE = `Share of an answer's letters hidden for a card in the given learning state, in (0, 1].
+/** Verbatim from the doc comment of initialsHiddenShare (src/domain/replay-mask.ts). */
+export const MASK_RATIO_RULE = `Share of the words' first letters hidden for a card in the given learning state, in [0, 1].
 
-A never-reviewed card (\`reps\` 0) hides 25 %. After that the share grows with the square root of
-FSRS stability — fast while a card is fragile, flattening as it settles —
-\`0.25 + 0.75 × √(min(stability, 60) / 60)\`: about 35 % at 1 day, 51 % at 7 days, 68 % at
-20 days, and every letter from 60 days on. Non-decreasing in stability for any fixed \`reps\`.`;
+Every letter but the first of each word is hidden from the first encounter on; the first
+letters are the hints that remain. A never-reviewed card (\`reps\` 0) keeps them all (share 0).
+After that the share grows
+with the square root of FSRS stability — fast while a card is fragile, flattening as it
+settles — \`√(min(stability, 60) / 60)\`: about 13 % at 1 day, 34 % at 7 days, 58 % at 20 days,
+and every first letter from 60 days on. Non-decreasing in stability for any fixed \`reps\`.`;
 
 /** Verbatim from the doc comment of ratingFromEvidence (src/domain/replay-rating.ts). */
 export const RATING_RULES = `Turns the evidence of one completed Replay item into a rating, checked in this order:
 
 1. \`autoFilled\` is true → **again** (the service filled characters in: not recalled).
 2. \`usedHint\` is true → **hard**.
-3. \`unaidedErrors\` is more than 2 and more than 20 % of \`answerLength\` → **hard** (many errors).
+3. \`unaidedErrors\` is more than 2 and more than 20 % of the hidden characters → **hard** (many errors).
 4. \`unaidedErrors\` is 1 or more (up to that limit) → **good** (few errors).
-5. \`unaidedErrors\` is 0 → **easy**.
+5. \`unaidedErrors\` is 0 → **easy** only when the recall was whole and fluent: at least 90 % of
+   the answer's letters were hidden and, when \`durationMs\` is given, the learner took at most
+   4 s + 0.8 s per hidden character. Otherwise → **good**.
 
-\`answerLength\` is the number of characters the learner had to reconstruct: the count of \`_\`
-in the item's mask. So with 10 hidden characters, 1–2 errors rate good and 3 or more hard;
-with 20 hidden, up to 4 errors rate good and 5 or more hard.`;
+So with 10 hidden characters, 1–2 errors rate good and 3 or more hard; with 20 hidden, up to 4
+errors rate good and 5 or more hard. A clean answer with only the first letters shown (a new
+card: about 75 % hidden) is good, not easy: the visible letters did part of the recall. The
+same answer fully hidden is easy, unless it took longer than the fluent time (12 s for 10
+hidden characters), which is effortful recall: good. \`durationMs\` never lowers a rating below
+good, so a learner who left the page open is not punished for it.`;
 
 export const replayReference = `## Replay
 \`GET /api/replay?count=10|20|50\` → \`{ sessionId, resumed, items: [{ itemId, cardId, prompt, answer, mask }] }\`
@@ -59,9 +70,10 @@ export const replayReference = `## Replay
 
 ${MASK_RULES}
 
-  The share of letters hidden: ${MASK_RATIO_RULE}
+  The share of first letters hidden: ${MASK_RATIO_RULE}
 
-\`POST /api/replay { itemId, usedHint, autoFilled, unaidedErrors }\` (booleans, and an integer ≥ 0) →
+\`POST /api/replay { itemId, usedHint, autoFilled, unaidedErrors, durationMs? }\` (booleans, an integer ≥ 0, and
+optionally the milliseconds the learner took) →
 \`{ itemId, cardId, rating, nextReviewAt, feedback: { text, translation, usage: { register, guidance, examples[] } } }\`.
 The evidence becomes a rating that updates the card's FSRS schedule (\`nextReviewAt\` is its new due
 time) and is written to the card's review history. The rating:
@@ -69,4 +81,17 @@ time) and is written to the card's review history. The rating:
 ${RATING_RULES}
 
 Completing an item again (a retry, or two at once) returns the first result and does not reschedule the
-card again. Another user's item → 404.`;
+card again. Another user's item → 404.
+
+\`POST /api/replay/undo { itemId }\` → \`{ sessionId, item }\` takes back the last rating of your latest session: the
+card's schedule becomes exactly what it was before (from its review log), the review is removed, and the item
+(and its session, if it had finished) is open again with the same mask. Any other item → 409 \`conflict\`.
+
+\`GET /api/replay/forecast\` → \`{ dueNow, nextDueAt, newCards, days: [{ date, due }] }\`: reviewed cards due now, when
+the next one falls due (null when none waits), never-reviewed ready cards, and the reviewed cards falling due on
+each of the next 14 UTC days (today includes the overdue ones).
+
+\`GET /api/replay/settings\` and \`PUT /api/replay/settings { desiredRetention }\` (0.80–0.97, default 0.90): the
+recall probability at which a card falls due. It applies from each card's next review. A card with a quiet
+correction drills the corrected English; once the card holds no correction (you rejected it), its items,
+remaining ones included, drill your text.`;

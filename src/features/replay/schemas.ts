@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { FORECAST_DAYS } from '../../domain/replay-forecast.ts';
 import { REPLAY_COUNTS } from '../../domain/replay-session.ts';
+import { MAX_DESIRED_RETENTION, MIN_DESIRED_RETENTION } from '../../domain/scheduling.ts';
 import { isoDate } from '../shared-schemas.ts';
 
 export const replayQuerySchema = z.object({
@@ -35,6 +37,8 @@ export const replayCompletionSchema = z
     usedHint: z.boolean(),
     autoFilled: z.boolean(),
     unaidedErrors: z.number().int().min(0).max(1_000_000),
+    durationMs: z.number().int().min(0).max(86_400_000).optional()
+      .meta({ description: 'How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy.' }),
   })
   .meta({ id: 'ReplayCompletion' });
 
@@ -52,6 +56,30 @@ export const replayResultSchema = z
   })
   .meta({ id: 'ReplayResult' });
 
+export const replaySettingsSchema = z
+  .object({
+    desiredRetention: z.number().min(MIN_DESIRED_RETENTION).max(MAX_DESIRED_RETENTION)
+      .meta({ description: `The recall probability at which a card falls due, ${MIN_DESIRED_RETENTION}–${MAX_DESIRED_RETENTION} (default 0.9). Higher means more reviews and fewer forgotten cards.`, example: 0.9 }),
+  })
+  .meta({ id: 'ReplaySettings' });
+
+export const replayForecastSchema = z
+  .object({
+    dueNow: z.number().int().meta({ description: 'Reviewed cards due now, overdue ones included.' }),
+    nextDueAt: isoDate.nullable().meta({ description: 'When the next reviewed card falls due; null when none waits.' }),
+    newCards: z.number().int().meta({ description: 'Ready cards never reviewed: a session takes them after the due ones.' }),
+    days: z.array(z.object({ date: z.string().meta({ description: 'A UTC day, YYYY-MM-DD.' }), due: z.number().int() }))
+      .meta({ description: `${FORECAST_DAYS} UTC days from today; today counts every card due by its end, overdue ones included.` }),
+  })
+  .meta({ id: 'ReplayForecast' });
+
+export const replayUndoSchema = z.object({ itemId: z.uuid() }).meta({ id: 'ReplayUndo' });
+
+export const replayUndoResultSchema = z
+  .object({ sessionId: z.string(), item: replayItemSchema.meta({ description: 'The item again, open, with the same mask.' }) })
+  .meta({ id: 'ReplayUndoResult' });
+
 export type ReplayItemView = z.infer<typeof replayItemSchema>;
 export type ReplaySessionView = z.infer<typeof replaySessionSchema>;
 export type ReplayResult = z.infer<typeof replayResultSchema>;
+export type ReplayUndoResult = z.infer<typeof replayUndoResultSchema>;

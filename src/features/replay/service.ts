@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Em } from '../../db/orm.ts';
 import { AppError } from '../../domain/problems.ts';
-import { hiddenCount } from '../../domain/replay-mask.ts';
+import { buildMask, hiddenCount, hiddenLetterShare } from '../../domain/replay-mask.ts';
 import { type ReplayEvidence, type RatingName, ratingFromEvidence, ratingName } from '../../domain/replay-rating.ts';
 import { type ReplayCount, planSession } from '../../domain/replay-session.ts';
-import { type SchedulingState, type SchedulingStateName, review } from '../../domain/scheduling.ts';
+import { review } from '../../domain/scheduling.ts';
 import { cardFeedback, practiceCandidates } from '../library/card-reads.ts';
+import { learnerScheduling } from './learner-scheduling.ts';
+import { lockSchedule, scheduleToJson, writeSchedule } from './schedule-store.ts';
 import type { ReplayItemView, ReplayResult, ReplaySessionView } from './schemas.ts';
 
 /** Namespace of the per-user advisory lock that serialises opening sessions. */
@@ -55,15 +57,21 @@ async function remainingItems(tx: Em, sessionId: string): Promise<ReplayItemView
   );
   const feedback = await cardFeedback(tx, rows.map((r) => r.card_id));
   // A card deleted meanwhile takes its items with it (cascade): they are not remaining any more.
-  return rows.filter((r) => feedback.has(r.card_id))
-    .map((r) => ({ itemId: r.id, cardId: r.card_id, prompt: feedback.get(r.card_id)!.translation, answer: r.answer, mask: r.mask }));
+  const live = rows.filter((r) => feedback.has(r.card_id));
+  for (const r of live) {
+    // The card's English changed since the item was made (a correction rejected, or made): the
+    // item drills what the card holds now, with a mask built for it.
+    const answer = feedback.get(r.card_id)!.answer;
+    if (answer === r.answer) continue;
+    const schedule = await lockSchedule(tx, r.card_id);
+    r.answer = answer;
+    r.mask = buildMask({ cardId: r.card_id, answer, stability: schedule?.stability ?? 0, reps: schedule?.reps ?? 0 });
+    await tx.execute(`UPDATE replay_items SET answer = ?, mask = ? WHERE id = ?`, [r.answer, r.mask, r.id]);
+  }
+  return live.map((r) => ({ itemId: r.id, cardId: r.card_id, prompt: feedback.get(r.card_id)!.translation, answer: r.answer, mask: r.mask }));
 }
 
 interface ItemRow { id: string; session_id: string; card_id: string; mask: string; answer: string; rating: RatingName | null; next_review_at: Date | null }
-interface ScheduleRow {
-  due: Date; stability: number; difficulty: number; elapsed_days: number; scheduled_days: number;
-  learning_steps: number; reps: number; lapses: number; state: SchedulingStateName; last_review: Date | null;
-}
 
 /**
  * POST /api/replay: rates the evidence, reschedules the card, logs the review, once per item.
@@ -79,23 +87,21 @@ export async function completeItem(em: Em, userId: string, itemId: string, evide
     if (!item) throw new AppError('not_found', 'No such Replay item.');
     if (item.rating && item.next_review_at) return result(tx, item, item.rating, new Date(item.next_review_at));
 
-    const [row] = await tx.execute<ScheduleRow[]>(`SELECT * FROM card_schedules WHERE card_id = ? FOR UPDATE`, [item.card_id]);
-    if (!row) throw new AppError('not_found', 'The card of this item no longer exists.');
+    // The session row serialises completions with an undo in the same session (see undo.ts).
+    await tx.execute(`SELECT 1 FROM replay_sessions WHERE id = ? FOR UPDATE`, [item.session_id]);
+    const before = await lockSchedule(tx, item.card_id);
+    if (!before) throw new AppError('not_found', 'The card of this item no longer exists.');
     const hidden = hiddenCount(item.mask);
-    const rating = ratingFromEvidence(evidence, hidden);
-    const { next, log } = review(toState(row), rating, now);
+    const rating = ratingFromEvidence(evidence, { hiddenCount: hidden, hiddenShare: hiddenLetterShare(item.answer, item.mask) });
+    const { next, log } = review(before, rating, now, await learnerScheduling(tx, userId));
 
-    await tx.execute(
-      `UPDATE card_schedules SET due = ?, stability = ?, difficulty = ?, elapsed_days = ?, scheduled_days = ?, learning_steps = ?,
-         reps = ?, lapses = ?, state = ?, last_review = ?, updated_at = now() WHERE card_id = ?`,
-      [next.due, next.stability, next.difficulty, next.elapsedDays, next.scheduledDays, next.learningSteps, next.reps, next.lapses, next.state, next.lastReview, item.card_id],
-    );
+    await writeSchedule(tx, item.card_id, next);
     await tx.execute(
       `INSERT INTO review_logs (card_id, user_id, replay_item_id, rating, state, due, stability, difficulty, elapsed_days, last_elapsed_days,
-         scheduled_days, learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         scheduled_days, learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count, duration_ms, previous_schedule)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)`,
       [item.card_id, userId, item.id, log.rating, log.state, log.due, log.stability, log.difficulty, log.elapsedDays, log.lastElapsedDays,
-        log.scheduledDays, log.learningSteps, log.review, evidence.usedHint, evidence.autoFilled, evidence.unaidedErrors, hidden],
+        log.scheduledDays, log.learningSteps, log.review, evidence.usedHint, evidence.autoFilled, evidence.unaidedErrors, hidden, evidence.durationMs ?? null, scheduleToJson(before)],
     );
     await tx.execute(`UPDATE replay_items SET completed_at = ?, rating = ?, next_review_at = ? WHERE id = ?`, [now, ratingName(rating), next.due, item.id]);
     await tx.execute(
@@ -115,13 +121,5 @@ async function result(tx: Em, item: ItemRow, rating: RatingName, nextReviewAt: D
     rating,
     nextReviewAt: nextReviewAt.toISOString(),
     feedback: { text: item.answer, translation: card!.translation, usage: card!.usage },
-  };
-}
-
-function toState(row: ScheduleRow): SchedulingState {
-  return {
-    due: new Date(row.due), stability: Number(row.stability), difficulty: Number(row.difficulty),
-    elapsedDays: row.elapsed_days, scheduledDays: row.scheduled_days, learningSteps: row.learning_steps,
-    reps: row.reps, lapses: row.lapses, state: row.state, lastReview: row.last_review ? new Date(row.last_review) : null,
   };
 }

@@ -9,7 +9,7 @@ beforeAll(async () => { stack = await startStack({ worker: false }); });
 afterAll(async () => { await stack?.close(); });
 
 const open = (user: TestUser, count: number | string = 10) => stack.http('GET', `/api/replay?count=${count}`, { token: user.token });
-const complete = (user: TestUser, itemId: string, evidence: Partial<{ usedHint: boolean; autoFilled: boolean; unaidedErrors: number }> = {}) =>
+const complete = (user: TestUser, itemId: string, evidence: Partial<{ usedHint: boolean; autoFilled: boolean; unaidedErrors: number; durationMs: number }> = {}) =>
   stack.http('POST', '/api/replay', { token: user.token, body: { itemId, usedHint: false, autoFilled: false, unaidedErrors: 0, ...evidence } });
 
 async function count(sql: string, params: unknown[]): Promise<number> {
@@ -124,8 +124,12 @@ describe('POST /api/replay', () => {
     const user = await newUser(stack.http);
     const long = 'she was feeling under the weather all week long';
     for (let i = 0; i < 5; i++) await insertCard(stack.orm, user.userId, { text: `${long} ${'abcde'[i]}`, createdAt: hoursAgo(10 - i) });
+    // A card known for months, due now: its mask hides every letter, so a clean, quick answer is easy.
+    const known = await insertCard(stack.orm, user.userId, { text: 'over the moon', state: 'review', stability: 90, reps: 6, due: hoursAgo(1) });
     const { body } = await open(user);
-    const items = body.items;
+    const [knownItem, ...items] = body.items;
+    expect(knownItem.cardId).toBe(known);
+    expect(knownItem.mask).toBe('____.___.____');
     const hidden = hiddenCount(items[3].mask);
     expect(hidden).toBeGreaterThanOrEqual(10);
 
@@ -134,7 +138,7 @@ describe('POST /api/replay', () => {
       [{ usedHint: true }, 'hard'],
       [{ unaidedErrors: 1 }, 'good'],
       [{ unaidedErrors: hidden }, 'hard'],
-      [{}, 'easy'],
+      [{}, 'good'], // a new card shows each word's first letter: a clean answer is good, not easy
     ];
     for (const [i, [evidence, rating]] of cases.entries()) {
       const res = await complete(user, items[i].itemId, evidence);
@@ -148,8 +152,14 @@ describe('POST /api/replay', () => {
       });
     }
     const [log] = await stack.orm.em.fork().execute<any[]>(
-      `SELECT rating, state, used_hint, auto_filled, unaided_errors, hidden_count FROM review_logs WHERE replay_item_id = ?`, [items[3].itemId]);
-    expect(log).toMatchObject({ rating: 'hard', state: 'new', used_hint: false, auto_filled: false, unaided_errors: hidden, hidden_count: hidden });
+      `SELECT rating, state, used_hint, auto_filled, unaided_errors, hidden_count, duration_ms FROM review_logs WHERE replay_item_id = ?`, [items[3].itemId]);
+    expect(log).toMatchObject({ rating: 'hard', state: 'new', used_hint: false, auto_filled: false, unaided_errors: hidden, hidden_count: hidden, duration_ms: null });
+
+    // durationMs is optional evidence: the same clean answer is easy when fluent (≤ 4 s + 0.8 s × 11 here).
+    const fluent = await complete(user, knownItem.itemId, { durationMs: 5_000 });
+    expect(fluent.body.rating).toBe('easy');
+    const [knownLog] = await stack.orm.em.fork().execute<any[]>(`SELECT duration_ms FROM review_logs WHERE replay_item_id = ?`, [knownItem.itemId]);
+    expect(knownLog.duration_ms).toBe(5_000);
     const [schedule] = await stack.orm.em.fork().execute<any[]>(`SELECT reps, state FROM card_schedules WHERE card_id = ?`, [items[4].cardId]);
     expect(schedule).toMatchObject({ reps: 1 });
     expect(schedule.state).not.toBe('new');
@@ -191,6 +201,9 @@ describe('POST /api/replay', () => {
       { itemId, usedHint: 'no', autoFilled: false, unaidedErrors: 0 },
       { itemId, usedHint: false, unaidedErrors: 0 },
       { itemId: 'not-a-uuid', usedHint: false, autoFilled: false, unaidedErrors: 0 },
+      { itemId, usedHint: false, autoFilled: false, unaidedErrors: 0, durationMs: -1 },
+      { itemId, usedHint: false, autoFilled: false, unaidedErrors: 0, durationMs: 1.5 },
+      { itemId, usedHint: false, autoFilled: false, unaidedErrors: 0, durationMs: '100' },
     ];
     for (const body of bad) expectProblem(await stack.http('POST', '/api/replay', { token: user.token, body }), 400, 'invalid_request');
     expect(await count(`SELECT count(*) AS n FROM review_logs WHERE user_id = ?`, [user.userId])).toBe(0);

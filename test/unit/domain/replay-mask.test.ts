@@ -4,11 +4,12 @@ import {
   FULL_MASK_STABILITY_DAYS,
   MASK_HIDDEN,
   MASK_SHOWN,
-  MIN_MASK_RATIO,
+  MIN_HIDDEN_LETTERS,
   applyMask,
   buildMask,
   hiddenCount,
-  maskRatio,
+  hiddenLetterShare,
+  initialsHiddenShare,
 } from '../../../src/domain/replay-mask.ts';
 
 const RUNS = { numRuns: 2000 };
@@ -18,6 +19,8 @@ const isMark = (c: string) => /^\p{M}$/u.test(c);
 const neverHidden = (c: string) => /^[\p{White_Space}\p{P}\p{S}\p{N}]$/u.test(c);
 const codePoints = (s: string) => Array.from(s);
 const letterCount = (s: string) => codePoints(s).filter(isLetter).length;
+/** Words (split on spaces and dashes) that contain a letter: each has one first letter. */
+const letterWordCount = (s: string) => s.split(/[\p{White_Space}\p{Pd}]/u).filter((w) => codePoints(w).some(isLetter)).length;
 
 // Pieces that exercise the tricky parts: accents, ß, other scripts, emoji (incl. ZWJ and skin
 // tone), both apostrophes, combining sequences, a stray mark, dashes, digits, odd spaces.
@@ -44,37 +47,37 @@ const inputArb = fc.record({
   reps: fc.nat({ max: 200 }),
 });
 
-describe('maskRatio', () => {
-  it('is 25 % for a never-reviewed card whatever its stability', () => {
-    expect(maskRatio(0, 0)).toBe(MIN_MASK_RATIO);
-    expect(maskRatio(100, 0)).toBe(MIN_MASK_RATIO);
+describe('initialsHiddenShare', () => {
+  it('keeps every first letter of a never-reviewed card whatever its stability', () => {
+    expect(initialsHiddenShare(0, 0)).toBe(0);
+    expect(initialsHiddenShare(100, 0)).toBe(0);
   });
 
   it.each([
-    [0, 0.25],
-    [1, 0.3468],
-    [7, 0.5062],
-    [15, 0.625],
-    [20, 0.683],
+    [0, 0],
+    [1, 0.1291],
+    [7, 0.3416],
+    [15, 0.5],
+    [20, 0.5774],
     [60, 1],
     [365, 1],
   ])('stability %d days → %d', (stability, expected) => {
-    expect(maskRatio(stability, 3)).toBeCloseTo(expected, 3);
+    expect(initialsHiddenShare(stability, 3)).toBeCloseTo(expected, 3);
   });
 
   it('treats NaN or negative stability as 0 and Infinity as fully learned', () => {
-    expect(maskRatio(Number.NaN, 2)).toBe(MIN_MASK_RATIO);
-    expect(maskRatio(-5, 2)).toBe(MIN_MASK_RATIO);
-    expect(maskRatio(Number.POSITIVE_INFINITY, 2)).toBe(1);
+    expect(initialsHiddenShare(Number.NaN, 2)).toBe(0);
+    expect(initialsHiddenShare(-5, 2)).toBe(0);
+    expect(initialsHiddenShare(Number.POSITIVE_INFINITY, 2)).toBe(1);
   });
 
-  it('stays in (0, 1] and never decreases as stability grows', () => {
+  it('stays in [0, 1] and never decreases as stability grows', () => {
     fc.assert(
       fc.property(stabilityArb, stabilityArb, fc.nat({ max: 1000 }), (a, b, reps) => {
         const [lo, hi] = a <= b ? [a, b] : [b, a];
-        const rLo = maskRatio(lo, reps);
-        const rHi = maskRatio(hi, reps);
-        expect(rLo).toBeGreaterThan(0);
+        const rLo = initialsHiddenShare(lo, reps);
+        const rHi = initialsHiddenShare(hi, reps);
+        expect(rLo).toBeGreaterThanOrEqual(0);
         expect(rHi).toBeLessThanOrEqual(1);
         expect(rHi).toBeGreaterThanOrEqual(rLo);
       }),
@@ -83,8 +86,8 @@ describe('maskRatio', () => {
   });
 
   it('reaches 1 exactly at the full-mask stability', () => {
-    expect(maskRatio(FULL_MASK_STABILITY_DAYS, 1)).toBe(1);
-    expect(maskRatio(FULL_MASK_STABILITY_DAYS - 1, 1)).toBeLessThan(1);
+    expect(initialsHiddenShare(FULL_MASK_STABILITY_DAYS, 1)).toBe(1);
+    expect(initialsHiddenShare(FULL_MASK_STABILITY_DAYS - 1, 1)).toBeLessThan(1);
   });
 });
 
@@ -92,28 +95,34 @@ describe('buildMask examples', () => {
   const mask = (answer: string, stability = 0, reps = 0, cardId = 'card-1') =>
     buildMask({ cardId, answer, stability, reps });
 
-  it('hides a quarter of the letters of a new card, keeping each first letter', () => {
+  it('shows only the first letter of each word of a new card', () => {
     const m = mask('Ça va très bien');
     expect(codePoints(m)).toHaveLength(15);
-    expect(hiddenCount(m)).toBe(3); // 12 letters × 0.25
-    const seen = applyMask('Ça va très bien', m);
-    for (const word of seen.split(' ')) expect(word[0]).not.toBe(MASK_HIDDEN);
+    expect(applyMask('Ça va très bien', m)).toBe('Ç_ v_ t___ b___');
+    expect(hiddenLetterShare('Ça va très bien', m)).toBe(8 / 12);
   });
 
-  it('hides word by word from the end of a word', () => {
-    // 10 letters × 0.25 → 3 hidden, which fits in the tail of one word or spills into a second.
+  it('hides first letters word by word as stability grows', () => {
+    // 3 first letters: share 1/3 (6.67 days) hides one of them, 2/3 (26.7 days) two.
     for (const cardId of ['a', 'b', 'c', 'd', 'e', 'f']) {
-      const seen = applyMask('take it easy', mask('take it easy', 0, 0, cardId));
-      expect(seen).toMatch(/^(take|t_{3}|ta__|tak_) (it|i_) (easy|e_{3}|ea__|eas_)$/);
-      const partial = seen.split(' ').filter((w) => /_/.test(w) && !/^.(_)+$/.test(w));
-      expect(partial.length).toBeLessThanOrEqual(1);
+      const seen = applyMask('take it easy', mask('take it easy', 7, 2, cardId));
+      expect(seen).toMatch(/^(t___|____) (i_|__) (e___|____)$/);
+      expect(hiddenCount(mask('take it easy', 7, 2, cardId))).toBe(8);
+      expect(hiddenCount(mask('take it easy', 27, 2, cardId))).toBe(9);
     }
   });
 
+  it('hides at least 3 letters, so one short word is recalled, not recognised', () => {
+    expect(mask('go')).toBe('__');
+    expect(mask('cat')).toBe('___');
+    expect(applyMask('house', mask('house'))).toBe('h____');
+    expect(hiddenCount(mask('I am'))).toBe(3);
+  });
+
   it('pins the exact masks so items stay stable across releases', () => {
-    expect(mask('Ça va très bien')).toBe('............___');
-    expect(mask("I don’t think so, it's well-known!", 2, 1)).toBe('..............._..._._..___...___.');
-    expect(mask('Straße')).toBe('....__');
+    expect(mask('Ça va très bien')).toBe('._.._..___..___');
+    expect(mask("I don’t think so, it's well-known!", 2, 1)).toBe('...__._..____.._..__._..___..____.'); // I d__’_ t____ s_, __'_ w___-k____!
+    expect(mask('Straße')).toBe('._____');
   });
 
   it('never hides apostrophes, hyphens, digits, emoji or spaces', () => {
@@ -132,14 +141,14 @@ describe('buildMask examples', () => {
     expect(mask(answer, 100, 3)).toBe('_____');
     const m = mask(answer, 0, 0);
     expect(codePoints(m)).toHaveLength(5);
-    expect(m).toBe('...__');
+    expect(m).toBe('_____'); // three letters: the minimum hides them all
   });
 
   it('shows a combining mark that follows no letter', () => {
     expect(mask('\u0301ab', 100, 1)).toBe('.__');
   });
 
-  it('hides one letter even in a one-letter answer and nothing in a letterless one', () => {
+  it('hides the one letter of a one-letter answer and nothing in a letterless one', () => {
     expect(mask('I')).toBe('_');
     expect(mask('I!')).toBe('_.');
     expect(mask('42 — 👍')).toBe('......');
@@ -147,7 +156,7 @@ describe('buildMask examples', () => {
   });
 
   it('hides first letters only once every other letter is hidden', () => {
-    // 6 letters, 3 first letters: at ratio ≤ 0.5 no first letter may be hidden.
+    // 6 letters, 3 first letters: up to 3 hidden, no first letter may be hidden.
     const answer = 'ab cd ef';
     for (let s = 0; s <= 60; s += 0.5) {
       const seen = applyMask(answer, mask(answer, s, 5));
@@ -224,14 +233,45 @@ describe('buildMask properties', () => {
     );
   });
 
-  it('hides round(ratio × letters) letters, at least one', () => {
+  it('hides every letter but the first letters, and round(share × first letters) of those, at least 3', () => {
     fc.assert(
       fc.property(inputArb, (input) => {
         const letters = letterCount(input.answer);
+        const initials = letterWordCount(input.answer);
         const chars = codePoints(input.answer);
         const hiddenLetters = codePoints(buildMask(input)).filter((f, i) => f === MASK_HIDDEN && isLetter(chars[i]!));
-        const expected = letters === 0 ? 0 : Math.max(1, Math.round(maskRatio(input.stability, input.reps) * letters));
-        expect(hiddenLetters).toHaveLength(expected);
+        const planned = letters - initials + Math.round(initialsHiddenShare(input.stability, input.reps) * initials);
+        expect(hiddenLetters).toHaveLength(Math.min(letters, Math.max(MIN_HIDDEN_LETTERS, planned)));
+      }),
+      RUNS,
+    );
+  });
+
+  it('keeps the answer reconstructible: every non-letter and every word’s length stay visible', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const chars = codePoints(input.answer);
+        const seen = codePoints(applyMask(input.answer, buildMask(input)));
+        // The learner's view differs from the answer only where a letter (and its marks) was blanked,
+        // one blank per code point, so filling the blanks in order with the answer's characters gives it back.
+        expect(seen).toHaveLength(chars.length);
+        seen.forEach((c, i) => {
+          if (c !== chars[i]) expect(isLetter(chars[i]!) || isMark(chars[i]!)).toBe(true);
+        });
+        let k = 0;
+        const hiddenChars = chars.filter((_, i) => seen[i] === MASK_HIDDEN && chars[i] !== MASK_HIDDEN);
+        const refilled = seen.map((c, i) => (c === MASK_HIDDEN && chars[i] !== MASK_HIDDEN ? hiddenChars[k++] : c)).join('');
+        expect(refilled).toBe(input.answer);
+      }),
+      RUNS,
+    );
+  });
+
+  it('hides more of a reviewed card than of the same card new, never less', () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const fresh = hiddenLetterShare(input.answer, buildMask({ ...input, stability: 0, reps: 0 }));
+        expect(hiddenLetterShare(input.answer, buildMask({ ...input, reps: input.reps + 1 }))).toBeGreaterThanOrEqual(fresh);
       }),
       RUNS,
     );

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { Rating, State, createEmptyCard, fsrs, generatorParameters } from 'ts-fsrs';
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_DESIRED_RETENTION,
+  fsrsParameters,
   FSRS_PARAMETERS,
   type SchedulingState,
   fromFsrsCard,
@@ -207,5 +209,23 @@ describe('mapping to and from ts-fsrs', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('desired retention', () => {
+  const reviewed = () => review(review(newSchedulingState(new Date('2026-01-01T09:00:00Z')), Rating.Good, new Date('2026-01-01T09:00:00Z')).next, Rating.Good, new Date('2026-01-01T09:10:00Z')).next;
+
+  it('accepts 0.80–0.97 and refuses anything else', () => {
+    expect(fsrsParameters({ desiredRetention: 0.8, weights: null }).request_retention).toBe(0.8);
+    expect(fsrsParameters({ desiredRetention: 0.97, weights: null }).request_retention).toBe(0.97);
+    for (const r of [0.79, 0.971, Number.NaN]) expect(() => fsrsParameters({ desiredRetention: r, weights: null })).toThrow(RangeError);
+  });
+
+  it('schedules sooner for a higher desired retention, and the default is 0.9', () => {
+    const at = new Date('2026-01-05T09:00:00Z');
+    const due = (desiredRetention: number) => review(reviewed(), Rating.Good, at, { desiredRetention, weights: null }).next.due.getTime();
+    expect(due(0.97)).toBeLessThan(due(0.9));
+    expect(due(0.9)).toBeLessThan(due(0.8));
+    expect(review(reviewed(), Rating.Good, at).next.due.getTime()).toBe(due(DEFAULT_DESIRED_RETENTION));
   });
 });

@@ -13,7 +13,7 @@ function docBefore(file: string, marker: string): string {
 describe('Replay API reference', () => {
   it('quotes the mask rules verbatim from replay-mask.ts', () => {
     expect(docBefore('replay-mask.ts', 'export function buildMask')).toContain(MASK_RULES);
-    expect(docBefore('replay-mask.ts', 'export function maskRatio')).toBe(MASK_RATIO_RULE);
+    expect(docBefore('replay-mask.ts', 'export function initialsHiddenShare')).toBe(MASK_RATIO_RULE);
     expect(replayReference).toContain(MASK_RULES);
   });
 

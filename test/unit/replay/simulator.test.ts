@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { SERVICE_MAPPING, TODAYS_MAPPING, simulate } from '../../../bench/replay-simulator.ts';
+
+describe('Replay simulator (bench/replay-simulator.ts)', () => {
+  it('is deterministic', () => {
+    expect(simulate(SERVICE_MAPPING, { cards: 40, days: 30 })).toEqual(simulate(SERVICE_MAPPING, { cards: 40, days: 30 }));
+  });
+
+  it('shows today’s mapping overrating (recall at review far below the 90 % asked) and the new one retaining more', () => {
+    const today = simulate(TODAYS_MAPPING);
+    const next = simulate(SERVICE_MAPPING);
+    expect(today.recallAtReview).toBeLessThan(0.75);
+    expect(Math.abs(0.9 - next.recallAtReview)).toBeLessThan(Math.abs(0.9 - today.recallAtReview));
+    expect(next.expectedRetained).toBeGreaterThan(today.expectedRetained);
+    expect(next.ratings.easy).toBeLessThan(today.ratings.easy);
+  });
+});
