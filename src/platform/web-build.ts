@@ -1,9 +1,11 @@
 // The web app's build (web/ → dist/web), redone only when its sources changed: `npm start` and
 // the test suite call `ensureWebBuild`; `npm run build:web` runs this file.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const webDir = path.join(root, 'web');
@@ -32,9 +34,12 @@ export async function ensureWebBuild(log: (message: string) => void = () => {}):
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash) return false;
   const started = Date.now();
   log('web app: building …');
-  // Vite is loaded only when a build is due, so a start with an up-to-date build never pays for it.
-  const { build } = await import('vite');
-  await build({ configFile: path.join(webDir, 'vite.config.ts'), logLevel: 'warn' });
+  // A process of its own with NODE_ENV=production: Vite and React pick their production builds by
+  // it, whatever the caller runs with (the test suite sets `test`), and the server never loads Vite.
+  await promisify(execFile)(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', path.join(webDir, 'vite.config.ts'), '--logLevel', 'warn'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   writeFileSync(stampFile, hash);
   log(`web app: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return true;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
@@ -233,6 +233,13 @@ describe('web app', () => {
     };
     await page.goto('/sign-in');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    // First load on a fresh context (empty cache): recorded beside the screenshots for the notes.
+    const firstLoad = await page.evaluate<{ loadMs: number; bytes: number }>(`(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const bytes = performance.getEntriesByType('resource').reduce((sum, r) => sum + r.transferSize, nav.transferSize);
+      return { loadMs: Math.round(nav.loadEventEnd), bytes };
+    })()`);
+    writeFileSync(`${SCREENS}/first-load.json`, JSON.stringify(firstLoad));
     await shoot('sign-in');
     await signUp(page);
     for (const text of ['call it a day', 'under the weather']) {
