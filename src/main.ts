@@ -1,6 +1,6 @@
 // `npm start`: the whole service in one foreground process. Embedded PostgreSQL unless
 // DATABASE_URL is set; a local Temporal dev server (SQLite, Web UI) unless TEMPORAL_ADDRESS is
-// set; migrations; the worker; the HTTP server. Ctrl-C stops everything; data stays in DATA_DIR.
+// set; migrations; the worker; the web app's build when web/ changed; the HTTP server. Ctrl-C stops everything; data stays in DATA_DIR.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './http/app.ts';
@@ -12,6 +12,7 @@ import { type Dependency, supervise, type Supervised } from './platform/supervis
 import { DevServerStartError, startTemporalDevServer } from './platform/temporal-dev-server.ts';
 import { startFakeProvider } from '../tools/fake-provider/server.ts';
 import { runWorker } from './worker/worker.ts';
+import { ensureWebBuild } from './platform/web-build.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
@@ -20,6 +21,9 @@ const stops: { what: string; stop: () => Promise<unknown> }[] = [];
 const supervised: Supervised<Dependency>[] = [];
 
 async function start() {
+  // Built beside the start of the database and Temporal; only a change of web/ rebuilds it.
+  const webBuild = ensureWebBuild((message) => logger.info(message));
+  webBuild.catch(() => {}); // awaited below; a failure is reported there
   if (config.model.provider === 'fake') {
     const fake = await startFakeProvider();
     stops.push({ what: 'fake model provider', stop: () => fake.close() });
@@ -83,6 +87,7 @@ async function start() {
 
   await startMetricsIfWanted(config.metrics.port ?? DEFAULT_METRICS_PORT);
 
+  await webBuild;
   const app = await buildApp({ config, ...services }, { loggerInstance: logger });
   stops.push({ what: 'HTTP server', stop: () => app.close() });
   await app.listen({ port: config.port, host: config.host });

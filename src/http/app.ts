@@ -1,11 +1,9 @@
 import cookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { AppError } from '../domain/problems.ts';
 import type { App, AppDeps } from './deps.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -18,9 +16,10 @@ import { textGuardPlugin } from './plugins/text-guard.ts';
 import { apiDescription } from './api-reference.ts';
 import { audioContentRoute } from '../features/audio/content-route.ts';
 import { healthRoutes } from './health.ts';
-import { operations, restOnlyOperations } from './operations.ts';
+import { operations } from './operations.ts';
 import { mountRest } from './rest.ts';
 import { trpcPlugin } from './trpc-transport.ts';
+import { webAppPlugin } from './web-app.ts';
 
 /**
  * One line per request with its id, method, route pattern, status, timing and user id. Never
@@ -32,8 +31,6 @@ class RequestLog extends LogController {
     request.log.info({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.principal?.userId }, 'request');
   }
 }
-
-const WEB_PAGE_CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
 
 /**
  * swagger-ui needs its own scripts (no inline ones: its csp.json lists no hashes) and applies
@@ -79,7 +76,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
   await app.register(problemsPlugin);
   // The API reference and the web page are public; everything else defaults to requiring a principal.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs') || route.url.startsWith('/web/')) route.config = { ...route.config, auth: 'public' };
+    if (route.url.startsWith('/docs') || route.url.startsWith('/assets/')) route.config = { ...route.config, auth: 'public' };
   });
   await app.register(swagger, {
     openapi: {
@@ -102,9 +99,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
     staticCSP: DOCS_CSP,
   });
   app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
-  // The first-party web page: static files (no inline code) that call /trpc and /api/auth on the same origin.
-  await app.register(fastifyStatic, { root: fileURLToPath(new URL('../../web/', import.meta.url)), prefix: '/web/', wildcard: false, setHeaders: (reply) => reply.header('content-security-policy', WEB_PAGE_CSP) });
-  app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, (_request, reply) => reply.sendFile('index.html'));
+  // The first-party web app: built files (no inline code) that call /trpc on the same origin.
+  await app.register(webAppPlugin);
 
   await app.register(cookie);
   await app.register(addressLimitPlugin, deps);
@@ -116,7 +112,6 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
   await app.register(async (scope) => {
     const typed = scope.withTypeProvider<ZodTypeProvider>();
     await healthRoutes(typed, deps);
-    mountRest(typed, deps, restOnlyOperations);
     mountRest(typed, deps, operations);
     audioContentRoute(typed, deps);
   });

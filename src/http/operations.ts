@@ -13,9 +13,10 @@ import { trpcRouterOf } from './trpc.ts';
  * Every operation on both transports, keyed by its tRPC path (`library.capture`); REST mounts
  * each at its own method and path (src/http/rest.ts). The web page's names predate the feature
  * folders: credits are `account.credits` and page translation is `pageTranslation.translate`.
+ * Sign-up, login and logout are here too, so the web app signs in through its typed client.
  */
 export const operations = {
-  account: { ...accountOperations, ...creditOperations },
+  account: { ...signInOperations, ...accountOperations, ...creditOperations },
   library: libraryOperations,
   sentences: sentenceOperations,
   pageTranslation: translationOperations,
@@ -23,9 +24,6 @@ export const operations = {
   audio: audioOperations,
   work: workOperations,
 } satisfies OperationTree;
-
-/** Sign-up, login and logout: REST only, as before (they set or clear the session cookie of a form post). */
-export const restOnlyOperations = { account: signInOperations } satisfies OperationTree;
 
 export const appRouter = trpcRouterOf(operations);
 

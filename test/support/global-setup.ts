@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { createOrm, migrate } from '../../src/db/orm.ts';
 import { startEmbeddedPostgres } from '../../src/platform/embedded-postgres.ts';
 import { startTemporalDevServer } from '../../src/platform/temporal-dev-server.ts';
+import { ensureWebBuild } from '../../src/platform/web-build.ts';
 import { cachedWorkflowBundle } from '../../src/worker/worker.ts';
 
 export interface Infra {
@@ -20,8 +21,8 @@ declare module 'vitest' {
 }
 
 /**
- * Once per test run: a real PostgreSQL (migrated), a real Temporal dev server, and the workflow
- * bundle. Test files share them and isolate themselves by user and by task queue.
+ * Once per test run: a real PostgreSQL (migrated), a real Temporal dev server, the workflow
+ * bundle and the web app's build. Test files share them and isolate themselves by user and by task queue.
  */
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lcs-test-'));
@@ -29,7 +30,7 @@ export default async function setup(project: TestProject) {
   const starting = { db: startEmbeddedPostgres({ dataDir: dir }), temporal: startTemporalDevServer({ uiPort: null }) };
   let db: Awaited<typeof starting.db>, temporal: Awaited<typeof starting.temporal>, bundle: Awaited<ReturnType<typeof cachedWorkflowBundle>>;
   try {
-    [db, temporal, bundle] = await Promise.all([starting.db, starting.temporal, cachedWorkflowBundle()]);
+    [db, temporal, bundle] = await Promise.all([starting.db, starting.temporal, cachedWorkflowBundle(), ensureWebBuild()]);
   } catch (error) {
     // Stop whatever did start, so a failed setup leaves no servers behind.
     await Promise.allSettled([starting.db.then((s) => s.stop()), starting.temporal.then((s) => s.stop())]);

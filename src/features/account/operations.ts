@@ -15,7 +15,7 @@ import { createToken, listTokens, revokeToken } from './tokens.ts';
 
 const tag = 'account';
 
-/** Signing in and out: REST only (the web page posts them to /api/auth itself). */
+/** Signing in and out: they set or clear the page session cookie, on REST and tRPC alike. */
 export const signInOperations = {
   signup: defineOperation({
     tag, summary: 'Create an account and sign in', auth: 'public',

@@ -23,7 +23,8 @@ describe('security headers', () => {
   it('are on the web page, the API reference, the API, its errors and 404s', async () => {
     const cases: [string, string, Parameters<Stack['http']>[2]?][] = [
       ['GET', '/'],
-      ['GET', '/web/app.js'],
+      ['GET', '/library'],
+      ['GET', '/favicon.svg'],
       ['GET', '/docs'],
       ['GET', '/docs/static/index.html'],
       ['GET', '/api/openapi.json'],

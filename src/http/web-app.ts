@@ -1,0 +1,35 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { webBuildDir } from '../platform/web-build.ts';
+import { APP_PATHS } from '../../web/src/paths.ts';
+
+const WEB_PAGE_CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
+
+/**
+ * The learner's web app, built by Vite into dist/web (src/platform/web-build.ts). Its hashed
+ * files under /assets/ never change, so browsers keep them a year; index.html is asked again
+ * every time, and answers each of the app's addresses so deep links, Back and Refresh work.
+ */
+export async function webAppPlugin(app: FastifyInstance) {
+  const built = existsSync(path.join(webBuildDir, 'index.html'));
+  await app.register(fastifyStatic, {
+    root: path.join(webBuildDir, 'assets'),
+    prefix: '/assets/',
+    // Only the files the build wrote are routes; anything else under /assets/ is a 404.
+    wildcard: false,
+    index: false,
+    serve: built,
+    maxAge: '365d',
+    immutable: true,
+    setHeaders: (reply) => reply.header('content-security-policy', WEB_PAGE_CSP),
+  });
+  if (!built) app.log.warn('the web app is not built (dist/web): run `npm run build:web`; `npm start` builds it by itself');
+  const page = (file: string, cacheControl: string) => (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.header('content-security-policy', WEB_PAGE_CSP).header('cache-control', cacheControl).sendFile(file, webBuildDir, { cacheControl: false });
+  for (const url of Object.values(APP_PATHS)) {
+    app.get(url, { config: { auth: 'public' }, schema: { hide: true } }, page('index.html', 'no-cache'));
+  }
+  app.get('/favicon.svg', { config: { auth: 'public' }, schema: { hide: true } }, page('favicon.svg', 'public, max-age=86400'));
+}

@@ -1,0 +1,134 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { APP_PATHS, matchPath } from './paths.ts';
+import { Link, navigate, useLocation } from './router.tsx';
+import { CardDetails } from './screens/CardDetails.tsx';
+import { Library } from './screens/Library.tsx';
+import { Replay } from './screens/Replay.tsx';
+import { Settings } from './screens/Settings.tsx';
+import { SignIn } from './screens/SignIn.tsx';
+import { Welcome } from './screens/Welcome.tsx';
+import { forgetAccount, queryClient, sessionEvents, trpc } from './trpc.ts';
+import { Notice, NoticeContext, useNotify, type NoticeState, type Tone } from './ui.tsx';
+import { problemOf } from './trpc.ts';
+
+export type Account = Awaited<ReturnType<typeof trpc.account.me.query>>;
+
+const SIGNED_OUT_PATHS: string[] = [APP_PATHS.signIn, APP_PATHS.signUp];
+const TABS = [
+  { to: APP_PATHS.library, label: 'Library' },
+  { to: APP_PATHS.replay, label: 'Replay' },
+  { to: APP_PATHS.settings, label: 'Settings' },
+] as const;
+
+/** The signed-in account, or null when nobody is: the one source every screen reads. */
+export function useAccount() {
+  return useQuery({
+    queryKey: ['account.me'],
+    queryFn: async () => {
+      try {
+        return await trpc.account.me.query();
+      } catch (error) {
+        if (problemOf(error).code === 'unauthenticated') return null;
+        throw error;
+      }
+    },
+    staleTime: Infinity,
+  });
+}
+
+export const hasLanguages = (account: Account) => Boolean(account.targetLanguage && account.nativeLanguage);
+
+export function App() {
+  const location = useLocation();
+  const route = matchPath(location.split('?')[0]!);
+  const account = useAccount();
+  const [notice, setNotice] = useState<NoticeState>({ message: '', tone: 'info' });
+  const notify = useCallback((message: string, tone: Tone = 'info') => setNotice({ message, tone }), []);
+  const mainRef = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    sessionEvents.onSignedOut = () => {
+      if (queryClient.getQueryData(['account.me']) === null) return;
+      forgetAccount();
+      notify('Your session has ended. Please sign in again.', 'error');
+    };
+    sessionEvents.onLanguagesMissing = () => navigate(APP_PATHS.welcome);
+  }, [notify]);
+
+  // Where a visitor may be: signed out → sign-in; no languages yet → welcome; else the workspace.
+  const me = account.data;
+  useEffect(() => {
+    if (account.isPending || account.isError) return;
+    const path = route?.path;
+    if (!me) {
+      if (!path || !SIGNED_OUT_PATHS.includes(path)) navigate(APP_PATHS.signIn, { replace: true });
+    } else if (!hasLanguages(me)) {
+      if (path !== APP_PATHS.welcome && path !== APP_PATHS.settings) navigate(APP_PATHS.welcome, { replace: true });
+    } else if (!path || path === APP_PATHS.home || SIGNED_OUT_PATHS.includes(path)) {
+      navigate(APP_PATHS.library, { replace: true });
+    }
+  }, [me, route?.path, account.isPending, account.isError]);
+
+  // A new screen: its heading is read out and focused, as a page load would.
+  useEffect(() => {
+    mainRef.current?.querySelector<HTMLElement>('h1')?.focus();
+  }, [route?.path]);
+
+  let screen: ReactNode = <p className="muted">Loading…</p>;
+  if (account.isError) screen = <p className="form-error" role="alert">The service cannot be reached. Reload the page in a moment.</p>;
+  else if (me === null && route && SIGNED_OUT_PATHS.includes(route.path)) screen = <SignIn mode={route.path === APP_PATHS.signUp ? 'signup' : 'login'} />;
+  else if (me && route?.path === APP_PATHS.welcome) screen = <Welcome account={me} />;
+  else if (me && hasLanguages(me) && route) {
+    if (route.path === APP_PATHS.library) screen = <Library account={me} />;
+    if (route.path === APP_PATHS.card) screen = <CardDetails account={me} cardId={route.params.cardId!} />;
+    if (route.path === APP_PATHS.replay) screen = <Replay account={me} />;
+    if (route.path === APP_PATHS.settings) screen = <Settings account={me} />;
+  }
+  const workspace = me && hasLanguages(me) && route && route.path !== APP_PATHS.welcome;
+
+  return (
+    <NoticeContext.Provider value={notify}>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="top-bar">
+        <span className="brand"><span className="brand-mark" aria-hidden="true">“</span>Language Capture</span>
+        {me && <AccountBar account={me} />}
+      </header>
+      {workspace && (
+        <nav className="tabs" aria-label="Sections">
+          {TABS.map((tab) => (
+            <Link key={tab.to} to={tab.to} aria-current={route.path.startsWith(tab.to) ? 'page' : undefined}>{tab.label}</Link>
+          ))}
+        </nav>
+      )}
+      <main id="main" ref={mainRef} tabIndex={-1}>
+        {notice.message && <Notice notice={notice} onDismiss={() => notify('')} />}
+        {screen}
+      </main>
+    </NoticeContext.Provider>
+  );
+}
+
+export function useCredits() {
+  return useQuery({ queryKey: ['account.credits'], queryFn: () => trpc.account.credits.query() });
+}
+
+function AccountBar({ account }: { account: Account }) {
+  const credits = useCredits();
+  const notify = useNotify();
+  const signOut = useMutation({
+    mutationFn: () => trpc.account.logout.mutate(),
+    // An ended session is signed out already.
+    onSettled: () => {
+      forgetAccount();
+      notify('You are signed out.');
+    },
+  });
+  return (
+    <div className="account-bar">
+      {credits.data && <span className="credits" title="Credits left this period">{credits.data.balance.toLocaleString()} credits</span>}
+      <span className="who" title={account.email}>{account.email}</span>
+      <button type="button" className="quiet" onClick={() => signOut.mutate()}>Sign out</button>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import type { ProblemCode } from '../../src/domain/problems.ts';
+import { problemOf, type Problem } from './trpc.ts';
+
+/**
+ * Every catalog code as a sentence a learner understands: no HTTP statuses, no provider
+ * internals. A new catalog code breaks the type-check here until it has its sentence.
+ */
+const SENTENCES: Record<ProblemCode, string> = {
+  invalid_request: 'Some of what you entered needs another look.',
+  unauthenticated: 'Please sign in again.',
+  insufficient_credits: 'You are out of credits for this period. Your allowance renews at the start of the next one.',
+  read_only_token: 'This token may only read.',
+  forbidden: 'This is only possible from a signed-in page.',
+  origin_not_allowed: 'This page is not allowed to make that change. Reload it and try again.',
+  wrong_password: 'That is not your current password.',
+  not_found: 'It is no longer there: it may have been deleted.',
+  method_not_allowed: 'The page asked for something the service does not offer. Reload it and try again.',
+  conflict: 'That is already being done. Wait a moment and try again.',
+  duplicate_sentence: 'That sentence is already in your library.',
+  request_in_progress: 'That is still being worked on. Wait a moment and try again.',
+  email_taken: 'An account with this email already exists. Sign in instead.',
+  payload_too_large: 'That is too long to send at once. Try a shorter text.',
+  unsupported_media_type: 'The page sent something the service does not accept. Reload it and try again.',
+  range_not_satisfiable: 'The audio could not be played from there. Try again.',
+  request_id_reused: 'That was already sent with different text. Reload the page and try again.',
+  language_setup_required: 'Choose the language for translations and notes first.',
+  rate_limited: 'That was a lot at once. Wait a few seconds and try again.',
+  audio_quota_exceeded: 'You have made as much new audio as a day allows. Audio you already have still plays.',
+  internal_error: 'Something went wrong on our side. Try again in a moment.',
+  provider_output_invalid: 'The language model gave an answer we could not use. Try again.',
+  privacy_routing_unavailable: 'The language model is not available with privacy protection right now. Try again in a minute.',
+  service_unavailable: 'The service is busy or briefly away. Try again in a few seconds.',
+};
+
+/** Field names as the learner sees them on the form. */
+const FIELD_WORDS: Record<string, string> = {
+  email: 'Enter a valid email address.',
+  password: 'Use at least 10 characters.',
+  newPassword: 'Use at least 10 characters.',
+  currentPassword: 'Enter your current password.',
+  text: 'Enter an English expression with at least one letter (at most 280 characters).',
+  name: 'Give it a name (at most 100 characters).',
+};
+
+export interface Explained {
+  /** One sentence for the whole form. */
+  message: string;
+  /** A sentence per field the service refused, keyed by the field's name. */
+  fields: Record<string, string>;
+}
+
+export function explain(error: unknown, overrides: Partial<Record<ProblemCode, string>> = {}): Explained {
+  const problem: Problem = problemOf(error);
+  const code = problem.code as ProblemCode;
+  const fields: Record<string, string> = {};
+  for (const issue of (problem as { errors?: { path: string; message: string }[] }).errors ?? []) {
+    const field = issue.path.split('.')[0] ?? '';
+    fields[field] = FIELD_WORDS[field] ?? SENTENCES.invalid_request;
+  }
+  return { message: overrides[code] ?? SENTENCES[code] ?? SENTENCES.internal_error, fields };
+}

@@ -1,0 +1,82 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { Account } from '../App.tsx';
+import { explain } from '../errors.ts';
+import { APP_PATHS } from '../paths.ts';
+import { Link, navigate } from '../router.tsx';
+import { queryClient, trpc } from '../trpc.ts';
+import { formatDateTime, formatDay, fromNow, useNotify } from '../ui.tsx';
+import { refreshLibrary, STATUS_LABEL, useRetry } from './Library.tsx';
+
+/** One card in full: enrichment, correction, scheduling; retry and delete. */
+export function CardDetails({ account, cardId }: { account: Account; cardId: string }) {
+  const notify = useNotify();
+  const detail = useQuery({
+    queryKey: ['library.get', cardId],
+    queryFn: () => trpc.library.get.query({ cardId }),
+    refetchInterval: (query) => (query.state.data?.card.enrichmentStatus === 'pending' ? 1_000 : false),
+  });
+  const card = detail.data?.card;
+  const retry = useRetry(card ?? ({ cardId } as Parameters<typeof useRetry>[0]));
+  const remove = useMutation({
+    mutationFn: () => trpc.library.delete.mutate({ cardId }),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: ['library.get', cardId] });
+      void refreshLibrary();
+      notify(`Deleted “${card?.text ?? ''}”.`);
+      navigate(APP_PATHS.library);
+    },
+    onError: (error) => notify(explain(error).message, 'error'),
+  });
+
+  if (!card) {
+    return (
+      <section className="panel" aria-labelledby="card-heading">
+        <h1 id="card-heading" tabIndex={-1}>{detail.isError ? 'Card not found' : 'Loading…'}</h1>
+        {detail.isError && <p>{explain(detail.error).message}</p>}
+        <Link to={APP_PATHS.library}>Back to your library</Link>
+      </section>
+    );
+  }
+  const e = card.enrichment;
+  const title = e?.correctedText ?? card.text;
+  const onDelete = () => {
+    if (window.confirm(`Delete “${card.text}” and its practice history?`)) remove.mutate();
+  };
+  return (
+    <section className="panel card-details" aria-labelledby="card-heading">
+      <p><Link to={APP_PATHS.library}>← Your library</Link></p>
+      <div className="card-head">
+        <h1 id="card-heading" tabIndex={-1} lang="en">{title}</h1>
+        <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
+      </div>
+      {e && <p className="translation" lang={account.nativeLanguage ?? undefined}>{e.translation}</p>}
+      {e?.correctedText && <p className="correction">You wrote “{card.text}”. {e.correctionNote ?? ''}</p>}
+      {e && (
+        <div className="usage">
+          <h2>How to use it</h2>
+          <p><span className="register">{e.usage.register}</span> {e.usage.guidance}</p>
+          {e.usage.examples.length > 0 && <ul className="examples" aria-label="Examples">{e.usage.examples.map((x) => <li key={x} lang="en">{x}</li>)}</ul>}
+        </div>
+      )}
+      {e && e.focuses.length > 0 && (
+        <ul className="focuses" aria-label="Learning focuses">{e.focuses.map((f) => <li key={f.kind + f.note}><strong>{f.kind}</strong> {f.note}</li>)}</ul>
+      )}
+      {card.enrichmentStatus === 'pending' && <p className="muted">Translation and usage notes are on their way.</p>}
+      {card.enrichmentStatus === 'failed' && <p className="error-text">The preparation could not be completed. Try again.</p>}
+      <h2>Practice</h2>
+      <p className="muted">
+        {card.scheduling.reps === 0 ? 'Not practised yet' : `Practised ${card.scheduling.reps} time${card.scheduling.reps === 1 ? '' : 's'}`}
+        {' · '}next due <time dateTime={card.scheduling.due} title={formatDateTime(card.scheduling.due)}>{fromNow(card.scheduling.due)}</time>
+        {' · '}captured {formatDay(card.createdAt)}
+      </p>
+      <div className="actions">
+        {card.enrichmentStatus === 'failed' && (
+          <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>Try again</button>
+        )}
+        <button type="button" className="danger" onClick={onDelete} disabled={remove.isPending} aria-label={`Delete “${card.text}”`}>
+          {remove.isPending ? 'Deleting…' : 'Delete'}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { Account } from '../App.tsx';
+import { explain } from '../errors.ts';
+import { queryClient, trpc } from '../trpc.ts';
+import { FormError, SelectField } from '../ui.tsx';
+
+/**
+ * The learner's one language choice: the language translations and notes are written in.
+ * What is captured is English, so the target language is always English.
+ */
+export function LanguageForm({ account, submitLabel, onSaved }: { account: Account; submitLabel: string; onSaved: () => void }) {
+  const languages = useQuery({ queryKey: ['account.languages'], queryFn: () => trpc.account.languages.query(), staleTime: Infinity });
+  const [message, setMessage] = useState('');
+  const save = useMutation({
+    mutationFn: (nativeLanguage: string) => trpc.account.setLanguages.mutate({ targetLanguage: 'en', nativeLanguage }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['account.me'], saved);
+      onSaved();
+    },
+    onError: (error) => setMessage(explain(error).message),
+  });
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const nativeLanguage = String(new FormData(event.currentTarget).get('nativeLanguage'));
+    if (!nativeLanguage) return setMessage('Choose the language translations should be written in.');
+    setMessage('');
+    save.mutate(nativeLanguage);
+  };
+  const choices = (languages.data?.languages ?? []).filter((l) => l.tag !== 'en');
+  return (
+    <form className="language-form" onSubmit={onSubmit} noValidate>
+      <p className="muted">You capture English. Translations, notes and Replay prompts are written in your language.</p>
+      <SelectField label="My language" name="nativeLanguage" defaultValue={account.nativeLanguage ?? ''} key={choices.length}>
+        <option value="">Choose…</option>
+        {choices.map((l) => <option key={l.tag} value={l.tag}>{l.name}</option>)}
+      </SelectField>
+      <FormError message={message} />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : submitLabel}</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,129 @@
+import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { Account } from '../App.tsx';
+import { explain } from '../errors.ts';
+import { APP_PATHS } from '../paths.ts';
+import { Link, navigate, searchParam, useLocation } from '../router.tsx';
+import { queryClient, trpc } from '../trpc.ts';
+
+export type Card = Awaited<ReturnType<typeof trpc.library.list.query>>['items'][number];
+
+export const STATUS_LABEL: Record<Card['enrichmentStatus'], string> = { pending: 'Preparing…', ready: 'Ready', failed: 'Preparation failed' };
+const PAGE_SIZE = 20;
+/** While a card is being prepared the list is asked again at this pace (a push replaces it later). */
+const PENDING_REFRESH_MS = 1_000;
+
+export const cardPath = (cardId: string) => APP_PATHS.card.replace(':cardId', encodeURIComponent(cardId));
+export const refreshLibrary = () => queryClient.invalidateQueries({ queryKey: ['library.list'] });
+
+/** Capture, and the library as a compact list: one line per card, its details a click away. */
+export function Library({ account }: { account: Account }) {
+  useLocation();
+  const search = searchParam('q');
+  const [status, setStatus] = useState<{ text: string; tone: string }>({ text: '', tone: '' });
+  const lastCaptured = useRef<string | null>(null);
+  const captureInput = useRef<HTMLInputElement>(null);
+  const list = useInfiniteQuery({
+    queryKey: ['library.list', search],
+    queryFn: ({ pageParam }) => trpc.library.list.query({ limit: PAGE_SIZE, ...(search ? { query: search } : {}), ...(pageParam ? { cursor: pageParam } : {}) }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+    refetchInterval: (query) => (query.state.data?.pages.some((p) => p.items.some((c) => c.enrichmentStatus === 'pending')) ? PENDING_REFRESH_MS : false),
+  });
+  const cards = list.data?.pages.flatMap((p) => p.items) ?? [];
+
+  // The capture's outcome is said once its preparation is over.
+  const captured = cards.find((c) => c.cardId === lastCaptured.current);
+  useEffect(() => {
+    if (!captured || captured.enrichmentStatus === 'pending') return;
+    lastCaptured.current = null;
+    void queryClient.invalidateQueries({ queryKey: ['account.credits'] });
+    setStatus(captured.enrichmentStatus === 'ready'
+      ? { text: `“${captured.text}” is ready: ${captured.enrichment?.translation ?? ''}`, tone: 'ok' }
+      : { text: `“${captured.text}” is saved, but its preparation failed. Try again from its line below.`, tone: 'error' });
+  }, [captured]);
+
+  const capture = useMutation({
+    mutationFn: (text: string) => trpc.library.capture.mutate({ text }),
+    onSuccess: ({ card, reused }) => {
+      captureInput.current!.value = '';
+      lastCaptured.current = reused ? null : card.cardId;
+      setStatus(reused ? { text: `“${card.text}” is already in your library.`, tone: 'ok' } : { text: `Saved “${card.text}”, preparing…`, tone: '' });
+      void refreshLibrary();
+    },
+    onError: (error) => setStatus({ text: explain(error).fields.text ?? explain(error).message, tone: 'error' }),
+  });
+
+  const onCapture = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = captureInput.current!.value.trim();
+    if (!text) return setStatus({ text: 'Type or paste an English expression first.', tone: 'error' });
+    capture.mutate(text);
+  };
+  const onSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const query = String(new FormData(event.currentTarget).get('q')).trim();
+    navigate(query ? `${APP_PATHS.library}?q=${encodeURIComponent(query)}` : APP_PATHS.library);
+  };
+
+  const empty = search ? `Nothing in your library matches “${search}”.` : 'Your library is empty: capture your first expression above.';
+  return (
+    <section className="panel" aria-labelledby="library-heading">
+      <h1 id="library-heading" className="visually-hidden" tabIndex={-1}>Library</h1>
+      <form className="capture" onSubmit={onCapture} noValidate aria-busy={capture.isPending}>
+        <label htmlFor="capture-text" className="capture-label">Capture an English expression</label>
+        <div className="row">
+          <input id="capture-text" ref={captureInput} name="text" maxLength={280} autoComplete="off" spellCheck placeholder="e.g. break a leg" aria-describedby="capture-status" />
+          <button type="submit" className="primary" disabled={capture.isPending}>{capture.isPending ? 'Saving…' : 'Save'}</button>
+        </div>
+        <p id="capture-status" className="status" data-tone={status.tone} role="status" aria-live="polite">{status.text}</p>
+      </form>
+
+      <div className="library-head">
+        <h2 id="library-title">Your library</h2>
+        <form role="search" className="row search" aria-label="Library" onSubmit={onSearch} key={search}>
+          <label htmlFor="search-input" className="visually-hidden">Search your library</label>
+          <input id="search-input" type="search" name="q" maxLength={280} defaultValue={search} placeholder="Search text or translation" />
+          <button type="submit">Search</button>
+        </form>
+      </div>
+      <p className="muted" role="status" aria-live="polite">
+        {list.isPending ? 'Loading your library…' : list.isError ? explain(list.error).message : cards.length === 0 ? empty : ''}
+      </p>
+      <ul className="cards compact" aria-labelledby="library-title">
+        {cards.map((card) => <CardLine key={card.cardId} card={card} lang={account.nativeLanguage ?? undefined} />)}
+      </ul>
+      {list.hasNextPage && <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>More</button>}
+    </section>
+  );
+}
+
+function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
+  const title = card.enrichment?.correctedText ?? card.text;
+  const retry = useRetry(card);
+  return (
+    <li>
+      <article className="card-line" aria-label={title}>
+        <Link to={cardPath(card.cardId)} className="card-link" aria-label={`${title}: details`}>
+          <span className="card-title" lang="en">{title}</span>
+          {card.enrichment && <span className="translation" lang={lang}>{card.enrichment.translation}</span>}
+        </Link>
+        <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
+        {card.enrichmentStatus === 'failed' && (
+          <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>Try again</button>
+        )}
+      </article>
+    </li>
+  );
+}
+
+/** Prepares a failed card again. */
+export function useRetry(card: Card) {
+  return useMutation({
+    mutationFn: () => trpc.library.refresh.mutate({ cardId: card.cardId, action: 'refresh_enrichment' }),
+    onSuccess: () => {
+      void refreshLibrary();
+      void queryClient.invalidateQueries({ queryKey: ['library.get', card.cardId] });
+    },
+  });
+}

@@ -1,0 +1,210 @@
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { Account } from '../App.tsx';
+import { explain } from '../errors.ts';
+import { trpc } from '../trpc.ts';
+import { formatDateTime, fromNow } from '../ui.tsx';
+
+// Replay: rebuild each expression from its translation, with the service's mask ('_' hidden,
+// '.' shown). One input per hidden run; checks are case-insensitive. The evidence sent back:
+// usedHint (a letter was revealed), autoFilled ("show answer"), unaidedErrors (letters wrong or
+// missing, summed over the checks that failed).
+
+type Session = Awaited<ReturnType<typeof trpc.replay.session.query>>;
+type Item = Session['items'][number];
+type Result = Awaited<ReturnType<typeof trpc.replay.complete.mutate>>;
+type Segment = { shown: string } | { hidden: string };
+
+const RATING_HEADLINE: Record<Result['rating'], string> = {
+  easy: 'Perfect: effortless recall.',
+  good: 'Good recall.',
+  hard: 'Got it, with some help.',
+  again: 'This one comes back soon.',
+};
+
+/** Code points, not UTF-16 units: the service's masks are counted in code points. */
+const codePoints = (text: string) => Array.from(text);
+const same = (a: string, b: string) => a.normalize('NFC').toLocaleLowerCase() === b.normalize('NFC').toLocaleLowerCase();
+
+/** The answer as shown text and hidden runs: [{ shown: 'b' }, { hidden: 'rea' }, …]. */
+function segmentsOf(answer: string, mask: string): Segment[] {
+  const flags = codePoints(mask);
+  const segments: Segment[] = [];
+  codePoints(answer).forEach((char, i) => {
+    const kind = flags[i] === '_' ? 'hidden' : 'shown';
+    const last = segments.at(-1);
+    if (last && kind in last) (last as Record<string, string>)[kind] += char;
+    else segments.push(kind === 'hidden' ? { hidden: char } : { shown: char });
+  });
+  return segments;
+}
+
+/** Letters typed wrong or left out: the service weighs errors against the number of hidden letters. */
+function mistakes(typed: string, expected: string): number {
+  const a = codePoints(typed.trim());
+  const b = codePoints(expected);
+  let count = 0;
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) if (!same(a[i] ?? '', b[i] ?? '')) count += 1;
+  return count;
+}
+
+export function Replay({ account }: { account: Account }) {
+  const [session, setSession] = useState<{ items: Item[]; index: number; resumed: boolean; results: Result[] } | null>(null);
+  const [startMessage, setStartMessage] = useState('');
+  const open = useMutation({
+    mutationFn: (count: '10' | '20' | '50') => trpc.replay.session.query({ count }),
+    onSuccess: (opened) => {
+      if (opened.items.length === 0) return setStartMessage('Nothing to practise yet: expressions join Replay once their preparation is ready.');
+      setSession({ items: opened.items, index: 0, resumed: opened.resumed, results: [] });
+    },
+    onError: (error) => setStartMessage(explain(error).message),
+  });
+  const [result, setResult] = useState<Result | null>(null);
+
+  const onStart = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setStartMessage('');
+    open.mutate(String(new FormData(event.currentTarget).get('count')) as '10' | '20' | '50');
+  };
+  const next = () => {
+    if (!session) return;
+    setResult(null);
+    if (session.index + 1 < session.items.length) return setSession({ ...session, index: session.index + 1 });
+    const done = session.items.length;
+    setSession(null);
+    setStartMessage(`Session complete: you practised ${done} expression${done === 1 ? '' : 's'}.`);
+  };
+
+  let body;
+  if (session && result) body = <Feedback result={result} last={session.index === session.items.length - 1} lang={account.nativeLanguage} onNext={next} />;
+  else if (session) {
+    body = <ItemForm key={session.items[session.index]!.itemId} item={session.items[session.index]!} lang={account.nativeLanguage}
+      progress={`Item ${session.index + 1} of ${session.items.length}${session.resumed ? ' (resumed session)' : ''}`}
+      onDone={(r) => (r ? setResult(r) : next())} />;
+  } else {
+    body = (
+      <form className="replay-start" onSubmit={onStart} noValidate>
+        {startMessage && <p className="status" role="status">{startMessage}</p>}
+        <p className="muted">Rebuild the English from its translation. Hidden letters are yours to fill in.</p>
+        <div className="row">
+          <label htmlFor="replay-count">Items</label>
+          <select id="replay-count" name="count">{['10', '20', '50'].map((n) => <option key={n} value={n}>{n}</option>)}</select>
+          <button type="submit" className="primary" disabled={open.isPending}>Start Replay</button>
+        </div>
+      </form>
+    );
+  }
+  return (
+    <section className="panel" aria-labelledby="replay-heading">
+      <h1 id="replay-heading" tabIndex={-1}>Replay</h1>
+      {body}
+    </section>
+  );
+}
+
+function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string | null; progress: string; onDone: (result: Result | null) => void }) {
+  const segments = segmentsOf(item.answer, item.mask);
+  const hidden = segments.flatMap((s) => ('hidden' in s ? [s.hidden] : []));
+  const [values, setValues] = useState<string[]>(() => hidden.map(() => ''));
+  const [invalid, setInvalid] = useState<boolean[]>(() => hidden.map(() => false));
+  const [status, setStatus] = useState('');
+  const evidence = useRef({ usedHint: false, autoFilled: false, unaidedErrors: 0 });
+  const inputs = useRef<(HTMLInputElement | null)[]>([]);
+  useEffect(() => inputs.current[0]?.focus(), []);
+
+  const complete = useMutation({
+    mutationFn: () => trpc.replay.complete.mutate({ itemId: item.itemId, ...evidence.current }),
+    onSuccess: (result) => onDone(result),
+    onError: (error) => {
+      const explained = explain(error, { not_found: 'This expression was deleted meanwhile; moving on.' });
+      setStatus(explained.message);
+      if (explained.message.endsWith('moving on.')) onDone(null);
+    },
+  });
+
+  const setValue = (i: number, value: string) => {
+    setValues((old) => old.map((v, j) => (j === i ? value : v)));
+    setInvalid((old) => old.map((v, j) => (j === i ? false : v)));
+    if (codePoints(value).length >= codePoints(hidden[i]!).length) inputs.current[i + 1]?.focus();
+  };
+  const hint = () => {
+    const i = hidden.findIndex((expected, j) => !same(values[j]!, expected));
+    if (i < 0) return setStatus('Everything is filled in: press Check.');
+    const typed = codePoints(values[i]!);
+    const expected = codePoints(hidden[i]!);
+    let keep = 0;
+    while (keep < typed.length && same(typed[keep]!, expected[keep]!)) keep += 1;
+    setValues((old) => old.map((v, j) => (j === i ? expected.slice(0, keep + 1).join('') : v)));
+    evidence.current.usedHint = true;
+    inputs.current[i]?.focus();
+    setStatus(`Hint: the next letter is “${expected[keep]}”.`);
+  };
+  const showAnswer = () => {
+    setValues(hidden);
+    evidence.current.autoFilled = true;
+    complete.mutate();
+  };
+  const onCheck = (event: FormEvent) => {
+    event.preventDefault();
+    const wrong = hidden.map((expected, i) => !same(values[i]!.trim(), expected));
+    if (!wrong.includes(true)) return complete.mutate();
+    evidence.current.unaidedErrors += hidden.reduce((sum, expected, i) => sum + (wrong[i] ? mistakes(values[i]!, expected) : 0), 0);
+    setInvalid(wrong);
+    inputs.current[wrong.indexOf(true)]?.focus();
+    const count = wrong.filter(Boolean).length;
+    setStatus(`Not quite: ${count === 1 ? 'one part is' : `${count} parts are`} off. Try again, or take a hint.`);
+  };
+
+  let run = -1;
+  const pattern = segments.map((s) => ('shown' in s ? s.shown : '…')).join('');
+  return (
+    <form className="replay-item" onSubmit={onCheck} noValidate aria-busy={complete.isPending}>
+      <p className="progress muted">{progress}</p>
+      <p className="prompt-label">Say it in English:</p>
+      <blockquote className="prompt" lang={lang ?? undefined}>{item.prompt}</blockquote>
+      <fieldset>
+        <legend>Fill in the missing letters</legend>
+        <p className="visually-hidden">Pattern: {pattern}</p>
+        <p className="masked" lang="en">
+          {segments.map((segment, k) => {
+            if ('shown' in segment) return <span key={k} className="shown" aria-hidden="true">{segment.shown}</span>;
+            const i = (run += 1);
+            const length = codePoints(segment.hidden).length;
+            return (
+              <input key={k} ref={(el) => { inputs.current[i] = el; }} type="text" autoComplete="off" autoCapitalize="off" spellCheck={false}
+                maxLength={length} value={values[i]} aria-invalid={invalid[i] || undefined} style={{ width: `${length + 1.5}ch` }}
+                aria-label={`Missing letters ${i + 1} of ${hidden.length} (${length} letter${length === 1 ? '' : 's'})`}
+                onChange={(event) => setValue(i, event.target.value)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Backspace' && values[i] === '' && i > 0) { event.preventDefault(); inputs.current[i - 1]?.focus(); }
+                }} />
+            );
+          })}
+        </p>
+      </fieldset>
+      <p className="status" role="status" aria-live="polite">{status}</p>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={complete.isPending}>Check</button>
+        <button type="button" onClick={hint}>Hint</button>
+        <button type="button" className="quiet" onClick={showAnswer}>Show answer</button>
+      </div>
+    </form>
+  );
+}
+
+function Feedback({ result, last, lang, onNext }: { result: Result; last: boolean; lang: string | null; onNext: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const usage = result.feedback.usage;
+  return (
+    <div className="feedback" role="region" aria-label="Feedback">
+      <h2 ref={heading} tabIndex={-1} className={`rating rating-${result.rating}`}>{RATING_HEADLINE[result.rating]}</h2>
+      <p className="answer" lang="en">{result.feedback.text}</p>
+      <p className="translation" lang={lang ?? undefined}>{result.feedback.translation}</p>
+      <p className="usage"><span className="register">{usage.register}</span> {usage.guidance}</p>
+      {usage.examples.length > 0 && <ul className="examples" aria-label="Examples">{usage.examples.map((x) => <li key={x} lang="en">{x}</li>)}</ul>}
+      <p className="muted">Next review <time dateTime={result.nextReviewAt} title={formatDateTime(result.nextReviewAt)}>{fromNow(result.nextReviewAt)}</time>.</p>
+      <div className="actions"><button type="button" className="primary" onClick={onNext}>{last ? 'Finish' : 'Next item'}</button></div>
+    </div>
+  );
+}

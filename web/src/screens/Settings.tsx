@@ -1,0 +1,191 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent } from 'react';
+import { useCredits, type Account } from '../App.tsx';
+import { explain } from '../errors.ts';
+import { forgetAccount, problemOf, queryClient, trpc } from '../trpc.ts';
+import { Field, FormError, formatDay, SelectField, useNotify } from '../ui.tsx';
+import { LanguageForm } from './Languages.tsx';
+
+type Token = Awaited<ReturnType<typeof trpc.account.tokens.list.query>>['items'][number];
+type CreatedToken = Awaited<ReturnType<typeof trpc.account.tokens.create.mutate>>;
+
+const EXPIRY_CHOICES = [['', 'Never'], ['30', 'In 30 days'], ['90', 'In 90 days'], ['365', 'In a year']] as const;
+
+/** Languages, credits, password, sessions and personal tokens. */
+export function Settings({ account }: { account: Account }) {
+  const notify = useNotify();
+  const credits = useCredits();
+  const signOutEverywhere = useMutation({
+    mutationFn: () => trpc.account.logoutEverywhere.mutate({ revokeTokens: false }),
+    onSuccess: () => {
+      forgetAccount();
+      notify('You are signed out on every device.');
+    },
+    onError: (error) => notify(explain(error).message, 'error'),
+  });
+  return (
+    <section className="panel" aria-labelledby="settings-heading">
+      <h1 id="settings-heading" tabIndex={-1}>Settings</h1>
+      <h2>Language</h2>
+      <LanguageForm account={account} submitLabel="Save language" onSaved={() => notify('Language saved.')} />
+      <h2>Credits</h2>
+      {credits.data && (
+        <p>{credits.data.balance.toLocaleString()} of {credits.data.monthlyAllowance.toLocaleString()} credits left on the {credits.data.plan} plan;
+          the allowance renews on {formatDay(credits.data.periodEnd)}.</p>
+      )}
+      <h2>Password</h2>
+      <PasswordForm />
+      <h2>Sessions</h2>
+      <p className="muted">Signed in on another device you no longer use? End every session of this account. Personal tokens keep working.</p>
+      <button type="button" onClick={() => signOutEverywhere.mutate()} disabled={signOutEverywhere.isPending}>Sign out everywhere</button>
+      <h2 id="tokens-title">API tokens</h2>
+      <p className="muted">Personal tokens let your own tools (a browser extension, a script) use the service: <code>Authorization: Bearer lcp_…</code>.</p>
+      <Tokens />
+    </section>
+  );
+}
+
+function PasswordForm() {
+  const notify = useNotify();
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState('');
+  const form = useRef<HTMLFormElement>(null);
+  const change = useMutation({
+    mutationFn: (input: { currentPassword: string; newPassword: string }) => trpc.account.changePassword.mutate({ ...input, revokeTokens: false }),
+    onSuccess: ({ sessionsEnded }) => {
+      form.current?.reset();
+      notify(`Password changed. ${sessionsEnded > 1 ? `${sessionsEnded - 1} other session${sessionsEnded === 2 ? ' was' : 's were'} signed out.` : ''}`.trim(), 'ok');
+    },
+    onError: (error) => {
+      const explained = explain(error);
+      if (problemOf(error).code === 'wrong_password') return setFields({ currentPassword: explained.message });
+      setFields(explained.fields);
+      setMessage(Object.keys(explained.fields).length ? '' : explained.message);
+    },
+  });
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const currentPassword = String(data.get('currentPassword'));
+    const newPassword = String(data.get('newPassword'));
+    const found: Record<string, string> = {};
+    if (!currentPassword) found.currentPassword = 'Enter your current password.';
+    if (newPassword.length < 10) found.newPassword = 'Use at least 10 characters.';
+    setFields(found);
+    setMessage('');
+    if (Object.keys(found).length === 0) change.mutate({ currentPassword, newPassword });
+  };
+  return (
+    <form ref={form} className="password-form" onSubmit={onSubmit} noValidate>
+      <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={fields.currentPassword} />
+      <Field label="New password" name="newPassword" type="password" autoComplete="new-password" hint="At least 10 characters." error={fields.newPassword} />
+      <FormError message={message} />
+      <div className="actions"><button type="submit" disabled={change.isPending}>{change.isPending ? 'Saving…' : 'Change password'}</button></div>
+    </form>
+  );
+}
+
+function Tokens() {
+  const notify = useNotify();
+  const tokens = useQuery({ queryKey: ['account.tokens.list'], queryFn: () => trpc.account.tokens.list.query() });
+  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const [nameError, setNameError] = useState('');
+  const [message, setMessage] = useState('');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['account.tokens.list'] });
+  const create = useMutation({
+    mutationFn: (input: Parameters<typeof trpc.account.tokens.create.mutate>[0]) => trpc.account.tokens.create.mutate(input),
+    onSuccess: (token) => {
+      setCreated(token);
+      void refresh();
+    },
+    onError: (error) => {
+      const explained = explain(error);
+      setNameError(explained.fields.name ?? '');
+      setMessage(explained.fields.name ? '' : explained.message);
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (token: Token) => trpc.account.tokens.revoke.mutate({ id: token.id }),
+    onSuccess: (_, token) => {
+      notify(`Token “${token.name}” revoked.`);
+      void refresh();
+    },
+    onError: (error) => notify(explain(error).message, 'error'),
+  });
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const name = String(data.get('tokenName')).trim();
+    if (!name) return setNameError('Give the token a name, so you recognise it later.');
+    setNameError('');
+    const expiry = String(data.get('expiry'));
+    create.mutate({ name, scope: String(data.get('scope')) as 'read' | 'write', ...(expiry ? { expiresInDays: Number(expiry) } : {}) });
+    event.currentTarget.reset();
+  };
+  const items = tokens.data?.items ?? [];
+  return (
+    <>
+      {created && <CreatedTokenView token={created} onDone={() => setCreated(null)} />}
+      <ul className="tokens" aria-labelledby="tokens-title">
+        {items.map((token) => <TokenItem key={token.id} token={token} onRevoke={() => {
+          if (window.confirm(`Revoke “${token.name}”? Tools using it stop working at once.`)) revoke.mutate(token);
+        }} />)}
+      </ul>
+      {tokens.data && items.length === 0 && <p className="muted">You have no tokens yet.</p>}
+      <form className="token-form" onSubmit={onSubmit} noValidate>
+        <h3>Create a token</h3>
+        <Field label="Name" name="tokenName" maxLength={100} placeholder="e.g. browser extension" autoComplete="off" error={nameError} />
+        <SelectField label="Access" name="scope">
+          <option value="write">Read and write</option>
+          <option value="read">Read only</option>
+        </SelectField>
+        <SelectField label="Expires" name="expiry">{EXPIRY_CHOICES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}</SelectField>
+        <FormError message={message} />
+        <div className="actions"><button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating…' : 'Create token'}</button></div>
+      </form>
+    </>
+  );
+}
+
+function TokenItem({ token, onRevoke }: { token: Token; onRevoke: () => void }) {
+  const details = [
+    token.scope === 'read' ? 'read only' : 'read and write',
+    `created ${formatDay(token.createdAt)}`,
+    token.lastUsedAt ? `last used ${formatDay(token.lastUsedAt)}` : 'never used',
+    token.revokedAt ? `revoked ${formatDay(token.revokedAt)}` : token.expiresAt ? `expires ${formatDay(token.expiresAt)}` : 'no expiry',
+  ];
+  return (
+    <li className={token.revokedAt ? 'revoked' : ''}>
+      <span><strong>{token.name}</strong><span className="muted"> · {details.join(' · ')}</span></span>
+      {!token.revokedAt && <button type="button" className="quiet danger" onClick={onRevoke} aria-label={`Revoke token “${token.name}”`}>Revoke</button>}
+    </li>
+  );
+}
+
+function CreatedTokenView({ token, onDone }: { token: CreatedToken; onDone: () => void }) {
+  const [copyStatus, setCopyStatus] = useState('');
+  const secret = useRef<HTMLInputElement>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(token.token);
+      setCopyStatus('Copied.');
+    } catch {
+      // Without clipboard permission, select the text so Ctrl+C copies it.
+      secret.current?.select();
+      setCopyStatus('Press Ctrl+C (⌘C) to copy.');
+    }
+  };
+  return (
+    <div className="new-token">
+      <h3 tabIndex={-1} ref={(el) => el?.focus()}>Token “{token.name}” created</h3>
+      <p>Copy it now and keep it somewhere safe: it will not be shown again.</p>
+      <label htmlFor="new-token-value" className="visually-hidden">New token</label>
+      <div className="row">
+        <input id="new-token-value" ref={secret} readOnly value={token.token} className="secret" spellCheck={false} />
+        <button type="button" onClick={() => void copy()}>Copy</button>
+      </div>
+      <span role="status" className="muted">{copyStatus}</span>
+      <div className="actions"><button type="button" className="quiet" onClick={onDone}>Done</button></div>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { createContext, useContext, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+
+/** A labelled input with its hint and its own error, tied by aria-describedby. */
+export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | undefined }) {
+  const id = useId();
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      {hint && <p id={`${id}-hint`} className="hint">{hint}</p>}
+      {error && <p id={`${id}-error`} className="field-error">{error}</p>}
+    </div>
+  );
+}
+
+export function SelectField({ label, children, ...select }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} {...select}>{children}</select>
+    </div>
+  );
+}
+
+export function FormError({ message }: { message: string }) {
+  return <p className="form-error" role="alert">{message}</p>;
+}
+
+export type Tone = 'info' | 'error' | 'ok';
+export interface NoticeState { message: string; tone: Tone }
+
+export const NoticeContext = createContext<(message: string, tone?: Tone) => void>(() => {});
+export const useNotify = () => useContext(NoticeContext);
+
+/** The page notice: announced politely, dismissable. */
+export function Notice({ notice, onDismiss }: { notice: NoticeState; onDismiss: () => void }) {
+  return (
+    <div className="notice" data-tone={notice.tone} role="status" aria-live="polite">
+      <span>{notice.message}</span>
+      {notice.message && <button type="button" className="quiet" onClick={onDismiss} aria-label="Dismiss notice">✕</button>}
+    </div>
+  );
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+export const formatDateTime = (iso: string) => dateFormat.format(new Date(iso));
+export const formatDay = (iso: string) => dayFormat.format(new Date(iso));
+
+/** "in 3 days", "in 10 minutes": the largest unit that fits. */
+export function fromNow(iso: string, now = Date.now()): string {
+  const seconds = (new Date(iso).getTime() - now) / 1000;
+  for (const [unit, size] of [['day', 86400], ['hour', 3600], ['minute', 60]] as const) {
+    // 59.6 s reads better as "in 1 minute" than as "in 60 seconds".
+    if (Math.abs(seconds) >= size * 0.9) return relative.format(Math.round(seconds / size), unit);
+  }
+  return relative.format(Math.round(seconds), 'second');
+}
