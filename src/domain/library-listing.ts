@@ -18,22 +18,31 @@ export interface ListCursor {
 /** 9999-12-31T23:59:59.999Z: the last instant with a four-digit year. */
 const MAX_CURSOR_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/**
+ * Opaque to clients: base64url of 24 bytes, the position's epoch milliseconds (8 bytes, big-endian)
+ * and its card id (16 bytes). So every string of the pattern is a position: the document states
+ * all there is to know, and no cursor of the right shape is refused.
+ */
+export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 
-/** Opaque to clients: base64url of `<epoch ms>.<cardId>`. */
 export function encodeCursor(cursor: ListCursor): string {
-  return Buffer.from(`${cursor.createdAt.getTime()}.${cursor.cardId}`, 'utf8').toString('base64url');
+  const bytes = Buffer.alloc(24);
+  bytes.writeBigUInt64BE(BigInt(cursor.createdAt.getTime()), 0);
+  Buffer.from(cursor.cardId.replaceAll('-', ''), 'hex').copy(bytes, 8);
+  return bytes.toString('base64url');
 }
 
-/** The cursor, or null when it is not one this service produced. */
+/** The position a cursor names, or null when it does not have the cursor's shape. */
 export function decodeCursor(text: string): ListCursor | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
-  const match = /^(\d{1,15})\.(.+)$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
-  if (!match || !UUID.test(match[2]!)) return null;
-  const createdAt = new Date(Number(match[1]));
-  // Beyond year 9999 a Date is written with an expanded year ("+033658-…") that PostgreSQL
-  // cannot read: no card is that new, and the query would fail as a 500.
-  return createdAt.getTime() > MAX_CURSOR_TIME ? null : { createdAt, cardId: match[2]! };
+  if (!CURSOR_PATTERN.test(text)) return null;
+  const bytes = Buffer.from(text, 'base64url');
+  // Beyond year 9999 a Date is written with an expanded year ("+033658-…") that PostgreSQL cannot
+  // read; no card is that new, so such a position is the same as the last instant: the first page.
+  const time = bytes.readBigUInt64BE(0);
+  const createdAt = new Date(time > BigInt(MAX_CURSOR_TIME) ? MAX_CURSOR_TIME : Number(time));
+  const hex = bytes.subarray(8).toString('hex');
+  const cardId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return { createdAt, cardId };
 }
 
 /** Why a capture text is refused, or null when it is acceptable (judged after cleaning). */

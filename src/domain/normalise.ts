@@ -2,9 +2,16 @@
  * Text normalisation for captures: what we store, and the key that decides "same expression".
  */
 
-// JS `\s` covers the Unicode space separators (NBSP, U+2000–U+200A, U+202F, U+3000, ...), line
-// and paragraph separators and the BOM; NEL (U+0085) is a control char it misses.
-const WHITESPACE_RUN = /[\s\u0085]+/gu;
+/**
+ * What JS `\s` matches (the Unicode space separators — NBSP, U+2000–U+200A, U+202F, U+3000, … —,
+ * line and paragraph separators and the BOM) spelled out, for patterns that other regex engines
+ * read the same way (the OpenAPI document's: JSON Schema validators in Rust, Python, …).
+ * `String.prototype.trim` removes exactly these.
+ */
+const TRIMMED_SPACE = '\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+/** Whitespace that collapses in captured text: the above and NEL (U+0085), a control char `\s` misses. */
+const COLLAPSED_SPACE = `${TRIMMED_SPACE}\\u0085`;
+const WHITESPACE_RUN = new RegExp(`[${COLLAPSED_SPACE}]+`, 'gu');
 
 // Invisible characters that web copy-paste leaves inside words (soft hyphen, zero-width space,
 // word joiner). They change nothing a reader sees, so they must not split the key. ZWJ/ZWNJ are
@@ -68,7 +75,28 @@ export function countCodePoints(text: string): number {
   return count;
 }
 
-/** Whether the text contains at least one letter in any script (Unicode \p{L}). */
+/** At least one letter in any script (Unicode \p{L}); a pattern the API document states as is. */
+export const LETTER_PATTERN = /\p{L}/u;
+
+/** Whether the text contains at least one letter in any script. */
 export function hasLetter(text: string): boolean {
-  return /\p{L}/u.test(text);
+  return LETTER_PATTERN.test(text);
+}
+
+/**
+ * The texts that `cleanCaptureText` leaves 1..max code points long, as one pattern for the API
+ * document: a whitespace run inside the text counts as the one space it becomes, runs at either
+ * end count nothing. (NFC is not a pattern: a decomposed text is judged by its raw code points.)
+ */
+export function cleanedLengthPattern(max: number): RegExp {
+  const space = `[${COLLAPSED_SPACE}]`;
+  const other = `[^${COLLAPSED_SPACE}]`;
+  return new RegExp(`^${space}*${other}(?:${space}+(?=${other})|${other}){0,${max - 1}}${space}*$`, 'u');
+}
+
+/** The strings that `trim()` leaves 1..max code points long, as one pattern for the API document. */
+export function trimmedLengthPattern(max: number): RegExp {
+  const other = `[^${TRIMMED_SPACE}]`;
+  const inner = max > 1 ? `(?:[\\s\\S]{0,${max - 2}}${other})?` : '';
+  return new RegExp(`^[${TRIMMED_SPACE}]*${other}${inner}[${TRIMMED_SPACE}]*$`, 'u');
 }

@@ -18,6 +18,7 @@ import { audioContentRoute } from '../features/audio/content-route.ts';
 import { healthRoutes } from './health.ts';
 import { operations } from './operations.ts';
 import { mountRest } from './rest.ts';
+import { completeDocument } from './openapi-document.ts';
 import { trpcPlugin } from './trpc-transport.ts';
 import { webAppPlugin } from './web-app.ts';
 
@@ -47,6 +48,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: deps.config.logLevel } }),
     bodyLimit: deps.config.bodyLimitBytes,
+    // Unknown members of a JSON body are ignored, and `__proto__` / `constructor.prototype` are
+    // unknown members like any other: dropped while parsing (never merged into an object), not a 400.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
@@ -91,7 +96,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
       security: [{ bearer: [] }, { session: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (document) => completeDocument(jsonSchemaTransformObject(document), [restOnlyOperations, operations]),
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -31,6 +31,16 @@ export interface OperationContext<A extends AuthLevel = AuthLevel, L extends boo
 /** The request parts REST validated, for operations whose input is not simply the body or query. */
 export interface RestParts { body: any; query: any; params: any; headers: any }
 
+/** An OpenAPI 3.1 Link Object: the operation it leads to and where its inputs come from (runtime expressions). */
+export interface OpenApiLink {
+  operationId: string;
+  /** By parameter name, `path.`/`query.`-qualified where a name is ambiguous, e.g. `{ 'path.cardId': '$response.body#/card/cardId' }`. */
+  parameters?: Record<string, string>;
+  /** The body, whose members may be runtime expressions. */
+  requestBody?: Record<string, unknown>;
+  description?: string;
+}
+
 export interface RestBinding<I extends z.ZodType, O extends z.ZodType> {
   method: HttpMethod;
   /** Fastify's path syntax (`/api/library/:cardId`). */
@@ -51,6 +61,11 @@ export interface RestBinding<I extends z.ZodType, O extends z.ZodType> {
   problems?: number[];
   /** Extended problem documents, by status, for the API reference. */
   problemSchemas?: Record<number, z.ZodType>;
+  /**
+   * OpenAPI links, by success status: which operations can use what this answer returns (e.g. a
+   * capture's `cardId`), so that generated clients and stateful tests can follow them.
+   */
+  links?: Record<number, Record<string, OpenApiLink>>;
   /** Response headers that say what tRPC puts in the body (e.g. `Idempotent-Replayed`). */
   headers?: (output: z.output<O>) => Record<string, string>;
   description?: string;

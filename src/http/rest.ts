@@ -11,7 +11,7 @@ function restContext(deps: AppDeps, request: FastifyRequest, reply: FastifyReply
 }
 
 /** Request schemas and the input they make, from the operation's REST binding. */
-function restInput(operation: AnyOperation) {
+export function restInput(operation: AnyOperation) {
   const { method, input: from = method === 'GET' ? 'query' : 'body' } = operation.rest;
   if (operation.input === noInput) return { schema: {}, toInput: () => undefined };
   switch (from) {

@@ -8,7 +8,7 @@ import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../../h
 import { hitBucket } from '../../services/rate-limit-store.ts';
 import {
   accountSchema, changePasswordSchema, createdTokenSchema, createTokenSchema, credentialsSchema, languageSettingsSchema,
-  languagesResponseSchema, sessionsEndedSchema, signOutEverywhereSchema, tokenIdSchema, tokenListSchema,
+  languagesResponseSchema, loginSchema, sessionsEndedSchema, signOutEverywhereSchema, tokenIdSchema, tokenListSchema,
 } from './schemas.ts';
 import { changePassword, endAllSessions, getAccount, logIn, logOut, setLanguages, signUp } from './service.ts';
 import { createToken, listTokens, revokeToken } from './tokens.ts';
@@ -33,7 +33,7 @@ export const signInOperations = {
   }),
   login: defineOperation({
     tag, summary: 'Sign in with email and password (a fresh session)', auth: 'public',
-    input: credentialsSchema, output: accountSchema,
+    input: loginSchema, output: accountSchema,
     rest: { method: 'POST', path: '/api/auth/login', problems: [400, 401, 403, 429] },
     async handler({ deps: { config }, em, request, reply }, { email, password }) {
       const { account, sessionId } = await logIn(em, email, password, {
@@ -73,7 +73,7 @@ export const accountOperations = {
     tag, summary: 'Supported languages (BCP 47 tags)', auth: 'public',
     input: noInput, output: languagesResponseSchema,
     rest: { method: 'GET', path: '/api/languages' },
-    handler: () => ({ languages: SUPPORTED_LANGUAGES.map((l) => ({ ...l })), sourceOnly: ['auto'] }),
+    handler: () => ({ languages: SUPPORTED_LANGUAGES.map((l) => ({ ...l })), sourceOnly: ['auto' as const] }),
   }),
   /** Every session ends, this one too. */
   logoutEverywhere: defineOperation({
@@ -107,7 +107,7 @@ export const accountOperations = {
     create: defineOperation({
       tag: 'tokens', summary: 'Create a personal token (shown once)', auth: 'session',
       input: createTokenSchema, output: createdTokenSchema,
-      rest: { method: 'POST', path: '/api/tokens', status: 201 },
+      rest: { method: 'POST', path: '/api/tokens', status: 201, links: { 201: { revoke: { operationId: 'account.tokens.revoke', parameters: { 'path.id': '$response.body#/id' } } } } },
       handler: ({ em, principal }, input) => createToken(em, principal.userId, input),
     }),
     revoke: defineOperation({

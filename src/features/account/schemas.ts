@@ -1,13 +1,25 @@
 import { z } from 'zod';
-import { canonicalLanguage } from '../../domain/languages.ts';
-import { isoDate } from '../shared-schemas.ts';
+import { trimmedLengthPattern } from '../../domain/normalise.ts';
+import { codePointString, isoDate, languageTag, languageTagOutput } from '../shared-schemas.ts';
 
-const newPassword = z.string().min(10, 'at least 10 characters').max(256);
+const newPassword = codePointString(10, 256);
 
-export const credentialsSchema = z.object({
-  email: z.string().trim().toLowerCase().max(254).pipe(z.email()),
-  password: newPassword,
-});
+/**
+ * zod's email pattern, narrowed to what JSON Schema's `email` format also accepts (a local part of
+ * at most 64 characters, domain labels of at most 63 that do not end in `-`), so that the document
+ * can state both and mean the same addresses as the server.
+ */
+const EMAIL_PATTERN = /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+/** Compared in lower case, surrounding spaces ignored; the document states the address's own form. */
+const email = z
+  .preprocess((value) => (typeof value === 'string' ? value.trim().toLowerCase() : value), z.email({ pattern: EMAIL_PATTERN }).max(254))
+  .meta({ description: 'An email address; case-insensitive, surrounding spaces ignored.' });
+
+export const credentialsSchema = z.object({ email, password: newPassword });
+
+/** Signing in checks the password itself; only a new password has a minimum length. */
+export const loginSchema = z.object({ email, password: codePointString(1, 256) });
 
 const revokeTokens = z.boolean().default(false).meta({ description: 'Also revoke every personal token (for a suspected leak). Tokens stay valid otherwise.' });
 
@@ -15,7 +27,7 @@ const revokeTokens = z.boolean().default(false).meta({ description: 'Also revoke
 export const signOutEverywhereSchema = z.preprocess((body) => body ?? {}, z.object({ revokeTokens }));
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string().min(1).max(256),
+  currentPassword: codePointString(1, 256),
   newPassword,
   revokeTokens,
 });
@@ -26,41 +38,30 @@ export const sessionsEndedSchema = z
 
 export const accountSchema = z
   .object({
-    userId: z.string(),
+    userId: z.uuid(),
     email: z.string(),
     plan: z.enum(['free', 'paid']),
-    targetLanguage: z.string().nullable(),
-    nativeLanguage: z.string().nullable(),
+    targetLanguage: languageTagOutput.nullable(),
+    nativeLanguage: languageTagOutput.nullable(),
   })
   .meta({ id: 'Account' });
-
-const languageTag = z
-  .string()
-  .transform((tag, ctx) => {
-    const canonical = canonicalLanguage(tag);
-    if (!canonical) {
-      ctx.addIssue({ code: 'custom', message: `unsupported language "${tag}"; see GET /api/languages` });
-      return z.NEVER;
-    }
-    return canonical;
-  });
 
 export const languageSettingsSchema = z.object({ targetLanguage: languageTag, nativeLanguage: languageTag });
 
 export const languagesResponseSchema = z.object({
-  languages: z.array(z.object({ tag: z.string(), name: z.string() })),
-  sourceOnly: z.array(z.string()),
+  languages: z.array(z.object({ tag: languageTagOutput, name: z.string() })),
+  sourceOnly: z.array(z.literal('auto')),
 });
 
 export const createTokenSchema = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: z.string().regex(trimmedLengthPattern(100), '1..100 characters, not only spaces').trim(),
   scope: z.enum(['read', 'write']),
   expiresInDays: z.number().int().min(1).max(3650).optional(),
 });
 
 export const tokenSchema = z
   .object({
-    id: z.string(),
+    id: z.uuid(),
     name: z.string(),
     scope: z.enum(['read', 'write']),
     createdAt: isoDate,
@@ -75,7 +76,8 @@ export const createdTokenSchema = tokenSchema.extend({ token: z.string().meta({ 
 export const tokenListSchema = z.object({ items: z.array(tokenSchema) });
 export const tokenIdSchema = z.object({ id: z.uuid() });
 
-export type Account = z.infer<typeof accountSchema>;
+/** What the service builds: stored language tags are plain strings until the answer is checked. */
+export type Account = z.input<typeof accountSchema>;
 export type SessionsEnded = z.infer<typeof sessionsEndedSchema>;
 export type TokenView = z.infer<typeof tokenSchema>;
 export type TokenScope = TokenView['scope'];

@@ -5,6 +5,12 @@ import { speechEngineFor } from './speech/engine.ts';
 
 const tag = 'audio';
 
+const audioId = '$response.body#/audio/audioId';
+const clipLinks = {
+  get: { operationId: 'audio.get', parameters: { 'path.audioId': audioId } },
+  content: { operationId: 'audio.content', parameters: { 'path.audioId': audioId } },
+};
+
 const subjectOf = (body: AudioRequest): AudioSubject =>
   body.cardId !== undefined ? { cardId: body.cardId } : { sentenceId: body.sentenceId! };
 
@@ -17,7 +23,10 @@ export const audioOperations = {
     tag, summary: 'Get or generate audio for a card or sentence', auth: 'write', modelBacked: true,
     input: audioRequestSchema, output: audioEnvelopeSchema,
     // A ready clip is 200 (free); one being generated, for this request or another, 202.
-    rest: { method: 'POST', path: '/api/audio', status: ({ audio }) => (audio.status === 'ready' ? 200 : 202), responses: { 200: audioEnvelopeSchema, 202: audioEnvelopeSchema }, problems: [402, 404] },
+    rest: {
+      method: 'POST', path: '/api/audio', status: ({ audio }) => (audio.status === 'ready' ? 200 : 202), responses: { 200: audioEnvelopeSchema, 202: audioEnvelopeSchema }, problems: [402, 404],
+      links: { 200: clipLinks, 202: clipLinks },
+    },
     handler: async ({ deps: { orm, temporal, config }, principal, request }, input) => ({
       audio: await requestAudio({ orm, temporal, config, engine: speechEngineFor(config.tts), logger: request.log }, principal.userId, subjectOf(input)),
     }),

@@ -1,19 +1,19 @@
 import { z } from 'zod';
 
+/** Exactly one of cardId or sentenceId: each alternative forbids the other's member. */
 export const audioRequestSchema = z
-  .object({
-    cardId: z.uuid().optional(),
-    sentenceId: z.uuid().optional(),
-  })
-  .superRefine((body, ctx) => {
-    const given = [body.cardId, body.sentenceId].filter((v) => v !== undefined).length;
-    if (given !== 1) ctx.addIssue({ code: 'custom', path: [], message: 'send exactly one of cardId or sentenceId' });
-  })
+  .xor(
+    [
+      z.object({ cardId: z.uuid(), sentenceId: z.never().optional() }),
+      z.object({ sentenceId: z.uuid(), cardId: z.never().optional() }),
+    ],
+    { error: 'send exactly one of cardId or sentenceId' },
+  )
   .meta({ id: 'AudioRequest' });
 
 export const audioSchema = z
   .object({
-    audioId: z.string(),
+    audioId: z.uuid(),
     status: z.enum(['pending', 'ready', 'failed']),
     contentType: z.string().nullable().meta({ description: 'Known once ready, e.g. audio/mpeg or audio/wav.' }),
     url: z.string().meta({ description: 'Where the bytes are served (supports HTTP range requests).' }),

@@ -8,6 +8,16 @@ import {
 import { captureCard, deleteCard, enrichmentDispatch, getCardForUser, listCards, refreshEnrichment } from './service.ts';
 
 const tag = 'library';
+
+/** What a card's answer leads to: reading, refreshing and deleting it, and its audio. */
+const cardId = '$response.body#/card/cardId';
+const cardLinks = {
+  get: { operationId: 'library.get', parameters: { 'path.cardId': cardId } },
+  refresh: { operationId: 'library.refresh', requestBody: { cardId, action: 'refresh_enrichment' } },
+  // In the query and the body alike: either alone would meet a generated other of a different value.
+  delete: { operationId: 'library.delete', parameters: { 'query.cardId': cardId }, requestBody: { cardId } },
+  audio: { operationId: 'audio.request', requestBody: { cardId } },
+};
 const dispatchOf = ({ deps, request }: OperationContext) => enrichmentDispatch(deps, request.log);
 
 /** The library (cards) at /api/library and tRPC `library.*`. */
@@ -16,7 +26,10 @@ export const libraryOperations = {
     tag, summary: 'Capture an expression (preparation follows in the background)', auth: 'write', modelBacked: true, requiresLanguages: true,
     input: captureSchema, output: captureResultSchema,
     // A new card is 202 (its enrichment is under way), a reused one 200 with `reused: true`.
-    rest: { method: 'POST', path: '/api/library', status: ({ reused }) => (reused ? 200 : 202), responses: { 202: capturedSchema, 200: reusedSchema }, problems: [428] },
+    rest: {
+      method: 'POST', path: '/api/library', status: ({ reused }) => (reused ? 200 : 202), responses: { 202: capturedSchema, 200: reusedSchema }, problems: [428],
+      links: { 202: cardLinks, 200: cardLinks },
+    },
     handler: (ctx, { text }) => captureCard(ctx.em, dispatchOf(ctx), ctx.principal.userId, text),
   }),
   list: defineOperation({
@@ -42,6 +55,7 @@ export const libraryOperations = {
     input: cardIdInputSchema, output: deletedSchema,
     rest: {
       method: 'DELETE', path: '/api/library', status: 204, problems: [404],
+      description: 'Say which card in the query (`?cardId=`) or in a JSON body `{"cardId": …}`; with both, they must be the same (400 otherwise), and with neither → 400. OpenAPI cannot relate a parameter to the body, so each is optional below.',
       input: { querystring: deleteQuerySchema, body: deleteBodySchema, toInput: ({ query, body }) => ({ cardId: cardIdFrom(query.cardId, body?.cardId) }) },
     },
     async handler(ctx, { cardId }) {

@@ -1,18 +1,25 @@
 import { z } from 'zod';
 import { FOCUS_KINDS, REGISTERS } from '../../domain/library-enrichment.ts';
-import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, captureTextProblem, decodeCursor } from '../../domain/library-listing.ts';
-import { isoDate } from '../shared-schemas.ts';
+import { CAPTURE_TEXT_MAX, CURSOR_PATTERN, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, captureTextProblem } from '../../domain/library-listing.ts';
+import { cleanedLengthPattern, LETTER_PATTERN } from '../../domain/normalise.ts';
+import { codePointString, isoDate } from '../shared-schemas.ts';
 
 export const cardIdSchema = z.uuid().meta({ description: 'The card id (`cardId`).' });
 
 export const captureSchema = z.object({
   text: z
     .string()
+    // The document's statement of the rule (both patterns must match); captureTextProblem is the rule.
+    .regex(cleanedLengthPattern(CAPTURE_TEXT_MAX), `1..${CAPTURE_TEXT_MAX} characters once trimmed and whitespace collapsed`)
+    .regex(LETTER_PATTERN, 'must contain at least one letter')
     .superRefine((text, ctx) => {
       const problem = captureTextProblem(text);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
-    .meta({ description: `A short English expression: trimmed, 1..${CAPTURE_TEXT_MAX} characters (code points), at least one letter.`, example: 'break a leg' }),
+    .meta({
+      description: `A short English expression: trimmed, whitespace runs collapsed to one space, then 1..${CAPTURE_TEXT_MAX} characters (code points) with at least one letter of any script (Unicode \\p{L}).`,
+      example: 'break a leg',
+    }),
 });
 
 export const enrichmentSchema = z
@@ -27,7 +34,7 @@ export const enrichmentSchema = z
 
 export const cardSchema = z
   .object({
-    cardId: z.string(),
+    cardId: z.uuid(),
     text: z.string(),
     enrichmentStatus: z.enum(['pending', 'ready', 'failed']),
     createdAt: isoDate,
@@ -58,23 +65,27 @@ export const cardIdInputSchema = z.object({ cardId: cardIdSchema });
 export const deletedSchema = z.object({ deleted: z.literal(true) });
 
 export const listQuerySchema = z.object({
-  query: z.string().max(280).optional().meta({ description: 'Matches text and translation, case- and accent-insensitive.' }),
+  query: codePointString(0, 280).optional().meta({ description: 'Matches text and translation, case- and accent-insensitive.' }),
   cursor: z
     .string()
-    .max(200)
-    .refine((c) => decodeCursor(c) !== null, 'not a cursor from this service')
+    .regex(CURSOR_PATTERN, 'not a cursor from this service')
     .optional()
-    .meta({ description: 'The previous page’s `nextCursor`.' }),
+    .meta({ description: 'The previous page’s `nextCursor`: opaque, 32 characters of base64url.' }),
   limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
 });
 
-export const listSchema = z.object({ items: z.array(cardSchema), nextCursor: z.string().nullable() });
+export const listSchema = z.object({ items: z.array(cardSchema), nextCursor: z.string().regex(CURSOR_PATTERN).nullable() });
 
 export const refreshSchema = z.object({
   cardId: cardIdSchema,
   action: z.enum(['refresh_enrichment']),
 });
 
+/**
+ * DELETE takes the cardId in the query or in a JSON body (both: the same value). JSON Schema
+ * cannot relate a parameter to the body, so each is optional in the document and the rule is
+ * in the operation's description.
+ */
 export const deleteQuerySchema = z.object({ cardId: cardIdSchema.optional() });
 export const deleteBodySchema = z.object({ cardId: cardIdSchema.optional() }).nullish();
 

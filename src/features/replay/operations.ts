@@ -15,7 +15,11 @@ export const replayOperations = {
   session: defineOperation({
     tag, summary: 'Open or resume a Replay session', auth: 'read',
     input: replayQuerySchema, output: replaySessionSchema,
-    rest: { method: 'GET', path: '/api/replay' },
+    rest: {
+      method: 'GET', path: '/api/replay',
+      // The first item's completion; a session with no items has nothing to complete.
+      links: { 200: { complete: { operationId: 'replay.complete', requestBody: { itemId: '$response.body#/items/0/itemId', usedHint: false, autoFilled: false, unaidedErrors: 0 } } } },
+    },
     handler: ({ em, principal }, { count }) => openOrResumeSession(em, principal.userId, count),
   }),
   complete: defineOperation({

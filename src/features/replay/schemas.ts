@@ -15,8 +15,8 @@ export const replayQuerySchema = z.object({
 
 export const replayItemSchema = z
   .object({
-    itemId: z.string(),
-    cardId: z.string(),
+    itemId: z.uuid(),
+    cardId: z.uuid(),
     prompt: z.string().meta({ description: 'The card’s translation into your native language.' }),
     answer: z.string().meta({ description: 'The English to reconstruct (the corrected text if preparation corrected it).' }),
     mask: z.string().meta({ description: 'As long as `answer` in code points: `_` hidden, `.` shown.' }),
@@ -25,7 +25,7 @@ export const replayItemSchema = z
 
 export const replaySessionSchema = z
   .object({
-    sessionId: z.string().nullable().meta({ description: 'Null when there is nothing to practise (no session is opened).' }),
+    sessionId: z.uuid().nullable().meta({ description: 'Null when there is nothing to practise (no session is opened).' }),
     resumed: z.boolean(),
     items: z.array(replayItemSchema),
   })
@@ -44,8 +44,8 @@ export const replayCompletionSchema = z
 
 export const replayResultSchema = z
   .object({
-    itemId: z.string(),
-    cardId: z.string(),
+    itemId: z.uuid(),
+    cardId: z.uuid(),
     rating: z.enum(['again', 'hard', 'good', 'easy']),
     nextReviewAt: isoDate,
     feedback: z.object({

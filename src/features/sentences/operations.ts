@@ -10,6 +10,9 @@ const translationFailedSchema = problemSchema.extend({
   sentenceId: z.string().optional().meta({ description: 'The saved sentence, now with status "failed"; post it again to retry.' }),
 });
 
+/** A saved sentence leads to its audio. */
+const sentenceLinks = { audio: { operationId: 'audio.request', requestBody: { sentenceId: '$response.body#/sentence/id' } } };
+
 /** Sentences at /api/sentences and tRPC `sentences.*`. */
 export const sentenceOperations = {
   create: defineOperation({
@@ -25,6 +28,7 @@ export const sentenceOperations = {
       },
       status: (_output, { mode }) => (mode === 'async' ? 202 : 200),
       responses: { 200: sentenceEnvelopeSchema, 202: sentenceEnvelopeSchema },
+      links: { 200: sentenceLinks, 202: sentenceLinks },
       problems: [402, 428],
       // Extended to document the members these problems add (existingId, sentenceId).
       problemSchemas: { 409: problemSchema.extend({ existingId: z.string().nullable().optional() }), 502: translationFailedSchema, 503: translationFailedSchema },

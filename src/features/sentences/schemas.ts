@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { cleanCaptureText, countCodePoints } from '../../domain/normalise.ts';
-import { isoDate } from '../shared-schemas.ts';
+import { cleanCaptureText, cleanedLengthPattern, countCodePoints } from '../../domain/normalise.ts';
+import { isoDate, languageTagOutput } from '../shared-schemas.ts';
 
 export const SENTENCE_MAX_CHARS = 1000;
 export const SENTENCES_MAX_PAGE_SIZE = 100;
@@ -8,6 +8,7 @@ export const SENTENCES_MAX_PAGE_SIZE = 100;
 /** Stored as shown: NFC, whitespace collapsed, trimmed; 1..1000 code points after that. */
 const originalText = z
   .string()
+  .regex(cleanedLengthPattern(SENTENCE_MAX_CHARS), `1..${SENTENCE_MAX_CHARS} characters once trimmed and whitespace collapsed`)
   .transform(cleanCaptureText)
   .refine((text) => text.length > 0, 'must not be blank')
   .refine((text) => countCodePoints(text) <= SENTENCE_MAX_CHARS, `at most ${SENTENCE_MAX_CHARS} characters`)
@@ -26,11 +27,11 @@ export const listSentencesQuerySchema = z.object({
 
 export const sentenceSchema = z
   .object({
-    id: z.string(),
+    id: z.uuid(),
     original_text: z.string(),
     translation: z.string().nullable(),
     status: z.enum(['pending', 'translated', 'failed']),
-    native_language: z.string(),
+    native_language: languageTagOutput,
     created_at: isoDate,
   })
   .meta({ id: 'Sentence' });
@@ -47,5 +48,5 @@ export const sentencePageSchema = z.object({
 /** tRPC: one input instead of query + header (a first-party page has no batch uploads to hide). */
 export const createSentenceInputSchema = createSentenceSchema.extend({ mode: z.enum(['sync', 'async']).default('sync') });
 
-export type SentenceView = z.infer<typeof sentenceSchema>;
-export type SentencePage = z.infer<typeof sentencePageSchema>;
+export type SentenceView = z.input<typeof sentenceSchema>;
+export type SentencePage = z.input<typeof sentencePageSchema>;

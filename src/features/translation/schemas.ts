@@ -1,33 +1,25 @@
 import { z } from 'zod';
-import { canonicalLanguage } from '../../domain/languages.ts';
 import { batchLimitErrors, PAGE_TRANSLATION_LIMITS } from '../../domain/translation-request.ts';
+import { codePointString, languageTag, languageTagOutput, sourceLanguageTag } from '../shared-schemas.ts';
 
-const language = (allowAuto: boolean) =>
-  z.string().max(35).transform((tag, ctx) => {
-    if (allowAuto && tag.trim().toLowerCase() === 'auto') return 'auto';
-    const canonical = canonicalLanguage(tag);
-    if (!canonical) {
-      const hint = tag.trim().toLowerCase() === 'auto' ? '"auto" is only allowed as source_language' : 'see GET /api/languages';
-      ctx.addIssue({ code: 'custom', message: `unsupported language "${tag.slice(0, 35)}"; ${hint}` });
-      return z.NEVER;
-    }
-    return canonical;
-  });
+const L = PAGE_TRANSLATION_LIMITS;
 
 const item = z.object({
-  id: z.string().min(1, 'must not be empty').max(PAGE_TRANSLATION_LIMITS.maxIdLength),
-  text: z.string(),
+  id: codePointString(1, L.maxIdLength).meta({ description: 'Unique within the request (a rule JSON Schema cannot state across items).' }),
+  text: codePointString(0, L.maxTotalCodePoints).meta({
+    description: `Item texts together are at most ${L.maxTotalCodePoints} characters (code points) per request; one item alone may use all of it.`,
+  }),
 });
 
 export const pageTranslationRequestSchema = z
   .object({
     request_id: z.string().regex(PAGE_TRANSLATION_LIMITS.requestIdPattern, '1..128 characters of A-Z a-z 0-9 . _ : -'),
-    target_language: language(false),
-    source_language: language(true),
+    target_language: languageTag,
+    source_language: sourceLanguageTag,
     items: z
       .array(item)
       .min(1, 'at least 1 item')
-      .max(PAGE_TRANSLATION_LIMITS.maxItems, `at most ${PAGE_TRANSLATION_LIMITS.maxItems} items per request`),
+      .max(L.maxItems, `at most ${L.maxItems} items per request`),
   })
   .superRefine((body, ctx) => {
     for (const error of batchLimitErrors(body.items)) {
@@ -38,8 +30,8 @@ export const pageTranslationRequestSchema = z
 export const pageTranslationResponseSchema = z
   .object({
     request_id: z.string(),
-    target_language: z.string(),
-    items: z.array(z.object({ id: z.string(), text: z.string(), detected_source_language: z.string() })),
+    target_language: languageTagOutput,
+    items: z.array(z.object({ id: z.string(), text: z.string(), detected_source_language: z.string().meta({ description: 'A BCP 47 tag, `und` when unknown.' }) })),
     credits_charged: z.number().int(),
   })
   .meta({ id: 'PageTranslation' });
@@ -47,4 +39,4 @@ export const pageTranslationResponseSchema = z
 /** tRPC has no response headers: a replay is said by `replayed` beside the response (REST: `Idempotent-Replayed`). */
 export const pageTranslationResultSchema = pageTranslationResponseSchema.extend({ replayed: z.boolean() });
 
-export type PageTranslationResponse = z.infer<typeof pageTranslationResponseSchema>;
+export type PageTranslationResponse = z.input<typeof pageTranslationResponseSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trimmedLengthPattern } from '../../domain/normalise.ts';
 
 export const TONES = ['neutral', 'formal', 'casual'] as const;
 export type Tone = (typeof TONES)[number];
@@ -6,9 +7,9 @@ export type Tone = (typeof TONES)[number];
 /** Prompt length in code points, as every length in this API. */
 const prompt = z
   .string()
+  .regex(trimmedLengthPattern(2000), '1..2000 characters once trimmed')
   .trim()
-  .refine((s) => Array.from(s).length >= 1, 'must not be empty')
-  .refine((s) => Array.from(s).length <= 2000, 'at most 2000 characters');
+  .meta({ description: 'What you want to say: 1..2000 characters (code points) once trimmed.' });
 
 export const workRequestSchema = z
   .object({
@@ -30,7 +31,7 @@ export const workResponseSchema = z
   .object({
     english: z.string(),
     notes: z.array(z.string()),
-    usedCardIds: z.array(z.string()),
+    usedCardIds: z.array(z.uuid()),
     creditsCharged: z.number().int(),
   })
   .meta({ id: 'WorkDraft' });

@@ -79,15 +79,21 @@ export const problemsPlugin = fp(async (app: FastifyInstance) => {
     if (known) methods.forEach((m) => known.methods.add(m));
     else routes.push({ pattern, methods: new Set(methods) });
   });
+  const allowedMethods = (path: string) => [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))];
+
+  // 405 only when the method is what is wrong, whatever its name (QUERY, PROPFIND, …); a known
+  // method on a missing resource is a 404. Decided on arrival: an unmatched QUERY without a
+  // Content-Type would otherwise be refused as a 400 while its body is read (RFC 10008).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404) return;
+    const allowed = allowedMethods(request.url.split('?')[0]!);
+    if (allowed.length === 0 || allowed.includes(request.method)) return;
+    reply.header('allow', allowed.join(', '));
+    return sendProblem(request, reply, new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allowed.join(', ')}.`));
+  });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    const allowed = routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]);
-    // 405 only when the method is what is wrong; a known method on a missing resource is a 404.
-    if (allowed.length > 0 && !allowed.includes(request.method)) {
-      reply.header('allow', [...new Set(allowed)].join(', '));
-      return sendProblem(request, reply, new AppError('method_not_allowed', `${request.method} is not allowed here; use ${[...new Set(allowed)].join(', ')}.`));
-    }
     return sendProblem(request, reply, new AppError('not_found', `No route ${request.method} ${path}.`));
   });
 

@@ -47,3 +47,33 @@ export const textGuardPlugin = fp(
   },
   { name: 'text-guard' },
 );
+
+type JsonSchema = Record<string, unknown>;
+const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+
+/**
+ * The same rule in the OpenAPI document: every string a request carries (parameters, bodies and
+ * the components they use) states that it has no U+0000. Unpaired surrogates need no statement:
+ * JSON Schema strings are Unicode text, which they are not.
+ */
+export function documentStorableText(document: { paths?: unknown; components?: unknown }): void {
+  const components = ((document.components as { schemas?: Record<string, JsonSchema> } | undefined)?.schemas) ?? {};
+  const seen = new Set<JsonSchema>();
+  const visit = (schema: unknown): void => {
+    if (schema === null || typeof schema !== 'object' || seen.has(schema as JsonSchema)) return;
+    const node = schema as JsonSchema;
+    seen.add(node);
+    if (typeof node.$ref === 'string') visit(components[node.$ref.replace('#/components/schemas/', '')]);
+    const types = ([] as unknown[]).concat(node.type);
+    if (types.includes('string') && node.enum === undefined && node.const === undefined) node.not = { pattern: '\\u0000' };
+    for (const child of Object.values((node.properties as Record<string, unknown> | undefined) ?? {})) visit(child);
+    visit(node.items);
+    for (const list of SUBSCHEMA_LISTS) for (const child of (node[list] as unknown[] | undefined) ?? []) visit(child);
+  };
+  for (const item of Object.values((document.paths ?? {}) as Record<string, Record<string, JsonSchema>>)) {
+    for (const op of Object.values(item)) {
+      for (const parameter of (op.parameters as { schema?: unknown }[] | undefined) ?? []) visit(parameter.schema);
+      for (const media of Object.values(((op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content) ?? {})) visit(media.schema);
+    }
+  }
+}

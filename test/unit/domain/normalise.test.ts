@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanCaptureText, countCodePoints, hasLetter, normaliseExpression } from '../../../src/domain/normalise.ts';
+import { cleanCaptureText, cleanedLengthPattern, countCodePoints, hasLetter, normaliseExpression, trimmedLengthPattern } from '../../../src/domain/normalise.ts';
 
 const composedE = 'caf\u00E9'; // é as one code point
 const decomposedE = 'cafe\u0301'; // e + combining acute
@@ -193,5 +193,25 @@ describe('hasLetter', () => {
     ['\u0301', false], // a lone combining mark is not a letter
   ])('%j → %s', (input, expected) => {
     expect(hasLetter(input)).toBe(expected);
+  });
+});
+
+describe('length patterns (what the API document states)', () => {
+  // Text as clients send it: spaces of every kind (and NEL) in runs, letters, emoji, punctuation.
+  const piece = fc.constantFrom(' ', '  ', '\t', '\n', '\u0085', '\u00a0', '\u3000', '\ufeff', 'a', 'é', '😀', '.', '字', '\u200b');
+  const text = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
+
+  it('cleanedLengthPattern(max) matches exactly the texts cleanCaptureText leaves 1..max code points long', () => {
+    fc.assert(fc.property(text, fc.integer({ min: 1, max: 6 }), (raw, max) => {
+      const length = countCodePoints(cleanCaptureText(raw));
+      expect(cleanedLengthPattern(max).test(raw)).toBe(length >= 1 && length <= max);
+    }), { numRuns: 2000 });
+  });
+
+  it('trimmedLengthPattern(max) matches exactly the strings trim() leaves 1..max code points long', () => {
+    fc.assert(fc.property(text, fc.integer({ min: 1, max: 6 }), (raw, max) => {
+      const length = countCodePoints(raw.trim());
+      expect(trimmedLengthPattern(max).test(raw)).toBe(length >= 1 && length <= max);
+    }), { numRuns: 2000 });
   });
 });
