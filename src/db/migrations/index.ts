@@ -11,6 +11,7 @@ import { CreditHolds } from './0010-credit-holds.ts';
 import { Isolation } from './0011-isolation.ts';
 import { Faults } from './0012-faults.ts';
 import { Retention } from './0013-retention.ts';
+import { OutboxNotify } from './0014-outbox-notify.ts';
 
 
 /** Every migration, in order. Each feature area appends its own file here. */
@@ -28,4 +29,5 @@ export const migrations = [
   Isolation,
   Faults,
   Retention,
+  OutboxNotify,
 ];

@@ -16,7 +16,6 @@ import { cardAnswer } from '../library/card-reads.ts';
 import { consumeAudioGeneration, lockAudioQuota } from './quota.ts';
 import { charge, reserveCredits } from '../credits/wallet.ts';
 import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
-import { dispatchInBackground } from '../../temporal/outbox-dispatch.ts';
 import { generateAudio } from '../../workflows/audio.ts';
 import type { AudioView } from './schemas.ts';
 
@@ -50,7 +49,7 @@ const view = (row: ClipRow): AudioView => ({ audioId: row.id, status: row.status
  */
 export async function requestAudio(deps: AudioDeps, userId: string, subject: AudioSubject): Promise<AudioView> {
   const { engine } = deps;
-  const { outboxId, clip, lostCalls } = await deps.orm.em.fork().transactional(async (tx) => {
+  const { clip, lostCalls } = await deps.orm.em.fork().transactional(async (tx) => {
     await lockAudioQuota(tx, userId);
     const text = spokenText(await subjectText(tx, userId, subject));
     const key = audioKey({ text, engine: engine.engine, voice: engine.voice, model: engine.model });
@@ -76,20 +75,20 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
       `INSERT INTO audio_requests (user_id, audio_id, card_id, sentence_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       [userId, clip!.id, subject.cardId ?? null, subject.sentenceId ?? null],
     );
-    const outboxId = generate
-      ? await enqueueWorkflow(tx, outboxStart(generateAudio, [clip!.id], {
+    // Started by the worker's outbox relay once this commits.
+    if (generate) {
+      await enqueueWorkflow(tx, outboxStart(generateAudio, [clip!.id], {
           // Per clip, not per text: a clip housekeeping deleted is made anew under a new id, and
           // the completed run of the old one must not stand in for its generation.
           workflowId: workflowId(WORKFLOW_KINDS.audio, clip!.id),
           taskQueue: deps.config.temporal.taskQueue,
           userId,
           kind: WORKFLOW_KINDS.audio,
-        }))
-      : null;
-    return { outboxId, clip: clip!, lostCalls };
+        }));
+    }
+    return { clip: clip!, lostCalls };
   });
   reportLostCalls(spendReporter(deps.logger), lostCalls);
-  if (outboxId) dispatchInBackground(deps.orm, deps.temporal, [outboxId], deps.logger);
   return view(clip);
 }
 
