@@ -7,12 +7,38 @@ import { OUTBOX_COLUMNS, type WorkflowStart } from './outbox.ts';
 import { searchAttributesOf } from './search-attributes.ts';
 
 /**
- * The workflow outbox, starting side: the worker's relay, woken by the commit of every start a
- * request records (src/temporal/outbox.ts). Requests never call Temporal to start work.
+ * The workflow outbox, starting side: the worker's relay, woken by a NOTIFY that a request sends
+ * after committing a start (src/temporal/outbox.ts). Requests never call Temporal to start work.
  */
 
-/** The channel migration 0014's trigger notifies on every insert into workflow_outbox. */
 const OUTBOX_CHANNEL = 'workflow_outbox';
+
+/**
+ * Wakes the relays after a commit that recorded a start, without waiting. Sent on its own and not
+ * inside the recording transaction: a transaction that notifies holds a database-wide lock
+ * through its commit's WAL flush, which made every capture wait for every other (measured: the
+ * capture's main wait under load). A notification of its own writes no WAL. While one is on its
+ * way the process sends at most one more, since a relay pass takes every pending row anyway. A
+ * wake-up lost to a crash costs its row the relay's next poll.
+ */
+export function wakeOutboxRelay(orm: Orm): void {
+  const state = (wakers.get(orm) ?? wakers.set(orm, { sending: false, again: false }).get(orm))!;
+  if (state.sending) {
+    state.again = true;
+    return;
+  }
+  state.sending = true;
+  orm.em.fork().execute(`SELECT pg_notify(?, '')`, [OUTBOX_CHANNEL])
+    .catch(() => {}) // the relay's poll covers it
+    .finally(() => {
+      state.sending = false;
+      if (state.again) {
+        state.again = false;
+        wakeOutboxRelay(orm);
+      }
+    });
+}
+const wakers = new WeakMap<Orm, { sending: boolean; again: boolean }>();
 
 /** A recorded start as read back: what `outboxStart` wrote (see src/temporal/outbox.ts). */
 interface OutboxRow {
@@ -133,7 +159,7 @@ const RELAY_BATCH = 200;
 
 export interface OutboxRelayOptions {
   taskQueue: string;
-  /** The database the relay LISTENs on for new rows (migration 0014's NOTIFY). */
+  /** The database the relay LISTENs on for wakeOutboxRelay's notifications. */
   databaseUrl: string;
   /** A pass this often as well: notifications lost with a connection, rows whose start failed. */
   pollEveryMs: number;
@@ -141,7 +167,7 @@ export interface OutboxRelayOptions {
 }
 
 /**
- * The relay: woken by every commit that records a start (NOTIFY), it starts whatever is pending
+ * The relay: woken by wakeOutboxRelay after every commit that records a start, it starts whatever is pending
  * in batches; passes never overlap, and the notifications that arrive during one make one more.
  */
 export function startOutboxRelay(orm: Orm, temporal: Client, options: OutboxRelayOptions, logger?: Pick<Logger, 'warn' | 'error'>) {

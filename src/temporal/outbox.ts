@@ -5,7 +5,7 @@ import type { WorkflowKind } from './workflow-ids.ts';
 
 /**
  * The workflow outbox, recording side: a request writes its data and, in the same transaction, a
- * row naming the workflow to start; its commit wakes the worker's relay
+ * row naming the workflow to start; after the commit, wakeOutboxRelay wakes the worker's relay
  * (src/temporal/outbox-dispatch.ts), which starts it.
  */
 

@@ -11,7 +11,6 @@ import { CreditHolds } from './0010-credit-holds.ts';
 import { Isolation } from './0011-isolation.ts';
 import { Faults } from './0012-faults.ts';
 import { Retention } from './0013-retention.ts';
-import { OutboxNotify } from './0014-outbox-notify.ts';
 
 
 /** Every migration, in order. Each feature area appends its own file here. */
@@ -29,5 +28,4 @@ export const migrations = [
   Isolation,
   Faults,
   Retention,
-  OutboxNotify,
 ];

@@ -15,6 +15,7 @@ import { SPEECH_REQUEST_TIMEOUT_MS } from './speech/openai.ts';
 import { cardAnswer } from '../library/card-reads.ts';
 import { consumeAudioGeneration, lockAudioQuota } from './quota.ts';
 import { charge, reserveCredits } from '../credits/wallet.ts';
+import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
 import { generateAudio } from '../../workflows/audio.ts';
 import type { AudioView } from './schemas.ts';
@@ -49,7 +50,7 @@ const view = (row: ClipRow): AudioView => ({ audioId: row.id, status: row.status
  */
 export async function requestAudio(deps: AudioDeps, userId: string, subject: AudioSubject): Promise<AudioView> {
   const { engine } = deps;
-  const { clip, lostCalls } = await deps.orm.em.fork().transactional(async (tx) => {
+  const { clip, lostCalls, generate } = await deps.orm.em.fork().transactional(async (tx) => {
     await lockAudioQuota(tx, userId);
     const text = spokenText(await subjectText(tx, userId, subject));
     const key = audioKey({ text, engine: engine.engine, voice: engine.voice, model: engine.model });
@@ -75,7 +76,7 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
       `INSERT INTO audio_requests (user_id, audio_id, card_id, sentence_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       [userId, clip!.id, subject.cardId ?? null, subject.sentenceId ?? null],
     );
-    // Started by the worker's outbox relay once this commits.
+    // Started by the worker's outbox relay, woken after the commit.
     if (generate) {
       await enqueueWorkflow(tx, outboxStart(generateAudio, [clip!.id], {
           // Per clip, not per text: a clip housekeeping deleted is made anew under a new id, and
@@ -86,9 +87,10 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
           kind: WORKFLOW_KINDS.audio,
         }));
     }
-    return { clip: clip!, lostCalls };
+    return { clip: clip!, lostCalls, generate };
   });
   reportLostCalls(spendReporter(deps.logger), lostCalls);
+  if (generate) wakeOutboxRelay(deps.orm);
   return view(clip);
 }
 

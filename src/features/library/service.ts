@@ -8,6 +8,7 @@ import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts
 import { AppError } from '../../domain/problems.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
 import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues } from '../../temporal/outbox.ts';
+import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { cardEnrichment } from '../../workflows/card-enrichment.ts';
 import { cancelEnrichment, enrichmentWorkflowId } from './enrichment.ts';
@@ -94,7 +95,7 @@ export interface CaptureResult {
 /**
  * Saves a capture. A new expression becomes a card, its scheduling state (due now: it is in the
  * learning queue at once) and an outbox row for its preparation, all in one transaction; the
- * preparation workflow is started by the worker's outbox relay, woken by the commit. The same
+ * preparation workflow is started by the worker's outbox relay, woken after the commit. The same
  * expression again (normaliseExpression) returns the existing card: the unique index on
  * (user_id, normalised_key) and INSERT … ON CONFLICT make that hold under concurrent captures.
  */
@@ -105,6 +106,7 @@ export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: 
   for (let round = 0; round < 3; round++) {
     const created = await insertCard(em, dispatch.taskQueue, userId, text, key, now);
     if (created) {
+      wakeOutboxRelay(dispatch.orm);
       return { card: toCard(created), reused: false };
     }
     // READ COMMITTED: this statement sees the row the conflicting transaction committed.
@@ -203,7 +205,7 @@ export async function listCards(em: Em, userId: string, options: ListOptions): P
 export async function refreshEnrichment(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<Card> {
   assertRefreshable(await getCardForUser(em, userId, cardId));
   // The failed run may still be closing; the outbox starts the new run once it has closed.
-  return em.transactional(async (tx) => {
+  const card = await em.transactional(async (tx) => {
     const [locked] = await tx.execute<CardRow[]>(
       `SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = ? AND c.user_id = ? FOR UPDATE`,
       [cardId, userId],
@@ -219,6 +221,8 @@ export async function refreshEnrichment(em: Em, dispatch: EnrichmentDispatch, us
     await enqueueWorkflow(tx, enrichmentStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
     return toCard(updated!);
   });
+  wakeOutboxRelay(dispatch.orm);
+  return card;
 }
 
 function assertRefreshable(card: Card): void {

@@ -11,6 +11,7 @@ import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { LEASE, LEASE_EXPIRY_SQL, whileLeased } from '../../services/leases.ts';
 import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
 import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
+import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
 import { sentenceTranslationWorkflow } from '../../workflows/sentence-translation.ts';
 import { sentenceRequest } from './prompts.ts';
@@ -68,7 +69,7 @@ export async function submitSentence(
     if (row.attempt > 1) await expireEarlierHolds(tx, row.user_id, sentenceUnit(row.id), hold.key);
     // Held with the save, so that a sentence the wallet cannot pay for is refused (402) and not saved.
     const { lostCalls } = await reserveCredits(tx, hold);
-    // Started by the worker's outbox relay once this commits.
+    // Started by the worker's outbox relay, woken after the commit.
     if (input.mode === 'async') {
       await enqueueWorkflow(tx, outboxStart(sentenceTranslationWorkflow, [row.id, row.attempt], {
           workflowId: workflowId(WORKFLOW_KINDS.sentenceTranslation, row.id),
@@ -81,7 +82,10 @@ export async function submitSentence(
   });
   reportLostCalls(deps.model, lostCalls);
 
-  if (input.mode === 'async') return view(row);
+  if (input.mode === 'async') {
+    wakeOutboxRelay(deps.orm);
+    return view(row);
+  }
   try {
     // Leased while it translates: if this process dies, the user's re-post takes over in seconds.
     const lease = { table: 'sentences' as const, where: `id = ? AND attempt = ? AND status = 'pending'`, params: [row.id, row.attempt] };
