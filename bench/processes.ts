@@ -42,11 +42,12 @@ export async function startService(name: string, entry: string, env: Record<stri
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-function stat(pid: number): { ppid: number; ticks: number } | null {
+/** A process's own CPU ticks, and those of its children that exited (PostgreSQL's backends come and go). */
+function stat(pid: number): { ppid: number; ticks: number; reapedTicks: number } | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), reapedTicks: Number(fields[13]) + Number(fields[14]) };
   } catch {
     return null;
   }
@@ -58,7 +59,8 @@ export function cpuSeconds(groups: Record<string, { pid: number; withChildren?: 
   const used: Record<string, number> = {};
   for (const [name, group] of Object.entries(groups)) {
     const members = all.filter((p) => p.pid === group.pid || (group.withChildren && p.ppid === group.pid));
-    used[name] = members.reduce((sum, p) => sum + (p.ticks ?? 0), 0) / TICKS_PER_SECOND;
+    const reaped = group.withChildren ? (all.find((p) => p.pid === group.pid)?.reapedTicks ?? 0) : 0;
+    used[name] = (reaped + members.reduce((sum, p) => sum + (p.ticks ?? 0), 0)) / TICKS_PER_SECOND;
   }
   return used;
 }
