@@ -31,6 +31,9 @@ try {
     }
     console.log(`(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   }
+  const rss = ctx.peakRss();
+  ctx.report('processes', 'API peak RSS', `${rss.api} MB`, { goal: '≤ 250 MB', met: rss.api <= 250 });
+  ctx.report('processes', 'worker peak RSS', `${rss.worker} MB`);
   console.log('\nSummary');
   printTable(ctx.summary);
 } finally {

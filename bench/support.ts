@@ -1,26 +1,23 @@
 /**
  * The benchmark's world: embedded PostgreSQL in a temp dir, a headless Temporal dev server, the
- * fake model provider, the real app on 127.0.0.1 (high rate limits, silent logs) and a worker
- * with its outbox relay — all in this process, like `npm start`. Scenarios get a BenchContext.
+ * fake model provider (in this process, beside the load generator), and the API and the worker
+ * each in a process of its own, as deployed (high rate limits, quiet logs), so that each one's
+ * CPU and memory can be told apart. Scenarios get a BenchContext.
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import autocannon from 'autocannon';
-import { z } from 'zod';
-import { buildApp } from '../src/http/app.ts';
-import type { App } from '../src/http/deps.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createOrm, migrate, type Orm } from '../src/db/orm.ts';
 import { startFakeProvider, type FakeProvider } from '../tools/fake-provider/server.ts';
-import { createModelClient } from '../src/model/model-client.ts';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { connectTemporal } from '../src/temporal/connection.ts';
 import { startTemporalDevServer } from '../src/platform/temporal-dev-server.ts';
-import { runWorker } from '../src/worker/worker.ts';
+import { cpuSeconds, peakRssMb, startService } from './processes.ts';
 
 export interface BenchUser {
   userId: string;
@@ -32,6 +29,17 @@ export interface SummaryRow {
   scenario: string;
   metric: string;
   value: string;
+  /** The same figure's floor, measured in the same run. */
+  floor?: string;
+  /** The issue's goal for the figure, and whether this run met it. */
+  goal?: string;
+  met?: boolean;
+}
+
+export interface Figure {
+  floor?: string;
+  goal?: string;
+  met?: boolean;
 }
 
 export interface BenchContext {
@@ -44,27 +52,13 @@ export interface BenchContext {
   createUser(): Promise<BenchUser>;
   /** Runs autocannon against the app; the caller sets requests, duration and connections. */
   load(options: Omit<autocannon.Options, 'url'>): Promise<autocannon.Result>;
-  /** Adds a line to the summary table printed at the end. */
-  report(scenario: string, metric: string, value: string): void;
+  /** Adds a line to the summary table printed at the end; a figure with a goal also shows its floor and whether it was met. */
+  report(scenario: string, metric: string, value: string, figure?: Figure): void;
+  /** CPU seconds used so far by the API, the worker, PostgreSQL, the dev server and this process (load + fake provider). */
+  cpu(): Record<string, number>;
+  /** Peak RSS so far of the API and the worker processes, in MB. */
+  peakRss(): { api: number; worker: number };
   readonly summary: SummaryRow[];
-}
-
-/**
- * Bench-only routes, registered before the app listens (never part of the production app).
- * POST /bench/floor is the FLOOR for a capture: the same route guards as POST /api/library
- * (bearer auth, model rate-limit bucket, language check) and one INSERT of a similar row.
- */
-async function addBenchRoutes(app: App, orm: Orm): Promise<void> {
-  await orm.em.fork().execute(`CREATE TABLE IF NOT EXISTS bench_floor_cards (
-    id uuid PRIMARY KEY, user_id uuid NOT NULL, text text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
-  app.post('/bench/floor', {
-    config: { modelBacked: true, requiresLanguages: true },
-    schema: { hide: true, body: z.object({ text: z.string().min(1).max(1000) }) },
-  }, async (request, reply) => {
-    const id = randomUUID();
-    await orm.em.fork().execute(`INSERT INTO bench_floor_cards (id, user_id, text) VALUES (?, ?, ?)`, [id, request.principal!.userId, request.body.text]);
-    return reply.code(202).send({ id });
-  });
 }
 
 export async function startBench(): Promise<BenchContext & { close(): Promise<void> }> {
@@ -75,7 +69,7 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
     startTemporalDevServer({ uiPort: null }),
     startFakeProvider(),
   ]);
-  const config = loadConfig({
+  const env = {
     DATABASE_URL: db.url,
     TEMPORAL_ADDRESS: dev.address,
     TEMPORAL_TASK_QUEUE: 'bench',
@@ -85,21 +79,20 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
     RATE_LIMIT_MODEL_MAX: '100000000',
     RATE_LIMIT_ADDRESS_MAX: '100000000',
     RATE_LIMIT_SIGNUP_MAX: '100000000',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: 'warn',
     PORT: '0',
-  });
+  };
+  const config = loadConfig(env);
   const orm = await createOrm(db.url, { poolMax: 20 });
   await migrate(orm);
   const temporal = await connectTemporal(dev.address, config.temporal.namespace);
-  const model = createModelClient(config.model);
 
-  const app = await buildApp({ config, orm, temporal, model }, { logger: false });
-  await addBenchRoutes(app, orm);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  config.allowedOrigins.push(baseUrl);
-
-  const worker = await runWorker({ config, orm, model, temporal });
+  const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+  const [api, worker] = await Promise.all([
+    startService('API', here('./api-process.ts'), env, /^listening \d+$/),
+    startService('worker', here('../src/worker/main.ts'), { ...env, LOG_LEVEL: 'info' }, /worker running/),
+  ]);
+  const baseUrl = `http://127.0.0.1:${api.readyLine.split(' ')[1]}`;
 
   const summary: SummaryRow[] = [];
   const call = async (method: string, url: string, headers: Record<string, string>, body?: unknown) => {
@@ -120,9 +113,13 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
       return { userId: signup.body.userId, token: minted.body.token, cookie };
     },
     load: (options) => autocannon({ url: baseUrl, ...options }),
-    report(scenario, metric, value) { summary.push({ scenario, metric, value }); },
+    report(scenario, metric, value, figure = {}) { summary.push({ scenario, metric, value, ...figure }); },
+    cpu: () => cpuSeconds({
+      api: { pid: api.pid }, worker: { pid: worker.pid }, postgres: { pid: db.pid, withChildren: true }, temporal: { pid: dev.pid }, 'bench (load, fake provider)': { pid: process.pid },
+    }),
+    peakRss: () => ({ api: peakRssMb(api.pid), worker: peakRssMb(worker.pid) }),
     async close() {
-      await app.close();
+      await api.stop();
       await worker.stop();
       await temporal.connection.close();
       await orm.close();
@@ -134,11 +131,13 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
   };
 }
 
-/** Prints rows as an aligned text table. */
+/** Prints rows as an aligned text table: value, the floor of the same run, the goal and whether it was met. */
 export function printTable(rows: SummaryRow[]): void {
-  const widths = [11, 44].map((min, i) => Math.max(min, ...rows.map((r) => (i === 0 ? r.scenario : r.metric).length)));
-  const line = (a: string, b: string, c: string) => `${a.padEnd(widths[0]!)}  ${b.padEnd(widths[1]!)}  ${c}`;
-  console.log(line('scenario', 'metric', 'value'));
-  console.log('-'.repeat(widths[0]! + widths[1]! + 20));
-  for (const r of rows) console.log(line(r.scenario, r.metric, r.value));
+  const cells = (r: SummaryRow) => [r.scenario, r.metric, r.value, r.floor ?? '', r.goal ? `${r.goal} ${r.met ? 'met' : 'NOT MET'}` : ''];
+  const header = ['scenario', 'metric', 'value', 'floor (same run)', 'goal'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => cells(r)[i]!.length)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  console.log(line(header));
+  console.log('-'.repeat(widths.reduce((a, b) => a + b + 2, 0)));
+  for (const r of rows) console.log(line(cells(r)));
 }

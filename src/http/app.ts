@@ -96,7 +96,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
       security: [{ bearer: [] }, { session: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: (document) => completeDocument(jsonSchemaTransformObject(document), [restOnlyOperations, operations]),
+    transformObject: (document) => completeDocument(jsonSchemaTransformObject(document), [operations]),
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -1,14 +1,44 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, type WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
-import type { Em, Orm } from '../db/orm.ts';
+import { listen } from '../db/notifications.ts';
+import type { Orm } from '../db/orm.ts';
 import { OUTBOX_COLUMNS, type WorkflowStart } from './outbox.ts';
 import { searchAttributesOf } from './search-attributes.ts';
 
 /**
- * The workflow outbox, starting side: the fast path right after a request's commit, and the
- * worker's relay for whatever that missed.
+ * The workflow outbox, starting side: the worker's relay, woken by a NOTIFY that a request sends
+ * after committing a start (src/temporal/outbox.ts). Requests never call Temporal to start work.
  */
+
+const OUTBOX_CHANNEL = 'workflow_outbox';
+
+/**
+ * Wakes the relays after a commit that recorded a start, without waiting. Sent on its own and not
+ * inside the recording transaction: a transaction that notifies holds a database-wide lock
+ * through its commit's WAL flush, which made every capture wait for every other (measured: the
+ * capture's main wait under load). A notification of its own writes no WAL. While one is on its
+ * way the process sends at most one more, since a relay pass takes every pending row anyway. A
+ * wake-up lost to a crash costs its row the relay's next poll.
+ */
+export function wakeOutboxRelay(orm: Orm): void {
+  const state = (wakers.get(orm) ?? wakers.set(orm, { sending: false, again: false }).get(orm))!;
+  if (state.sending) {
+    state.again = true;
+    return;
+  }
+  state.sending = true;
+  orm.em.fork().execute(`SELECT pg_notify(?, '')`, [OUTBOX_CHANNEL])
+    .catch(() => {}) // the relay's poll covers it
+    .finally(() => {
+      state.sending = false;
+      if (state.again) {
+        state.again = false;
+        wakeOutboxRelay(orm);
+      }
+    });
+}
+const wakers = new WeakMap<Orm, { sending: boolean; again: boolean }>();
 
 /** A recorded start as read back: what `outboxStart` wrote (see src/temporal/outbox.ts). */
 interface OutboxRow {
@@ -37,7 +67,7 @@ type StartOutcome = 'started' | 'after-previous-run';
  * so the row stays pending and the relay tries again. A run that closed failing between the
  * refused start and the look at it no longer stands in the way: the start is tried once more.
  */
-async function startRow(temporal: Client, row: OutboxRow): Promise<StartOutcome> {
+async function startRow(temporal: Client, row: OutboxRow, eager: boolean): Promise<StartOutcome> {
   for (let tries = 1; ; tries++) {
     try {
       await temporal.workflow.start(row.workflow_type, {
@@ -47,6 +77,7 @@ async function startRow(temporal: Client, row: OutboxRow): Promise<StartOutcome>
         memo: { outboxId: String(row.id) },
         workflowIdReusePolicy: REUSE_POLICY,
         typedSearchAttributes: searchAttributesOf(row.user_id, row.kind),
+        ...(eager ? { requestEagerStart: true } : {}),
       });
       return 'started';
     } catch (error) {
@@ -58,86 +89,113 @@ async function startRow(temporal: Client, row: OutboxRow): Promise<StartOutcome>
   }
 }
 
-/**
- * Starts the given outbox rows now (the fast path, right after the request's commit). Failures
- * are left for the relay; the caller's answer never depends on Temporal being up.
- */
-export async function dispatchOutbox(orm: Orm, temporal: Client, ids: string[], logger?: Pick<Logger, 'warn'>): Promise<void> {
-  if (ids.length === 0) return;
-  const em = orm.em.fork();
-  const rows = await em.execute<OutboxRow[]>(
-    `SELECT ${ROW_COLUMNS} FROM workflow_outbox WHERE id IN (?) AND dispatched_at IS NULL`,
-    [ids], // MikroORM expands an array parameter into a list: `IN (?)`, not `= ANY(?)`.
-  );
-  await Promise.all(rows.map((row) => dispatchRow(em, temporal, row, logger)));
-}
-
 /** How long one Temporal start (with its describe) may take before the row is left for a later pass. */
 const START_DEADLINE_MS = 10_000;
 
-async function dispatchRow(em: Em, temporal: Client, row: OutboxRow, logger?: Pick<Logger, 'warn'>) {
-  try {
-    const outcome = await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => startRow(temporal, row));
-    // The real time of the start, not of a transaction that began before the call.
-    if (outcome === 'started') {
-      await em.execute(`UPDATE workflow_outbox SET dispatched_at = clock_timestamp(), attempts = attempts + 1, lease_expires_at = NULL WHERE id = ?`, [row.id]);
-    } else {
-      await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = 'waiting for the previous run to close', lease_expires_at = NULL WHERE id = ?`, [row.id]);
-    }
-  } catch (error) {
-    logger?.warn({ workflowId: row.workflow_id, err: (error as Error).message }, 'workflow start deferred to the outbox relay');
-    await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = ?, lease_expires_at = NULL WHERE id = ?`, [(error as Error).message.slice(0, 500), row.id]);
-  }
-}
+type RowOutcome = StartOutcome | { error: string };
 
-/**
- * The fast path after a request's commit, without waiting: the answer never depends on Temporal,
- * and whatever fails here is the relay's to start a few seconds later.
- */
-export function dispatchInBackground(orm: Orm, temporal: Client, ids: string[], logger?: Pick<Logger, 'warn'>): void {
-  dispatchOutbox(orm, temporal, ids, logger).catch((error: unknown) => {
-    logger?.warn({ err: (error as Error).message }, 'workflow start deferred to the outbox relay');
-  });
+async function startWithinDeadline(temporal: Client, row: OutboxRow, eager: boolean): Promise<RowOutcome> {
+  try {
+    return await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => startRow(temporal, row, eager));
+  } catch (error) {
+    return { error: (error as Error).message.slice(0, 500) };
+  }
 }
 
 /** A relay's claim on rows lapses after this, so rows of a relay that died go to another. */
 const RELAY_CLAIM_MS = 3 * START_DEADLINE_MS;
 
+export interface RelayPass {
+  /** The task queue whose rows this relay starts: its worker's, so eager starts land on it. */
+  taskQueue: string;
+  /** Rows one pass claims at most; their starts run concurrently. */
+  batch?: number;
+  /**
+   * Ask for eager starts: the client shares its NativeConnection with a worker of the task queue,
+   * so the first workflow task comes back in the start's answer instead of through a poll.
+   */
+  eager?: boolean;
+}
+
 /**
- * The relay: starts what the fast path did not (a crash after commit, Temporal briefly down).
- * It claims rows with one short statement (SKIP LOCKED: several relays share the work; the claim
- * is a lease in `lease_expires_at`) and calls Temporal outside any transaction, so no row lock is
- * held through a slow or failing call: deleting a card never waits for the relay.
+ * One pass of the relay, the only starter of outbox rows. It claims rows with one short statement
+ * (SKIP LOCKED: several relays share the work; the claim is a lease in `lease_expires_at`), starts
+ * them concurrently outside any transaction, so no row lock is held through a slow or failing call
+ * (deleting a card never waits for the relay), and records the outcomes in one statement each.
  */
-export async function relayOutboxOnce(orm: Orm, temporal: Client, options: { staleAfterMs: number; batch?: number }, logger?: Pick<Logger, 'warn'>): Promise<number> {
+export async function relayOutboxOnce(orm: Orm, temporal: Client, pass: RelayPass, logger?: Pick<Logger, 'warn'>): Promise<number> {
   const em = orm.em.fork();
   const rows = await em.execute<OutboxRow[]>(
     `UPDATE workflow_outbox SET lease_expires_at = clock_timestamp() + (? * interval '1 millisecond')
      WHERE id IN (
        SELECT id FROM workflow_outbox
-       WHERE dispatched_at IS NULL AND created_at < now() - (? * interval '1 millisecond')
-         AND (lease_expires_at IS NULL OR lease_expires_at < clock_timestamp())
+       WHERE dispatched_at IS NULL AND task_queue = ? AND (lease_expires_at IS NULL OR lease_expires_at < clock_timestamp())
        ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)
      RETURNING ${ROW_COLUMNS}`,
-    [RELAY_CLAIM_MS, options.staleAfterMs, options.batch ?? 200],
+    [RELAY_CLAIM_MS, pass.taskQueue, pass.batch ?? RELAY_BATCH],
   );
-  await Promise.all(rows.map((row) => dispatchRow(em, temporal, row, logger)));
+  if (rows.length === 0) return 0;
+  const outcomes = await Promise.all(rows.map(async (row) => ({ row, outcome: await startWithinDeadline(temporal, row, pass.eager ?? false) })));
+  const idsWhere = (wanted: (outcome: RowOutcome) => boolean) => outcomes.filter((o) => wanted(o.outcome)).map((o) => o.row.id);
+  const started = idsWhere((o) => o === 'started');
+  const waiting = idsWhere((o) => o === 'after-previous-run');
+  // The real time of the starts, not of a transaction that began before them.
+  if (started.length > 0) {
+    await em.execute(`UPDATE workflow_outbox SET dispatched_at = clock_timestamp(), attempts = attempts + 1, lease_expires_at = NULL WHERE id IN (?)`, [started]);
+  }
+  if (waiting.length > 0) {
+    await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = 'waiting for the previous run to close', lease_expires_at = NULL WHERE id IN (?)`, [waiting]);
+  }
+  for (const { row, outcome } of outcomes) {
+    if (typeof outcome === 'string') continue;
+    logger?.warn({ workflowId: row.workflow_id, err: outcome.error }, 'workflow start failed; the relay tries again');
+    await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = ?, lease_expires_at = NULL WHERE id = ?`, [outcome.error, row.id]);
+  }
   return rows.length;
 }
 
-export function startOutboxRelay(orm: Orm, temporal: Client, options: { intervalMs: number; staleAfterMs: number }, logger?: Pick<Logger, 'warn' | 'error'>) {
+/** Rows one relay pass starts at most; a full pass is followed by another at once. */
+const RELAY_BATCH = 200;
+
+export interface OutboxRelayOptions {
+  taskQueue: string;
+  /** The database the relay LISTENs on for wakeOutboxRelay's notifications. */
+  databaseUrl: string;
+  /** A pass this often as well: notifications lost with a connection, rows whose start failed. */
+  pollEveryMs: number;
+  eager?: boolean;
+}
+
+/**
+ * The relay: woken by wakeOutboxRelay after every commit that records a start, it starts whatever is pending
+ * in batches; passes never overlap, and the notifications that arrive during one make one more.
+ */
+export function startOutboxRelay(orm: Orm, temporal: Client, options: OutboxRelayOptions, logger?: Pick<Logger, 'warn' | 'error'>) {
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = relayOutboxOnce(orm, temporal, { staleAfterMs: options.staleAfterMs }, logger)
-      .catch((error) => logger?.error({ err: error }, 'outbox relay pass failed'))
-      .finally(() => { if (!stopped) timer = setTimeout(tick, options.intervalMs); });
+  let wanted = false;
+  let running: Promise<void> | undefined;
+  const passes = async () => {
+    while (wanted && !stopped) {
+      wanted = false;
+      try {
+        const claimed = await relayOutboxOnce(orm, temporal, { taskQueue: options.taskQueue, batch: RELAY_BATCH, ...(options.eager ? { eager: true } : {}) }, logger);
+        if (claimed === RELAY_BATCH) wanted = true;
+      } catch (error) {
+        logger?.error({ err: error }, 'outbox relay pass failed');
+      }
+    }
+    running = undefined;
   };
-  timer = setTimeout(tick, options.intervalMs);
+  const wake = () => {
+    wanted = true;
+    running ??= passes();
+  };
+  const stopListening = listen(options.databaseUrl, OUTBOX_CHANNEL, wake, logger);
+  const poll = setInterval(wake, options.pollEveryMs);
   return async () => {
     stopped = true;
-    clearTimeout(timer);
+    clearInterval(poll);
+    await stopListening();
     await running;
   };
 }

@@ -5,8 +5,8 @@ import type { WorkflowKind } from './workflow-ids.ts';
 
 /**
  * The workflow outbox, recording side: a request writes its data and, in the same transaction, a
- * row naming the workflow to start; src/temporal/outbox-dispatch.ts starts it after the commit,
- * or the worker's relay does after a crash.
+ * row naming the workflow to start; after the commit, wakeOutboxRelay wakes the worker's relay
+ * (src/temporal/outbox-dispatch.ts), which starts it.
  */
 
 type Workflows = typeof workflows;
@@ -42,12 +42,8 @@ export const outboxValues = (start: WorkflowStart) =>
   [start.workflowType, start.workflowId, start.taskQueue, JSON.stringify(start.args), start.userId, start.kind];
 
 /** Records a workflow to start; call inside the transaction that creates its subject. */
-export async function enqueueWorkflow(tx: Em, start: WorkflowStart): Promise<string> {
-  const [row] = await tx.execute<{ id: string }[]>(
-    `INSERT INTO workflow_outbox (${OUTBOX_COLUMNS}) VALUES (?, ?, ?, ?::jsonb, ?, ?) RETURNING id`,
-    outboxValues(start),
-  );
-  return String(row!.id);
+export async function enqueueWorkflow(tx: Em, start: WorkflowStart): Promise<void> {
+  await tx.execute(`INSERT INTO workflow_outbox (${OUTBOX_COLUMNS}) VALUES (?, ?, ?, ?::jsonb, ?, ?)`, outboxValues(start));
 }
 
 /** Drops undispatched starts of a subject that no longer exists (e.g. a deleted card). */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
 import { startOutboxRelay } from '../temporal/outbox-dispatch.ts';
@@ -68,7 +68,17 @@ function installQuietRuntime() {
   }
 }
 
-export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundleOption; maxConcurrentActivities?: number }): Promise<{ worker: Worker; connection: NativeConnection }> {
+/**
+ * How much one worker runs at once. Activities spend nearly all their time waiting on the model
+ * provider (about 1 s at best, up to the model timeout), holding no database connection meanwhile
+ * (their statements are short and take a pooled connection each), so a worker's throughput is its
+ * activity slots ÷ the provider's latency: 200 slots keep up with 500 captures in under 10 s at
+ * 1 s per call, for some kilobytes each. Workflow tasks are milliseconds of CPU: the SDK's
+ * defaults (40 slots, a sticky cache sized by memory) are kept.
+ */
+export const WORKER_CONCURRENCY = { maxConcurrentActivityTaskExecutions: 200 } as const;
+
+export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundleOption }): Promise<{ worker: Worker; connection: NativeConnection }> {
   installQuietRuntime();
   const connection = await NativeConnection.connect({ address: deps.config.temporal.address! });
   const worker = await Worker.create({
@@ -77,13 +87,16 @@ export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundl
     taskQueue: deps.config.temporal.taskQueue,
     workflowBundle: deps.bundle ?? (await cachedWorkflowBundle()),
     activities: createActivities(deps),
-    maxConcurrentActivityTaskExecutions: deps.maxConcurrentActivities ?? 50,
+    ...WORKER_CONCURRENCY,
   });
   return { worker, connection };
 }
 
-/** The relay looks for undispatched workflow starts this often, once they are this old. */
-export const OUTBOX_RELAY = { intervalMs: 1000, staleAfterMs: 3000 } as const;
+/**
+ * Besides the NOTIFY of each new row, the relay looks for undispatched starts this often: rows
+ * whose start failed (Temporal away), notifications lost with the listening connection.
+ */
+const OUTBOX_POLL_EVERY_MS = 1_000;
 
 export interface RunningWorker {
   /** Settles when the worker has stopped; rejects when it could not keep running. */
@@ -100,7 +113,11 @@ export interface RunningWorker {
 export async function runWorker(deps: Parameters<typeof createWorker>[0] & { temporal: Client; logger?: Pick<Logger, 'warn' | 'error'> }): Promise<RunningWorker> {
   const { worker, connection } = await createWorker(deps);
   await ensureHousekeepingSchedule(deps.temporal, deps.config, deps.logger);
-  const stopRelay = startOutboxRelay(deps.orm, deps.temporal, OUTBOX_RELAY, deps.logger);
+  // The relay starts through the worker's own connection, eagerly: the first workflow task comes
+  // back in the start's answer, to this worker, without a trip through the task queue.
+  const relayClient = new Client({ connection, namespace: deps.config.temporal.namespace });
+  const databaseUrl = deps.orm.config.get('clientUrl')!;
+  const stopRelay = startOutboxRelay(deps.orm, relayClient, { taskQueue: deps.config.temporal.taskQueue, databaseUrl, pollEveryMs: OUTBOX_POLL_EVERY_MS, eager: true }, deps.logger);
   const done = worker.run().finally(() => connection.close());
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {

@@ -15,8 +15,8 @@ import { SPEECH_REQUEST_TIMEOUT_MS } from './speech/openai.ts';
 import { cardAnswer } from '../library/card-reads.ts';
 import { consumeAudioGeneration, lockAudioQuota } from './quota.ts';
 import { charge, reserveCredits } from '../credits/wallet.ts';
+import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
-import { dispatchInBackground } from '../../temporal/outbox-dispatch.ts';
 import { generateAudio } from '../../workflows/audio.ts';
 import type { AudioView } from './schemas.ts';
 
@@ -50,7 +50,7 @@ const view = (row: ClipRow): AudioView => ({ audioId: row.id, status: row.status
  */
 export async function requestAudio(deps: AudioDeps, userId: string, subject: AudioSubject): Promise<AudioView> {
   const { engine } = deps;
-  const { outboxId, clip, lostCalls } = await deps.orm.em.fork().transactional(async (tx) => {
+  const { clip, lostCalls, generate } = await deps.orm.em.fork().transactional(async (tx) => {
     await lockAudioQuota(tx, userId);
     const text = spokenText(await subjectText(tx, userId, subject));
     const key = audioKey({ text, engine: engine.engine, voice: engine.voice, model: engine.model });
@@ -76,20 +76,21 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
       `INSERT INTO audio_requests (user_id, audio_id, card_id, sentence_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       [userId, clip!.id, subject.cardId ?? null, subject.sentenceId ?? null],
     );
-    const outboxId = generate
-      ? await enqueueWorkflow(tx, outboxStart(generateAudio, [clip!.id], {
+    // Started by the worker's outbox relay, woken after the commit.
+    if (generate) {
+      await enqueueWorkflow(tx, outboxStart(generateAudio, [clip!.id], {
           // Per clip, not per text: a clip housekeeping deleted is made anew under a new id, and
           // the completed run of the old one must not stand in for its generation.
           workflowId: workflowId(WORKFLOW_KINDS.audio, clip!.id),
           taskQueue: deps.config.temporal.taskQueue,
           userId,
           kind: WORKFLOW_KINDS.audio,
-        }))
-      : null;
-    return { outboxId, clip: clip!, lostCalls };
+        }));
+    }
+    return { clip: clip!, lostCalls, generate };
   });
   reportLostCalls(spendReporter(deps.logger), lostCalls);
-  if (outboxId) dispatchInBackground(deps.orm, deps.temporal, [outboxId], deps.logger);
+  if (generate) wakeOutboxRelay(deps.orm);
   return view(clip);
 }
 

@@ -195,20 +195,23 @@ interface HoldRow { task: string; credits: number; call_in_flight: boolean; call
 export async function reserveCredits(em: Em, request: HoldRequest, now = new Date()): Promise<Hold> {
   return em.transactional(async (tx) => {
     const wallet = await lockCurrentWallet(tx, request.userId, now);
-    const lapsed = await tx.execute<HoldRow[]>(
-      `DELETE FROM credit_holds WHERE user_id = ? AND expires_at <= now() RETURNING task, credits, call_in_flight, call_attempt`,
-      [request.userId],
+    // In one round trip under the wallet lock: the lapsed holds reaped, the unit's own live hold, what the others hold.
+    const [holds] = await tx.execute<{ lost: string[]; own: HoldRow | null; held: string }[]>(
+      `WITH lapsed AS (
+         DELETE FROM credit_holds WHERE user_id = ? AND expires_at <= now() RETURNING task, call_in_flight
+       )
+       SELECT (SELECT coalesce(json_agg(task), '[]') FROM lapsed WHERE call_in_flight) AS lost,
+              (SELECT row_to_json(h) FROM (SELECT task, credits, call_in_flight, call_attempt FROM credit_holds
+                 WHERE user_id = ? AND hold_key = ? AND expires_at > now()) h) AS own,
+              (SELECT coalesce(sum(credits), 0)::text FROM credit_holds WHERE user_id = ? AND expires_at > now() AND hold_key <> ?) AS held`,
+      [request.userId, request.userId, request.key, request.userId, request.key],
     );
-    const lostCalls = lapsed.filter((h) => h.call_in_flight).map((h) => h.task);
-    const [own] = await tx.execute<HoldRow[]>(
-      `SELECT task, credits, call_in_flight, call_attempt FROM credit_holds WHERE user_id = ? AND hold_key = ?`,
-      [request.userId, request.key],
-    );
+    const { lost: lostCalls, own } = holds!;
     // Temporal runs one attempt of an activity at a time: a call an earlier attempt left in flight is over, its answer lost.
     if (own?.call_in_flight && request.callAttempt !== undefined && own.call_attempt < request.callAttempt) lostCalls.push(own.task);
     let credits = own?.credits;
     if (credits === undefined) {
-      const held = await heldCredits(tx, request.userId, request.key);
+      const held = Number(holds!.held);
       const decision = holdFor(wallet.balance, Math.min(held, wallet.balance), request.maxCredits);
       if ('refused' in decision) {
         holdsRefused.inc({ task: request.task, reason: decision.refused });

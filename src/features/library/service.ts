@@ -8,7 +8,7 @@ import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts
 import { AppError } from '../../domain/problems.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
 import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues } from '../../temporal/outbox.ts';
-import { dispatchInBackground } from '../../temporal/outbox-dispatch.ts';
+import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { cardEnrichment } from '../../workflows/card-enrichment.ts';
 import { cancelEnrichment, enrichmentWorkflowId } from './enrichment.ts';
@@ -58,17 +58,6 @@ export interface EnrichmentDispatch {
 export const enrichmentDispatch = (deps: { orm: Orm; temporal: Client; config: { temporal: { taskQueue: string } } }, logger?: Pick<Logger, 'warn'>): EnrichmentDispatch =>
   ({ orm: deps.orm, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue, ...(logger ? { logger } : {}) });
 
-/**
- * Test-only switch: skips the fast-path workflow start after the commit, which is exactly what a
- * crash between the commit and the start looks like. The outbox relay must then start it.
- */
-export const libraryTestHooks = { skipFastPathDispatch: false };
-
-function dispatchAfterCommit(dispatch: EnrichmentDispatch, outboxIds: string[]): void {
-  if (libraryTestHooks.skipFastPathDispatch) return;
-  dispatchInBackground(dispatch.orm, dispatch.temporal, outboxIds, dispatch.logger);
-}
-
 /** The user's card, or null when it does not exist or belongs to someone else. */
 export async function findCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail | null> {
   const [row] = await em.execute<CardDetailRow[]>(
@@ -106,7 +95,7 @@ export interface CaptureResult {
 /**
  * Saves a capture. A new expression becomes a card, its scheduling state (due now: it is in the
  * learning queue at once) and an outbox row for its preparation, all in one transaction; the
- * preparation workflow starts after the commit and the caller does not wait for it. The same
+ * preparation workflow is started by the worker's outbox relay, woken after the commit. The same
  * expression again (normaliseExpression) returns the existing card: the unique index on
  * (user_id, normalised_key) and INSERT … ON CONFLICT make that hold under concurrent captures.
  */
@@ -117,7 +106,7 @@ export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: 
   for (let round = 0; round < 3; round++) {
     const created = await insertCard(em, dispatch.taskQueue, userId, text, key, now);
     if (created) {
-      dispatchAfterCommit(dispatch, [created.outbox_id]);
+      wakeOutboxRelay(dispatch.orm);
       return { card: toCard(created), reused: false };
     }
     // READ COMMITTED: this statement sees the row the conflicting transaction committed.
@@ -135,11 +124,11 @@ export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: 
  * statement: atomic like a transaction, in one round trip instead of five, which is most of a
  * capture's cost. Nothing is inserted when the expression exists already (null then).
  */
-async function insertCard(em: Em, taskQueue: string, userId: string, text: string, key: string, now: Date): Promise<(CardRow & { outbox_id: string }) | null> {
+async function insertCard(em: Em, taskQueue: string, userId: string, text: string, key: string, now: Date): Promise<CardRow | null> {
   const cardId = randomUUID();
   const s = newSchedulingState(now);
   const start = enrichmentStart(taskQueue, userId, cardId, 1);
-  const [row] = await em.execute<(CardRow & { outbox_id: string })[]>(
+  const [row] = await em.execute<CardRow[]>(
     `WITH c AS (
        INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (user_id, normalised_key) DO NOTHING RETURNING ${CARD_COLUMNS.replaceAll('c.', '')}
@@ -148,16 +137,16 @@ async function insertCard(em: Em, taskQueue: string, userId: string, text: strin
        SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM c
      ), outbox AS (
        INSERT INTO workflow_outbox (${OUTBOX_COLUMNS})
-       SELECT ?, ?, ?, ?::jsonb, ?, ? FROM c RETURNING id
+       SELECT ?, ?, ?, ?::jsonb, ?, ? FROM c
      )
-     SELECT ${CARD_COLUMNS}, outbox.id AS outbox_id FROM c, outbox`,
+     SELECT ${CARD_COLUMNS} FROM c`,
     [
       cardId, userId, text, key, now, now,
       userId, s.due, s.stability, s.difficulty, s.elapsedDays, s.scheduledDays, s.learningSteps, s.reps, s.lapses, s.state, s.lastReview,
       ...outboxValues(start),
     ],
   );
-  return row ? { ...row, outbox_id: String(row.outbox_id) } : null;
+  return row ?? null;
 }
 
 /** The enrichment workflow start: ids and the attempt number only, never the text. */
@@ -216,7 +205,7 @@ export async function listCards(em: Em, userId: string, options: ListOptions): P
 export async function refreshEnrichment(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<Card> {
   assertRefreshable(await getCardForUser(em, userId, cardId));
   // The failed run may still be closing; the outbox starts the new run once it has closed.
-  const outcome = await em.transactional(async (tx) => {
+  const card = await em.transactional(async (tx) => {
     const [locked] = await tx.execute<CardRow[]>(
       `SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = ? AND c.user_id = ? FOR UPDATE`,
       [cardId, userId],
@@ -229,11 +218,11 @@ export async function refreshEnrichment(em: Em, dispatch: EnrichmentDispatch, us
        WHERE c.id = ? RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
       [cardId],
     );
-    const outboxId = await enqueueWorkflow(tx, enrichmentStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
-    return { card: toCard(updated!), outboxId };
+    await enqueueWorkflow(tx, enrichmentStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
+    return toCard(updated!);
   });
-  dispatchAfterCommit(dispatch, [outcome.outboxId]);
-  return outcome.card;
+  wakeOutboxRelay(dispatch.orm);
+  return card;
 }
 
 function assertRefreshable(card: Card): void {

@@ -11,8 +11,8 @@ import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { LEASE, LEASE_EXPIRY_SQL, whileLeased } from '../../services/leases.ts';
 import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
 import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
+import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
-import { dispatchInBackground } from '../../temporal/outbox-dispatch.ts';
 import { sentenceTranslationWorkflow } from '../../workflows/sentence-translation.ts';
 import { sentenceRequest } from './prompts.ts';
 import type { SentencePage, SentenceView } from './schemas.ts';
@@ -60,7 +60,7 @@ export async function submitSentence(
   input: { userId: string; nativeLanguage: string; text: string; mode: 'sync' | 'async' },
 ): Promise<SentenceView> {
   const em = deps.orm.em.fork();
-  const { row, outboxId, lostCalls } = await em.transactional(async (tx) => {
+  const { row, lostCalls } = await em.transactional(async (tx) => {
     await lockWallet(tx, input.userId); // before the sentence row: the order a charge takes them in
     const row = await insertOrRetry(tx, input);
     const hold = sentenceHold(deps.model, row);
@@ -69,20 +69,21 @@ export async function submitSentence(
     if (row.attempt > 1) await expireEarlierHolds(tx, row.user_id, sentenceUnit(row.id), hold.key);
     // Held with the save, so that a sentence the wallet cannot pay for is refused (402) and not saved.
     const { lostCalls } = await reserveCredits(tx, hold);
-    const outboxId = input.mode === 'async'
-      ? await enqueueWorkflow(tx, outboxStart(sentenceTranslationWorkflow, [row.id, row.attempt], {
+    // Started by the worker's outbox relay, woken after the commit.
+    if (input.mode === 'async') {
+      await enqueueWorkflow(tx, outboxStart(sentenceTranslationWorkflow, [row.id, row.attempt], {
           workflowId: workflowId(WORKFLOW_KINDS.sentenceTranslation, row.id),
           taskQueue: deps.config.temporal.taskQueue,
           userId: input.userId,
           kind: WORKFLOW_KINDS.sentenceTranslation,
-        }))
-      : null;
-    return { row, outboxId, lostCalls };
+        }));
+    }
+    return { row, lostCalls };
   });
   reportLostCalls(deps.model, lostCalls);
 
-  if (outboxId !== null) {
-    dispatchInBackground(deps.orm, deps.temporal, [outboxId], deps.logger);
+  if (input.mode === 'async') {
+    wakeOutboxRelay(deps.orm);
     return view(row);
   }
   try {

@@ -33,14 +33,22 @@ export async function translatePage(
   request: TranslationRequest,
 ): Promise<{ response: PageTranslationResponse; replayed: boolean }> {
   const em = deps.orm.em.fork();
-  const claim = await claimRequest(em, userId, request.request_id, requestHash(request));
+  const bodyHash = requestHash(request);
+  const page = await lookupPage(deps, em, userId, request);
+  if (page.uncached.size === 0) {
+    // Served wholly from the cache: nothing is held, charged or leased, so the request_id is
+    // recorded done at once, in one statement; a request_id seen before takes the path below.
+    const response = pageResponse(request, page, 0);
+    if (await recordFreeAnswer(em, userId, request.request_id, bodyHash, response)) return { response, replayed: false };
+  }
+  const claim = await claimRequest(em, userId, request.request_id, bodyHash);
   if (claim.kind === 'replay') return { response: claim.response, replayed: true };
   // The claim taken over lost its process: what that one still holds must not refuse this one.
   if (claim.tookOver) await expireEarlierHolds(em, userId, pageTranslationUnit(request.request_id), pageTranslationKey(request.request_id, claim.token));
   try {
     // Leased while it runs: if this process dies, a retry of the request_id takes over in seconds.
     const lease = { table: 'page_translation_requests' as const, where: `user_id = ? AND request_id = ? AND claim_token = ? AND status = 'running'`, params: [userId, request.request_id, claim.token] };
-    return { response: await whileLeased(deps.orm, lease, () => runClaimed(deps, em, userId, request, claim.token)), replayed: false };
+    return { response: await whileLeased(deps.orm, lease, () => runClaimed(deps, em, userId, request, claim.token, page)), replayed: false };
   } catch (error) {
     await em.execute(
       `DELETE FROM page_translation_requests WHERE user_id = ? AND request_id = ? AND claim_token = ? AND status = 'running'`,
@@ -97,7 +105,21 @@ async function claimRequest(em: Em, userId: string, requestId: string, bodyHash:
   throw new AppError('request_in_progress', 'A request with this request_id is being retried concurrently; retry shortly.');
 }
 
-async function runClaimed(deps: PageTranslationDeps, em: Em, userId: string, request: TranslationRequest, token: string) {
+/** Records a page served wholly from the cache as done; false when its request_id exists already. */
+async function recordFreeAnswer(em: Em, userId: string, requestId: string, bodyHash: string, response: PageTranslationResponse): Promise<boolean> {
+  const inserted = await em.execute(
+    `INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, response, credits_charged, completed_at)
+     VALUES (?, ?, ?, 'done', ?, ?::jsonb, 0, now())
+     ON CONFLICT (user_id, request_id) DO NOTHING RETURNING 1`,
+    [userId, requestId, bodyHash, randomUUID(), JSON.stringify(response)],
+  );
+  return inserted.length === 1;
+}
+
+type PageLookup = Awaited<ReturnType<typeof lookupPage>>;
+
+/** The page's items, their cache keys, the answers the cache may serve, and the texts it cannot (`uncached`). */
+async function lookupPage(deps: PageTranslationDeps, em: Em, userId: string, request: TranslationRequest) {
   const modelName = deps.config.model.model;
   const keyOf = (text: string) =>
     translationCacheKey({ promptVersion: TRANSLATE_BATCH_PROMPT_VERSION, model: modelName, sourceLanguage: request.source_language, targetLanguage: request.target_language, text });
@@ -110,7 +132,11 @@ async function runClaimed(deps: PageTranslationDeps, em: Em, userId: string, req
   // Identical texts within the batch go to the provider once.
   const uncached = new Map<string, string>();
   for (const p of prepared) if (p.cacheKey && !translations.has(p.cacheKey)) uncached.set(p.cacheKey, p.core);
+  return { prepared, translations, recurring, uncached };
+}
 
+async function runClaimed(deps: PageTranslationDeps, em: Em, userId: string, request: TranslationRequest, token: string, page: PageLookup) {
+  const { translations, recurring, uncached } = page;
   let costUsd = '0';
   if (uncached.size > 0) {
     // A page served wholly from the cache is free and needs no credits.
@@ -119,10 +145,14 @@ async function runClaimed(deps: PageTranslationDeps, em: Em, userId: string, req
     if (fresh.failure) throw await chargeKeptWork(em, userId, request, token, fresh.failure, { texts: fresh.kept.length, costUsd: fresh.costUsd });
     costUsd = fresh.costUsd;
   }
+  return finish(em, deps.model, userId, request, token, pageResponse(request, page, 0).items, costUsd);
+}
 
+/** The answer to the page from what `page.translations` holds (an item without one is returned untranslated). */
+function pageResponse(request: TranslationRequest, page: Pick<PageLookup, 'prepared' | 'translations'>, creditsCharged: number): PageTranslationResponse {
   const auto = request.source_language === 'auto';
-  const items = prepared.map((p) => {
-    const found: CachedTranslation | undefined = p.cacheKey ? translations.get(p.cacheKey) : undefined;
+  const items = page.prepared.map((p) => {
+    const found: CachedTranslation | undefined = p.cacheKey ? page.translations.get(p.cacheKey) : undefined;
     if (!found) return { id: p.id, text: p.text, detected_source_language: auto ? 'und' : request.source_language };
     return {
       id: p.id,
@@ -130,7 +160,7 @@ async function runClaimed(deps: PageTranslationDeps, em: Em, userId: string, req
       detected_source_language: auto ? found.detectedSourceLanguage : request.source_language,
     };
   });
-  return finish(em, deps.model, userId, request, token, items, costUsd);
+  return { request_id: request.request_id, target_language: request.target_language, items, credits_charged: creditsCharged };
 }
 
 /**

@@ -1,9 +1,9 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { enrichCard } from '../../../src/features/library/enrichment.ts';
-import { deleteCard, libraryTestHooks } from '../../../src/features/library/service.ts';
-import { dispatchOutbox, relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
+import { deleteCard } from '../../../src/features/library/service.ts';
+import { relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
@@ -12,10 +12,12 @@ import { capture, enrichmentCalls, enrichmentCharges, waitForStatus } from './he
 let stack: Stack;
 let user: TestUser;
 useStack((started) => ({ stack, user } = started), { fakeCost: '0.00001' }); // 1 credit per enrichment
-afterEach(() => { libraryTestHooks.skipFastPathDispatch = false; });
 
 const outboxRows = (cardId: string) =>
   stack.orm.em.fork().execute<{ dispatched_at: Date | null }[]>(`SELECT dispatched_at FROM workflow_outbox WHERE workflow_id = ?`, [`card-enrichment/${cardId}`]);
+
+/** This file's rows only: other files' tests share the database. */
+const ownQueue = () => ({ taskQueue: stack.config.temporal.taskQueue });
 
 /** A client of the same Temporal server whose workflow starts take `ms` longer, as during an outage. */
 function slowStartingClient(ms: number): { client: Client; starts: () => number } {
@@ -29,11 +31,16 @@ function slowStartingClient(ms: number): { client: Client; starts: () => number 
   return { client, starts: () => starts };
 }
 
-describe('a crash between the commit and the workflow start', () => {
-  it('loses nothing: the outbox relay starts the preparation and the card reaches ready', async () => {
-    libraryTestHooks.skipFastPathDispatch = true; // exactly what a crash right after the commit leaves behind
-    const card = await capture(stack, user, 'survives a crash after commit');
-    expect(await outboxRows(card.cardId)).toEqual([{ dispatched_at: null }]);
+describe('a capture while no worker runs', () => {
+  it('loses nothing: its outbox row waits, and the relay of the next worker starts the preparation', async () => {
+    await stack.stopWorker();
+    let card;
+    try {
+      card = await capture(stack, user, 'survives a crash after commit');
+      expect(await outboxRows(card.cardId)).toEqual([{ dispatched_at: null }]);
+    } finally {
+      await stack.startWorker();
+    }
     await waitForStatus(stack, user, card.cardId, 'ready');
     expect((await outboxRows(card.cardId))[0]!.dispatched_at).not.toBeNull();
     expect(await enrichmentCharges(stack, user.userId)).toContainEqual(expect.objectContaining({ ref: card.cardId }));
@@ -44,14 +51,13 @@ describe('the outbox relay', () => {
   it('holds no row lock through its Temporal call: a deletion meanwhile answers at once, and dispatched_at is when the start happened', async () => {
     await stack.stopWorker(); // this file's own relay must not take the rows first
     try {
-      libraryTestHooks.skipFastPathDispatch = true;
       const deleted = await capture(stack, user, 'deleted while the relay starts it');
       const kept = await capture(stack, user, 'started by a slow relay');
       const em = stack.orm.em.fork();
       const [{ before }] = (await em.execute<{ before: Date }[]>(`SELECT clock_timestamp() AS before`)) as [{ before: Date }];
 
       const slow = slowStartingClient(2_000);
-      const relaying = relayOutboxOnce(stack.orm, slow.client, { staleAfterMs: 0 });
+      const relaying = relayOutboxOnce(stack.orm, slow.client, ownQueue());
       await vi.waitFor(() => expect(slow.starts()).toBeGreaterThanOrEqual(2), { timeout: 5_000, interval: 20 });
 
       const started = Date.now();
@@ -62,7 +68,6 @@ describe('the outbox relay', () => {
       const [row] = await outboxRows(kept.cardId);
       expect(new Date(row!.dispatched_at!).getTime() - new Date(before).getTime()).toBeGreaterThanOrEqual(1_900);
     } finally {
-      libraryTestHooks.skipFastPathDispatch = false;
       await stack.startWorker();
     }
   });
@@ -74,10 +79,9 @@ describe('a refresh while the failed run is still closing', () => {
     const card = await capture(stack, user, 'refreshed while its failed run closes');
     const workflowId = `card-enrichment/${card.cardId}`;
     try {
-      libraryTestHooks.skipFastPathDispatch = true;
       const em = stack.orm.em.fork();
       const rowIds = async () => (await em.execute<{ id: string }[]>(`SELECT id FROM workflow_outbox WHERE workflow_id = ? ORDER BY id`, [workflowId])).map((r) => String(r.id));
-      await dispatchOutbox(stack.orm, stack.temporal, await rowIds());
+      expect(await relayOutboxOnce(stack.orm, stack.temporal, ownQueue())).toBeGreaterThanOrEqual(1);
       await em.execute(`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ?::jsonb WHERE id = ?`, [JSON.stringify({ code: 'service_unavailable', message: 'The work timed out.' }), card.cardId]);
       expect((await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } })).status).toBe(202);
       const refreshRow = (await rowIds())[1]!;
@@ -100,11 +104,10 @@ describe('a refresh while the failed run is still closing', () => {
         namespace: stack.config.temporal.namespace,
         interceptors: { workflow: [{ start: (input, next) => closeOnRefusal(() => next(input)), startWithDetails: (input, next) => closeOnRefusal(() => next(input)) }] },
       });
-      await dispatchOutbox(stack.orm, client, [refreshRow]);
+      expect(await relayOutboxOnce(stack.orm, client, ownQueue())).toBe(1); // the refresh's row, the only one pending
       expect(closedMeanwhile).toBe(true);
       expect((await stack.temporal.workflow.getHandle(workflowId).describe()).memo?.outboxId).toBe(refreshRow);
     } finally {
-      libraryTestHooks.skipFastPathDispatch = false;
       await stack.startWorker();
     }
     await waitForStatus(stack, user, card.cardId, 'ready');
@@ -177,7 +180,6 @@ describe('delete during preparation', () => {
   it('discards a preparation that was not started yet', async () => {
     await stack.stopWorker(); // no relay either
     try {
-      libraryTestHooks.skipFastPathDispatch = true;
       const card = await capture(stack, user, 'deleted before its start');
       expect(await outboxRows(card.cardId)).toHaveLength(1);
       expect((await stack.http('DELETE', '/api/library', { token: user.token, body: { cardId: card.cardId } })).status).toBe(204);
