@@ -33,6 +33,12 @@ async function withDatabase<T>(work: (orm: Orm) => Promise<T>): Promise<T> {
   }
 }
 
+async function userIdOf(orm: Orm, email: string): Promise<string> {
+  const userId = await findUserIdByEmail(orm.em.fork(), email);
+  if (!userId) throw new OperatorError(`No account with email ${email}`);
+  return userId;
+}
+
 const print = (json: boolean, value: unknown, human: () => string) => console.log(json ? JSON.stringify(value, null, 2) : human());
 
 const program = new Command('ops')
@@ -45,8 +51,7 @@ program.command('user')
   .argument('<email>')
   .action((email: string) => withDatabase(async (orm) => {
     const em = orm.em.fork();
-    const userId = await findUserIdByEmail(em, email);
-    if (!userId) throw new OperatorError(`No account with email ${email}`);
+    const userId = await userIdOf(orm, email);
     const wallet = await getWallet(em, userId);
     const query = encodeURIComponent(`LcsUserId="${userId}"`);
     const report = {
@@ -67,11 +72,13 @@ program.command('failed')
   .description('cards and sentences whose preparation failed, by code')
   .option('--since <duration>', 'how far back (default 1h)', since)
   .option('--code <code>', 'only this failure code')
-  .action(({ since: after = since('1h'), code }: { since?: Date; code?: string }) => withDatabase(async (orm) => {
+  .option('--user <email>', 'only this user\'s')
+  .action(({ since: after = since('1h'), code, user }: { since?: Date; code?: string; user?: string }) => withDatabase(async (orm) => {
     const options = { since: after, code };
     const em = orm.em.fork();
-    const cards = await failedCards(em, options.since, options.code ?? null);
-    const sentences = await failedSentences(em, options.since, options.code ?? null);
+    const userId = user ? await userIdOf(orm, user) : null;
+    const cards = await failedCards(em, options.since, options.code ?? null, userId);
+    const sentences = await failedSentences(em, options.since, options.code ?? null, userId);
     const byCode = (rows: { code: string }[]) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.code]: (acc[r.code] ?? 0) + 1 }), {});
     print(program.opts().json, { since: options.since, cards, sentences }, () => [
       `since ${options.since.toISOString()}`,
@@ -87,11 +94,13 @@ program.command('redrive')
   .description('prepares failed cards again through the refresh path learners use (the new attempt is charged once, when it succeeds)')
   .option('--since <duration>', 'cards that failed since (default 24h)', since)
   .option('--code <codes>', 'comma-separated failure codes', INFRASTRUCTURE_CODES)
+  .option('--user <email>', 'only this user\'s cards')
   .option('--dry-run', 'only say which cards', false)
-  .action(({ since: after = since('24h'), ...rest }: { since?: Date; code: string; dryRun: boolean }) => withDatabase(async (orm) => {
+  .action(({ since: after = since('24h'), user, ...rest }: { since?: Date; code: string; user?: string; dryRun: boolean }) => withDatabase(async (orm) => {
     const options = { since: after, ...rest };
     const wanted = codes(options.code);
-    const cards = (await failedCards(orm.em.fork(), options.since, null)).filter((c) => wanted.includes(c.code));
+    const userId = user ? await userIdOf(orm, user) : null;
+    const cards = (await failedCards(orm.em.fork(), options.since, null, userId)).filter((c) => wanted.includes(c.code));
     if (options.dryRun) return print(program.opts().json, { cards }, () => `${cards.length} card(s) would be prepared again (codes ${wanted.join(', ')})`);
     const temporal = await connectTemporal(operatorTemporalAddress(config), config.temporal.namespace);
     const dispatch = { orm, temporal, taskQueue: config.temporal.taskQueue };

@@ -11,13 +11,14 @@ export async function cardCountsByStatus(em: Em, userId: string): Promise<Record
 export interface FailedCard { cardId: string; userId: string; code: string; failedAt: Date }
 
 /** Cards whose enrichment failed since `since`, with that code when given; newest first. */
-export async function failedCards(em: Em, since: Date, code: string | null, limit = 10_000): Promise<FailedCard[]> {
+export async function failedCards(em: Em, since: Date, code: string | null, userId: string | null = null, limit = 10_000): Promise<FailedCard[]> {
   const rows = await em.execute<(Omit<FailedCard, 'failedAt'> & { failedAt: string | Date })[]>(
     `SELECT id AS "cardId", user_id AS "userId", enrichment_error ->> 'code' AS code, updated_at AS "failedAt"
        FROM cards
       WHERE enrichment_status = 'failed' AND updated_at >= ? AND (?::text IS NULL OR enrichment_error ->> 'code' = ?)
+        AND (?::uuid IS NULL OR user_id = ?::uuid)
       ORDER BY updated_at DESC LIMIT ?`,
-    [since, code, code, limit]);
+    [since, code, code, userId, userId, limit]);
   return rows.map((r) => ({ ...r, failedAt: new Date(r.failedAt) }));
 }
 

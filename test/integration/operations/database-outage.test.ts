@@ -79,7 +79,9 @@ it('a request whose database goes away mid-statement answers 503 service_unavail
   const rest = stack.http('PUT', '/api/settings/language', { token: user.token, body: languages });
   const trpc = stack.http('POST', '/trpc/account.setLanguages', { token: user.token, body: languages });
   await vi.waitFor(async () => {
-    const [row] = await stack.orm.em.fork().execute<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`);
+    // Exactly these two requests' statement waits (other sessions may wait on locks of their own).
+    const [row] = await stack.orm.em.fork().execute<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE users SET target_language%'`);
     expect(row!.n).toBe(2);
   }, { timeout: 10_000, interval: 50 });
 

@@ -33,17 +33,18 @@ it('failed lists cards that failed by code; redrive prepares them again through 
   const failed = await capture(stack, user, 'redriven after an outage');
   await waitForStatus(stack, user, failed.cardId, 'failed', 60_000);
 
-  const listed = await ops('--json', 'failed', '--since', '10m', '--code', 'service_unavailable');
+  const listed = await ops('--json', 'failed', '--since', '10m', '--code', 'service_unavailable', '--user', user.email);
   expect(listed.json.cards).toContainEqual(expect.objectContaining({ cardId: failed.cardId, userId: user.userId, code: 'service_unavailable' }));
-  expect((await ops('--json', 'failed', '--code', 'insufficient_credits')).json.cards).toEqual([]);
+  expect((await ops('--json', 'failed', '--code', 'insufficient_credits', '--user', user.email)).json.cards).toEqual([]);
 
   stack.fake.setMode('ok');
-  const redriven = await ops('--json', 'redrive', '--since', '10m');
+  // Scoped to this file's user: the suite's other files share the database, and their failed cards are theirs.
+  const redriven = await ops('--json', 'redrive', '--since', '10m', '--user', user.email);
   expect(redriven.json.outcomes).toContainEqual({ cardId: failed.cardId, redriven: true });
   await waitForStatus(stack, user, failed.cardId, 'ready', 60_000);
   expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === failed.cardId)).toHaveLength(1);
   // Nothing is left to redrive, and a second run changes nothing.
-  expect((await ops('--json', 'redrive', '--since', '10m')).json.outcomes).toEqual([]);
+  expect((await ops('--json', 'redrive', '--since', '10m', '--user', user.email)).json.outcomes).toEqual([]);
 
   const costs = await ops('--json', 'costs', '--since', '1h');
   expect(costs.json.kinds).toContainEqual(expect.objectContaining({ kind: 'capture_preparation' }));
