@@ -40,6 +40,7 @@ class ReleasingDeadConnections extends PostgreSqlConnection {
       createQueryCompiler: () => dialect.createQueryCompiler(),
       createAdapter: () => dialect.createAdapter(),
       createIntrospector: (db) => dialect.createIntrospector(db),
+      // The base declares its concrete PostgresDialect; a wrapper is only a Dialect, which is all Kysely uses.
     } satisfies Dialect as never;
   }
 }
