@@ -9,7 +9,7 @@ import { newUser, type TestUser } from '../../support/users.ts';
 /**
  * schemathesis against the OpenAPI document, with every check and every phase (examples,
  * coverage, fuzzing, stateful), once per credential kind: it must find nothing. The suite runs a
- * short version; `npm run fuzz` runs this file with FUZZ_EXAMPLES=40 (test/schemathesis/README.md).
+ * short version; `npm run fuzz` runs this file with FUZZ_EXAMPLES=40 (README: Tests and benchmarks).
  */
 const EXAMPLES = Number(process.env.FUZZ_EXAMPLES ?? 5);
 const dir = fileURLToPath(new URL('../../schemathesis/', import.meta.url));
