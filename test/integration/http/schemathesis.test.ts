@@ -75,7 +75,7 @@ describe(`schemathesis --checks all, ${EXAMPLES} examples per operation`, () => 
     if (!cli) context.skip(`schemathesis cannot run: ${noPython}`);
     const args = [
       '--config-file', 'schemathesis.toml', '--no-color', 'run', `${stack.baseUrl}/api/openapi.json`,
-      '--checks', 'all', '--max-examples', String(EXAMPLES), '--request-timeout', '10', '--generation-database', 'none',
+      '--checks', 'all', '--max-examples', String(EXAMPLES), '--request-timeout', '10',
       ...credentials()[kind].args,
     ];
     const started = Date.now();
