@@ -1,6 +1,7 @@
 /**
  * Text normalisation for captures: what we store, and the key that decides "same expression".
  */
+import { UNICODE_LETTER_RANGES } from './unicode-letters.ts';
 
 /**
  * What JS `\s` matches (the Unicode space separators — NBSP, U+2000–U+200A, U+202F, U+3000, … —,
@@ -75,8 +76,18 @@ export function countCodePoints(text: string): number {
   return count;
 }
 
-/** At least one letter in any script (Unicode \p{L}); a pattern the API document states as is. */
-export const LETTER_PATTERN = /\p{L}/u;
+/** A letter of any script (Unicode \p{L}), spelled out as ranges: a pattern the API document states as is. */
+export const LETTER_PATTERN = new RegExp(`[${letterClass(UNICODE_LETTER_RANGES)}]`, 'u');
+
+/** Pairs of code points as the body of a regex class, with the characters themselves (no escape every engine reads alike). */
+function letterClass(pairs: readonly number[]): string {
+  let body = '';
+  for (let i = 0; i < pairs.length; i += 2) {
+    const [first, last] = [String.fromCodePoint(pairs[i]!), String.fromCodePoint(pairs[i + 1]!)];
+    body += first === last ? first : `${first}-${last}`;
+  }
+  return body;
+}
 
 /** Whether the text contains at least one letter in any script. */
 export function hasLetter(text: string): boolean {

@@ -42,7 +42,12 @@ address; wrong passwords make the next login attempt for that account wait (1 s,
 
 ## Transport
 JSON bodies only (anything else → 415), within the body limit (→ 413). \`/trpc\` takes one call per request:
-batching is off.
+batching is off. A method a path does not serve, whatever its name, → 405 \`method_not_allowed\` with \`Allow\`.
+No string may contain U+0000 or an unpaired surrogate (→ 400); unknown members of a body are ignored.
+
+The schemas below state every rule the service checks, except those JSON Schema cannot say, which the
+operation's description says instead (item ids unique within a page translation, \`cardId\` of a DELETE in the
+query or the body). Clients can generate their types from this document (\`/api/openapi.json\`).
 
 ## Credits
 1,000 credits = 1 USD. Each period starts at the plan's allowance (free 500, paid 5,000); unused credits

@@ -59,6 +59,15 @@ describe('every error is an RFC 9457 problem', () => {
     expect(tokens.headers.get('allow')?.split(/,\s*/)).toEqual(expect.arrayContaining(['GET', 'POST']));
   });
 
+  it('any method a path does not serve, whatever its name → 405 with Allow, before any body is read', async () => {
+    for (const method of ['QUERY', 'PROPFIND', 'OPTIONS', 'PUT']) {
+      const res = await http(method, '/api/library', { token: user.token });
+      expectProblem(res, 405, 'method_not_allowed');
+      expect(res.headers.get('allow')?.split(/,\s*/).sort()).toEqual(['DELETE', 'GET', 'HEAD', 'PATCH', 'POST']);
+    }
+    expectProblem(await http('QUERY', '/api/nothing-here', { token: user.token }), 404, 'not_found');
+  });
+
   it('validation errors → 400 invalid_request with errors[{path, message}]', async () => {
     const language = await http('PUT', '/api/settings/language', { token: user.token, body: { targetLanguage: 'xx-nope', nativeLanguage: 'fr' } });
     expectProblem(language, 400, 'invalid_request');

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cleanCaptureText, cleanedLengthPattern, countCodePoints, hasLetter, normaliseExpression, trimmedLengthPattern } from '../../../src/domain/normalise.ts';
+import { UNICODE_LETTER_RANGES } from '../../../src/domain/unicode-letters.ts';
 
 const composedE = 'caf\u00E9'; // é as one code point
 const decomposedE = 'cafe\u0301'; // e + combining acute
@@ -213,5 +214,21 @@ describe('length patterns (what the API document states)', () => {
       const length = countCodePoints(raw.trim());
       expect(trimmedLengthPattern(max).test(raw)).toBe(length >= 1 && length <= max);
     }), { numRuns: 2000 });
+  });
+});
+
+describe('UNICODE_LETTER_RANGES', () => {
+  it("is this Node's \\p{L}, code point by code point", () => {
+    const ranges: number[] = [];
+    for (let cp = 0, start = -1; cp <= 0x110000; cp += 1) {
+      const letter = cp < 0x110000 && (cp < 0xd800 || cp > 0xdfff) && /\p{L}/u.test(String.fromCodePoint(cp));
+      if (letter && start < 0) start = cp;
+      if (!letter && start >= 0) {
+        ranges.push(start, cp - 1);
+        start = -1;
+      }
+    }
+    const table = ranges.map((n) => `0x${n.toString(16)}`).join(', ');
+    expect(ranges, `Unicode ${process.versions.unicode}: replace the table in src/domain/unicode-letters.ts with\n${table}`).toEqual(UNICODE_LETTER_RANGES);
   });
 });

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { components, operations } from '../../../clients/rest/schema.d.ts';
+import { restClientTypes, schemaFile } from '../../../clients/rest/generate.ts';
+import { SUPPORTED_LANGUAGES, type LanguageTag } from '../../../src/domain/languages.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+
+let stack: Stack;
+let types: string;
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+  types = await restClientTypes((await stack.http('GET', '/api/openapi.json')).body);
+});
+afterAll(async () => { await stack?.close(); });
+
+const union = (values: readonly string[]) => values.map((value) => `"${value}"`).join(' | ');
+const languages = union(SUPPORTED_LANGUAGES.map((l) => l.tag));
+
+describe('the REST client types (openapi-typescript) of the live document', () => {
+  it('are the checked-in clients/rest/schema.d.ts (else: npm run generate:rest-client)', () => {
+    expect(types === readFileSync(schemaFile, 'utf8'), 'clients/rest/schema.d.ts is out of date: run npm run generate:rest-client').toBe(true);
+  });
+
+  it('give literal unions for languages, statuses and actions', () => {
+    for (const declaration of [
+      `targetLanguage: (${languages}) | null;`, // an account's, as answered
+      `targetLanguage: ${languages};`, // as set
+      `source_language: ${languages} | "auto";`,
+      'enrichmentStatus: "pending" | "ready" | "failed";',
+      'status: "pending" | "translated" | "failed";', // a sentence
+      'status: "pending" | "ready" | "failed";', // an audio clip
+      'action: "refresh_enrichment";',
+      'rating: "again" | "hard" | "good" | "easy";',
+      'scope: "read" | "write";',
+    ]) expect(types).toContain(declaration);
+  });
+
+  it('are what a client compiles against', () => {
+    type Json<O extends keyof operations> = operations[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+    expectTypeOf<Json<'account.setLanguages'>['targetLanguage']>().toEqualTypeOf<LanguageTag>();
+    expectTypeOf<Json<'pageTranslation.translate'>['source_language']>().toEqualTypeOf<LanguageTag | 'auto'>();
+    expectTypeOf<Json<'library.refresh'>['action']>().toEqualTypeOf<'refresh_enrichment'>();
+    expectTypeOf<components['schemas']['Card']['enrichmentStatus']>().toEqualTypeOf<'pending' | 'ready' | 'failed'>();
+    expectTypeOf<components['schemas']['Account']['nativeLanguage']>().toEqualTypeOf<LanguageTag | null>();
+  });
+});

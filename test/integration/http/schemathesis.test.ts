@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mintToken } from '../../support/helpers.ts';
+import { startStack, type HttpOptions, type Stack } from '../../support/stack.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
+
+/**
+ * schemathesis against the OpenAPI document, with every check and every phase (examples,
+ * coverage, fuzzing, stateful), once per credential kind: it must find nothing. The suite runs a
+ * short version; `npm run fuzz` runs this file with FUZZ_EXAMPLES=40 (README: Tests and benchmarks).
+ */
+const EXAMPLES = Number(process.env.FUZZ_EXAMPLES ?? 5);
+const dir = fileURLToPath(new URL('../../schemathesis/', import.meta.url));
+const run = promisify(execFile);
+
+let stack: Stack;
+/** The tokens' user, and one of the session's own: a page session may revoke the tokens it lists. */
+let user: TestUser;
+let sessionUser: TestUser;
+let readToken: string;
+let cli: string | null = null;
+let noPython = '';
+
+beforeAll(async () => {
+  // The venv first (about a minute the first time on this machine, then cached across worktrees).
+  try {
+    cli = (await run('sh', [`${dir}ensure-venv.sh`], { timeout: 600_000 })).stdout.trim();
+  } catch (error) {
+    if ((error as { code?: number }).code !== 3) throw error;
+    noPython = String((error as { stderr?: string }).stderr ?? '').trim();
+  }
+  // A provider that costs nothing, so that no generated request meets a 402 (ST202) by running the wallet dry.
+  stack = await startStack({ env: { MODEL_INPUT_USD_PER_MILLION_TOKENS: '0', MODEL_OUTPUT_USD_PER_MILLION_TOKENS: '0' } });
+  stack.fake.setCost('0');
+  [user, sessionUser] = [await newUser(stack.http), await newUser(stack.http)];
+  readToken = (await mintToken(stack.http, user.cookie, { scope: 'read' })).token;
+  // Prepared cards, so that GET /api/replay opens a session whose items the stateful phase can complete.
+  for (const { token } of [user, sessionUser]) {
+    for (const text of ['break a leg', 'under the weather', 'a piece of cake']) {
+      expect((await stack.http('POST', '/api/library', { token, body: { text } })).status).toBe(202);
+    }
+    await vi.waitFor(async () => {
+      const { items } = (await stack.http('GET', '/api/library', { token })).body;
+      expect(items.map((card: { enrichmentStatus: string }) => card.enrichmentStatus)).toEqual(['ready', 'ready', 'ready']);
+    }, { timeout: 30_000, interval: 200 });
+  }
+}, 900_000);
+afterAll(async () => { await stack?.close(); });
+
+type CredentialKind = 'write token' | 'read token' | 'session cookie' | 'no credentials';
+
+/**
+ * Each credential kind: its headers, and the request that shows it still worked at the end (a run
+ * whose credential died on the way would pass on 401s alone). A page session must not end itself
+ * mid-run: logout, logout everywhere, a password change, and a login that succeeds (with an account
+ * the run signed up) all end the session they are sent with; the other kinds call those operations.
+ */
+const credentials = (): Record<CredentialKind, { args: string[]; alive?: HttpOptions }> => ({
+  'write token': { args: ['-H', `Authorization: Bearer ${user.token}`], alive: { token: user.token } },
+  'read token': { args: ['-H', `Authorization: Bearer ${readToken}`], alive: { token: readToken } },
+  'session cookie': {
+    args: [
+      '-H', `Cookie: ${sessionUser.cookie}`, '-H', `Origin: ${stack.baseUrl}`,
+      '--generation-with-security-parameters', 'false', '--exclude-path-regex', '/api/auth/(login|logout|logout-everywhere|password)$',
+    ],
+    alive: { cookie: sessionUser.cookie },
+  },
+  'no credentials': { args: [] },
+});
+
+describe(`schemathesis --checks all, ${EXAMPLES} examples per operation`, () => {
+  it.for<CredentialKind>(['write token', 'read token', 'session cookie', 'no credentials'])('%s: no failures', { timeout: 900_000 }, async (kind, context) => {
+    if (!cli) context.skip(`schemathesis cannot run: ${noPython}`);
+    const args = [
+      '--config-file', 'schemathesis.toml', '--no-color', 'run', `${stack.baseUrl}/api/openapi.json`,
+      '--checks', 'all', '--max-examples', String(EXAMPLES), '--request-timeout', '10',
+      ...credentials()[kind].args,
+    ];
+    const started = Date.now();
+    const { code, output } = await run(cli!, args, { cwd: dir, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 })
+      .then(({ stdout }) => ({ code: 0, output: stdout }))
+      .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? -1, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }));
+    const summary = output.slice(output.lastIndexOf('= SUMMARY ='));
+    console.log(`schemathesis (${kind}): ${Math.round((Date.now() - started) / 1000)} s\n${summary}`);
+    // On failure, the whole report: each failure with its curl line to reproduce it.
+    expect(code, output.slice(output.indexOf('= FAILURES =') >= 0 ? output.indexOf('= FAILURES =') : 0)).toBe(0);
+    expect(summary).toMatch(/\d+ generated, \d+ passed/);
+    const { alive } = credentials()[kind];
+    if (alive) expect((await stack.http('GET', '/api/me', alive)).status, 'the credential still works').toBe(200);
+  });
+});
