@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { components, operations } from '../../../clients/rest/schema.d.ts';
+import { createRestClient } from '../../../clients/rest/client.ts';
 import { restClientTypes, schemaFile } from '../../../clients/rest/generate.ts';
 import { SUPPORTED_LANGUAGES, type LanguageTag } from '../../../src/domain/languages.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
+import { newUser } from '../../support/users.ts';
 
 let stack: Stack;
 let types: string;
@@ -42,5 +44,18 @@ describe('the REST client types (openapi-typescript) of the live document', () =
     expectTypeOf<Json<'library.refresh'>['action']>().toEqualTypeOf<'refresh_enrichment'>();
     expectTypeOf<components['schemas']['Card']['enrichmentStatus']>().toEqualTypeOf<'pending' | 'ready' | 'failed'>();
     expectTypeOf<components['schemas']['Account']['nativeLanguage']>().toEqualTypeOf<LanguageTag | null>();
+  });
+});
+
+describe('the shared REST client (openapi-fetch)', () => {
+  it('reads the account with a bearer token, and a wrong token gets the problem', async () => {
+    const user = await newUser(stack.http);
+    const { data, error } = await createRestClient({ baseUrl: `${stack.baseUrl}/`, token: user.token }).GET('/api/me');
+    expect(error).toBeUndefined();
+    expect(data?.email).toBe(user.email);
+
+    const refused = await createRestClient({ baseUrl: stack.baseUrl, token: 'lcs_not-a-token' }).GET('/api/me');
+    expect(refused.response.status).toBe(401);
+    expect(refused.error?.code).toBe('unauthenticated');
   });
 });
