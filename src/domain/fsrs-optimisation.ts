@@ -63,6 +63,13 @@ export function trainingItems(log: readonly LoggedReview[]): TrainingItem[] {
   return items;
 }
 
+/**
+ * Whether fsrs-rs accepts an item: it needs a review on a later day than the card's first. It
+ * does not refuse an item of same-day reviews (learning steps) with an error, it aborts the whole
+ * process, so no such item may ever reach it.
+ */
+export const trainable = (item: TrainingItem): boolean => item.reviews.some((review) => review.deltaT > 0);
+
 /** Items whose predicted review came at least a day after the one before: what the optimiser learns from. */
 export const longTermReviewCount = (items: readonly TrainingItem[]): number =>
   items.filter((item) => item.reviews[item.reviews.length - 1]!.deltaT > 0).length;
@@ -79,11 +86,13 @@ export function splitHeldOut<T extends { reviewedAt: Date }>(items: readonly T[]
 }
 
 /**
- * Whether a held-out item can judge weights: fsrs-rs evaluates a prediction made from a history
- * with a review on an earlier day, and refuses a set holding one whose earlier reviews are all
- * from the card's first day (NotEnoughData).
+ * Whether a held-out item can judge weights: a review a day or more after the one before, predicted
+ * from a history with a review on an earlier day. fsrs-rs refuses to evaluate a set holding
+ * anything else (NotEnoughData when the history is all from the card's first day, InvalidInput
+ * for a same-day prediction).
  */
-export const judgeable = (item: TrainingItem): boolean => item.reviews.slice(0, -1).some((review) => review.deltaT > 0);
+export const judgeable = (item: TrainingItem): boolean =>
+  item.reviews[item.reviews.length - 1]!.deltaT > 0 && item.reviews.slice(0, -1).some((review) => review.deltaT > 0);
 
 export interface Evaluation {
   logLoss: number;

@@ -21,7 +21,7 @@ const DAY_MS = 86_400_000;
  * lapse divides it by three. Reviews come at 1–3 × S. Deterministic (a fixed LCG), so the figures
  * are the same on every run.
  */
-async function seedReviewLog(user: TestUser, cards: number, reviewsPerCard: number): Promise<number> {
+async function seedReviewLog(user: TestUser, cards: number, reviewsPerCard: number, options: { learningStep?: boolean } = {}): Promise<number> {
   let seed = 11;
   const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
   const start = Date.now() - 400 * DAY_MS;
@@ -31,8 +31,9 @@ async function seedReviewLog(user: TestUser, cards: number, reviewsPerCard: numb
     let day = c % 90;
     let stability = 0.6 + random() * 0.8;
     const review = (rating: RatingName) =>
-      rows.push(`('${cardId}', '${user.userId}', '${rating}', 'review', now(), 1, 5, 0, 0, 0, 0, '${new Date(start + day * DAY_MS + c * 1000).toISOString()}', false, false, 0, 3)`);
-    review('good');
+      rows.push(`('${cardId}', '${user.userId}', '${rating}', 'review', now(), 1, 5, 0, 0, 0, 0, '${new Date(start + day * DAY_MS + c * 1000 + rows.length * 10).toISOString()}', false, false, 0, 3)`);
+    review(options.learningStep ? 'again' : 'good');
+    if (options.learningStep) review('good'); // moments later, the same day: a learning step
     for (let k = 1; k < reviewsPerCard; k++) {
       const elapsed = Math.max(1, Math.round(stability * (1 + 2 * random())));
       day += elapsed;
@@ -102,13 +103,14 @@ describe('the personal FSRS optimiser', () => {
     expect(viaTrpc.body.result.data.personalSchedule.latest).toMatchObject({ version: 1, applied: true });
   });
 
-  it('runs weekly by Schedule, and the pass queues a fit for a learner who reviewed since their last', async () => {
+  // fsrs-rs aborts the whole process (the worker) on an item of same-day reviews: none may reach it.
+  it('runs weekly by Schedule, and the pass queues a fit for a learner who reviewed since their last, same-day learning steps and all', async () => {
     const schedule = await stack.temporal.schedule.getHandle(optimisationScheduleId(stack.config.temporal.taskQueue)).describe();
     expect(schedule.spec.intervals?.map((i) => i.every)).toEqual([7 * DAY_MS]);
     expect(schedule.action).toMatchObject({ workflowType: 'fsrsOptimisationSweepWorkflow', taskQueue: stack.config.temporal.taskQueue });
 
     const user = await newUser(stack.http);
-    await seedReviewLog(user, 120, 4);
+    await seedReviewLog(user, 120, 4, { learningStep: true });
     const pass = await stack.temporal.workflow.execute(fsrsOptimisationSweepWorkflow, {
       taskQueue: stack.config.temporal.taskQueue, workflowId: `test-optimisation-pass/${user.userId}`, args: [],
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { beats, judgeable, longTermReviewCount, optimisationKey, splitHeldOut, trainingItems, type LoggedReview } from '../../../src/domain/fsrs-optimisation.ts';
+import { beats, judgeable, longTermReviewCount, optimisationKey, splitHeldOut, trainable, trainingItems, type LoggedReview } from '../../../src/domain/fsrs-optimisation.ts';
 
 const at = (iso: string) => new Date(iso);
 
@@ -39,6 +39,19 @@ describe('judgeable', () => {
     ]);
     expect(judgeable(second!)).toBe(false);
     expect(judgeable(third!)).toBe(true);
+  });
+});
+
+describe('trainable', () => {
+  it('refuses an item of same-day reviews only (fsrs-rs aborts the process on one)', () => {
+    const items = trainingItems([
+      { cardId: 'a', rating: 'again', reviewedAt: at('2026-01-01T08:00:00Z') },
+      { cardId: 'a', rating: 'good', reviewedAt: at('2026-01-01T08:01:00Z') },
+      { cardId: 'a', rating: 'good', reviewedAt: at('2026-01-01T08:11:00Z') },
+      { cardId: 'a', rating: 'good', reviewedAt: at('2026-01-02T08:11:00Z') },
+      { cardId: 'a', rating: 'good', reviewedAt: at('2026-01-02T08:20:00Z') },
+    ]);
+    expect(items.map(trainable)).toEqual([false, false, true, true]);
   });
 });
 
