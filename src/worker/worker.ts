@@ -3,11 +3,13 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
+import { installTemporalRuntime } from '../platform/temporal-runtime.ts';
 import { startOutboxRelay } from '../temporal/outbox-dispatch.ts';
+import { watchOutbox } from '../temporal/outbox-metrics.ts';
 import { ensureHousekeepingSchedule } from '../temporal/schedules.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -52,22 +54,6 @@ const quietBundlerLogger = {
   error: (message: string) => console.error(message),
 };
 
-let runtimeInstalled = false;
-
-/**
- * The SDK logs through its own runtime: keep it to warnings so logs stay ours. No shutdown
- * signals: the hosting process stops the worker itself, in its own order.
- */
-function installQuietRuntime() {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-  } catch {
-    // Already installed by the host (e.g. a test runner): keep theirs.
-  }
-}
-
 /**
  * How much one worker runs at once. Activities spend nearly all their time waiting on the model
  * provider (about 1 s at best, up to the model timeout), holding no database connection meanwhile
@@ -79,7 +65,7 @@ function installQuietRuntime() {
 export const WORKER_CONCURRENCY = { maxConcurrentActivityTaskExecutions: 200 } as const;
 
 export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundleOption }): Promise<{ worker: Worker; connection: NativeConnection }> {
-  installQuietRuntime();
+  await installTemporalRuntime();
   const connection = await NativeConnection.connect({ address: deps.config.temporal.address! });
   const worker = await Worker.create({
     connection,
@@ -118,9 +104,11 @@ export async function runWorker(deps: Parameters<typeof createWorker>[0] & { tem
   const relayClient = new Client({ connection, namespace: deps.config.temporal.namespace });
   const databaseUrl = deps.orm.config.get('clientUrl')!;
   const stopRelay = startOutboxRelay(deps.orm, relayClient, { taskQueue: deps.config.temporal.taskQueue, databaseUrl, pollEveryMs: OUTBOX_POLL_EVERY_MS, eager: true }, deps.logger);
+  const unwatchOutbox = watchOutbox(deps.orm);
   const done = worker.run().finally(() => connection.close());
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
+    unwatchOutbox();
     await stopRelay();
     if (worker.getState() === 'RUNNING') worker.shutdown();
     await done.catch(() => {}); // a worker that failed has reported it through `done`
