@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
+import { inSpan } from '../platform/telemetry.ts';
 import { isRecord, parseJsonExact } from './exact-json.ts';
 import type { ModelClientLogger } from './model-client.ts';
 import { httpFailure, noAnswer, type ProviderFailure, unreadableAnswer } from './provider-errors.ts';
@@ -87,8 +88,10 @@ export function createProviderHttp(
   }
 
   return {
-    async post(call) {
+    // One span per call (its quick retries included): the task and the attempts, never the prompt.
+    post: (call) => inSpan('provider call', { 'lcs.task': call.task }, async (span) => {
       for (let attempt = 1; ; attempt++) {
+        span.setAttribute('lcs.attempts', attempt);
         const outcome = await attemptOnce(call, attempt);
         if (outcome.ok) return outcome.body;
         if (!outcome.retryable || attempt > config.maxRetries) throw outcome.error;
@@ -100,7 +103,7 @@ export function createProviderHttp(
           throw call.signal?.reason;
         }
       }
-    },
+    }),
     longestCallMs: config.timeoutMs * (config.maxRetries + 1) + config.maxRetries * MAX_RETRY_AFTER_MS,
   };
 }

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, type WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { listen } from '../db/notifications.ts';
+import { withTraceContext } from '../platform/telemetry.ts';
 import type { Orm } from '../db/orm.ts';
 import { OUTBOX_COLUMNS, type WorkflowStart } from './outbox.ts';
 import { isBusinessOutcome } from '../domain/workflow-outcome.ts';
@@ -50,6 +51,7 @@ interface OutboxRow {
   args: WorkflowStart['args'];
   user_id: string;
   kind: WorkflowStart['kind'];
+  trace_context: Record<string, string> | null;
 }
 const ROW_COLUMNS = `id, ${OUTBOX_COLUMNS}`;
 
@@ -105,7 +107,8 @@ type RowOutcome = StartOutcome | { error: string };
 
 async function startWithinDeadline(temporal: Client, row: OutboxRow, eager: boolean): Promise<RowOutcome> {
   try {
-    return await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => startRow(temporal, row, eager));
+    // Inside the recording request's trace: the start, the workflow and its activities join it.
+    return await withTraceContext(row.trace_context, () => temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => startRow(temporal, row, eager)));
   } catch (error) {
     return { error: (error as Error).message.slice(0, 500) };
   }

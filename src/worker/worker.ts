@@ -1,12 +1,17 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
+import {
+  makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, OpenTelemetryWorkflowClientInterceptor,
+} from '@temporalio/interceptors-opentelemetry';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
+import { telemetryResource, workflowSpanProcessor } from '../platform/telemetry.ts';
 import { installTemporalRuntime } from '../platform/temporal-runtime.ts';
 import { startOutboxRelay } from '../temporal/outbox-dispatch.ts';
 import { watchOutbox } from '../temporal/outbox-metrics.ts';
@@ -14,9 +19,16 @@ import { ensureHousekeepingSchedule } from '../temporal/schedules.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
+/**
+ * The OpenTelemetry workflow interceptors, in every bundle: with tracing off their spans go to
+ * a processor that drops them (src/platform/telemetry.ts). They add headers, never commands, so
+ * histories written without them replay the same.
+ */
+const workflowInterceptorModules = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
+
 /** Bundles the workflows once (seconds); tests and production reuse the bundle. */
 export async function buildWorkflowBundle(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: quietBundlerLogger });
 }
 
 const srcDir = fileURLToPath(new URL('..', import.meta.url));
@@ -73,6 +85,9 @@ export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundl
     taskQueue: deps.config.temporal.taskQueue,
     workflowBundle: deps.bundle ?? (await cachedWorkflowBundle()),
     activities: createActivities(deps),
+    // Each activity runs in a span of its own, a child of the workflow's (src/platform/telemetry.ts).
+    interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })] },
+    sinks: { exporter: makeWorkflowExporter(workflowSpanProcessor(), telemetryResource) },
     ...WORKER_CONCURRENCY,
   });
   return { worker, connection };
@@ -101,7 +116,7 @@ export async function runWorker(deps: Parameters<typeof createWorker>[0] & { tem
   await ensureHousekeepingSchedule(deps.temporal, deps.config, deps.logger);
   // The relay starts through the worker's own connection, eagerly: the first workflow task comes
   // back in the start's answer, to this worker, without a trip through the task queue.
-  const relayClient = new Client({ connection, namespace: deps.config.temporal.namespace });
+  const relayClient = new Client({ connection, namespace: deps.config.temporal.namespace, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
   const databaseUrl = deps.orm.config.get('clientUrl')!;
   const stopRelay = startOutboxRelay(deps.orm, relayClient, { taskQueue: deps.config.temporal.taskQueue, databaseUrl, pollEveryMs: OUTBOX_POLL_EVERY_MS, eager: true }, deps.logger);
   const unwatchOutbox = watchOutbox(deps.orm);

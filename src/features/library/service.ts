@@ -8,7 +8,7 @@ import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts
 import { AppError } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
-import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues } from '../../temporal/outbox.ts';
+import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, OUTBOX_PLACEHOLDERS, outboxStart, outboxValues } from '../../temporal/outbox.ts';
 import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { cardEnrichment } from '../../workflows/card-enrichment.ts';
@@ -144,7 +144,7 @@ async function insertCard(em: Em, taskQueue: string, userId: string, text: strin
        SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM c
      ), outbox AS (
        INSERT INTO workflow_outbox (${OUTBOX_COLUMNS})
-       SELECT ?, ?, ?, ?::jsonb, ?, ? FROM c
+       SELECT ${OUTBOX_PLACEHOLDERS} FROM c
      )
      SELECT ${CARD_COLUMNS} FROM c`,
     [
