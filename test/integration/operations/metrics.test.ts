@@ -26,6 +26,8 @@ const figures = {
   creditsForCards: () => counterValue('lcs_credits_charged_total', { kind: 'capture_preparation' }),
   cardReads: () => counterValue('lcs_http_requests_total', { method: 'GET', route: '/api/library/:cardId', status: '200' }),
   unmatched: () => counterValue('lcs_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }),
+  preparationCalls: () => histogramCount('lcs_provider_call_duration_seconds', { task: 'capture_preparation', answered: 'true' }),
+  translationCalls: () => histogramCount('lcs_provider_call_duration_seconds', { task: 'translate_batch', answered: 'true' }),
   cacheHits: () => counterValue('lcs_translation_cache_hits_total', {}),
   cacheMisses: () => counterValue('lcs_translation_cache_misses_total', {}),
 };
@@ -33,7 +35,7 @@ type Figures = Record<keyof typeof figures, number>;
 const read = async (): Promise<Figures> =>
   Object.fromEntries(await Promise.all(Object.entries(figures).map(async ([name, value]) => [name, await value()]))) as Figures;
 
-it('counts requests by route pattern, captures, preparations by outcome and code, credits, cache hits, after a known sequence', async () => {
+it('counts requests by route pattern, captures, preparations by outcome and code, provider calls, credits, cache hits, after a known sequence', async () => {
   const before = await read();
 
   const first = await capture(stack, user, 'metrics first card');
@@ -60,6 +62,7 @@ it('counts requests by route pattern, captures, preparations by outcome and code
     capturesNew: 4, capturesExisting: 1,
     ready: 2, noCredits: 1, refused: 1, captureToReady: 2, creditsForCards: 2,
     unmatched: 1,
+    preparationCalls: 2, translationCalls: 1, // the second page was served from the cache
     cacheHits: 2, cacheMisses: 2,
   });
   expect(moved.cardReads).toBeGreaterThanOrEqual(2);
