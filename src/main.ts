@@ -17,7 +17,7 @@ import { ensureWebBuild } from './platform/web-build.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
-installTracing(config);
+const tracing = installTracing(config);
 /** What `stop` undoes, in the order of start; each named in its log line. */
 const stops: { what: string; stop: () => Promise<unknown> }[] = [];
 const supervised: Supervised<Dependency>[] = [];
@@ -76,7 +76,8 @@ async function start() {
     logger.info({ address: first.address, webUi: first.uiUrl, pid: first.pid }, 'Temporal dev server running');
   }
 
-  stops.push({ what: 'trace export', stop: () => shutdownTracing() });
+  // Stopped after the worker and the HTTP server, whose last spans it sends.
+  if (tracing) stops.push({ what: 'trace export', stop: () => shutdownTracing() });
   const services = await openServices(config, logger);
   stops.push({ what: 'database and Temporal clients', stop: () => services.close() });
 

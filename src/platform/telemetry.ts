@@ -16,15 +16,16 @@ export const telemetryResource = new Resource({ 'service.name': 'language-captur
 
 let installed: { provider: NodeTracerProvider; processor: SpanProcessor } | undefined;
 
-/** Installs tracing for the process; later calls keep the first installation. */
-export function installTracing(config: Pick<Config, 'tracing'>, options: { processor?: SpanProcessor } = {}): void {
-  if (installed) return;
+/** Installs tracing for the process (later calls keep the first installation); says whether traces are exported. */
+export function installTracing(config: Pick<Config, 'tracing'>, options: { processor?: SpanProcessor } = {}): boolean {
+  if (installed) return true;
   const endpoint = config.tracing.otlpEndpoint;
   const processor = options.processor ?? (endpoint ? new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` })) : undefined);
-  if (!processor) return;
+  if (!processor) return false;
   const provider = new NodeTracerProvider({ resource: telemetryResource, spanProcessors: [processor] });
   provider.register(); // the global tracer, an AsyncLocalStorage context, W3C trace-context propagation
   installed = { provider, processor };
+  return true;
 }
 
 /** Where workflow spans go (the worker's exporter sink): the installed processor, or nowhere. */
