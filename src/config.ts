@@ -76,6 +76,7 @@ const envSchema = z.object({
     }),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().default('127.0.0.1'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   STARTUP_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(120),
   HOUSEKEEPING_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   HOUSEKEEPING_BATCH_ROWS: z.coerce.number().int().min(1).max(10_000).default(500),
@@ -157,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     trustProxy: e.TRUST_PROXY,
     /** Prometheus metrics listener (`GET /metrics`); off unless a port is set (`npm start` defaults to 9464). */
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    /** OpenTelemetry traces go to this OTLP/HTTP collector (`<endpoint>/v1/traces`); none are exported without it. */
+    tracing: { otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT },
     /** The Temporal Schedule that runs a retention pass, and what one pass may spend per table. */
     housekeeping: {
       intervalMinutes: e.HOUSEKEEPING_INTERVAL_MINUTES,

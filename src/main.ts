@@ -8,6 +8,7 @@ import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres } from './platform/embedded-postgres.ts';
 import { createLogger, openServices } from './platform/services.ts';
 import { startMetricsServer } from './platform/metrics.ts';
+import { installTracing, shutdownTracing } from './platform/telemetry.ts';
 import { type Dependency, supervise, type Supervised } from './platform/supervisor.ts';
 import { DevServerStartError, startTemporalDevServer } from './platform/temporal-dev-server.ts';
 import { startFakeProvider } from '../tools/fake-provider/server.ts';
@@ -16,6 +17,7 @@ import { ensureWebBuild } from './platform/web-build.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
+const tracing = installTracing(config);
 /** What `stop` undoes, in the order of start; each named in its log line. */
 const stops: { what: string; stop: () => Promise<unknown> }[] = [];
 const supervised: Supervised<Dependency>[] = [];
@@ -74,6 +76,8 @@ async function start() {
     logger.info({ address: first.address, webUi: first.uiUrl, pid: first.pid }, 'Temporal dev server running');
   }
 
+  // Stopped after the worker and the HTTP server, whose last spans it sends.
+  if (tracing) stops.push({ what: 'trace export', stop: () => shutdownTracing() });
   const services = await openServices(config, logger);
   stops.push({ what: 'database and Temporal clients', stop: () => services.close() });
 

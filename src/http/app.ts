@@ -10,6 +10,8 @@ import { authPlugin } from './plugins/auth.ts';
 import { languageGuardPlugin } from './plugins/language-guard.ts';
 import { problemsPlugin, sendProblem } from './plugins/problems.ts';
 import { addressLimitPlugin, rateLimitPlugin } from './plugins/rate-limit.ts';
+import { requestMetricsPlugin } from './plugins/request-metrics.ts';
+import { requestTracingPlugin } from './plugins/request-tracing.ts';
 import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionCookieName } from './session-cookie.ts';
 import { textGuardPlugin } from './plugins/text-guard.ts';
@@ -77,6 +79,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
     if (!request.raw.complete) reply.header('connection', 'close');
   });
 
+  await app.register(requestMetricsPlugin);
+  await app.register(requestTracingPlugin);
   await app.register(securityHeadersPlugin, { apply: hardened });
   await app.register(problemsPlugin);
   // The API reference and the web page are public; everything else defaults to requiring a principal.

@@ -2,11 +2,13 @@
 import { loadConfig } from '../config.ts';
 import { startMetricsServer } from '../platform/metrics.ts';
 import { createLogger, openServices } from '../platform/services.ts';
+import { installTracing, shutdownTracing } from '../platform/telemetry.ts';
 import { exitOnStartupTimeout } from '../platform/startup.ts';
 import { buildApp } from './app.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
+installTracing(config);
 const services = await openServices(config, logger).catch(exitOnStartupTimeout);
 const app = await buildApp({ config, ...services }, { loggerInstance: logger });
 await app.listen({ port: config.port, host: config.host });
@@ -21,5 +23,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     await app.close(); // stops accepting, lets in-flight requests finish
     await metrics?.close();
     await services.close();
+    await shutdownTracing();
   });
 }

@@ -1,5 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Span } from '@opentelemetry/api';
 import type { Config } from '../config.ts';
+import { histogram } from '../platform/metrics.ts';
+import { inSpan } from '../platform/telemetry.ts';
 import { isRecord, parseJsonExact } from './exact-json.ts';
 import type { ModelClientLogger } from './model-client.ts';
 import { httpFailure, noAnswer, type ProviderFailure, unreadableAnswer } from './provider-errors.ts';
@@ -13,6 +16,13 @@ import { httpFailure, noAnswer, type ProviderFailure, unreadableAnswer } from '.
 const MAX_RETRY_AFTER_MS = 5_000;
 const BACKOFF_BASE_MS = 200;
 const BACKOFF_CAP_MS = 2_000;
+
+const callDuration = histogram(
+  'lcs_provider_call_duration_seconds',
+  'Time of one model provider call, its quick retries included, by task and whether it brought an answer',
+  ['task', 'answered'],
+  [0.25, 0.5, 1, 2, 5, 10, 20, 40, 60, 120],
+);
 
 export interface ProviderCall {
   /** For logs and metrics only. */
@@ -86,21 +96,36 @@ export function createProviderHttp(
     return { ok: false, ...failure };
   }
 
-  return {
-    async post(call) {
-      for (let attempt = 1; ; attempt++) {
-        const outcome = await attemptOnce(call, attempt);
-        if (outcome.ok) return outcome.body;
-        if (!outcome.retryable || attempt > config.maxRetries) throw outcome.error;
-        const delay = outcome.retryAfterMs ?? backoffMs(attempt);
-        if (delay > MAX_RETRY_AFTER_MS) throw outcome.error;
-        try {
-          await sleep(delay, undefined, call.signal ? { signal: call.signal } : {});
-        } catch {
-          throw call.signal?.reason;
-        }
+  /** Attempts until an answer, a final failure, or a wait longer than the call may take. */
+  async function withQuickRetries(call: ProviderCall, span: Span): Promise<Record<string, unknown>> {
+    for (let attempt = 1; ; attempt++) {
+      span.setAttribute('lcs.attempts', attempt);
+      const outcome = await attemptOnce(call, attempt);
+      if (outcome.ok) return outcome.body;
+      if (!outcome.retryable || attempt > config.maxRetries) throw outcome.error;
+      const delay = outcome.retryAfterMs ?? backoffMs(attempt);
+      if (delay > MAX_RETRY_AFTER_MS) throw outcome.error;
+      try {
+        await sleep(delay, undefined, call.signal ? { signal: call.signal } : {});
+      } catch {
+        throw call.signal?.reason;
       }
-    },
+    }
+  }
+
+  return {
+    // One span and one timing per call, its quick retries included: the task and the attempts, never the prompt.
+    post: (call) => inSpan('provider call', { 'lcs.task': call.task }, async (span) => {
+      const timer = callDuration.startTimer({ task: call.task });
+      try {
+        const body = await withQuickRetries(call, span);
+        timer({ answered: 'true' });
+        return body;
+      } catch (error) {
+        timer({ answered: 'false' });
+        throw error;
+      }
+    }),
     longestCallMs: config.timeoutMs * (config.maxRetries + 1) + config.maxRetries * MAX_RETRY_AFTER_MS,
   };
 }

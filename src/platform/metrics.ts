@@ -22,16 +22,38 @@ export function counter<L extends string>(name: string, help: string, labelNames
   return new Counter({ name, help, labelNames, registers: [metricsRegistry] });
 }
 
-export function gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
+/** `collect`, when given, sets the gauge at each scrape (a figure read from elsewhere, e.g. the database). */
+export function gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = [], collect?: (this: Gauge<L>) => Promise<void> | void): Gauge<L> {
   const existing = metricsRegistry.getSingleMetric(name);
   if (existing) return existing as Gauge<L>;
-  return new Gauge({ name, help, labelNames, registers: [metricsRegistry] });
+  return new Gauge({ name, help, labelNames, registers: [metricsRegistry], ...(collect ? { collect } : {}) });
 }
 
 export function histogram<L extends string>(name: string, help: string, labelNames: readonly L[] = [], buckets?: number[]): Histogram<L> {
   const existing = metricsRegistry.getSingleMetric(name);
   if (existing) return existing as Histogram<L>;
   return new Histogram({ name, help, labelNames, registers: [metricsRegistry], ...(buckets ? { buckets } : {}) });
+}
+
+/**
+ * Other Prometheus exporters of this process whose text GET /metrics appends to the registry's,
+ * so that operators scrape one place: the Temporal SDK's own exporter (src/platform/temporal-runtime.ts),
+ * which Core serves on a local port of its own.
+ */
+const appendedExporters = new Set<string>();
+
+export function appendExporter(url: string): void {
+  appendedExporters.add(url);
+}
+
+/** How long a scrape waits for an appended exporter before leaving its figures out. */
+const APPENDED_EXPORTER_TIMEOUT_MS = 2_000;
+
+/** The registry's text, then each appended exporter's (an exporter that does not answer is left out). */
+export async function exposition(): Promise<string> {
+  const appended = await Promise.all([...appendedExporters].map((url) =>
+    fetch(url, { signal: AbortSignal.timeout(APPENDED_EXPORTER_TIMEOUT_MS) }).then((res) => (res.ok ? res.text() : ''), () => '')));
+  return [await metricsRegistry.metrics(), ...appended].join('\n');
 }
 
 export interface MetricsServer {
@@ -46,7 +68,7 @@ export async function startMetricsServer(options: { port: number; host: string }
       res.writeHead(404, { 'content-type': 'text/plain' }).end('GET /metrics\n');
       return;
     }
-    metricsRegistry.metrics().then(
+    exposition().then(
       (text) => res.writeHead(200, { 'content-type': metricsRegistry.contentType }).end(text),
       () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
     );

@@ -2,9 +2,11 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, type WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Logger } from 'pino';
 import { listen } from '../db/notifications.ts';
+import { withTraceContext } from '../platform/telemetry.ts';
 import type { Orm } from '../db/orm.ts';
 import { OUTBOX_COLUMNS, type WorkflowStart } from './outbox.ts';
-import { searchAttributesOf } from './search-attributes.ts';
+import { isBusinessOutcome } from '../domain/workflow-outcome.ts';
+import { outcomeKey, searchAttributesOf } from './search-attributes.ts';
 
 /**
  * The workflow outbox, starting side: the worker's relay, woken by a NOTIFY that a request sends
@@ -49,25 +51,30 @@ interface OutboxRow {
   args: WorkflowStart['args'];
   user_id: string;
   kind: WorkflowStart['kind'];
+  trace_context: Record<string, string> | null;
 }
 const ROW_COLUMNS = `id, ${OUTBOX_COLUMNS}`;
 
 /**
  * A later run under the same workflow id is allowed only after a failed one: a retried dispatch
  * of work that already succeeded is refused by Temporal, while a refresh after a failure starts anew.
+ * A run that completed with a business outcome (no credits) did not do the work either: a later
+ * row starts anew after it too, with AFTER_BUSINESS_OUTCOME.
  */
 const REUSE_POLICY: WorkflowIdReusePolicy = 'ALLOW_DUPLICATE_FAILED_ONLY';
+const AFTER_BUSINESS_OUTCOME: WorkflowIdReusePolicy = 'ALLOW_DUPLICATE';
 
 type StartOutcome = 'started' | 'after-previous-run';
 
 /**
  * Starts the row's workflow. "Already started" is success only when it is this very row's start
- * (its id is in the memo) or a run that completed. A different run still RUNNING is an earlier
+ * (its id is in the memo) or a run that completed its work. A different run still RUNNING is an earlier
  * attempt that has recorded its failure but not closed yet: the new attempt must start after it,
  * so the row stays pending and the relay tries again. A run that closed failing between the
  * refused start and the look at it no longer stands in the way: the start is tried once more.
  */
 async function startRow(temporal: Client, row: OutboxRow, eager: boolean): Promise<StartOutcome> {
+  let reusePolicy = REUSE_POLICY;
   for (let tries = 1; ; tries++) {
     try {
       await temporal.workflow.start(row.workflow_type, {
@@ -75,7 +82,7 @@ async function startRow(temporal: Client, row: OutboxRow, eager: boolean): Promi
         taskQueue: row.task_queue,
         args: row.args,
         memo: { outboxId: String(row.id) },
-        workflowIdReusePolicy: REUSE_POLICY,
+        workflowIdReusePolicy: reusePolicy,
         typedSearchAttributes: searchAttributesOf(row.user_id, row.kind),
         ...(eager ? { requestEagerStart: true } : {}),
       });
@@ -83,7 +90,11 @@ async function startRow(temporal: Client, row: OutboxRow, eager: boolean): Promi
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       const latest = await temporal.workflow.getHandle(row.workflow_id).describe();
-      if (latest.memo?.outboxId === String(row.id) || latest.status.name === 'COMPLETED') return 'started';
+      if (latest.memo?.outboxId === String(row.id)) return 'started';
+      if (latest.status.name === 'COMPLETED') {
+        if (!isBusinessOutcome(latest.typedSearchAttributes.get(outcomeKey))) return 'started';
+        reusePolicy = AFTER_BUSINESS_OUTCOME;
+      }
       if (latest.status.name === 'RUNNING' || tries >= 2) return 'after-previous-run';
     }
   }
@@ -96,7 +107,8 @@ type RowOutcome = StartOutcome | { error: string };
 
 async function startWithinDeadline(temporal: Client, row: OutboxRow, eager: boolean): Promise<RowOutcome> {
   try {
-    return await temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => startRow(temporal, row, eager));
+    // Inside the recording request's trace: the start, the workflow and its activities join it.
+    return await withTraceContext(row.trace_context, () => temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => startRow(temporal, row, eager)));
   } catch (error) {
     return { error: (error as Error).message.slice(0, 500) };
   }

@@ -1,5 +1,6 @@
 import type { Workflow } from '@temporalio/common';
 import type { Em } from '../db/orm.ts';
+import { activeTraceContext } from '../platform/telemetry.ts';
 import type * as workflows from '../workflows/index.ts';
 import type { WorkflowKind } from './workflow-ids.ts';
 
@@ -36,14 +37,20 @@ export function outboxStart<W extends RegisteredWorkflow>(
   return { workflowType: workflow.name as WorkflowType, args, ...where };
 }
 
-/** The outbox row's columns and, in the same order, a start's values for them. */
-export const OUTBOX_COLUMNS = 'workflow_type, workflow_id, task_queue, args, user_id, kind';
-export const outboxValues = (start: WorkflowStart) =>
-  [start.workflowType, start.workflowId, start.taskQueue, JSON.stringify(start.args), start.userId, start.kind];
+/**
+ * The outbox row's columns, their placeholders and, in the same order, a start's values for them:
+ * the start, and the trace of the request that recorded it (null when tracing is off).
+ */
+export const OUTBOX_COLUMNS = 'workflow_type, workflow_id, task_queue, args, user_id, kind, trace_context';
+export const OUTBOX_PLACEHOLDERS = '?, ?, ?, ?::jsonb, ?, ?, ?::jsonb';
+export const outboxValues = (start: WorkflowStart) => {
+  const trace = activeTraceContext();
+  return [start.workflowType, start.workflowId, start.taskQueue, JSON.stringify(start.args), start.userId, start.kind, trace && JSON.stringify(trace)];
+};
 
 /** Records a workflow to start; call inside the transaction that creates its subject. */
 export async function enqueueWorkflow(tx: Em, start: WorkflowStart): Promise<void> {
-  await tx.execute(`INSERT INTO workflow_outbox (${OUTBOX_COLUMNS}) VALUES (?, ?, ?, ?::jsonb, ?, ?)`, outboxValues(start));
+  await tx.execute(`INSERT INTO workflow_outbox (${OUTBOX_COLUMNS}) VALUES (${OUTBOX_PLACEHOLDERS})`, outboxValues(start));
 }
 
 /** Drops undispatched starts of a subject that no longer exists (e.g. a deleted card). */

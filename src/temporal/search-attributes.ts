@@ -3,13 +3,18 @@ import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair
 import type { WorkflowKind } from './workflow-ids.ts';
 
 /**
- * The search attributes every started workflow carries, so operators filter a user's workflows
- * (and one kind of them) in the Web UI. Defined once: starts, the dev server's flags and the
+ * The search attributes of our workflows, so operators filter a user's workflows (one kind of
+ * them, one outcome) in the Web UI. Defined once: starts, the dev server's flags and the
  * registration on a namespace all read this list.
  */
 export const userIdKey = defineSearchAttributeKey('LcsUserId', SearchAttributeType.KEYWORD);
 export const kindKey = defineSearchAttributeKey('LcsKind', SearchAttributeType.KEYWORD);
-const SEARCH_ATTRIBUTE_KEYS = [userIdKey, kindKey];
+/**
+ * Set by the workflow as it ends (src/workflows/outcome.ts): a business outcome on a Completed
+ * run, the catalog code on a Failed one (src/domain/workflow-outcome.ts).
+ */
+export const outcomeKey = defineSearchAttributeKey('LcsOutcome', SearchAttributeType.KEYWORD);
+const SEARCH_ATTRIBUTE_KEYS = [userIdKey, kindKey, outcomeKey];
 
 export const searchAttributesOf = (userId: string, kind: WorkflowKind): SearchAttributePair[] => [
   { key: userIdKey, value: userId },
@@ -46,6 +51,6 @@ export async function ensureSearchAttributes(client: Client, namespace: string, 
     });
   } catch (error) {
     const names = SEARCH_ATTRIBUTE_KEYS.map((key) => key.name).join(', ');
-    warn(`Could not register search attributes ${names}: ${(error as Error).message}. Register them on the namespace so workflows can be filtered by user and kind.`);
+    warn(`Could not register search attributes ${names}: ${(error as Error).message}. Register them on the namespace so workflows can be filtered by user, kind and outcome.`);
   }
 }

@@ -2,11 +2,13 @@
 import { loadConfig } from '../config.ts';
 import { startMetricsServer } from '../platform/metrics.ts';
 import { createLogger, openServices } from '../platform/services.ts';
+import { installTracing, shutdownTracing } from '../platform/telemetry.ts';
 import { exitOnStartupTimeout } from '../platform/startup.ts';
 import { runWorker } from './worker.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
+installTracing(config);
 const services = await openServices(config, logger).catch(exitOnStartupTimeout);
 const metrics = config.metrics.port === undefined ? null : await startMetricsServer({ port: config.metrics.port, host: config.metrics.host });
 const running = await runWorker({ config, orm: services.orm, model: services.model, temporal: services.temporal, logger });
@@ -18,5 +20,6 @@ try {
 } finally {
   await services.close();
   await metrics?.close();
+  await shutdownTracing();
   logger.info('worker stopped');
 }

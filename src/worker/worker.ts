@@ -1,20 +1,34 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
+import {
+  makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, OpenTelemetryWorkflowClientInterceptor,
+} from '@temporalio/interceptors-opentelemetry';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
+import { telemetryResource, workflowSpanProcessor } from '../platform/telemetry.ts';
+import { installTemporalRuntime } from '../platform/temporal-runtime.ts';
 import { startOutboxRelay } from '../temporal/outbox-dispatch.ts';
+import { watchOutbox } from '../temporal/outbox-metrics.ts';
 import { ensureHousekeepingSchedule, ensureOptimisationSchedule } from '../temporal/schedules.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
+/**
+ * The OpenTelemetry workflow interceptors, in every bundle: with tracing off their spans go to
+ * a processor that drops them (src/platform/telemetry.ts). They add headers, never commands, so
+ * histories written without them replay the same.
+ */
+const workflowInterceptorModules = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
+
 /** Bundles the workflows once (seconds); tests and production reuse the bundle. */
 export async function buildWorkflowBundle(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: quietBundlerLogger });
 }
 
 const srcDir = fileURLToPath(new URL('..', import.meta.url));
@@ -52,22 +66,6 @@ const quietBundlerLogger = {
   error: (message: string) => console.error(message),
 };
 
-let runtimeInstalled = false;
-
-/**
- * The SDK logs through its own runtime: keep it to warnings so logs stay ours. No shutdown
- * signals: the hosting process stops the worker itself, in its own order.
- */
-function installQuietRuntime() {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-  } catch {
-    // Already installed by the host (e.g. a test runner): keep theirs.
-  }
-}
-
 /**
  * How much one worker runs at once. Activities spend nearly all their time waiting on the model
  * provider (about 1 s at best, up to the model timeout), holding no database connection meanwhile
@@ -79,7 +77,7 @@ function installQuietRuntime() {
 export const WORKER_CONCURRENCY = { maxConcurrentActivityTaskExecutions: 200 } as const;
 
 export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundleOption }): Promise<{ worker: Worker; connection: NativeConnection }> {
-  installQuietRuntime();
+  await installTemporalRuntime();
   const connection = await NativeConnection.connect({ address: deps.config.temporal.address! });
   const worker = await Worker.create({
     connection,
@@ -87,6 +85,9 @@ export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundl
     taskQueue: deps.config.temporal.taskQueue,
     workflowBundle: deps.bundle ?? (await cachedWorkflowBundle()),
     activities: createActivities(deps),
+    // Each activity runs in a span of its own, a child of the workflow's (src/platform/telemetry.ts).
+    interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })] },
+    sinks: { exporter: makeWorkflowExporter(workflowSpanProcessor(), telemetryResource) },
     ...WORKER_CONCURRENCY,
   });
   return { worker, connection };
@@ -115,12 +116,14 @@ export async function runWorker(deps: Parameters<typeof createWorker>[0] & { tem
   await Promise.all([ensureHousekeepingSchedule(deps.temporal, deps.config, deps.logger), ensureOptimisationSchedule(deps.temporal, deps.config, deps.logger)]);
   // The relay starts through the worker's own connection, eagerly: the first workflow task comes
   // back in the start's answer, to this worker, without a trip through the task queue.
-  const relayClient = new Client({ connection, namespace: deps.config.temporal.namespace });
+  const relayClient = new Client({ connection, namespace: deps.config.temporal.namespace, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
   const databaseUrl = deps.orm.config.get('clientUrl')!;
   const stopRelay = startOutboxRelay(deps.orm, relayClient, { taskQueue: deps.config.temporal.taskQueue, databaseUrl, pollEveryMs: OUTBOX_POLL_EVERY_MS, eager: true }, deps.logger);
+  const unwatchOutbox = watchOutbox(deps.orm);
   const done = worker.run().finally(() => connection.close());
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
+    unwatchOutbox();
     await stopRelay();
     if (worker.getState() === 'RUNNING') worker.shutdown();
     await done.catch(() => {}); // a worker that failed has reported it through `done`

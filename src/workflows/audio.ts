@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { catalogFailure, catalogFailureOf, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
+import { catalogFailureOf, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
+import { outcomeOfFailure } from './outcome.ts';
 
 // A speech provider outage is retried briefly, a rejected request (credentials, bad input) not
 // at all, the database for minutes (src/domain/retry-policy.ts).
@@ -10,7 +11,7 @@ const { markAudioClipFailed } = proxyActivities<Activities>({ startToCloseTimeou
 /**
  * `audio/<audioId>`: generates one clip, id in, nothing out. A failure is recorded on the clip with a
  * catalog code and the workflow ends FAILED with that code, so a later request for the same text may
- * run `audio/<audioId>` again.
+ * run `audio/<audioId>` again; out of credits, it ends Completed with that outcome (src/workflows/outcome.ts).
  */
 export async function generateAudio(audioId: string): Promise<void> {
   try {
@@ -18,6 +19,6 @@ export async function generateAudio(audioId: string): Promise<void> {
   } catch (error) {
     const failure = catalogFailureOf(error);
     await markAudioClipFailed(audioId, failure.code);
-    throw catalogFailure({ code: failure.code, message: 'audio generation failed' }, { cause: error });
+    outcomeOfFailure({ code: failure.code, message: 'audio generation failed' }, { cause: error });
   }
 }

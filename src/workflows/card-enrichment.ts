@@ -1,7 +1,9 @@
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { EnrichmentOutcome } from '../domain/library-enrichment.ts';
-import { catalogFailure, catalogFailureOf, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
+import type { BusinessOutcome } from '../domain/workflow-outcome.ts';
+import { catalogFailureOf, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
+import { outcomeOfFailure, recordOutcome } from './outcome.ts';
 
 const { prepareCardEnrichment } = proxyActivities<Activities>(LONG_CALL);
 
@@ -13,24 +15,32 @@ export interface CardEnrichmentInput {
   attempt: number;
 }
 
+export type CardEnrichmentResult = { cardId: string; outcome: Exclude<EnrichmentOutcome['outcome'], 'failed' | 'gone'> | BusinessOutcome };
+
 /**
  * `card-enrichment/<cardId>`: enriches a captured card. Ids in, ids and codes out. A failed
- * enrichment is written to the card and the run then ends FAILED with the same code, so the
- * Web UI shows the cause and a refresh may start a new run under the same id.
+ * enrichment is written to the card; the run then ends FAILED with the same code, so the Web UI
+ * shows the cause and a refresh may start a new run under the same id, or Completed when the
+ * failure is a business outcome (no credits; the card deleted), tagged `LcsOutcome` either way.
  */
-export async function cardEnrichment(input: CardEnrichmentInput): Promise<{ cardId: string; outcome: EnrichmentOutcome['outcome'] }> {
+export async function cardEnrichment(input: CardEnrichmentInput): Promise<CardEnrichmentResult> {
   let result: EnrichmentOutcome;
   try {
     result = await prepareCardEnrichment(input);
   } catch (error) {
-    if (isCancellation(error)) throw error; // the card was deleted
+    // The service cancels a preparation only when its card is deleted (features/library/enrichment.ts).
+    if (isCancellation(error)) return deleted(input.cardId);
     const failure = catalogFailureOf(error);
     await recordCardEnrichmentFailure(input, failure);
-    throw catalogFailure(failure);
+    return { cardId: input.cardId, outcome: outcomeOfFailure(failure) };
   }
-  if (result.outcome === 'failed') {
-    // A repeated run of an attempt that already failed ends the same way.
-    throw catalogFailure(result.error);
-  }
+  // A repeated run of an attempt that already failed ends the same way.
+  if (result.outcome === 'failed') return { cardId: input.cardId, outcome: outcomeOfFailure(result.error) };
+  if (result.outcome === 'gone') return deleted(input.cardId);
   return { cardId: input.cardId, outcome: result.outcome };
+}
+
+function deleted(cardId: string): CardEnrichmentResult {
+  recordOutcome('deleted');
+  return { cardId, outcome: 'deleted' };
 }

@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { createSentenceActivities } from '../activities/sentences.ts';
-import { catalogFailure, catalogFailureOf, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
+import { catalogFailureOf, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
+import { outcomeOfFailure } from './outcome.ts';
 
 type SentenceActivities = ReturnType<typeof createSentenceActivities>;
 
@@ -13,7 +14,8 @@ const { markSentenceFailed } = proxyActivities<SentenceActivities>({ startToClos
 /**
  * `sentence-translation/<sentenceId>`: translates one attempt of a saved sentence. Ids in, nothing
  * out. When the translation fails for good, the sentence is marked failed with a catalog code and
- * the workflow ends FAILED with that code, so that a later retry may start the same workflow id again.
+ * the workflow ends FAILED with that code, so that a later retry may start the same workflow id
+ * again; out of credits, it ends Completed with that outcome (src/workflows/outcome.ts).
  */
 export async function sentenceTranslationWorkflow(sentenceId: string, attempt: number): Promise<void> {
   try {
@@ -21,6 +23,6 @@ export async function sentenceTranslationWorkflow(sentenceId: string, attempt: n
   } catch (error) {
     const { code } = catalogFailureOf(error);
     await markSentenceFailed(sentenceId, attempt, code);
-    throw catalogFailure({ code, message: `sentence translation failed: ${code}` });
+    outcomeOfFailure({ code, message: `sentence translation failed: ${code}` });
   }
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/http/app.ts';
 import type { App } from '../../src/http/deps.ts';
@@ -10,14 +9,11 @@ import { createOrm, type Orm } from '../../src/db/orm.ts';
 import { createModelClient } from '../../src/model/model-client.ts';
 import { startFakeProvider, type FakeProvider } from '../../tools/fake-provider/server.ts';
 import { connectTemporal } from '../../src/temporal/connection.ts';
+import { installTemporalRuntime } from '../../src/platform/temporal-runtime.ts';
 import { runWorker } from '../../src/worker/worker.ts';
 
 // Tests provoke activity and workflow failures on purpose; the SDK's warnings about them are noise.
-try {
-  Runtime.install({ logger: new DefaultLogger('ERROR'), shutdownSignals: [] });
-} catch {
-  // Installed already in this worker process.
-}
+await installTemporalRuntime('ERROR');
 
 export interface Stack {
   config: Config;

@@ -13,7 +13,7 @@ import { Faults } from './0012-faults.ts';
 import { Retention } from './0013-retention.ts';
 import { ReplayTeaching } from './0014-replay-teaching.ts';
 import { FsrsOptimisation } from './0015-fsrs-optimisation.ts';
-
+import { OutboxTraceContext } from './0016-outbox-trace-context.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
 export const migrations = [
@@ -32,4 +32,5 @@ export const migrations = [
   Retention,
   ReplayTeaching,
   FsrsOptimisation,
+  OutboxTraceContext,
 ];

@@ -107,6 +107,8 @@ async function insertEntry(
  * constraint on the key is the backstop. Never below zero: an unaffordable charge takes what is
  * left and records the shortfall. Settles the unit's hold (same key, or `settlesHold`) in the same transaction.
  */
+const creditsCharged = counter('lcs_credits_charged_total', 'Credits taken from wallets, by kind (a charge repeated under its idempotency key counts once)', ['kind']);
+
 export async function charge(em: Em, request: ChargeRequest, now = new Date()): Promise<ChargeResult> {
   const credits = creditsForCost(request.kind, request.providerCostUsd);
   return em.transactional(async (tx) => {
@@ -122,6 +124,7 @@ export async function charge(em: Em, request: ChargeRequest, now = new Date()): 
     const { debited, shortfall, balanceAfter } = applyCharge(wallet.balance, credits);
     const entryId = await insertEntry(tx, request.userId, request.idempotencyKey, request.kind, -debited, balanceAfter, request.providerCostUsd, shortfall, request.reason, request.ref ?? null, new Date(wallet.period_start));
     await tx.execute(`UPDATE wallets SET balance = ? WHERE user_id = ?`, [balanceAfter, request.userId]);
+    creditsCharged.inc({ kind: request.kind }, debited);
     return { charged: true, credits, debited, shortfall, balanceAfter, entryId };
   });
 }

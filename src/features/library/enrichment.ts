@@ -15,7 +15,8 @@ import { OUTPUT_TOKEN_LIMITS } from '../../domain/model-budget.ts';
 import { askAgainAfterInvalidAnswer, BUDGET_SPENT_MESSAGE, CARD_ENRICHMENT_BUDGET } from '../../domain/enrichment-budget.ts';
 import { AppError, isAppError } from '../../domain/problems.ts';
 import type { ModelClient, StructuredRequest, StructuredResult } from '../../model/model-client.ts';
-import { counter } from '../../platform/metrics.ts';
+import { businessOutcomeOf } from '../../domain/workflow-outcome.ts';
+import { counter, histogram } from '../../platform/metrics.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { type BackgroundCall, modelCallHold, withCreditHold } from '../credits/paid-call.ts';
 import { charge } from '../credits/wallet.ts';
@@ -35,6 +36,14 @@ export const enrichmentWorkflowId = (cardId: string) => workflowId(WORKFLOW_KIND
 
 /** Idempotency key of an attempt's charge: a retried activity can never charge twice. */
 export const enrichmentChargeKey = (cardId: string, attempt: number) => `${enrichmentWorkflowId(cardId)}/attempt-${attempt}`;
+
+const preparations = counter('lcs_card_preparations_total', 'Card preparations settled, by outcome (ready, failed, or a business outcome such as insufficient_credits) and catalog code', ['outcome', 'code']);
+const captureToReady = histogram(
+  'lcs_capture_to_ready_seconds',
+  'Time from a capture to its card being ready, first attempts only (a refresh starts later)',
+  [],
+  [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800],
+);
 
 export interface EnrichmentRef {
   cardId: string;
@@ -97,6 +106,7 @@ export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef,
   };
   const unit = enrichmentChargeKey(ref.cardId, ref.attempt);
   const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
+  let waitedSeconds = 0;
   return withCreditHold(em, model, hold, background, async () => {
     const answer = await completeWithinBudget(em, model, ref, request, log);
     const enrichment = finaliseEnrichment(card.text, answer.data);
@@ -115,13 +125,19 @@ export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef,
         reason: 'capture preparation',
         ref: ref.cardId,
       });
-      await tx.execute(
-        `UPDATE cards SET enrichment = ?::jsonb, enrichment_status = 'ready', enrichment_error = NULL, enriched_at = now(), updated_at = now() WHERE id = ?`,
+      const [ready] = await tx.execute<{ waited_s: number }[]>(
+        `UPDATE cards SET enrichment = ?::jsonb, enrichment_status = 'ready', enrichment_error = NULL, enriched_at = now(), updated_at = now() WHERE id = ?
+         RETURNING extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s`,
         [JSON.stringify(enrichment), ref.cardId],
       );
+      waitedSeconds = ready!.waited_s;
       return { outcome: 'ready' };
     });
-    if (!('discarded' in stored)) return stored;
+    if (!('discarded' in stored)) {
+      preparations.inc({ outcome: 'ready', code: '' });
+      if (ref.attempt === 1) captureToReady.observe(waitedSeconds);
+      return stored;
+    }
     // Deleted, refreshed or settled meanwhile: the answer is not kept, so nobody pays for it.
     model.recordUnbilled({ task: ENRICHMENT_TASK, reason: 'superseded', costUsd: answer.costUsd });
     return stored.discarded;
@@ -173,9 +189,11 @@ async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: Enrichme
 
 /** Marks the attempt failed (only if it is still the card's pending attempt). */
 export async function recordEnrichmentFailure(em: Em, ref: EnrichmentRef, error: EnrichmentError): Promise<void> {
-  await em.execute(
+  const marked = await em.execute(
     `UPDATE cards SET enrichment_status = 'failed', enrichment_error = ?::jsonb, updated_at = now()
-     WHERE id = ? AND enrichment_attempt = ? AND enrichment_status = 'pending'`,
+     WHERE id = ? AND enrichment_attempt = ? AND enrichment_status = 'pending' RETURNING id`,
     [JSON.stringify(error), ref.cardId, ref.attempt],
   );
+  // Counted once per attempt: a retried recording finds the attempt settled already.
+  if (marked.length > 0) preparations.inc({ outcome: businessOutcomeOf(error.code) ?? 'failed', code: error.code });
 }

@@ -6,8 +6,9 @@ import type { CardEnrichment, EnrichmentError } from '../../domain/library-enric
 import { type ListCursor, encodeCursor } from '../../domain/library-listing.ts';
 import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
 import { AppError } from '../../domain/problems.ts';
+import { counter } from '../../platform/metrics.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
-import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues } from '../../temporal/outbox.ts';
+import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, OUTBOX_PLACEHOLDERS, outboxStart, outboxValues } from '../../temporal/outbox.ts';
 import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { cardEnrichment } from '../../workflows/card-enrichment.ts';
@@ -87,6 +88,8 @@ export async function getCardForUser(em: Em, userId: string, cardId: string): Pr
   return card;
 }
 
+const captures = counter('lcs_captures_total', 'Captures saved, by whether they made a new card or found the existing one', ['result']);
+
 export interface CaptureResult {
   card: Card;
   reused: boolean;
@@ -107,6 +110,7 @@ export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: 
     const created = await insertCard(em, dispatch.taskQueue, userId, text, key, now);
     if (created) {
       wakeOutboxRelay(dispatch.orm);
+      captures.inc({ result: 'new' });
       return { card: toCard(created), reused: false };
     }
     // READ COMMITTED: this statement sees the row the conflicting transaction committed.
@@ -114,7 +118,10 @@ export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: 
       `SELECT ${CARD_COLUMNS} FROM cards c WHERE c.user_id = ? AND c.normalised_key = ?`,
       [userId, key],
     );
-    if (existing) return { card: toCard(existing), reused: true };
+    if (existing) {
+      captures.inc({ result: 'existing' });
+      return { card: toCard(existing), reused: true };
+    }
   }
   throw new AppError('conflict', 'This expression was captured and deleted at the same moment; send it again.');
 }
@@ -137,7 +144,7 @@ async function insertCard(em: Em, taskQueue: string, userId: string, text: strin
        SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM c
      ), outbox AS (
        INSERT INTO workflow_outbox (${OUTBOX_COLUMNS})
-       SELECT ?, ?, ?, ?::jsonb, ?, ? FROM c
+       SELECT ${OUTBOX_PLACEHOLDERS} FROM c
      )
      SELECT ${CARD_COLUMNS} FROM c`,
     [

@@ -1,5 +1,6 @@
 import type { Em } from '../../db/orm.ts';
 import { answerServes } from '../../domain/translation-sharing.ts';
+import { counter } from '../../platform/metrics.ts';
 
 /**
  * The page-translation cache. Keys come from `translationCacheKey` (prompt version, model,
@@ -34,6 +35,9 @@ interface AnswerRow {
   call_within_request: boolean;
 }
 
+const cacheHits = counter('lcs_translation_cache_hits_total', 'Page-translation texts answered from the cache');
+const cacheMisses = counter('lcs_translation_cache_misses_total', 'Page-translation texts the cache had no answer for that may serve the request');
+
 /** Every cached answer for `keys`, judged against the request (`keys` are all of its texts) and its user. */
 export async function lookupTranslations(em: Em, userId: string, keys: readonly string[]): Promise<CacheLookup> {
   const lookup: CacheLookup = { found: new Map(), recurring: new Set() };
@@ -57,6 +61,8 @@ export async function lookupTranslations(em: Em, userId: string, keys: readonly 
       lookup.recurring.add(row.cache_key);
     }
   }
+  cacheHits.inc(lookup.found.size);
+  cacheMisses.inc(keys.length - lookup.found.size);
   return lookup;
 }
 

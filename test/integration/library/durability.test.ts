@@ -4,6 +4,7 @@ import { createModelClient } from '../../../src/model/model-client.ts';
 import { enrichCard } from '../../../src/features/library/enrichment.ts';
 import { deleteCard } from '../../../src/features/library/service.ts';
 import { relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
+import { outcomeKey } from '../../../src/temporal/search-attributes.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
@@ -135,7 +136,7 @@ describe('concurrent identical captures', () => {
 });
 
 describe('delete during preparation', () => {
-  it('cancels the preparation; the card never comes back and nothing is charged', async () => {
+  it('cancels the preparation, which completes with outcome deleted; the card never comes back and nothing is charged', async () => {
     stack.fake.setLatency(2_000);
     let answered = false;
     stack.fake.setResponder('capture_preparation', (input) => {
@@ -147,7 +148,10 @@ describe('delete during preparation', () => {
     expect((await stack.http('DELETE', `/api/library?cardId=${card.cardId}`, { token: user.token })).status).toBe(204);
 
     const handle = stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`);
-    await vi.waitFor(async () => expect((await handle.describe()).status.name).toBe('CANCELLED'), { timeout: 20_000 });
+    await expect(handle.result()).resolves.toEqual({ cardId: card.cardId, outcome: 'deleted' });
+    const closed = await handle.describe();
+    expect(closed.status.name).toBe('COMPLETED');
+    expect(closed.typedSearchAttributes.get(outcomeKey)).toBe('deleted');
     // Past the moment the model answers, and a while after, the card stays gone and unpaid.
     await vi.waitFor(() => expect(answered).toBe(true), { timeout: 20_000 });
     for (let i = 0; i < 10; i++) {

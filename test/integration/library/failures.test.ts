@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FakeMode } from '../../../tools/fake-provider/server.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
@@ -73,7 +73,26 @@ describe('no credits left', () => {
     expect(failed.scheduling.state).toBe('new'); // still in the learning queue
     expect(enrichmentCalls(stack)).toEqual([]);
     expect(await enrichmentCharges(stack, broke.userId)).toEqual([]);
-    expect((await workflowFailure(card.cardId)).type).toBe('insufficient_credits');
+  });
+
+  it('is a business outcome: the workflow ends Completed, found by LcsOutcome, and a refresh after a top-up prepares the card', async () => {
+    const broke = await newUser(stack.http);
+    await setBalance(stack, broke.userId, 0);
+    const card = await capture(stack, broke, 'outcome while broke');
+    const workflowId = `card-enrichment/${card.cardId}`;
+    await waitForStatus(stack, broke, card.cardId, 'failed');
+    await expect(stack.temporal.workflow.getHandle(workflowId).result()).resolves.toEqual({ cardId: card.cardId, outcome: 'insufficient_credits' });
+    expect((await stack.temporal.workflow.getHandle(workflowId).describe()).status.name).toBe('COMPLETED');
+    const query = `LcsOutcome="insufficient_credits" AND LcsUserId="${broke.userId}"`;
+    await vi.waitFor(async () => {
+      const found = [];
+      for await (const run of stack.temporal.workflow.list({ query })) found.push({ workflowId: run.workflowId, status: run.status.name });
+      expect(found).toEqual([{ workflowId, status: 'COMPLETED' }]);
+    }, { timeout: 10_000 });
+
+    await setBalance(stack, broke.userId, 10);
+    expect((await stack.http('PATCH', '/api/library', { token: broke.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } })).status).toBe(202);
+    await waitForStatus(stack, broke, card.cardId, 'ready');
   });
 });
 
