@@ -583,6 +583,20 @@ export interface components {
             targetLanguage: string | null;
             nativeLanguage: string | null;
         };
+        MeInput: {
+            /** Format: uuid */
+            userId: string;
+            email: string;
+            /** @enum {string} */
+            plan: "free" | "paid";
+            targetLanguage: string | null;
+            nativeLanguage: string | null;
+            /**
+             * @description `session` for a signed-in page, else the personal token's scope.
+             * @enum {string}
+             */
+            access: "session" | "read" | "write";
+        };
         TokenInput: {
             /** Format: uuid */
             id: string;
@@ -830,6 +844,20 @@ export interface components {
             plan: "free" | "paid";
             targetLanguage: ("en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant") | null;
             nativeLanguage: ("en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant") | null;
+        };
+        Me: {
+            /** Format: uuid */
+            userId: string;
+            email: string;
+            /** @enum {string} */
+            plan: "free" | "paid";
+            targetLanguage: ("en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant") | null;
+            nativeLanguage: ("en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant") | null;
+            /**
+             * @description `session` for a signed-in page, else the personal token's scope.
+             * @enum {string}
+             */
+            access: "session" | "read" | "write";
         };
         Token: {
             /** Format: uuid */
@@ -1231,7 +1259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["Me"];
                 };
             };
             /** @description Default Response */

@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+export const lcsMain = join(repoRoot, 'clients/lcs/main.ts');
+export const lcsLauncher = join(repoRoot, 'clients/lcs/lcs.sh');
+
+export interface LcsRun { code: number | null; stdout: string; stderr: string; json: any }
+
+/** A home of its own per test, so that `lcs login` never touches the real one. */
+export const tempHome = () => mkdtempSync(join(tmpdir(), 'lcs-home-'));
+
+/**
+ * Runs `lcs` as a user's shell would: its own process, this run's Node (24) with tsx, a given
+ * HOME and environment, and stdin when given (closed otherwise, as in a script).
+ */
+export function runLcs(args: string[], options: { home: string; env?: Record<string, string | undefined>; stdin?: string; cwd?: string; viaLauncher?: boolean }): Promise<LcsRun> {
+  const env: Record<string, string | undefined> = {
+    ...process.env, HOME: options.home, LCS_URL: undefined, LCS_TOKEN: undefined,
+    // The launcher's toolchain cache stays the real one: a temp HOME would install Node 24 again.
+    LCS_CACHE_DIR: process.env.LCS_CACHE_DIR ?? join(homedir(), '.cache/language-capture'),
+    ...options.env,
+  };
+  const [command, commandArgs] = options.viaLauncher ? ['sh', [lcsLauncher]] : [process.execPath, ['--import', 'tsx', lcsMain]];
+  const child = spawn(command, [...commandArgs, ...args], { cwd: options.cwd ?? repoRoot, env: env as NodeJS.ProcessEnv });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => { stdout += chunk; });
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stdin.end(options.stdin ?? '');
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      let json: unknown = null;
+      try { json = JSON.parse(stdout); } catch { /* human output */ }
+      resolve({ code, stdout, stderr, json });
+    });
+  });
+}
