@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { accountCommands } from './commands/account.ts';
 import { libraryCommands } from './commands/library.ts';
 import { fail } from './context.ts';
+import { serveMcp } from './mcp/server.ts';
 import { EXIT } from './service.ts';
 
 if (process.env.LCS_CWD) process.chdir(process.env.LCS_CWD);
@@ -19,6 +20,9 @@ const program = new Command('lcs')
 
 accountCommands(program);
 libraryCommands(program);
+program.command('mcp')
+  .description('serve the Model Context Protocol over stdio for an agent (configured by LCS_URL and LCS_TOKEN)')
+  .action(serveMcp);
 
 try {
   await program.parseAsync();

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { runBatch } from '../batch.ts';
 import { api, type Card, cardDetail, cardLine, CliError, isJson } from '../context.ts';
+import { ENRICHMENT_STATUSES, searchLibrary } from '../library.ts';
 import { EXIT } from '../service.ts';
 import { output, progress, stdinLines } from '../terminal.ts';
-
-const STATUSES = ['pending', 'ready', 'failed'] as const;
 
 /** capture, list, show, delete, refresh. */
 export function libraryCommands(program: Command) {
@@ -39,22 +38,13 @@ export function libraryCommands(program: Command) {
   program.command('list')
     .description('list and search the library, newest first')
     .option('--query <q>', 'matches text and translation, case- and accent-insensitive')
-    .option('--status <status>', `only cards whose preparation is ${STATUSES.join('|')}`)
+    .option('--status <status>', `only cards whose preparation is ${ENRICHMENT_STATUSES.join('|')}`)
     .option('--limit <n>', 'at most this many cards', '50')
     .action(async ({ query, status, limit }: { query?: string; status?: string; limit: string }, command: Command) => {
-      if (status && !(STATUSES as readonly string[]).includes(status)) throw new CliError(`--status is one of ${STATUSES.join(', ')}.`, EXIT.usage);
+      if (status && !(ENRICHMENT_STATUSES as readonly string[]).includes(status)) throw new CliError(`--status is one of ${ENRICHMENT_STATUSES.join(', ')}.`, EXIT.usage);
       const wanted = Number(limit);
       if (!Number.isInteger(wanted) || wanted < 1) throw new CliError('--limit is a whole number of cards, at least 1.', EXIT.usage);
-      const service = await api();
-      const items: Card[] = [];
-      let cursor: string | undefined;
-      // The API filters by text; the status filter reads on through pages until enough match.
-      do {
-        const page = await service.call((c) => c.GET('/api/library', { params: { query: { query, cursor, limit: 200 } } }));
-        items.push(...page.items.filter((card) => !status || card.enrichmentStatus === status));
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor && items.length < wanted);
-      const shown = items.slice(0, wanted);
+      const shown = await searchLibrary(await api(), { query, status: status as Card['enrichmentStatus'] | undefined, limit: wanted });
       output(isJson(command), { items: shown }, () => shown.map(cardLine).join('\n') || 'No cards.');
     });
 
