@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { accountCommands } from './commands/account.ts';
 import { libraryCommands } from './commands/library.ts';
+import { exportCommands } from './commands/export.ts';
 import { fail } from './context.ts';
 import { serveMcp } from './mcp/server.ts';
 import { EXIT } from './service.ts';
@@ -20,6 +21,7 @@ const program = new Command('lcs')
 
 accountCommands(program);
 libraryCommands(program);
+exportCommands(program);
 program.command('mcp')
   .description('serve the Model Context Protocol over stdio for an agent (configured by LCS_URL and LCS_TOKEN)')
   .action(serveMcp);

@@ -141,6 +141,24 @@ describe('exit codes', () => {
   });
 });
 
+describe('lcs export', () => {
+  it('writes any format to a file in the caller\'s directory, or to stdout', async () => {
+    await runLcs(['capture', 'a piece of cake'], as(user.token));
+    const cwd = tempHome();
+    const toFile = await runLcs(['export', '--format', 'tsv', '-o', 'cards.tsv', '--json'], { ...as(user.token), cwd, viaLauncher: true });
+    expect(toFile.code, toFile.stderr).toBe(0);
+    expect(toFile.json).toMatchObject({ format: 'tsv', file: 'cards.tsv', bytes: expect.any(Number) });
+    const written = await readFile(join(cwd, 'cards.tsv'), 'utf8');
+    expect(written.split('\r\n')[0]).toBe('cardId\ttext\tcorrectedText\ttranslation\tusageGuidance\texamples\tfocuses\tcreated\tdue\treps\tlapses\tstability');
+    expect(written).toContain('a piece of cake');
+
+    const toStdout = await runLcs(['export', '--format', 'anki'], as(user.token));
+    expect(toStdout.code).toBe(0);
+    expect(toStdout.stdout.startsWith('#separator:tab\n#html:true\n')).toBe(true);
+    expect((await runLcs(['export', '--format', 'xlsx'], as(user.token))).code).toBe(2);
+  });
+});
+
 describe('the `lcs` bin', () => {
   it('runs through its launcher (package.json bin) in the caller\'s directory', async () => {
     const run = await runLcs(['capture', '-', '--json'], { ...as(user.token), cwd: tempHome(), viaLauncher: true, stdin: 'by the book\n' });
