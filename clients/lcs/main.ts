@@ -5,8 +5,10 @@
  */
 import { Command, CommanderError } from 'commander';
 import { accountCommands } from './commands/account.ts';
+import { ankiCommands } from './commands/anki.ts';
 import { libraryCommands } from './commands/library.ts';
 import { exportCommands } from './commands/export.ts';
+import { writingCommands } from './commands/writing.ts';
 import { fail } from './context.ts';
 import { serveMcp } from './mcp/server.ts';
 import { EXIT } from './service.ts';
@@ -21,7 +23,9 @@ const program = new Command('lcs')
 
 accountCommands(program);
 libraryCommands(program);
+writingCommands(program);
 exportCommands(program);
+ankiCommands(program);
 program.command('mcp')
   .description('serve the Model Context Protocol over stdio for an agent (configured by LCS_URL and LCS_TOKEN)')
   .action(serveMcp);

@@ -4,6 +4,13 @@
  */
 import { createInterface } from 'node:readline';
 
+/** All of stdin as text. */
+export async function stdinText(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Reads every non-empty line of stdin. */
 export async function stdinLines(): Promise<string[]> {
   const lines: string[] = [];

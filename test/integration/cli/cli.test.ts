@@ -6,20 +6,13 @@ import { useStack, type Started } from '../../support/fixture.ts';
 import { mintToken } from '../../support/helpers.ts';
 import type { Stack } from '../../support/stack.ts';
 import type { TestUser } from '../../support/users.ts';
-import { runLcs, tempHome } from './run-lcs.ts';
+import { captureReady, runLcs, tempHome } from './run-lcs.ts';
 
 let stack: Stack;
 let user: TestUser;
 useStack((started: Started) => ({ stack, user } = started));
 
 const as = (token: string, extra: Record<string, string> = {}) => ({ home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: token, ...extra } });
-
-async function readyCard(token: string, text: string): Promise<string> {
-  const captured = await runLcs(['capture', text, '--json'], as(token));
-  const cardId = captured.json.items[0].cardId as string;
-  await expect.poll(async () => (await runLcs(['show', cardId, '--json'], as(token))).json.card.enrichmentStatus, { timeout: 20_000 }).toBe('ready');
-  return cardId;
-}
 
 describe('lcs login / logout', () => {
   it('checks the token with /api/me, stores address and token with mode 0600, and logout removes them', async () => {
@@ -81,7 +74,7 @@ describe('lcs capture', () => {
 describe('lcs list / show / refresh / delete', () => {
   it('lists, searches, filters by status, shows, and deletes', async () => {
     const { token } = await mintToken(stack.http, user.cookie, { scope: 'write' });
-    const cardId = await readyCard(token, 'call it a day');
+    const cardId = await captureReady('call it a day', as(token));
     const listed = await runLcs(['list', '--json'], as(token));
     expect(listed.json.items.map((c: any) => c.cardId)).toContain(cardId);
     expect((await runLcs(['list', '--query', 'CALL IT', '--json'], as(token))).json.items.map((c: any) => c.cardId)).toEqual([cardId]);

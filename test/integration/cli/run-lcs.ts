@@ -3,9 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 export const lcsMain = join(repoRoot, 'clients/lcs/main.ts');
+/** Resolved here: the child may run in a directory without node_modules. */
+export const tsxLoader = import.meta.resolve('tsx');
 export const lcsLauncher = join(repoRoot, 'clients/lcs/lcs.sh');
 
 export interface LcsRun { code: number | null; stdout: string; stderr: string; json: any }
@@ -24,7 +27,7 @@ export function runLcs(args: string[], options: { home: string; env?: Record<str
     LCS_CACHE_DIR: process.env.LCS_CACHE_DIR ?? join(homedir(), '.cache/language-capture'),
     ...options.env,
   };
-  const [command, commandArgs] = options.viaLauncher ? ['sh', [lcsLauncher]] : [process.execPath, ['--import', 'tsx', lcsMain]];
+  const [command, commandArgs] = options.viaLauncher ? ['sh', [lcsLauncher]] : [process.execPath, ['--import', tsxLoader, lcsMain]];
   const child = spawn(command, [...commandArgs, ...args], { cwd: options.cwd ?? repoRoot, env: env as NodeJS.ProcessEnv });
   let stdout = '';
   let stderr = '';
@@ -39,4 +42,12 @@ export function runLcs(args: string[], options: { home: string; env?: Record<str
       resolve({ code, stdout, stderr, json });
     });
   });
+}
+
+/** Captures through `lcs capture` and waits (through `lcs show`) until the card is prepared; its id. */
+export async function captureReady(text: string, options: Parameters<typeof runLcs>[1]): Promise<string> {
+  const captured = await runLcs(['capture', text, '--json'], options);
+  const cardId = captured.json.items[0].cardId as string;
+  await expect.poll(async () => (await runLcs(['show', cardId, '--json'], options)).json.card.enrichmentStatus, { timeout: 20_000 }).toBe('ready');
+  return cardId;
 }

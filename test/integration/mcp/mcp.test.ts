@@ -5,7 +5,7 @@ import { useStack, type Started } from '../../support/fixture.ts';
 import { mintToken } from '../../support/helpers.ts';
 import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
-import { lcsMain, repoRoot, tempHome } from '../cli/run-lcs.ts';
+import { lcsMain, repoRoot, tempHome, tsxLoader } from '../cli/run-lcs.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -17,7 +17,7 @@ afterEach(async () => { await Promise.all(clients.splice(0).map((c) => c.close()
 /** An agent's side: the SDK's own client, spawning `lcs mcp` over stdio as an MCP client configuration would. */
 async function agent(token: string, env: Record<string, string> = {}): Promise<Client> {
   const transport = new StdioClientTransport({
-    command: process.execPath, args: ['--import', 'tsx', lcsMain, 'mcp'], cwd: repoRoot, stderr: 'pipe',
+    command: process.execPath, args: ['--import', tsxLoader, lcsMain, 'mcp'], cwd: repoRoot, stderr: 'pipe',
     env: { PATH: process.env.PATH!, HOME: tempHome(), LCS_URL: stack.baseUrl, LCS_TOKEN: token, ...env },
   });
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
