@@ -62,18 +62,24 @@ const html = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&l
   .replaceAll('\t', ' ').replace(/\r?\n/g, '<br>');
 
 /**
- * A note for a prepared card (one without a translation has no front yet): the native-language
- * prompt in front, the English with its usage and examples on the back. Fields are HTML with
- * tabs, line breaks and quotes escaped, so a row never needs quoting.
+ * A Basic note's fields for a prepared card (one without a translation has no front yet): the
+ * native-language prompt in front, the English with its usage and examples on the back, as HTML
+ * with tabs, line breaks and quotes escaped (the Anki file and AnkiConnect push use the same).
  */
-export function ankiRow(card: ExportCard): string | null {
+export function ankiFields(card: Pick<ExportCard, 'text' | 'correctedText' | 'translation' | 'guidance' | 'examples'>): { Front: string; Back: string } | null {
   if (!card.translation) return null;
   const back = [
     `<b>${html(card.correctedText ?? card.text)}</b>`,
     ...(card.guidance ? [html(card.guidance)] : []),
     ...(card.examples.length ? [`<ul>${card.examples.map((e) => `<li>${html(e)}</li>`).join('')}</ul>`] : []),
   ].join('<br>');
-  return `${[card.cardId, html(card.translation), back].join('\t')}\n`;
+  return { Front: html(card.translation), Back: back };
+}
+
+/** A line of the Anki file; its fields never need quoting. */
+export function ankiRow(card: ExportCard): string | null {
+  const fields = ankiFields(card);
+  return fields && `${[card.cardId, fields.Front, fields.Back].join('\t')}\n`;
 }
 
 /** The revlog columns of the FSRS optimizers (fsrs-rs, fsrs-optimizer); we do not measure review time, so duration is 0. */

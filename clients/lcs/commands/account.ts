@@ -12,7 +12,7 @@ export function accountCommands(program: Command) {
       const current = await resolveConnection();
       const [url, token] = await ask([
         { text: `Service address [${current?.url ?? DEFAULT_URL}]: ` },
-        { text: 'Personal token (lcs_…, hidden): ', hidden: true },
+        { text: 'Personal token (lcp_…, hidden): ', hidden: true },
       ]);
       if (!token) throw new CliError('No token given. Create one in the web app under Settings → API tokens.', EXIT.usage);
       const connection = { url: url || current?.url || DEFAULT_URL, token };

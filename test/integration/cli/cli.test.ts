@@ -36,7 +36,7 @@ describe('lcs login / logout', () => {
 
   it('refuses a token the service rejects (exit 3) and stores nothing', async () => {
     const home = tempHome();
-    const login = await runLcs(['login'], { home, stdin: `${stack.baseUrl}\nlcs_not-a-real-token\n` });
+    const login = await runLcs(['login'], { home, stdin: `${stack.baseUrl}\nlcp_not-a-real-token\n` });
     expect(login.code).toBe(3);
     expect(login.stderr).toMatch(/^lcs: /);
     expect(login.stderr).not.toMatch(/\n\s+at /);
@@ -45,7 +45,7 @@ describe('lcs login / logout', () => {
 
   it('lets LCS_URL and LCS_TOKEN win over the stored file', async () => {
     const home = tempHome();
-    await runLcs(['login'], { home, stdin: `http://127.0.0.1:9\nlcs_whatever\n` }); // unreachable: not stored
+    await runLcs(['login'], { home, stdin: `http://127.0.0.1:9\nlcp_whatever\n` }); // unreachable: not stored
     const viaEnv = await runLcs(['credits', '--json'], { home, env: { LCS_URL: stack.baseUrl, LCS_TOKEN: user.token } });
     expect(viaEnv.code, viaEnv.stderr).toBe(0);
   });
@@ -119,7 +119,7 @@ describe('exit codes', () => {
   it('2 usage, 3 auth, 5 unreachable', async () => {
     expect((await runLcs(['capture', '--no-such-option'], as(user.token))).code).toBe(2);
     expect((await runLcs(['list'], { home: tempHome() })).code).toBe(3);
-    const badToken = await runLcs(['list'], as('lcs_bad'));
+    const badToken = await runLcs(['list'], as('lcp_bad'));
     expect(badToken.code).toBe(3);
     const unreachable = await runLcs(['list'], { home: tempHome(), env: { LCS_URL: 'http://127.0.0.1:9', LCS_TOKEN: user.token } });
     expect(unreachable.code).toBe(5);
