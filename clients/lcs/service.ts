@@ -85,7 +85,10 @@ function problemError(response: Response, body: unknown): ServiceError {
   const problem = (typeof body === 'object' && body !== null ? body : {}) as Partial<Problem>;
   const retryAfter = Number(response.headers.get('retry-after'));
   const retryAfterSeconds = response.headers.has('retry-after') && Number.isFinite(retryAfter) ? retryAfter : null;
-  const detail = problem.detail ?? problem.title ?? `The service answered ${response.status} ${response.statusText}.`;
+  const fields = [...new Set((problem.errors ?? []).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)))].join('; ');
+  const said = problem.detail ?? problem.title ?? `The service answered ${response.status} ${response.statusText}.`;
+  // A 400's detail is general; its field errors say what to change.
+  const detail = fields ? `${said.replace(/\.$/, '')} (${fields}).` : said;
   const code = problem.code ?? (response.status >= 500 ? 'service_unavailable' : `http_${response.status}`);
   return new ServiceError(detail, code, response.status, retryAfterSeconds);
 }
