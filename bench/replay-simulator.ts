@@ -17,7 +17,10 @@
 import type { Rating } from 'ts-fsrs';
 import { buildMask, hiddenCount, hiddenLetterShare, mulberry32 } from '../src/domain/replay-mask.ts';
 import { type ItemDemand, type ReplayEvidence, ratingFromEvidence } from '../src/domain/replay-rating.ts';
-import { DEFAULT_DESIRED_RETENTION, type SchedulingState, newSchedulingState, review } from '../src/domain/scheduling.ts';
+import { trainingItems, type LoggedReview } from '../src/domain/fsrs-optimisation.ts';
+import { ratingName } from '../src/domain/replay-rating.ts';
+import { DEFAULT_DESIRED_RETENTION, type LearnerScheduling, type SchedulingState, newSchedulingState, review } from '../src/domain/scheduling.ts';
+import { fitAndJudge } from '../src/features/replay/fsrs-fit.ts';
 
 /** How one version of Replay turns a card into an item and the learner's evidence into a rating. */
 export interface ReplayMapping {
@@ -55,12 +58,18 @@ export const SERVICE_MAPPING: ReplayMapping = {
   rate: ratingFromEvidence,
 };
 
-export interface SimulationOptions { cards: number; days: number; newPerDay: number; seed: number; desiredRetention: number }
-export const DEFAULT_SIMULATION: SimulationOptions = { cards: 200, days: 90, newPerDay: 10, seed: 15, desiredRetention: DEFAULT_DESIRED_RETENTION };
+export interface SimulationOptions {
+  cards: number; days: number; newPerDay: number; seed: number; desiredRetention: number;
+  /** Run the personal optimiser every 7 days, as the service's weekly Schedule does, and schedule with the weights it applies. */
+  personalWeights: boolean;
+}
+export const DEFAULT_SIMULATION: SimulationOptions = { cards: 200, days: 90, newPerDay: 10, seed: 15, desiredRetention: DEFAULT_DESIRED_RETENTION, personalWeights: false };
 
 export interface SimulationResult {
   mapping: string;
   desiredRetention: number;
+  /** The day the optimiser first applied personal weights; null when it never did (or was off). */
+  personalWeightsFrom: number | null;
   reviews: number;
   reviewsPerCard: number;
   /** Share of reviews at which the learner recalled the answer from memory. */
@@ -82,8 +91,11 @@ interface SimCard { cardId: string; answer: string; introducedAt: number; memory
 
 const recallProbability = (days: number, stability: number) => 1 / (1 + Math.max(days, 0) / (9 * stability));
 
-export function simulate(mapping: ReplayMapping, overrides: Partial<SimulationOptions> = {}): SimulationResult {
+export async function simulate(mapping: ReplayMapping, overrides: Partial<SimulationOptions> = {}): Promise<SimulationResult> {
   const options = { ...DEFAULT_SIMULATION, ...overrides };
+  const log: LoggedReview[] = [];
+  let weights: number[] | null = null;
+  let personalWeightsFrom: number | null = null;
   const start = Date.UTC(2026, 0, 5, 9);
   const cards = makeCards(options, start);
   const ratings = { again: 0, hard: 0, good: 0, easy: 0 };
@@ -92,6 +104,13 @@ export function simulate(mapping: ReplayMapping, overrides: Partial<SimulationOp
 
   for (let day = 0; day < options.days; day++) {
     let now = start + day * DAY_MS;
+    if (options.personalWeights && day > 0 && day % 7 === 0) {
+      const fit = await fitAndJudge(trainingItems(log), weights);
+      if (fit.outcome === 'fitted' && fit.applied) {
+        weights = fit.weights;
+        personalWeightsFrom ??= day;
+      }
+    }
     const dayEnd = now + 12 * 3_600_000;
     for (const card of cards) if (card.schedule === null && card.introducedAt <= now) card.schedule = newSchedulingState(new Date(card.introducedAt));
     // One sitting: the learner takes the most overdue card until nothing is due before the evening.
@@ -99,7 +118,8 @@ export function simulate(mapping: ReplayMapping, overrides: Partial<SimulationOp
       const next = earliestDue(cards, dayEnd);
       if (!next) break;
       now = Math.max(now, next.schedule!.due.getTime()) + 20_000;
-      const outcome = practise(mapping, next, now, options.desiredRetention);
+      const outcome = practise(mapping, next, now, { desiredRetention: options.desiredRetention, weights });
+      log.push({ cardId: next.cardId, rating: ratingName(outcome.rating), reviewedAt: new Date(now) });
       reviews++;
       if (outcome.recalled) recalled++;
       ratings[(['again', 'hard', 'good', 'easy'] as const)[outcome.rating - 1]!]++;
@@ -111,6 +131,7 @@ export function simulate(mapping: ReplayMapping, overrides: Partial<SimulationOp
   return {
     mapping: mapping.name,
     desiredRetention: options.desiredRetention,
+    personalWeightsFrom,
     reviews,
     reviewsPerCard: reviews / cards.length,
     recallAtReview: reviews === 0 ? 0 : recalled / reviews,
@@ -141,7 +162,7 @@ function earliestDue(cards: readonly SimCard[], before: number): SimCard | undef
   return best;
 }
 
-function practise(mapping: ReplayMapping, card: SimCard, now: number, desiredRetention: number): { recalled: boolean; rating: Rating } {
+function practise(mapping: ReplayMapping, card: SimCard, now: number, learner: LearnerScheduling): { recalled: boolean; rating: Rating } {
   const m = card.memory;
   const schedule = card.schedule!;
   const demand = mapping.demand({ cardId: card.cardId, answer: card.answer, stability: schedule.stability, reps: schedule.reps });
@@ -167,6 +188,6 @@ function practise(mapping: ReplayMapping, card: SimCard, now: number, desiredRet
   }
   m.lastSeen = now;
   const rating = mapping.rate(evidence, demand);
-  card.schedule = review(schedule, rating, new Date(now), { desiredRetention, weights: null }).next;
+  card.schedule = review(schedule, rating, new Date(now), learner).next;
   return { recalled, rating };
 }

@@ -451,6 +451,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/replay/optimise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fit your own FSRS weights now (they apply only if they predict your recent reviews better) */
+        post: operations["replay.optimise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audio": {
         parameters: {
             query?: never;
@@ -750,6 +767,50 @@ export interface components {
              */
             desiredRetention: number;
         };
+        FittedParametersInput: {
+            version: number;
+            /** @description Reviews (after each card’s first) the fit learned from and was judged on. */
+            logSize: number;
+            /** @description Log loss of the fitted weights on your most recent reviews, held out of the fit (lower is better). */
+            logLoss: number;
+            /** @description RMSE (binned) of the fitted weights on the held-out reviews. */
+            rmse: number;
+            /** @description The same for the weights in use when the fit ran. */
+            baselineLogLoss: number;
+            baselineRmse: number;
+            /** @description Whether Replay schedules with these weights: only when they beat the ones in use on both measures. */
+            applied: boolean;
+            /** Format: date-time */
+            fittedAt: string;
+        };
+        /** @description Your own FSRS weights, fitted weekly (or when you ask) once your log is large enough. */
+        PersonalScheduleInput: {
+            /** @description Your reviews made a day or more after the card’s previous one: what the optimiser learns from. */
+            longTermReviews: number;
+            /** @description How many of them a fit needs. */
+            reviewsNeeded: number;
+            /** @description The latest fit of your own FSRS weights; null before the first. */
+            latest: components["schemas"]["FittedParametersInput"] | null;
+        };
+        ReplaySettingsViewInput: {
+            /**
+             * @description The recall probability at which a card falls due, 0.8–0.97 (default 0.9). Higher means more reviews and fewer forgotten cards.
+             * @example 0.9
+             */
+            desiredRetention: number;
+            personalSchedule: components["schemas"]["PersonalScheduleInput"];
+        };
+        /** @description A fit of your weights is under way; GET /api/replay/settings shows it when done. */
+        OptimisationQueuedInput: {
+            /** @description Your reviews made a day or more after the card’s previous one: what the optimiser learns from. */
+            longTermReviews: number;
+            /** @description How many of them a fit needs. */
+            reviewsNeeded: number;
+            /** @description The latest fit of your own FSRS weights; null before the first. */
+            latest: components["schemas"]["FittedParametersInput"] | null;
+            /** @constant */
+            queued: true;
+        };
         ReplayForecastInput: {
             /** @description Reviewed cards due now, overdue ones included. */
             dueNow: number;
@@ -1011,6 +1072,50 @@ export interface components {
              * @example 0.9
              */
             desiredRetention: number;
+        };
+        FittedParameters: {
+            version: number;
+            /** @description Reviews (after each card’s first) the fit learned from and was judged on. */
+            logSize: number;
+            /** @description Log loss of the fitted weights on your most recent reviews, held out of the fit (lower is better). */
+            logLoss: number;
+            /** @description RMSE (binned) of the fitted weights on the held-out reviews. */
+            rmse: number;
+            /** @description The same for the weights in use when the fit ran. */
+            baselineLogLoss: number;
+            baselineRmse: number;
+            /** @description Whether Replay schedules with these weights: only when they beat the ones in use on both measures. */
+            applied: boolean;
+            /** Format: date-time */
+            fittedAt: string;
+        };
+        /** @description Your own FSRS weights, fitted weekly (or when you ask) once your log is large enough. */
+        PersonalSchedule: {
+            /** @description Your reviews made a day or more after the card’s previous one: what the optimiser learns from. */
+            longTermReviews: number;
+            /** @description How many of them a fit needs. */
+            reviewsNeeded: number;
+            /** @description The latest fit of your own FSRS weights; null before the first. */
+            latest: components["schemas"]["FittedParameters"] | null;
+        };
+        ReplaySettingsView: {
+            /**
+             * @description The recall probability at which a card falls due, 0.8–0.97 (default 0.9). Higher means more reviews and fewer forgotten cards.
+             * @example 0.9
+             */
+            desiredRetention: number;
+            personalSchedule: components["schemas"]["PersonalSchedule"];
+        };
+        /** @description A fit of your weights is under way; GET /api/replay/settings shows it when done. */
+        OptimisationQueued: {
+            /** @description Your reviews made a day or more after the card’s previous one: what the optimiser learns from. */
+            longTermReviews: number;
+            /** @description How many of them a fit needs. */
+            reviewsNeeded: number;
+            /** @description The latest fit of your own FSRS weights; null before the first. */
+            latest: components["schemas"]["FittedParameters"] | null;
+            /** @constant */
+            queued: true;
         };
         ReplayForecast: {
             /** @description Reviewed cards due now, overdue ones included. */
@@ -2922,7 +3027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReplaySettings"];
+                    "application/json": components["schemas"]["ReplaySettingsView"];
                 };
             };
             /** @description Default Response */
@@ -2982,7 +3087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReplaySettings"];
+                    "application/json": components["schemas"]["ReplaySettingsView"];
                 };
             };
             /** @description Default Response */
@@ -3005,6 +3110,71 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "replay.optimise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptimisationQueued"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

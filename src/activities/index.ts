@@ -5,6 +5,7 @@ import { createCardEnrichmentActivities } from './card-enrichment.ts';
 import { createSentenceActivities } from './sentences.ts';
 import { createAudioActivities } from './audio.ts';
 import { createHousekeepingActivities } from './housekeeping.ts';
+import { createFsrsOptimisationActivities } from './fsrs-optimisation.ts';
 
 
 /** What activities are built from; the worker passes real clients, tests the same. */
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSentenceActivities(deps),
     ...createAudioActivities(deps),
     ...createHousekeepingActivities(deps),
+    ...createFsrsOptimisationActivities(deps),
   };
 }
 

@@ -7,6 +7,7 @@ export const WORKFLOW_KINDS = {
   cardEnrichment: 'card-enrichment',
   sentenceTranslation: 'sentence-translation',
   audio: 'audio',
+  fsrsOptimisation: 'fsrs-optimisation',
 } as const;
 
 export type WorkflowKind = (typeof WORKFLOW_KINDS)[keyof typeof WORKFLOW_KINDS];

@@ -8,7 +8,7 @@ import { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
 import { startOutboxRelay } from '../temporal/outbox-dispatch.ts';
-import { ensureHousekeepingSchedule } from '../temporal/schedules.ts';
+import { ensureHousekeepingSchedule, ensureOptimisationSchedule } from '../temporal/schedules.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -112,7 +112,7 @@ export interface RunningWorker {
  */
 export async function runWorker(deps: Parameters<typeof createWorker>[0] & { temporal: Client; logger?: Pick<Logger, 'warn' | 'error'> }): Promise<RunningWorker> {
   const { worker, connection } = await createWorker(deps);
-  await ensureHousekeepingSchedule(deps.temporal, deps.config, deps.logger);
+  await Promise.all([ensureHousekeepingSchedule(deps.temporal, deps.config, deps.logger), ensureOptimisationSchedule(deps.temporal, deps.config, deps.logger)]);
   // The relay starts through the worker's own connection, eagerly: the first workflow task comes
   // back in the start's answer, to this worker, without a trip through the task queue.
   const relayClient = new Client({ connection, namespace: deps.config.temporal.namespace });

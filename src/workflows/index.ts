@@ -3,3 +3,4 @@ export * from './card-enrichment.ts';
 export * from './sentence-translation.ts';
 export * from './audio.ts';
 export * from './housekeeping.ts';
+export * from './fsrs-optimisation.ts';

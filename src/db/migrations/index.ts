@@ -12,6 +12,7 @@ import { Isolation } from './0011-isolation.ts';
 import { Faults } from './0012-faults.ts';
 import { Retention } from './0013-retention.ts';
 import { ReplayTeaching } from './0014-replay-teaching.ts';
+import { FsrsOptimisation } from './0015-fsrs-optimisation.ts';
 
 
 /** Every migration, in order. Each feature area appends its own file here. */
@@ -30,4 +31,5 @@ export const migrations = [
   Faults,
   Retention,
   ReplayTeaching,
+  FsrsOptimisation,
 ];

@@ -1,14 +1,18 @@
+import type { Em } from '../../db/orm.ts';
 import { defineOperation, noInput } from '../../http/operation.ts';
 import { replayForecast } from './forecast.ts';
 import { replaySettings, updateReplaySettings } from './learner-scheduling.ts';
+import { optimisationStatus, requestOptimisation } from './optimiser.ts';
 import {
-  replayCompletionSchema, replayForecastSchema, replayQuerySchema, replayResultSchema, replaySessionSchema, replaySettingsSchema,
-  replayUndoResultSchema, replayUndoSchema,
+  optimisationQueuedSchema, replayCompletionSchema, replayForecastSchema, replayQuerySchema, replayResultSchema, replaySessionSchema, replaySettingsSchema,
+  replaySettingsViewSchema, replayUndoResultSchema, replayUndoSchema,
 } from './schemas.ts';
 import { completeItem, openOrResumeSession } from './service.ts';
 import { undoLastRating } from './undo.ts';
 
 const tag = 'replay';
+
+const settingsView = async (em: Em, userId: string) => ({ ...(await replaySettings(em, userId)), personalSchedule: await optimisationStatus(em, userId) });
 
 /** Replay at /api/replay and tRPC `replay.*`; free, so not model-backed. */
 export const replayOperations = {
@@ -45,14 +49,23 @@ export const replayOperations = {
   }),
   settings: defineOperation({
     tag, summary: 'Your Replay settings', auth: 'read',
-    input: noInput, output: replaySettingsSchema,
+    input: noInput, output: replaySettingsViewSchema,
     rest: { method: 'GET', path: '/api/replay/settings' },
-    handler: ({ em, principal }) => replaySettings(em, principal.userId),
+    handler: ({ em, principal }) => settingsView(em, principal.userId),
   }),
   updateSettings: defineOperation({
     tag, summary: 'Change your Replay settings (desired retention)', auth: 'write',
-    input: replaySettingsSchema, output: replaySettingsSchema,
+    input: replaySettingsSchema, output: replaySettingsViewSchema,
     rest: { method: 'PUT', path: '/api/replay/settings' },
-    handler: ({ em, principal }, { desiredRetention }) => updateReplaySettings(em, principal.userId, desiredRetention),
+    handler: async ({ em, principal }, { desiredRetention }) => {
+      await updateReplaySettings(em, principal.userId, desiredRetention);
+      return settingsView(em, principal.userId);
+    },
+  }),
+  optimise: defineOperation({
+    tag, summary: 'Fit your own FSRS weights now (they apply only if they predict your recent reviews better)', auth: 'write',
+    input: noInput, output: optimisationQueuedSchema,
+    rest: { method: 'POST', path: '/api/replay/optimise', status: 202, problems: [409] },
+    handler: ({ em, deps, principal }) => requestOptimisation(em, deps, principal.userId),
   }),
 };

@@ -1,3 +1,5 @@
+import { MIN_LONG_TERM_REVIEWS } from '../../domain/fsrs-optimisation.ts';
+
 /** Verbatim from the doc comment of buildMask (src/domain/replay-mask.ts); a unit test keeps them equal. */
 export const MASK_RULES = `The mask is a string exactly as long as \`answer\` counted in Unicode code points (not UTF-16
 units), one mask character per answer code point: \`_\` where the character is hidden and the
@@ -94,4 +96,12 @@ each of the next 14 UTC days (today includes the overdue ones).
 \`GET /api/replay/settings\` and \`PUT /api/replay/settings { desiredRetention }\` (0.80–0.97, default 0.90): the
 recall probability at which a card falls due. It applies from each card's next review. A card with a quiet
 correction drills the corrected English; once the card holds no correction (you rejected it), its items,
-remaining ones included, drill your text.`;
+remaining ones included, drill your text.
+
+**Your own schedule.** Both settings answers carry \`personalSchedule: { longTermReviews, reviewsNeeded, latest }\`.
+Once you have ${MIN_LONG_TERM_REVIEWS} reviews made a day or more after the card's previous one, your own FSRS
+weights are fitted on your review log (fsrs-rs): every week, and at once on \`POST /api/replay/optimise\` (202
+\`{ queued: true, … }\`; 409 \`conflict\` with \`longTermReviews\` and \`reviewsNeeded\` before that; the same log asked
+twice is fitted once). The fit learns from all but your most recent fifth of reviews and is judged on those:
+\`latest\` shows its held-out log loss and RMSE beside those of the weights in use, and \`applied: true\` when it
+beat them on both, after which Replay schedules with it from each card's next review. Free.`;

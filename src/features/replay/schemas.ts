@@ -63,6 +63,35 @@ export const replaySettingsSchema = z
   })
   .meta({ id: 'ReplaySettings' });
 
+const fittedParametersSchema = z
+  .object({
+    version: z.number().int(),
+    logSize: z.number().int().meta({ description: 'Reviews (after each card’s first) the fit learned from and was judged on.' }),
+    logLoss: z.number().meta({ description: 'Log loss of the fitted weights on your most recent reviews, held out of the fit (lower is better).' }),
+    rmse: z.number().meta({ description: 'RMSE (binned) of the fitted weights on the held-out reviews.' }),
+    baselineLogLoss: z.number().meta({ description: 'The same for the weights in use when the fit ran.' }),
+    baselineRmse: z.number(),
+    applied: z.boolean().meta({ description: 'Whether Replay schedules with these weights: only when they beat the ones in use on both measures.' }),
+    fittedAt: isoDate,
+  })
+  .meta({ id: 'FittedParameters' });
+
+const personalScheduleSchema = z
+  .object({
+    longTermReviews: z.number().int().meta({ description: 'Your reviews made a day or more after the card’s previous one: what the optimiser learns from.' }),
+    reviewsNeeded: z.number().int().meta({ description: 'How many of them a fit needs.' }),
+    latest: fittedParametersSchema.nullable().meta({ description: 'The latest fit of your own FSRS weights; null before the first.' }),
+  })
+  .meta({ id: 'PersonalSchedule', description: 'Your own FSRS weights, fitted weekly (or when you ask) once your log is large enough.' });
+
+export const replaySettingsViewSchema = replaySettingsSchema
+  .extend({ personalSchedule: personalScheduleSchema })
+  .meta({ id: 'ReplaySettingsView' });
+
+export const optimisationQueuedSchema = personalScheduleSchema
+  .extend({ queued: z.literal(true) })
+  .meta({ id: 'OptimisationQueued', description: 'A fit of your weights is under way; GET /api/replay/settings shows it when done.' });
+
 export const replayForecastSchema = z
   .object({
     dueNow: z.number().int().meta({ description: 'Reviewed cards due now, overdue ones included.' }),

@@ -55,14 +55,14 @@ describe('desired retention', () => {
   it('defaults to 0.9, is set on REST and tRPC within 0.80–0.97, and drives the scheduler', async () => {
     const keen = await newUser(stack.http);
     const relaxed = await newUser(stack.http);
-    expect((await stack.http('GET', '/api/replay/settings', { token: keen.token })).body).toEqual({ desiredRetention: 0.9 });
+    expect((await stack.http('GET', '/api/replay/settings', { token: keen.token })).body).toMatchObject({ desiredRetention: 0.9, personalSchedule: { longTermReviews: 0, latest: null } });
 
     const put = await stack.http('PUT', '/api/replay/settings', { token: keen.token, body: { desiredRetention: 0.97 } });
     expect(put.status, put.text).toBe(200);
-    expect(put.body).toEqual({ desiredRetention: 0.97 });
+    expect(put.body).toMatchObject({ desiredRetention: 0.97 });
     const viaTrpc = await trpcMutate(relaxed, 'replay.updateSettings', { desiredRetention: 0.8 });
     expect(viaTrpc.status, viaTrpc.text).toBe(200);
-    expect((await trpcQuery(relaxed, 'replay.settings')).body.result.data).toEqual({ desiredRetention: 0.8 });
+    expect((await trpcQuery(relaxed, 'replay.settings')).body.result.data).toMatchObject({ desiredRetention: 0.8 });
     for (const bad of [0.79, 0.98, '0.9', null]) {
       expectProblem(await stack.http('PUT', '/api/replay/settings', { token: keen.token, body: { desiredRetention: bad } }), 400, 'invalid_request');
     }

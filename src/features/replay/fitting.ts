@@ -1,0 +1,50 @@
+import type { Em } from '../../db/orm.ts';
+import { trainingItems, type LoggedReview, type OptimisationOutcome } from '../../domain/fsrs-optimisation.ts';
+import type { RatingName } from '../../domain/replay-rating.ts';
+import { fitAndJudge } from './fsrs-fit.ts';
+import { FITTED_COLUMNS, fittedOf, type FittedRow } from './optimiser.ts';
+
+/**
+ * A learner's own FSRS weights, fitted on their review log (./fsrs-fit.ts), in the worker only. A
+ * fit is stored as a new version either way, and applied (read by learnerScheduling) only when it
+ * beats the weights in use on the learner's most recent reviews, held out of the fit.
+ */
+
+async function reviewLog(em: Em, userId: string): Promise<LoggedReview[]> {
+  const rows = await em.execute<{ card_id: string; rating: RatingName; reviewed_at: Date }[]>(
+    `SELECT card_id, rating, reviewed_at FROM review_logs WHERE user_id = ? ORDER BY reviewed_at, id`, [userId],
+  );
+  return rows.map((row) => ({ cardId: row.card_id, rating: row.rating, reviewedAt: new Date(row.reviewed_at) }));
+}
+
+async function appliedWeights(em: Em, userId: string): Promise<number[] | null> {
+  const [row] = await em.execute<{ weights: number[] }[]>(
+    `SELECT weights FROM fsrs_parameters WHERE user_id = ? AND applied ORDER BY version DESC LIMIT 1`, [userId],
+  );
+  return row ? row.weights.map(Number) : null;
+}
+
+/**
+ * Fits the learner's weights on all but their latest reviews and judges them, and the weights in
+ * use, on those. One stored version per optimisation workflow (`runKey`, unique), so a retried
+ * activity returns what the first attempt stored.
+ */
+export async function fitLearnerParameters(em: Em, userId: string, runKey: string): Promise<OptimisationOutcome> {
+  const [done] = await em.execute<FittedRow[]>(`SELECT ${FITTED_COLUMNS} FROM fsrs_parameters WHERE run_key = ?`, [runKey]);
+  if (done) return { outcome: done.applied ? 'applied' : 'kept', ...fittedOf(done) };
+
+  const judgement = await fitAndJudge(trainingItems(await reviewLog(em, userId)), await appliedWeights(em, userId));
+  if (judgement.outcome === 'too_few_reviews') return judgement;
+  const { weights, fitted, baseline, applied, logSize } = judgement;
+
+  // The version is the next of this learner's; a concurrent fit of another run takes the one after.
+  const [row] = await em.execute<FittedRow[]>(
+    `INSERT INTO fsrs_parameters (user_id, version, weights, log_size, log_loss, rmse, baseline_log_loss, baseline_rmse, applied, run_key)
+     SELECT ?, coalesce(max(version), 0) + 1, ?::double precision[], ?, ?, ?, ?, ?, ?, ? FROM fsrs_parameters WHERE user_id = ?
+     ON CONFLICT (run_key) DO NOTHING
+     RETURNING ${FITTED_COLUMNS}`,
+    [userId, `{${weights.join(',')}}`, logSize, fitted.logLoss, fitted.rmse, baseline.logLoss, baseline.rmse, applied, runKey, userId],
+  );
+  if (!row) return fitLearnerParameters(em, userId, runKey); // a racing attempt stored it first
+  return { outcome: row.applied ? 'applied' : 'kept', ...fittedOf(row) };
+}
