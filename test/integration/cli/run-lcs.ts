@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 export const lcsMain = join(repoRoot, 'clients/lcs/main.ts');
@@ -13,8 +13,14 @@ export const lcsLauncher = join(repoRoot, 'clients/lcs/lcs.sh');
 
 export interface LcsRun { code: number | null; stdout: string; stderr: string; json: any }
 
-/** A home of its own per test, so that `lcs login` never touches the real one. */
-export const tempHome = () => mkdtempSync(join(tmpdir(), 'lcs-home-'));
+/** A home of its own per test, so that `lcs login` never touches the real one; removed after the file. */
+const homes: string[] = [];
+export const tempHome = () => {
+  const home = mkdtempSync(join(tmpdir(), 'lcs-home-'));
+  homes.push(home);
+  return home;
+};
+afterAll(() => { for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true }); });
 
 /**
  * Runs `lcs` as a user's shell would: its own process, this run's Node (24) with tsx, a given
