@@ -536,6 +536,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the library (csv, tsv, Anki) or the review log */
+        get: operations["library.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -599,6 +616,20 @@ export interface components {
             plan: "free" | "paid";
             targetLanguage: string | null;
             nativeLanguage: string | null;
+        };
+        MeInput: {
+            /** Format: uuid */
+            userId: string;
+            email: string;
+            /** @enum {string} */
+            plan: "free" | "paid";
+            targetLanguage: string | null;
+            nativeLanguage: string | null;
+            /**
+             * @description `session` for a signed-in page, else the personal token's scope.
+             * @enum {string}
+             */
+            access: "session" | "read" | "write";
         };
         TokenInput: {
             /** Format: uuid */
@@ -891,6 +922,20 @@ export interface components {
             plan: "free" | "paid";
             targetLanguage: ("en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant") | null;
             nativeLanguage: ("en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant") | null;
+        };
+        Me: {
+            /** Format: uuid */
+            userId: string;
+            email: string;
+            /** @enum {string} */
+            plan: "free" | "paid";
+            targetLanguage: ("en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant") | null;
+            nativeLanguage: ("en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant") | null;
+            /**
+             * @description `session` for a signed-in page, else the personal token's scope.
+             * @enum {string}
+             */
+            access: "session" | "read" | "write";
         };
         Token: {
             /** Format: uuid */
@@ -1336,7 +1381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"];
+                    "application/json": components["schemas"]["Me"];
                 };
             };
             /** @description Default Response */
@@ -3494,6 +3539,67 @@ export interface operations {
             };
             /** @description Default Response */
             416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.export": {
+        parameters: {
+            query?: {
+                /** @description `csv`: One row per card: cardId, text, correctedText, translation, usageGuidance, examples, focuses, created, due, reps, lapses, stability. `tsv`: As csv, tab-separated. `anki`: Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes. `reviews`: The review log for FSRS optimizers: card_id, review_time, review_rating, review_state, review_duration. */
+                format?: "csv" | "tsv" | "anki" | "reviews";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "text/tab-separated-values": string;
+                    "text/plain": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ import { sessionCookieName } from './session-cookie.ts';
 import { textGuardPlugin } from './plugins/text-guard.ts';
 import { apiDescription } from './api-reference.ts';
 import { audioContentRoute } from '../features/audio/content-route.ts';
+import { libraryExportRoute } from '../features/library/export.ts';
 import { healthRoutes } from './health.ts';
 import { operations } from './operations.ts';
 import { mountRest } from './rest.ts';
@@ -123,6 +124,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
     await healthRoutes(typed, deps);
     mountRest(typed, deps, operations);
     audioContentRoute(typed, deps);
+    libraryExportRoute(typed, deps);
   });
   await app.register(trpcPlugin, deps);
   return app;

@@ -8,7 +8,7 @@ import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../../h
 import { hitBucket } from '../../services/rate-limit-store.ts';
 import {
   accountSchema, changePasswordSchema, createdTokenSchema, createTokenSchema, credentialsSchema, languageSettingsSchema,
-  languagesResponseSchema, loginSchema, sessionsEndedSchema, signOutEverywhereSchema, tokenIdSchema, tokenListSchema,
+  languagesResponseSchema, loginSchema, meSchema, sessionsEndedSchema, signOutEverywhereSchema, tokenIdSchema, tokenListSchema,
 } from './schemas.ts';
 import { changePassword, endAllSessions, getAccount, logIn, logOut, setLanguages, signUp } from './service.ts';
 import { createToken, listTokens, revokeToken } from './tokens.ts';
@@ -59,9 +59,9 @@ export const signInOperations = {
 export const accountOperations = {
   me: defineOperation({
     tag, summary: 'The signed-in account', auth: 'read',
-    input: noInput, output: accountSchema,
+    input: noInput, output: meSchema,
     rest: { method: 'GET', path: '/api/me' },
-    handler: ({ em, principal }) => getAccount(em, principal.userId),
+    handler: async ({ em, principal }) => ({ ...await getAccount(em, principal.userId), access: principal.via === 'session' ? 'session' as const : principal.scope }),
   }),
   setLanguages: defineOperation({
     tag, summary: 'Set the target and native languages', auth: 'write',

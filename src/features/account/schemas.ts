@@ -46,6 +46,11 @@ export const accountSchema = z
   })
   .meta({ id: 'Account' });
 
+/** GET /api/me: the account, and what the caller's credential may do (a tool hides its writes from a read token). */
+export const meSchema = accountSchema
+  .extend({ access: z.enum(['session', 'read', 'write']).meta({ description: '`session` for a signed-in page, else the personal token\'s scope.' }) })
+  .meta({ id: 'Me' });
+
 export const languageSettingsSchema = z.object({ targetLanguage: languageTag, nativeLanguage: languageTag });
 
 export const languagesResponseSchema = z.object({

@@ -1,0 +1,19 @@
+import type { Card } from './context.ts';
+import type { Api } from './service.ts';
+
+export const ENRICHMENT_STATUSES = ['pending', 'ready', 'failed'] as const;
+
+/**
+ * Up to `limit` cards, newest first, matching `query` (the API's search) and `status` (which the
+ * API does not filter: pages are read on until enough match or the library ends).
+ */
+export async function searchLibrary(api: Api, { query, status, limit }: { query?: string; status?: Card['enrichmentStatus']; limit: number }): Promise<Card[]> {
+  const items: Card[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api.call((c) => c.GET('/api/library', { params: { query: { query, cursor, limit: 200 } } }));
+    items.push(...page.items.filter((card) => !status || card.enrichmentStatus === status));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && items.length < limit);
+  return items.slice(0, limit);
+}

@@ -1,0 +1,122 @@
+/**
+ * The MCP tools: each one API call (or a few, for translation) through the shared REST client.
+ * Input schemas are the API's own zod schemas, so an agent is told the same rules the service
+ * enforces; results are structured content beside a short text.
+ */
+import { z } from 'zod';
+import { replayForecastSchema } from '../../../src/features/replay/schemas.ts';
+import { walletSchema } from '../../../src/features/credits/schemas.ts';
+import { captureResultSchema, captureSchema, cardDetailSchema, cardIdInputSchema, cardSchema, listQuerySchema } from '../../../src/features/library/schemas.ts';
+import { createSentenceSchema, sentenceSchema } from '../../../src/features/sentences/schemas.ts';
+import { pageTranslationRequestSchema } from '../../../src/features/translation/schemas.ts';
+import { workRequestSchema, workResponseSchema } from '../../../src/features/work/schemas.ts';
+import type { Card } from '../context.ts';
+import { searchLibrary } from '../library.ts';
+import type { Api } from '../service.ts';
+import { translateTexts } from '../translate.ts';
+
+export interface ToolDefinition {
+  description: string;
+  /** Only read tools are offered to a read-scope token. */
+  writes: boolean;
+  inputSchema: z.ZodRawShape;
+  outputSchema: z.ZodRawShape;
+  run(api: Api, input: any): Promise<{ structured: Record<string, unknown>; text: string }>;
+}
+
+const cardText = (card: Pick<Card, 'text' | 'enrichmentStatus' | 'enrichment'>) =>
+  `"${card.text}" (${card.enrichmentStatus})${card.enrichment ? `: ${card.enrichment.translation}` : ''}`;
+
+const translation = pageTranslationRequestSchema.shape;
+const work = workRequestSchema.shape;
+
+export const tools: Record<string, ToolDefinition> = {
+  capture_expression: {
+    description: 'Capture an English expression into the learner\'s library. Translation, correction and usage guidance are prepared in the background (get_card shows them once ready); capturing the same expression again reuses its card.',
+    writes: true,
+    inputSchema: captureSchema.shape,
+    outputSchema: captureResultSchema.shape,
+    async run(api, { text }) {
+      const { card, reused } = await api.call((c) => c.POST('/api/library', { body: { text } })) as { card: Card; reused?: boolean };
+      return { structured: { card, reused: reused === true }, text: `${reused ? 'Already in the library' : 'Captured'}: ${cardText(card)} [cardId ${card.cardId}]` };
+    },
+  },
+  save_sentence: {
+    description: 'Save an English sentence and translate it into the learner\'s native language.',
+    writes: true,
+    inputSchema: { text: createSentenceSchema.shape.original_text },
+    outputSchema: { sentence: sentenceSchema },
+    async run(api, { text }) {
+      const { sentence } = await api.call((c) => c.POST('/api/sentences', { body: { original_text: text } }));
+      return { structured: { sentence }, text: `Saved: "${sentence.original_text}"${sentence.translation ? ` → ${sentence.translation}` : ` (${sentence.status})`}` };
+    },
+  },
+  search_library: {
+    description: 'Search the learner\'s library (text and translation, case- and accent-insensitive), newest first.',
+    writes: false,
+    inputSchema: {
+      query: listQuerySchema.shape.query,
+      status: cardSchema.shape.enrichmentStatus.optional().describe('Only cards whose preparation is in this state.'),
+      limit: z.number().int().min(1).max(200).default(20).describe('At most this many cards.'),
+    },
+    outputSchema: { items: z.array(cardSchema) },
+    async run(api, { query, status, limit }) {
+      const shown = await searchLibrary(api, { query, status, limit });
+      return { structured: { items: shown }, text: shown.length ? shown.map((card) => `- ${cardText(card)} [${card.cardId}]`).join('\n') : 'No cards match.' };
+    },
+  },
+  get_card: {
+    description: 'One card with its translation, usage guidance, examples and learning schedule.',
+    writes: false,
+    inputSchema: cardIdInputSchema.shape,
+    outputSchema: { card: cardDetailSchema },
+    async run(api, { cardId }) {
+      const { card } = await api.call((c) => c.GET('/api/library/{cardId}', { params: { path: { cardId } } }));
+      return { structured: { card }, text: `${cardText(card)}${card.enrichment ? `. Usage: ${card.enrichment.usage.guidance}` : ''}` };
+    },
+  },
+  translate_texts: {
+    description: 'Translate texts (any number; split into valid batches). Asking again for the same texts costs nothing.',
+    writes: true,
+    inputSchema: {
+      texts: z.array(z.string()).min(1).describe('The texts, translated in order.'),
+      target_language: translation.target_language,
+      source_language: translation.source_language.optional(),
+    },
+    outputSchema: { translations: z.array(z.object({ text: z.string(), detectedSourceLanguage: z.string() })), creditsCharged: z.number().int() },
+    async run(api, { texts, target_language, source_language }) {
+      const result = await translateTexts(api, texts, target_language, source_language ?? 'auto');
+      return { structured: result, text: result.translations.map((t) => t.text).join('\n') };
+    },
+  },
+  draft_english: {
+    description: 'Draft English from what the learner wants to say (any language), optionally using expressions from their library.',
+    writes: true,
+    inputSchema: { prompt: work.prompt, tone: work.tone.optional(), use_library: work.useLibrary.optional() },
+    outputSchema: workResponseSchema.shape,
+    async run(api, { prompt, tone, use_library }) {
+      const draft = await api.call((c) => c.POST('/api/work', { body: { prompt, tone, useLibrary: use_library } }));
+      return { structured: draft, text: draft.english };
+    },
+  },
+  get_credits: {
+    description: 'The learner\'s credit balance, plan and period.',
+    writes: false,
+    inputSchema: {},
+    outputSchema: walletSchema.shape,
+    async run(api) {
+      const wallet = await api.call((c) => c.GET('/api/credits'));
+      return { structured: wallet, text: `${wallet.balance - wallet.held} credits available of ${wallet.monthlyAllowance} (${wallet.plan} plan) until ${wallet.periodEnd}.` };
+    },
+  },
+  due_for_practice: {
+    description: 'How many cards are due for practice now, and when the next one falls due.',
+    writes: false,
+    inputSchema: {},
+    outputSchema: replayForecastSchema.pick({ dueNow: true, nextDueAt: true, newCards: true }).shape,
+    async run(api) {
+      const { dueNow, nextDueAt, newCards } = await api.call((c) => c.GET('/api/replay/forecast'));
+      return { structured: { dueNow, nextDueAt, newCards }, text: `${dueNow} due now, ${newCards} new; next due ${nextDueAt ?? 'none scheduled'}.` };
+    },
+  },
+};

@@ -1,0 +1,110 @@
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { Orm } from '../../db/orm.ts';
+import {
+  ankiHeader, ankiRow, CARD_COLUMNS, cardFields, delimitedRow, EXPORT_FORMATS, type ExportCard, type ExportFormat, type ExportReview,
+  REVIEW_COLUMNS, reviewFields,
+} from '../../domain/library-export.ts';
+import type { App, AppDeps } from '../../http/deps.ts';
+import { requirePrincipal } from '../../http/plugins/auth.ts';
+import { AUTHED, problems } from '../../http/problem-responses.ts';
+
+/** Rows read per query: enough to keep the database round trips few, small enough to hold. */
+const BATCH = 1000;
+
+const MEDIA: Record<ExportFormat, { type: string; file: string; description: string }> = {
+  csv: { type: 'text/csv', file: 'lcs-cards.csv', description: `One row per card: ${CARD_COLUMNS.join(', ')}` },
+  tsv: { type: 'text/tab-separated-values', file: 'lcs-cards.tsv', description: 'As csv, tab-separated' },
+  anki: { type: 'text/plain', file: 'lcs-anki.txt', description: 'Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes' },
+  reviews: { type: 'text/csv', file: 'lcs-reviews.csv', description: `The review log for FSRS optimizers: ${REVIEW_COLUMNS.join(', ')}` },
+};
+
+const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS).default('csv').meta({ description: Object.entries(MEDIA).map(([f, m]) => `\`${f}\`: ${m.description}.`).join(' ') }) });
+const textBody = { schema: z.string().meta({ description: 'UTF-8 text, streamed' }) };
+
+/**
+ * GET /api/library/export: the caller's whole library (or review log) as a file, streamed: rows
+ * are read a batch at a time through a keyset cursor, and the next batch only when the client
+ * has taken the last one, so 100,000 cards never sit in memory. A route of its own rather than
+ * an operation because its answer is a stream of text; the web app links to it.
+ */
+export function libraryExportRoute(app: App, { orm }: AppDeps) {
+  app.get('/api/library/export', {
+    config: { auth: 'read' },
+    schema: {
+      operationId: 'library.export', tags: ['library'], summary: 'Export the library (csv, tsv, Anki) or the review log', querystring: exportQuerySchema,
+      response: {
+        200: { description: 'The file (Content-Disposition: attachment)', content: { 'text/csv': textBody, 'text/tab-separated-values': textBody, 'text/plain': textBody } },
+        ...problems(...AUTHED),
+      },
+    },
+  }, async (request, reply) => {
+    const { format } = request.query;
+    const userId = requirePrincipal(request).userId;
+    const media = MEDIA[format];
+    reply.type(`${media.type}; charset=utf-8`).header('content-disposition', `attachment; filename="${media.file}"`).header('cache-control', 'private, no-store');
+    return reply.send(Readable.from(exportText(orm, userId, format)) as never);
+  });
+}
+
+async function* exportText(orm: Orm, userId: string, format: ExportFormat): AsyncGenerator<string> {
+  if (format === 'reviews') {
+    yield delimitedRow(REVIEW_COLUMNS, ',');
+    for await (const reviews of reviewBatches(orm, userId)) yield reviews.map((r) => delimitedRow(reviewFields(r), ',')).join('');
+    return;
+  }
+  const separator = format === 'csv' ? ',' : '\t';
+  yield format === 'anki' ? ankiHeader() : delimitedRow(CARD_COLUMNS, separator);
+  for await (const cards of cardBatches(orm, userId)) {
+    yield cards.map((card) => (format === 'anki' ? ankiRow(card) ?? '' : delimitedRow(cardFields(card), separator))).join('');
+  }
+}
+
+interface CardRow {
+  id: string; text: string; created_at: Date;
+  enrichment: { translation: string; correctedText: string | null; usage: { guidance: string; examples: string[] }; focuses: { kind: string; note: string }[] } | null;
+  due: Date | null; reps: number | null; lapses: number | null; stability: number | null;
+}
+
+/** The user's cards, oldest first, a batch per query after the last (created_at, id) seen (created_at is kept to the millisecond, as a Date holds it). */
+async function* cardBatches(orm: Orm, userId: string): AsyncGenerator<ExportCard[]> {
+  let after: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const rows: CardRow[] = await orm.em.fork().execute<CardRow[]>(
+      `SELECT c.id, c.text, c.created_at, c.enrichment, s.due, s.reps, s.lapses, s.stability
+       FROM cards c LEFT JOIN card_schedules s ON s.card_id = c.id
+       WHERE c.user_id = ? ${after ? 'AND (c.created_at, c.id) > (?, ?)' : ''}
+       ORDER BY c.created_at, c.id LIMIT ?`,
+      after ? [userId, after.createdAt, after.id, BATCH] : [userId, BATCH],
+    );
+    if (rows.length === 0) return;
+    yield rows.map((r) => ({
+      cardId: r.id, text: r.text, createdAt: new Date(r.created_at),
+      correctedText: r.enrichment?.correctedText ?? null, translation: r.enrichment?.translation ?? null,
+      guidance: r.enrichment?.usage.guidance ?? null, examples: r.enrichment?.usage.examples ?? [], focuses: r.enrichment?.focuses ?? [],
+      due: r.due && new Date(r.due), reps: r.reps, lapses: r.lapses, stability: r.stability === null ? null : Number(r.stability),
+    }));
+    const last = rows[rows.length - 1]!;
+    after = { createdAt: new Date(last.created_at), id: last.id };
+    if (rows.length < BATCH) return;
+  }
+}
+
+/** The user's reviews in the order they happened (the log is the replay feature's; this only reads it). */
+async function* reviewBatches(orm: Orm, userId: string): AsyncGenerator<ExportReview[]> {
+  // The cursor keeps reviewed_at as PostgreSQL's text: a JS Date would drop its microseconds.
+  let after: { reviewedAt: string; id: string } | null = null;
+  for (;;) {
+    const rows: { id: string; card_id: string; reviewed_at: Date; cursor_at: string; rating: ExportReview['rating']; state: ExportReview['state']; duration_ms: number | null }[] = await orm.em.fork().execute(
+      `SELECT id, card_id, reviewed_at, reviewed_at::text AS cursor_at, rating, state, duration_ms FROM review_logs
+       WHERE user_id = ? ${after ? 'AND (reviewed_at, id) > (?::timestamptz, ?)' : ''}
+       ORDER BY reviewed_at, id LIMIT ?`,
+      after ? [userId, after.reviewedAt, after.id, BATCH] : [userId, BATCH],
+    );
+    if (rows.length === 0) return;
+    yield rows.map((r) => ({ cardId: r.card_id, reviewedAt: new Date(r.reviewed_at), rating: r.rating, state: r.state, durationMs: r.duration_ms }));
+    const last = rows[rows.length - 1]!;
+    after = { reviewedAt: last.cursor_at, id: last.id };
+    if (rows.length < BATCH) return;
+  }
+}

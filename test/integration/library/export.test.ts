@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CARD_COLUMNS } from '../../../src/domain/library-export.ts';
+import { useStack, type Started } from '../../support/fixture.ts';
+import type { Stack } from '../../support/stack.ts';
+import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { capture, waitForStatus } from './helpers.ts';
+
+let stack: Stack;
+let user: TestUser;
+useStack((started: Started) => ({ stack, user } = started));
+
+/** An RFC 4180 reader (quoted fields, doubled quotes, CRLF records), as a spreadsheet reads the file. */
+function parseDelimited(text: string, separator: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (ch === '"') quoted = false; else field += ch;
+    } else if (ch === '"' && field === '') quoted = true;
+    else if (ch === separator) { row.push(field); field = ''; }
+    else if (ch === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
+    else field += ch;
+  }
+  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+const TRICKY = {
+  text: 'say "cheese", please',
+  translation: 'dis « ouistiti »\tou pas',
+  guidance: 'Line one\nline two, with "quotes"',
+  examples: ['😀 Everyone, smile!', 'שלום עולם — RTL', 'tab\there'],
+};
+
+async function insertTrickyCard(owner: TestUser): Promise<string> {
+  const cardId = randomUUID();
+  await stack.orm.em.fork().execute(
+    `INSERT INTO cards (id, user_id, text, normalised_key, enrichment_status, enrichment) VALUES (?, ?, ?, ?, 'ready', ?::jsonb)`,
+    [cardId, owner.userId, TRICKY.text, `tricky ${cardId}`, JSON.stringify({
+      translation: TRICKY.translation, correctedText: null, correctionNote: null,
+      usage: { register: 'neutral', guidance: TRICKY.guidance, examples: TRICKY.examples }, focuses: [{ kind: 'meaning', note: 'a "smile"' }],
+    })],
+  );
+  return cardId;
+}
+
+const download = (owner: TestUser, format: string) => stack.http('GET', `/api/library/export?format=${format}`, { token: owner.token });
+
+describe('GET /api/library/export', () => {
+  it('csv and tsv: RFC 4180 quoting keeps commas, tabs, quotes, newlines, emoji and right-to-left text intact', async () => {
+    const owner = await newUser(stack.http);
+    const cardId = await insertTrickyCard(owner);
+    for (const [format, separator, type] of [['csv', ',', 'text/csv'], ['tsv', '\t', 'text/tab-separated-values']] as const) {
+      const res = await download(owner, format);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe(`${type}; charset=utf-8`);
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="lcs-cards\.[ct]sv"$/);
+      const [header, ...rows] = parseDelimited(res.text, separator);
+      expect(header).toEqual([...CARD_COLUMNS]);
+      expect(rows).toHaveLength(1);
+      const record = Object.fromEntries(header!.map((column, i) => [column, rows[0]![i]]));
+      expect(record).toMatchObject({
+        cardId, text: TRICKY.text, translation: TRICKY.translation, usageGuidance: TRICKY.guidance,
+        examples: TRICKY.examples.join('\n'), focuses: 'meaning: a "smile"', correctedText: '',
+      });
+    }
+  });
+
+  it('is scoped to the caller: another user\'s cards never appear', async () => {
+    const owner = await newUser(stack.http);
+    const mine = await insertTrickyCard(owner);
+    const other = await newUser(stack.http);
+    const theirs = await insertTrickyCard(other);
+    const text = (await download(owner, 'csv')).text;
+    expect(text).toContain(mine);
+    expect(text).not.toContain(theirs);
+    expect((await download(await newUser(stack.http), 'csv')).text).toBe(`${CARD_COLUMNS.join(',')}\r\n`);
+  });
+
+  it('anki: a file Anki imports by its header rules, one note per prepared card with its id as GUID', async () => {
+    const owner = await newUser(stack.http);
+    const tricky = await insertTrickyCard(owner);
+    const ready = await capture(stack, owner, 'under the weather');
+    await waitForStatus(stack, owner, ready.cardId, 'ready');
+    await capture(stack, owner, 'hold on'); // may still be pending: then it has no front yet
+    const res = await download(owner, 'anki');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+
+    // Anki's reader: leading `#key:value` lines are headers, the rest rows split by the separator.
+    const lines = res.text.split('\n').filter(Boolean);
+    const headers = Object.fromEntries(lines.filter((l) => l.startsWith('#')).map((l) => [l.slice(1, l.indexOf(':')), l.slice(l.indexOf(':') + 1)]));
+    expect(headers).toMatchObject({ separator: 'tab', html: 'true', notetype: 'Basic', deck: 'Language Capture' });
+    const columns = headers.columns!.split('\t');
+    const guidAt = Number(headers['guid column']) - 1;
+    expect(columns[guidAt]).toBe('guid');
+    const notes = lines.filter((l) => !l.startsWith('#')).map((l) => l.split('\t'));
+    for (const fields of notes) {
+      expect(fields).toHaveLength(columns.length);
+      expect(fields.every((f) => !f.startsWith('"'))).toBe(true); // no field Anki would read as quoted
+    }
+    const byGuid = new Map(notes.map((n) => [n[guidAt], Object.fromEntries(columns.map((c, i) => [c, n[i]]))]));
+    expect(byGuid.get(tricky)).toEqual({
+      guid: tricky, Front: 'dis « ouistiti » ou pas',
+      Back: '<b>say &quot;cheese&quot;, please</b><br>Line one<br>line two, with &quot;quotes&quot;<br><ul><li>😀 Everyone, smile!</li><li>שלום עולם — RTL</li><li>tab here</li></ul>',
+    });
+    expect(byGuid.get(ready.cardId)).toMatchObject({ Back: expect.stringContaining('under the weather') });
+    // A second export gives the same GUIDs: Anki updates those notes instead of adding copies.
+    expect((await download(owner, 'anki')).text).toContain(`${tricky}\t`);
+  });
+
+  it('reviews: the Replay log in the FSRS optimizer columns', async () => {
+    const owner = await newUser(stack.http);
+    const card = await capture(stack, owner, 'once in a blue moon');
+    await waitForStatus(stack, owner, card.cardId, 'ready');
+    const session = await stack.http('GET', '/api/replay?count=10', { token: owner.token });
+    const item = session.body.items[0];
+    const before = Date.now();
+    const done = await stack.http('POST', '/api/replay', { token: owner.token, body: { itemId: item.itemId, usedHint: true, autoFilled: false, unaidedErrors: 0 } });
+    expect(done.status, done.text).toBe(200);
+    const res = await download(owner, 'reviews');
+    expect(res.headers.get('content-disposition')).toContain('lcs-reviews.csv');
+    const [header, ...rows] = parseDelimited(res.text, ',');
+    expect(header).toEqual(['card_id', 'review_time', 'review_rating', 'review_state', 'review_duration']);
+    expect(rows).toEqual([[card.cardId, expect.any(String), '2', '0', '0']]); // usedHint → hard (2), a new card (0)
+    expect(Math.abs(Number(rows[0]![1]) - before)).toBeLessThan(60_000);
+  });
+
+  it('answers a problem for an unknown format and without a token', async () => {
+    expectProblem(await download(user, 'apkg'), 400, 'invalid_request');
+    expectProblem(await stack.http('GET', '/api/library/export'), 401, 'unauthenticated');
+  });
+});
