@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { APP_PATHS, matchPath } from './paths.ts';
-import { Link, navigate, useLocation } from './router.tsx';
+import { Link, navigate, onLearnerMove, useLocation } from './router.tsx';
 import { CardDetails } from './screens/CardDetails.tsx';
 import { Library } from './screens/Library.tsx';
 import { Replay } from './screens/Replay.tsx';
@@ -46,6 +46,8 @@ export function App() {
   const [notice, setNotice] = useState<NoticeState>({ message: '', tone: 'info' });
   const notify = useCallback((message: string, tone: Tone = 'info') => setNotice({ message, tone }), []);
   const mainRef = useRef<HTMLElement>(null);
+  // A notice belongs to the screen it was given on: moving on clears it (a redirect keeps it).
+  useEffect(() => onLearnerMove(() => setNotice({ message: '', tone: 'info' })), []);
 
   useEffect(() => {
     sessionEvents.onSignedOut = () => {

@@ -43,20 +43,3 @@ export function Notice({ notice, onDismiss }: { notice: NoticeState; onDismiss: 
     </div>
   );
 }
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-
-export const formatDateTime = (iso: string) => dateFormat.format(new Date(iso));
-export const formatDay = (iso: string) => dayFormat.format(new Date(iso));
-
-/** "in 3 days", "in 10 minutes": the largest unit that fits. */
-export function fromNow(iso: string, now = Date.now()): string {
-  const seconds = (new Date(iso).getTime() - now) / 1000;
-  for (const [unit, size] of [['day', 86400], ['hour', 3600], ['minute', 60]] as const) {
-    // 59.6 s reads better as "in 1 minute" than as "in 60 seconds".
-    if (Math.abs(seconds) >= size * 0.9) return relative.format(Math.round(seconds / size), unit);
-  }
-  return relative.format(Math.round(seconds), 'second');
-}

@@ -4,7 +4,8 @@ import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
-import { formatDateTime, formatDay, fromNow, useNotify } from '../ui.tsx';
+import { dueFromNow, formatDateTime, formatDay } from '../time.ts';
+import { useNotify } from '../ui.tsx';
 import { refreshLibrary, STATUS_LABEL, useRetry } from './Library.tsx';
 
 /** One card in full: enrichment, correction, scheduling; retry and delete. */
@@ -22,8 +23,8 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: ['library.get', cardId] });
       void refreshLibrary();
-      notify(`Deleted “${card?.text ?? ''}”.`);
       navigate(APP_PATHS.library);
+      notify(`Deleted “${card?.text ?? ''}”.`);
     },
     onError: (error) => notify(explain(error).message, 'error'),
   });
@@ -66,7 +67,7 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
       <h2>Practice</h2>
       <p className="muted">
         {card.scheduling.reps === 0 ? 'Not practised yet' : `Practised ${card.scheduling.reps} time${card.scheduling.reps === 1 ? '' : 's'}`}
-        {' · '}next due <time dateTime={card.scheduling.due} title={formatDateTime(card.scheduling.due)}>{fromNow(card.scheduling.due)}</time>
+        {' · '}due <time dateTime={card.scheduling.due} title={formatDateTime(card.scheduling.due)}>{dueFromNow(card.scheduling.due)}</time>
         {' · '}captured {formatDay(card.createdAt)}
       </p>
       <div className="actions">

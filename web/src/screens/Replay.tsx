@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
 import { trpc } from '../trpc.ts';
-import { formatDateTime, fromNow } from '../ui.tsx';
+import { dueFromNow, formatDateTime } from '../time.ts';
 
 // Replay: rebuild each expression from its translation, with the service's mask ('_' hidden,
 // '.' shown). One input per hidden run; checks are case-insensitive. The evidence sent back:
@@ -21,6 +21,9 @@ const RATING_HEADLINE: Record<Result['rating'], string> = {
   hard: 'Got it, with some help.',
   again: 'This one comes back soon.',
 };
+
+/** The longest duration the service takes (a day): a page left open longer is simply slow. */
+const MAX_DURATION_MS = 86_400_000;
 
 /** Code points, not UTF-16 units: the service's masks are counted in code points. */
 const codePoints = (text: string) => Array.from(text);
@@ -110,10 +113,17 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
   const [status, setStatus] = useState('');
   const evidence = useRef({ usedHint: false, autoFilled: false, unaidedErrors: 0 });
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
-  useEffect(() => inputs.current[0]?.focus(), []);
+  const shownAt = useRef(0);
+  useEffect(() => {
+    shownAt.current = performance.now();
+    inputs.current[0]?.focus();
+  }, []);
 
   const complete = useMutation({
-    mutationFn: () => trpc.replay.complete.mutate({ itemId: item.itemId, ...evidence.current }),
+    // durationMs: from showing the item to answering; a fluent recall may rate easy, a slow one good.
+    mutationFn: () => trpc.replay.complete.mutate({
+      itemId: item.itemId, ...evidence.current, durationMs: Math.min(Math.round(performance.now() - shownAt.current), MAX_DURATION_MS),
+    }),
     onSuccess: (result) => onDone(result),
     onError: (error) => {
       const explained = explain(error, { not_found: 'This expression was deleted meanwhile; moving on.' });
@@ -172,7 +182,7 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
             const length = codePoints(segment.hidden).length;
             return (
               <input key={k} ref={(el) => { inputs.current[i] = el; }} type="text" autoComplete="off" autoCapitalize="off" spellCheck={false}
-                maxLength={length} value={values[i]} aria-invalid={invalid[i] || undefined} style={{ width: `${length + 1.5}ch` }}
+                maxLength={length} value={values[i]} aria-invalid={invalid[i] || undefined} className="slots" style={{ '--letters': length } as CSSProperties}
                 aria-label={`Missing letters ${i + 1} of ${hidden.length} (${length} letter${length === 1 ? '' : 's'})`}
                 onChange={(event) => setValue(i, event.target.value)}
                 onKeyDown={(event) => {
@@ -203,7 +213,7 @@ function Feedback({ result, last, lang, onNext }: { result: Result; last: boolea
       <p className="translation" lang={lang ?? undefined}>{result.feedback.translation}</p>
       <p className="usage"><span className="register">{usage.register}</span> {usage.guidance}</p>
       {usage.examples.length > 0 && <ul className="examples" aria-label="Examples">{usage.examples.map((x) => <li key={x} lang="en">{x}</li>)}</ul>}
-      <p className="muted">Next review <time dateTime={result.nextReviewAt} title={formatDateTime(result.nextReviewAt)}>{fromNow(result.nextReviewAt)}</time>.</p>
+      <p className="muted">Next review <time dateTime={result.nextReviewAt} title={formatDateTime(result.nextReviewAt)}>{dueFromNow(result.nextReviewAt)}</time>.</p>
       <div className="actions"><button type="button" className="primary" onClick={onNext}>{last ? 'Finish' : 'Next item'}</button></div>
     </div>
   );

@@ -3,7 +3,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useCredits, type Account } from '../App.tsx';
 import { explain } from '../errors.ts';
 import { forgetAccount, problemOf, queryClient, trpc } from '../trpc.ts';
-import { Field, FormError, formatDay, SelectField, useNotify } from '../ui.tsx';
+import { formatDay } from '../time.ts';
+import { Field, FormError, SelectField, useNotify } from '../ui.tsx';
 import { LanguageForm } from './Languages.tsx';
 
 type Token = Awaited<ReturnType<typeof trpc.account.tokens.list.query>>['items'][number];
