@@ -3,8 +3,10 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { APP_PATHS, matchPath } from './paths.ts';
 import { Link, navigate, onLearnerMove, useLocation } from './router.tsx';
 import { CardDetails } from './screens/CardDetails.tsx';
+import { Credits, CreditsBadge } from './screens/Credits.tsx';
 import { Library } from './screens/Library.tsx';
 import { Replay } from './screens/Replay.tsx';
+import { ReplayTabLabel } from './screens/ReplayOverview.tsx';
 import { Settings } from './screens/Settings.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { Welcome } from './screens/Welcome.tsx';
@@ -86,6 +88,7 @@ export function App() {
     if (route.path === APP_PATHS.card) screen = <CardDetails account={me} cardId={route.params.cardId!} />;
     if (route.path === APP_PATHS.replay) screen = <Replay account={me} />;
     if (route.path === APP_PATHS.settings) screen = <Settings account={me} />;
+    if (route.path === APP_PATHS.credits) screen = <Credits />;
   }
   const workspace = me && hasLanguages(me) && route && route.path !== APP_PATHS.welcome;
 
@@ -99,7 +102,9 @@ export function App() {
       {workspace && (
         <nav className="tabs" aria-label="Sections">
           {TABS.map((tab) => (
-            <Link key={tab.to} to={tab.to} aria-current={route.path.startsWith(tab.to) ? 'page' : undefined}>{tab.label}</Link>
+            <Link key={tab.to} to={tab.to} aria-current={route.path.startsWith(tab.to) ? 'page' : undefined}>
+              {tab.to === APP_PATHS.replay ? <ReplayTabLabel /> : tab.label}
+            </Link>
           ))}
         </nav>
       )}
@@ -111,12 +116,7 @@ export function App() {
   );
 }
 
-export function useCredits() {
-  return useQuery({ queryKey: ['account.credits'], queryFn: () => trpc.account.credits.query() });
-}
-
 function AccountBar({ account }: { account: Account }) {
-  const credits = useCredits();
   const notify = useNotify();
   const signOut = useMutation({
     mutationFn: () => trpc.account.logout.mutate(),
@@ -128,7 +128,7 @@ function AccountBar({ account }: { account: Account }) {
   });
   return (
     <div className="account-bar">
-      {credits.data && <span className="credits" title="Credits left this period">{credits.data.balance.toLocaleString()} credits</span>}
+      <CreditsBadge />
       <span className="who" title={account.email}>{account.email}</span>
       <button type="button" className="quiet" onClick={() => signOut.mutate()}>Sign out</button>
     </div>

@@ -11,6 +11,7 @@ export const APP_PATHS = {
   card: '/library/:cardId',
   replay: '/replay',
   settings: '/settings',
+  credits: '/credits',
 } as const;
 
 export type AppPath = (typeof APP_PATHS)[keyof typeof APP_PATHS];

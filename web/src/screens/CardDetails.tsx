@@ -17,6 +17,15 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
     refetchInterval: (query) => (query.state.data?.card.enrichmentStatus === 'pending' ? 1_000 : false),
   });
   const card = detail.data?.card;
+  const keepMine = useMutation({
+    mutationFn: () => trpc.library.rejectCorrection.mutate({ cardId }),
+    onSuccess: (result) => {
+      queryClient.setQueryData(['library.get', cardId], result);
+      void refreshLibrary();
+      notify(`Correction dropped: you practise “${result.card.text}” as you wrote it.`, 'ok');
+    },
+    onError: (error) => notify(explain(error).message, 'error'),
+  });
   const retry = useRetry(card ?? ({ cardId } as Parameters<typeof useRetry>[0]));
   const remove = useMutation({
     mutationFn: () => trpc.library.delete.mutate({ cardId }),
@@ -51,7 +60,12 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
       </div>
       {e && <p className="translation" lang={account.nativeLanguage ?? undefined}>{e.translation}</p>}
-      {e?.correctedText && <p className="correction">You wrote “{card.text}”. {e.correctionNote ?? ''}</p>}
+      {e?.correctedText && (
+        <div className="correction">
+          <p>You wrote “<span lang="en">{card.text}</span>”. {e.correctionNote ?? ''} Replay and audio use the corrected English.</p>
+          <button type="button" onClick={() => keepMine.mutate()} disabled={keepMine.isPending}>{keepMine.isPending ? 'Saving…' : 'Keep my text'}</button>
+        </div>
+      )}
       {e && (
         <div className="usage">
           <h2>How to use it</h2>

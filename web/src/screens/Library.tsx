@@ -5,6 +5,8 @@ import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate, searchParam, useLocation } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
+import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
+import { refreshForecast } from './ReplayOverview.tsx';
 
 export type Card = Awaited<ReturnType<typeof trpc.library.list.query>>['items'][number];
 
@@ -20,7 +22,7 @@ export const refreshLibrary = () => queryClient.invalidateQueries({ queryKey: ['
 export function Library({ account }: { account: Account }) {
   useLocation();
   const search = searchParam('q');
-  const [status, setStatus] = useState<{ text: string; tone: string }>({ text: '', tone: '' });
+  const [status, setStatus] = useState<{ text: string; tone: string; charged?: string }>({ text: '', tone: '' });
   const lastCaptured = useRef<string | null>(null);
   const captureInput = useRef<HTMLInputElement>(null);
   const list = useInfiniteQuery({
@@ -37,9 +39,10 @@ export function Library({ account }: { account: Account }) {
   useEffect(() => {
     if (!captured || captured.enrichmentStatus === 'pending') return;
     lastCaptured.current = null;
-    void queryClient.invalidateQueries({ queryKey: ['account.credits'] });
+    void refreshCredits();
+    void refreshForecast();
     setStatus(captured.enrichmentStatus === 'ready'
-      ? { text: `“${captured.text}” is ready: ${captured.enrichment?.translation ?? ''}`, tone: 'ok' }
+      ? { text: `“${captured.text}” is ready: ${captured.enrichment?.translation ?? ''}.`, tone: 'ok', charged: captured.cardId }
       : { text: `“${captured.text}” is saved, but its preparation failed. Try again from its line below.`, tone: 'error' });
   }, [captured]);
 
@@ -73,10 +76,11 @@ export function Library({ account }: { account: Account }) {
       <form className="capture" onSubmit={onCapture} noValidate aria-busy={capture.isPending}>
         <label htmlFor="capture-text" className="capture-label">Capture an English expression</label>
         <div className="row">
-          <input id="capture-text" ref={captureInput} name="text" maxLength={280} autoComplete="off" spellCheck placeholder="e.g. break a leg" aria-describedby="capture-status" />
+          <input id="capture-text" ref={captureInput} name="text" maxLength={280} autoComplete="off" spellCheck placeholder="e.g. break a leg" aria-describedby="capture-cost capture-status" />
           <button type="submit" className="primary" disabled={capture.isPending}>{capture.isPending ? 'Saving…' : 'Save'}</button>
         </div>
-        <p id="capture-status" className="status" data-tone={status.tone} role="status" aria-live="polite">{status.text}</p>
+        <p id="capture-cost" className="hint">Saving is free; preparing it with the language model (translation, notes) costs credits. <CostBefore kind="capture_preparation" noun="capture" /></p>
+        <p id="capture-status" className="status" data-tone={status.tone} role="status" aria-live="polite">{status.text}{status.charged && <CostAfter refId={status.charged} />}</p>
       </form>
 
       <div className="library-head">

@@ -2,17 +2,17 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
-import { trpc } from '../trpc.ts';
+import { queryClient, trpc } from '../trpc.ts';
+import { refreshForecast, ReplayOverview, type Count, type Outcome, type Result } from './ReplayOverview.tsx';
 import { dueFromNow, formatDateTime } from '../time.ts';
 
 // Replay: rebuild each expression from its translation, with the service's mask ('_' hidden,
-// '.' shown). One input per hidden run; checks are case-insensitive. The evidence sent back:
+// '.' shown). One input per hidden run, a slot drawn per hidden letter; checks are case-insensitive. The evidence sent back:
 // usedHint (a letter was revealed), autoFilled ("show answer"), unaidedErrors (letters wrong or
 // missing, summed over the checks that failed).
 
 type Session = Awaited<ReturnType<typeof trpc.replay.session.query>>;
 type Item = Session['items'][number];
-type Result = Awaited<ReturnType<typeof trpc.replay.complete.mutate>>;
 type Segment = { shown: string } | { hidden: string };
 
 const RATING_HEADLINE: Record<Result['rating'], string> = {
@@ -52,51 +52,48 @@ function mistakes(typed: string, expected: string): number {
 }
 
 export function Replay({ account }: { account: Account }) {
-  const [session, setSession] = useState<{ items: Item[]; index: number; resumed: boolean; results: Result[] } | null>(null);
+  const [session, setSession] = useState<{ items: Item[]; index: number; resumed: boolean; outcomes: Outcome[] } | null>(null);
+  const [finished, setFinished] = useState<Outcome[] | null>(null);
   const [startMessage, setStartMessage] = useState('');
   const open = useMutation({
-    mutationFn: (count: '10' | '20' | '50') => trpc.replay.session.query({ count }),
+    mutationFn: (count: Count) => trpc.replay.session.query({ count }),
     onSuccess: (opened) => {
-      if (opened.items.length === 0) return setStartMessage('Nothing to practise yet: expressions join Replay once their preparation is ready.');
-      setSession({ items: opened.items, index: 0, resumed: opened.resumed, results: [] });
+      // Nothing left after all (practised elsewhere meanwhile): the overview says what comes next.
+      if (opened.items.length === 0) return void refreshForecast();
+      setSession({ items: opened.items, index: 0, resumed: opened.resumed, outcomes: [] });
     },
     onError: (error) => setStartMessage(explain(error).message),
   });
-  const [result, setResult] = useState<Result | null>(null);
+  const outcome = session?.outcomes[session.index] ?? null;
 
-  const onStart = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onStart = (count: Count) => {
     setStartMessage('');
-    open.mutate(String(new FormData(event.currentTarget).get('count')) as '10' | '20' | '50');
+    setFinished(null);
+    open.mutate(count);
   };
   const next = () => {
     if (!session) return;
-    setResult(null);
     if (session.index + 1 < session.items.length) return setSession({ ...session, index: session.index + 1 });
-    const done = session.items.length;
+    setFinished(session.outcomes);
     setSession(null);
-    setStartMessage(`Session complete: you practised ${done} expression${done === 1 ? '' : 's'}.`);
+    void refreshForecast();
+  };
+  const record = (done: Outcome | null) => {
+    if (!session) return;
+    if (!done) return next();
+    setSession({ ...session, outcomes: [...session.outcomes.slice(0, session.index), done] });
+    // The card's scheduling changed: its details and the forecast are read again.
+    void queryClient.invalidateQueries({ queryKey: ['library.get', done.result.cardId] });
+    void refreshForecast();
   };
 
   let body;
-  if (session && result) body = <Feedback result={result} last={session.index === session.items.length - 1} lang={account.nativeLanguage} onNext={next} />;
+  if (session && outcome) body = <Feedback outcome={outcome} last={session.index === session.items.length - 1} lang={account.nativeLanguage} onNext={next} />;
   else if (session) {
     body = <ItemForm key={session.items[session.index]!.itemId} item={session.items[session.index]!} lang={account.nativeLanguage}
       progress={`Item ${session.index + 1} of ${session.items.length}${session.resumed ? ' (resumed session)' : ''}`}
-      onDone={(r) => (r ? setResult(r) : next())} />;
-  } else {
-    body = (
-      <form className="replay-start" onSubmit={onStart} noValidate>
-        {startMessage && <p className="status" role="status">{startMessage}</p>}
-        <p className="muted">Rebuild the English from its translation. Hidden letters are yours to fill in.</p>
-        <div className="row">
-          <label htmlFor="replay-count">Items</label>
-          <select id="replay-count" name="count">{['10', '20', '50'].map((n) => <option key={n} value={n}>{n}</option>)}</select>
-          <button type="submit" className="primary" disabled={open.isPending}>Start Replay</button>
-        </div>
-      </form>
-    );
-  }
+      onDone={record} />;
+  } else body = <ReplayOverview outcomes={finished} message={startMessage} starting={open.isPending} onStart={onStart} />;
   return (
     <section className="panel" aria-labelledby="replay-heading">
       <h1 id="replay-heading" tabIndex={-1}>Replay</h1>
@@ -105,13 +102,15 @@ export function Replay({ account }: { account: Account }) {
   );
 }
 
-function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string | null; progress: string; onDone: (result: Result | null) => void }) {
+function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string | null; progress: string; onDone: (outcome: Outcome | null) => void }) {
   const segments = segmentsOf(item.answer, item.mask);
   const hidden = segments.flatMap((s) => ('hidden' in s ? [s.hidden] : []));
   const [values, setValues] = useState<string[]>(() => hidden.map(() => ''));
   const [invalid, setInvalid] = useState<boolean[]>(() => hidden.map(() => false));
   const [status, setStatus] = useState('');
   const evidence = useRef({ usedHint: false, autoFilled: false, unaidedErrors: 0 });
+  /** The answer as first checked wrong, blanks as '_': shown beside the answer afterwards. */
+  const firstTry = useRef<string | null>(null);
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
   const shownAt = useRef(0);
   useEffect(() => {
@@ -124,7 +123,7 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
     mutationFn: () => trpc.replay.complete.mutate({
       itemId: item.itemId, ...evidence.current, durationMs: Math.min(Math.round(performance.now() - shownAt.current), MAX_DURATION_MS),
     }),
-    onSuccess: (result) => onDone(result),
+    onSuccess: (result) => onDone({ result, firstTry: firstTry.current }),
     onError: (error) => {
       const explained = explain(error, { not_found: 'This expression was deleted meanwhile; moving on.' });
       setStatus(explained.message);
@@ -158,6 +157,8 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
     event.preventDefault();
     const wrong = hidden.map((expected, i) => !same(values[i]!.trim(), expected));
     if (!wrong.includes(true)) return complete.mutate();
+    let run = -1;
+    firstTry.current ??= segments.map((seg) => ('shown' in seg ? seg.shown : (values[(run += 1)]!.trim() || '_'.repeat(codePoints(seg.hidden).length)))).join('');
     evidence.current.unaidedErrors += hidden.reduce((sum, expected, i) => sum + (wrong[i] ? mistakes(values[i]!, expected) : 0), 0);
     setInvalid(wrong);
     inputs.current[wrong.indexOf(true)]?.focus();
@@ -202,7 +203,7 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
   );
 }
 
-function Feedback({ result, last, lang, onNext }: { result: Result; last: boolean; lang: string | null; onNext: () => void }) {
+function Feedback({ outcome: { result, firstTry }, last, lang, onNext }: { outcome: Outcome; last: boolean; lang: string | null; onNext: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const usage = result.feedback.usage;
@@ -210,6 +211,7 @@ function Feedback({ result, last, lang, onNext }: { result: Result; last: boolea
     <div className="feedback" role="region" aria-label="Feedback">
       <h2 ref={heading} tabIndex={-1} className={`rating rating-${result.rating}`}>{RATING_HEADLINE[result.rating]}</h2>
       <p className="answer" lang="en">{result.feedback.text}</p>
+      {firstTry && <p className="first-try">Your first try: <span lang="en">{firstTry}</span></p>}
       <p className="translation" lang={lang ?? undefined}>{result.feedback.translation}</p>
       <p className="usage"><span className="register">{usage.register}</span> {usage.guidance}</p>
       {usage.examples.length > 0 && <ul className="examples" aria-label="Examples">{usage.examples.map((x) => <li key={x} lang="en">{x}</li>)}</ul>}

@@ -1,6 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
-import { useCredits, type Account } from '../App.tsx';
+import type { Account } from '../App.tsx';
+import { APP_PATHS } from '../paths.ts';
+import { Link } from '../router.tsx';
 import { explain } from '../errors.ts';
 import { forgetAccount, problemOf, queryClient, trpc } from '../trpc.ts';
 import { formatDay } from '../time.ts';
@@ -15,7 +17,6 @@ const EXPIRY_CHOICES = [['', 'Never'], ['30', 'In 30 days'], ['90', 'In 90 days'
 /** Languages, credits, password, sessions and personal tokens. */
 export function Settings({ account }: { account: Account }) {
   const notify = useNotify();
-  const credits = useCredits();
   const signOutEverywhere = useMutation({
     mutationFn: () => trpc.account.logoutEverywhere.mutate({ revokeTokens: false }),
     onSuccess: () => {
@@ -30,10 +31,7 @@ export function Settings({ account }: { account: Account }) {
       <h2>Language</h2>
       <LanguageForm account={account} submitLabel="Save language" onSaved={() => notify('Language saved.')} />
       <h2>Credits</h2>
-      {credits.data && (
-        <p>{credits.data.balance.toLocaleString()} of {credits.data.monthlyAllowance.toLocaleString()} credits left on the {credits.data.plan} plan;
-          the allowance renews on {formatDay(credits.data.periodEnd)}.</p>
-      )}
+      <p><Link to={APP_PATHS.credits}>Your balance, your plan and the ledger</Link></p>
       <h2>Password</h2>
       <PasswordForm />
       <h2>Sessions</h2>
