@@ -7,7 +7,10 @@ import { Credits, CreditsBadge } from './screens/Credits.tsx';
 import { Library } from './screens/Library.tsx';
 import { Replay } from './screens/Replay.tsx';
 import { ReplayTabLabel } from './screens/ReplayOverview.tsx';
+import { Sentences } from './screens/Sentences.tsx';
 import { Settings } from './screens/Settings.tsx';
+import { Translate } from './screens/Translate.tsx';
+import { Write } from './screens/Write.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { Welcome } from './screens/Welcome.tsx';
 import { forgetAccount, queryClient, sessionEvents, trpc } from './trpc.ts';
@@ -19,7 +22,10 @@ export type Account = Awaited<ReturnType<typeof trpc.account.me.query>>;
 const SIGNED_OUT_PATHS: string[] = [APP_PATHS.signIn, APP_PATHS.signUp];
 const TABS = [
   { to: APP_PATHS.library, label: 'Library' },
+  { to: APP_PATHS.sentences, label: 'Sentences' },
   { to: APP_PATHS.replay, label: 'Replay' },
+  { to: APP_PATHS.translate, label: 'Translate' },
+  { to: APP_PATHS.write, label: 'Write' },
   { to: APP_PATHS.settings, label: 'Settings' },
 ] as const;
 
@@ -89,6 +95,9 @@ export function App() {
     if (route.path === APP_PATHS.replay) screen = <Replay account={me} />;
     if (route.path === APP_PATHS.settings) screen = <Settings account={me} />;
     if (route.path === APP_PATHS.credits) screen = <Credits />;
+    if (route.path === APP_PATHS.sentences) screen = <Sentences account={me} />;
+    if (route.path === APP_PATHS.translate) screen = <Translate account={me} />;
+    if (route.path === APP_PATHS.write) screen = <Write />;
   }
   const workspace = me && hasLanguages(me) && route && route.path !== APP_PATHS.welcome;
 

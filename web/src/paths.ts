@@ -12,6 +12,9 @@ export const APP_PATHS = {
   replay: '/replay',
   settings: '/settings',
   credits: '/credits',
+  sentences: '/sentences',
+  translate: '/translate',
+  write: '/write',
 } as const;
 
 export type AppPath = (typeof APP_PATHS)[keyof typeof APP_PATHS];

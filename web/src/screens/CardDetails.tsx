@@ -6,6 +6,7 @@ import { Link, navigate } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
 import { dueFromNow, formatDateTime, formatDay } from '../time.ts';
 import { useNotify } from '../ui.tsx';
+import { PlayAudio } from './Audio.tsx';
 import { refreshLibrary, STATUS_LABEL, useRetry } from './Library.tsx';
 
 /** One card in full: enrichment, correction, scheduling; retry and delete. */
@@ -59,6 +60,7 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         <h1 id="card-heading" tabIndex={-1} lang="en">{title}</h1>
         <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
       </div>
+      <PlayAudio subject={{ cardId }} label={title} />
       {e && <p className="translation" lang={account.nativeLanguage ?? undefined}>{e.translation}</p>}
       {e?.correctedText && (
         <div className="correction">

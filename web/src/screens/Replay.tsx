@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type CSSProperties, type FormEvent } from 
 import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
 import { queryClient, trpc } from '../trpc.ts';
+import { PlayAudio } from './Audio.tsx';
 import { refreshForecast, ReplayOverview, type Count, type Outcome, type Result } from './ReplayOverview.tsx';
 import { dueFromNow, formatDateTime } from '../time.ts';
 
@@ -210,7 +211,7 @@ function Feedback({ outcome: { result, firstTry }, last, lang, onNext }: { outco
   return (
     <div className="feedback" role="region" aria-label="Feedback">
       <h2 ref={heading} tabIndex={-1} className={`rating rating-${result.rating}`}>{RATING_HEADLINE[result.rating]}</h2>
-      <p className="answer" lang="en">{result.feedback.text}</p>
+      <p className="answer" lang="en">{result.feedback.text} <PlayAudio subject={{ cardId: result.cardId }} label={result.feedback.text} /></p>
       {firstTry && <p className="first-try">Your first try: <span lang="en">{firstTry}</span></p>}
       <p className="translation" lang={lang ?? undefined}>{result.feedback.translation}</p>
       <p className="usage"><span className="register">{usage.register}</span> {usage.guidance}</p>
