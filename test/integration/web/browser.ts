@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
@@ -74,10 +75,31 @@ export async function captureReady(page: Page, text: string, title = text) {
   await line(page, title).getByText('Ready').waitFor({ timeout: 30_000 });
 }
 
-/** A full-page screenshot, once the page is checked not to scroll sideways. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** The smallest tap target on a phone (WCAG 2.5.5's 44 CSS px). */
+const TAP_PX = 44;
+
+/**
+ * What every screen is held to, then a full-page screenshot: nothing scrolls sideways; axe-core
+ * finds no serious or critical violation; on a phone every control is at least 44 px each way
+ * (links within running text and Replay's letter slots are inline targets, which WCAG exempts).
+ */
 export async function shoot(page: Page, name: string) {
   const width = page.viewportSize()!.width;
   expect(await page.evaluate<number>('document.documentElement.scrollWidth'), name).toBeLessThanOrEqual(width);
+  // Evaluated through the debugging protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate<{ id: string; impact: string; nodes: { target: string[] }[] }[]>(`axe.run(document, { resultTypes: ['violations'] })
+    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })))`);
+  expect(violations, `${name}: accessibility`).toEqual([]);
+  if (width < 500) {
+    const small = await page.evaluate<string[]>(`[...document.querySelectorAll('a, button, input, select, textarea, summary')]
+      .filter((el) => el.getClientRects().length && !el.closest('.visually-hidden, .skip-link') && !el.matches('.masked input, p > a, li > a:not(:only-child), p > span > a, label > input[type=checkbox]'))
+      .map((el) => [el, el.getBoundingClientRect()])
+      .filter(([, r]) => r.height < ${TAP_PX} - 0.5 || r.width < ${TAP_PX} - 0.5)
+      .map(([el, r]) => el.outerHTML.slice(0, 80) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))`);
+    expect(small, `${name}: tap targets under ${TAP_PX} px`).toEqual([]);
+  }
   await page.screenshot({ path: `${SCREENS}/${width < 500 ? 'phone' : 'desktop'}-${name}.png`, fullPage: true });
 }
 

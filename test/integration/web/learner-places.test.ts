@@ -35,7 +35,7 @@ describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('the learner’
     await page.getByText('Your last capture cost 2 credits. 498 credits left.').waitFor();
 
     // The header's balance leads to the ledger, each entry with its reason.
-    await page.getByRole('link', { name: '498 credits left: see the ledger' }).click();
+    await page.getByRole('link', { name: '498 credits: see the ledger' }).click();
     await page.getByRole('heading', { name: 'Credits', level: 1 }).waitFor();
     const ledger = page.getByRole('list', { name: 'Ledger' });
     await ledger.getByRole('listitem').filter({ hasText: 'Capture preparation' }).filter({ hasText: '−2' }).waitFor();
@@ -90,7 +90,7 @@ describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('the learner’
     // Running low: the header and the credits page warn.
     await stack.orm.em.fork().execute(`UPDATE wallets SET balance = 20 WHERE user_id = ?`, [await userIdOf(page)]);
     await page.goto('/credits');
-    await page.getByRole('link', { name: '20 credits left, running low: see the ledger' }).waitFor();
+    await page.getByRole('link', { name: '20 credits · low: running low, see the ledger' }).waitFor();
     await page.getByRole('alert').getByText(/^You are running low\./).waitFor();
     if (size === 'phone') await shoot(page, 'credits-low');
 

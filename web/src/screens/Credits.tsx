@@ -28,10 +28,10 @@ export function CreditsBadge() {
   const wallet = useCredits().data;
   if (!wallet) return null;
   const low = isLow(wallet);
+  // The name begins with what the badge shows, as voice control expects.
+  const shown = `${credits(available(wallet))}${low ? ' · low' : ''}`;
   return (
-    <Link to={APP_PATHS.credits} className={`credits${low ? ' low' : ''}`} aria-label={`${credits(available(wallet))} left${low ? ', running low' : ''}: see the ledger`}>
-      {credits(available(wallet))}{low && <span aria-hidden="true"> · low</span>}
-    </Link>
+    <Link to={APP_PATHS.credits} className={`credits${low ? ' low' : ''}`} aria-label={`${shown}: ${low ? 'running low, ' : ''}see the ledger`}>{shown}</Link>
   );
 }
 

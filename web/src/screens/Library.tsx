@@ -108,10 +108,11 @@ function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
   return (
     <li>
       <article className="card-line" aria-label={title}>
-        <Link to={cardPath(card.cardId)} className="card-link" aria-label={`${title}: details`}>
-          <span className="card-title" lang="en">{title}</span>
+        <span className="card-words">
+          {/* The link's name begins with the text it shows, as voice control expects; "details" says where it goes. */}
+          <Link to={cardPath(card.cardId)} className="card-link" aria-label={`${title}: details`} lang="en">{title}</Link>
           {card.enrichment && <span className="translation" lang={lang}>{card.enrichment.translation}</span>}
-        </Link>
+        </span>
         <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
         {card.enrichmentStatus === 'failed' && (
           <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>Try again</button>

@@ -44,7 +44,7 @@ export function Write() {
           <option value="formal">Formal</option>
           <option value="casual">Casual</option>
         </SelectField>
-        <div className="check"><input type="checkbox" id="write-library" name="useLibrary" /><label htmlFor="write-library">Use expressions from my library</label></div>
+        <label className="check"><input type="checkbox" name="useLibrary" /> Use expressions from my library</label>
         <div className="actions"><button type="submit" className="primary" disabled={draft.isPending}>{draft.isPending ? 'Writing…' : 'Write it'}</button></div>
       </form>
       {result && (
