@@ -21,6 +21,11 @@ describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('sentences, aud
 
     // One sentence: answered with its translation and its cost.
     await page.getByRole('link', { name: 'Sentences' }).click();
+    // Checked before sending, and said next to the field.
+    await paste(page, 'Sentences, one per line', `Fine.\n${'a'.repeat(1001)}`);
+    await page.getByRole('button', { name: 'Translate and save' }).click();
+    await page.getByText('Line 2 is longer than 1000 characters: split it, or shorten it.').waitFor();
+    expect(await page.getByLabel('Sentences, one per line').getAttribute('aria-invalid')).toBe('true');
     await paste(page, 'Sentences, one per line', 'The train was late again.');
     await page.getByRole('button', { name: 'Translate and save' }).click();
     await page.getByRole('status').getByText('[fr] The train was late again.').waitFor();

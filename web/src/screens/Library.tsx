@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
-import { explain } from '../errors.ts';
+import { explain, explainField } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate, searchParam, useLocation } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
@@ -54,7 +54,7 @@ export function Library({ account }: { account: Account }) {
       setStatus(reused ? { text: `“${card.text}” is already in your library.`, tone: 'ok' } : { text: `Saved “${card.text}”, preparing…`, tone: '' });
       void refreshLibrary();
     },
-    onError: (error) => setStatus({ text: explain(error).fields.text ?? explain(error).message, tone: 'error' }),
+    onError: (error) => setStatus({ text: explainField(error, 'text'), tone: 'error' }),
   });
 
   const onCapture = (event: FormEvent<HTMLFormElement>) => {

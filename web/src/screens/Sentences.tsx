@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
-import { explain } from '../errors.ts';
+import { explain, explainField } from '../errors.ts';
 import { BUSY_RETRIES, busyWaitMs, linesOf, settled, SENTENCE_MAX_CHARS, tooLong, type LineState } from '../sentences.ts';
 import { formatDay } from '../time.ts';
 import { problemOf, queryClient, trpc } from '../trpc.ts';
@@ -53,7 +53,7 @@ export function Sentences({ account }: { account: Account }) {
           await pause(busyWaitMs(attempt));
           continue;
         }
-        setLine(i, { kind: 'refused', message: explain(failure).message });
+        setLine(i, { kind: 'refused', message: explainField(failure, 'original_text') });
         return 'go-on';
       }
     }
@@ -75,7 +75,7 @@ export function Sentences({ account }: { account: Account }) {
         setSingle(sentence);
         textarea.current!.value = '';
       } catch (failure) {
-        setError(explain(failure).message);
+        setError(explainField(failure, 'original_text'));
       }
     } else {
       setLines(found.map((text) => ({ text, state: { kind: 'waiting' } })));

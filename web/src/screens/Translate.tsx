@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
-import { explain } from '../errors.ts';
+import { explainField } from '../errors.ts';
 import { trpc } from '../trpc.ts';
 import { credits } from '../credits.ts';
 import { CostBefore, refreshCredits } from './Credits.tsx';
@@ -26,7 +26,7 @@ export function Translate({ account }: { account: Account }) {
       items: paragraphs.map((text, i) => ({ id: String(i), text })),
     }),
     onSuccess: () => void refreshCredits(),
-    onError: (failure) => setError(explain(failure).message),
+    onError: (failure) => setError(explainField(failure, 'items')),
   });
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

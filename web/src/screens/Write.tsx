@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { credits } from '../credits.ts';
-import { explain } from '../errors.ts';
+import { explainField } from '../errors.ts';
 import { Link } from '../router.tsx';
 import { trpc } from '../trpc.ts';
 import { SelectField } from '../ui.tsx';
@@ -18,7 +18,7 @@ export function Write() {
   const draft = useMutation({
     mutationFn: (input: { prompt: string; tone: Tone; useLibrary: boolean }) => trpc.work.draft.mutate({ ...input, idempotencyKey: crypto.randomUUID() }),
     onSuccess: () => void refreshCredits(),
-    onError: (failure) => setError(explain(failure).message),
+    onError: (failure) => setError(explainField(failure, 'prompt')),
   });
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
