@@ -63,6 +63,10 @@ describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('the learner’
     await page.getByRole('button', { name: 'Start Replay' }).click();
     await page.getByText('Item 1 of 1').waitFor();
     await shoot(page, 'replay-item');
+    // Undo takes the rating back: the same item is open again.
+    await page.getByRole('button', { name: 'Show answer' }).click();
+    await page.getByRole('button', { name: 'Undo: try it again' }).click();
+    await page.getByText('Item 1 of 1').waitFor();
     const completion = page.waitForRequest((request) => request.url().endsWith('/trpc/replay.complete'));
     await page.getByRole('textbox', { name: /^Missing letters 1/ }).fill('xx');
     await page.getByRole('button', { name: 'Check' }).click();

@@ -53,7 +53,7 @@ function mistakes(typed: string, expected: string): number {
 }
 
 export function Replay({ account }: { account: Account }) {
-  const [session, setSession] = useState<{ items: Item[]; index: number; resumed: boolean; outcomes: Outcome[] } | null>(null);
+  const [session, setSession] = useState<{ items: Item[]; index: number; resumed: boolean; outcomes: Outcome[]; tries: number } | null>(null);
   const [finished, setFinished] = useState<Outcome[] | null>(null);
   const [startMessage, setStartMessage] = useState('');
   const open = useMutation({
@@ -61,11 +61,22 @@ export function Replay({ account }: { account: Account }) {
     onSuccess: (opened) => {
       // Nothing left after all (practised elsewhere meanwhile): the overview says what comes next.
       if (opened.items.length === 0) return void refreshForecast();
-      setSession({ items: opened.items, index: 0, resumed: opened.resumed, outcomes: [] });
+      setSession({ items: opened.items, index: 0, resumed: opened.resumed, outcomes: [], tries: 0 });
     },
     onError: (error) => setStartMessage(explain(error).message),
   });
   const outcome = session?.outcomes[session.index] ?? null;
+  // A rating taken back: the item is open again (same mask) and its schedule as before.
+  const undo = useMutation({
+    mutationFn: (itemId: string) => trpc.replay.undo.mutate({ itemId }),
+    onSuccess: ({ item }) => {
+      if (!session) return;
+      setSession({ ...session, items: session.items.map((it, i) => (i === session.index ? item : it)), outcomes: session.outcomes.slice(0, session.index), tries: session.tries + 1 });
+      void queryClient.invalidateQueries({ queryKey: ['library.get', item.cardId] });
+      void refreshForecast();
+    },
+    onError: (error) => setStartMessage(explain(error).message),
+  });
 
   const onStart = (count: Count) => {
     setStartMessage('');
@@ -89,9 +100,10 @@ export function Replay({ account }: { account: Account }) {
   };
 
   let body;
-  if (session && outcome) body = <Feedback outcome={outcome} last={session.index === session.items.length - 1} lang={account.nativeLanguage} onNext={next} />;
+  if (session && outcome) body = <Feedback outcome={outcome} last={session.index === session.items.length - 1} lang={account.nativeLanguage} onNext={next}
+    onUndo={() => undo.mutate(outcome.result.itemId)} undoing={undo.isPending} />;
   else if (session) {
-    body = <ItemForm key={session.items[session.index]!.itemId} item={session.items[session.index]!} lang={account.nativeLanguage}
+    body = <ItemForm key={`${session.items[session.index]!.itemId}/${session.tries}`} item={session.items[session.index]!} lang={account.nativeLanguage}
       progress={`Item ${session.index + 1} of ${session.items.length}${session.resumed ? ' (resumed session)' : ''}`}
       onDone={record} />;
   } else body = <ReplayOverview outcomes={finished} message={startMessage} starting={open.isPending} onStart={onStart} />;
@@ -204,7 +216,9 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
   );
 }
 
-function Feedback({ outcome: { result, firstTry }, last, lang, onNext }: { outcome: Outcome; last: boolean; lang: string | null; onNext: () => void }) {
+function Feedback({ outcome: { result, firstTry }, last, lang, onNext, onUndo, undoing }: {
+  outcome: Outcome; last: boolean; lang: string | null; onNext: () => void; onUndo: () => void; undoing: boolean;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const usage = result.feedback.usage;
@@ -217,7 +231,10 @@ function Feedback({ outcome: { result, firstTry }, last, lang, onNext }: { outco
       <p className="usage"><span className="register">{usage.register}</span> {usage.guidance}</p>
       {usage.examples.length > 0 && <ul className="examples" aria-label="Examples">{usage.examples.map((x) => <li key={x} lang="en">{x}</li>)}</ul>}
       <p className="muted">Next review <time dateTime={result.nextReviewAt} title={formatDateTime(result.nextReviewAt)}>{dueFromNow(result.nextReviewAt)}</time>.</p>
-      <div className="actions"><button type="button" className="primary" onClick={onNext}>{last ? 'Finish' : 'Next item'}</button></div>
+      <div className="actions">
+        <button type="button" className="primary" onClick={onNext}>{last ? 'Finish' : 'Next item'}</button>
+        <button type="button" className="quiet" onClick={onUndo} disabled={undoing}>Undo: try it again</button>
+      </div>
     </div>
   );
 }
