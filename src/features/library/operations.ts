@@ -19,6 +19,7 @@ const cardLinks = {
   delete: { operationId: 'library.delete', parameters: { 'query.cardId': cardId }, requestBody: { cardId } },
   audio: { operationId: 'audio.request', requestBody: { cardId } },
   rejectCorrection: { operationId: 'library.rejectCorrection', parameters: { 'path.cardId': cardId } },
+  reviews: { operationId: 'replay.reviews', parameters: { 'query.cardId': cardId } },
 };
 const dispatchOf = ({ deps, request }: OperationContext) => enrichmentDispatch(deps, request.log);
 
