@@ -90,6 +90,11 @@ describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('the learner’
     await page.getByRole('link', { name: /^Library/ }).click();
     await page.getByRole('link', { name: 'I recieve it: details' }).click();
     await page.getByText(/Practised 1 time · due in \d+ (seconds?|minutes?)/).waitFor();
+    // Its history: one review (the undone one is gone), with its evidence.
+    const history = page.getByRole('list', { name: 'History' });
+    await history.getByText(/answer shown, \d+ s$/).waitFor();
+    expect(await history.getByRole('listitem').count()).toBe(1);
+    await shoot(page, 'card-history');
 
     // Running low: the header and the credits page warn.
     await stack.orm.em.fork().execute(`UPDATE wallets SET balance = 20 WHERE user_id = ?`, [await userIdOf(page)]);

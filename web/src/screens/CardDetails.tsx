@@ -7,6 +7,7 @@ import { queryClient, trpc } from '../trpc.ts';
 import { dueFromNow, formatDateTime, formatDay } from '../time.ts';
 import { useNotify } from '../ui.tsx';
 import { PlayAudio } from './Audio.tsx';
+import { RATING_WORD } from './ReplayOverview.tsx';
 import { refreshLibrary, STATUS_LABEL, useRetry } from './Library.tsx';
 
 /** One card in full: enrichment, correction, scheduling; retry and delete. */
@@ -86,6 +87,7 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         {' · '}due <time dateTime={card.scheduling.due} title={formatDateTime(card.scheduling.due)}>{dueFromNow(card.scheduling.due)}</time>
         {' · '}captured {formatDay(card.createdAt)}
       </p>
+      <ReviewHistory cardId={cardId} />
       <div className="actions">
         {card.enrichmentStatus === 'failed' && (
           <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>Try again</button>
@@ -95,5 +97,30 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         </button>
       </div>
     </section>
+  );
+}
+
+type Review = Awaited<ReturnType<typeof trpc.replay.reviews.query>>['items'][number];
+
+/** What each Replay review of the card was, and the evidence its rating came from. */
+function ReviewHistory({ cardId }: { cardId: string }) {
+  const reviews = useQuery({ queryKey: ['library.get', cardId, 'reviews'], queryFn: () => trpc.replay.reviews.query({ cardId }) }).data?.items;
+  if (!reviews?.length) return null;
+  const evidence = (r: Review) => [
+    r.autoFilled ? 'answer shown' : r.usedHint ? 'with a hint' : r.unaidedErrors ? `${r.unaidedErrors} letter${r.unaidedErrors === 1 ? '' : 's'} wrong first` : 'no mistakes',
+    r.durationMs !== null ? `${Math.round(r.durationMs / 1000)} s` : null,
+  ].filter(Boolean).join(', ');
+  return (
+    <>
+      <h3 id="history-title">History</h3>
+      <ul className="history" aria-labelledby="history-title">
+        {reviews.map((r) => (
+          <li key={r.reviewedAt}>
+            <span className={`rating-word rating-${r.rating}`}>{RATING_WORD[r.rating]}</span>
+            <span className="muted">{formatDateTime(r.reviewedAt)} · {evidence(r)}</span>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
