@@ -14,7 +14,8 @@ import { Write } from './screens/Write.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { Welcome } from './screens/Welcome.tsx';
 import { forgetAccount, queryClient, sessionEvents, trpc } from './trpc.ts';
-import { Notice, NoticeContext, useNotify, type NoticeState, type Tone } from './ui.tsx';
+import { Notice, NoticeContext, useNotify, type NoticeAction, type NoticeState, type Tone } from './ui.tsx';
+import { sendWaitingDeletes } from './pending-deletes.ts';
 import { problemOf } from './trpc.ts';
 
 export type Account = Awaited<ReturnType<typeof trpc.account.me.query>>;
@@ -52,7 +53,7 @@ export function App() {
   const route = matchPath(location.split('?')[0]!);
   const account = useAccount();
   const [notice, setNotice] = useState<NoticeState>({ message: '', tone: 'info' });
-  const notify = useCallback((message: string, tone: Tone = 'info') => setNotice({ message, tone }), []);
+  const notify = useCallback((message: string, tone: Tone = 'info', action?: NoticeAction) => setNotice({ message, tone, action }), []);
   const mainRef = useRef<HTMLElement>(null);
   // A notice belongs to the screen it was given on: moving on clears it (a redirect keeps it).
   useEffect(() => onLearnerMove(() => setNotice({ message: '', tone: 'info' })), []);
@@ -128,7 +129,10 @@ export function App() {
 function AccountBar({ account }: { account: Account }) {
   const notify = useNotify();
   const signOut = useMutation({
-    mutationFn: () => trpc.account.logout.mutate(),
+    mutationFn: async () => {
+      await sendWaitingDeletes();
+      return trpc.account.logout.mutate();
+    },
     // An ended session is signed out already.
     onSettled: () => {
       forgetAccount();

@@ -29,9 +29,11 @@ export function FormError({ message }: { message: string }) {
 }
 
 export type Tone = 'info' | 'error' | 'ok';
-export interface NoticeState { message: string; tone: Tone }
+/** A notice may offer one action (e.g. Undo), which also dismisses it. */
+export interface NoticeAction { label: string; run: () => void }
+export interface NoticeState { message: string; tone: Tone; action?: NoticeAction | undefined }
 
-export const NoticeContext = createContext<(message: string, tone?: Tone) => void>(() => {});
+export const NoticeContext = createContext<(message: string, tone?: Tone, action?: NoticeAction) => void>(() => {});
 export const useNotify = () => useContext(NoticeContext);
 
 /** The page notice: announced politely, dismissable. */
@@ -39,6 +41,7 @@ export function Notice({ notice, onDismiss }: { notice: NoticeState; onDismiss: 
   return (
     <div className="notice" data-tone={notice.tone} role="status" aria-live="polite">
       <span>{notice.message}</span>
+      {notice.action && <button type="button" onClick={() => { notice.action!.run(); onDismiss(); }}>{notice.action.label}</button>}
       {notice.message && <button type="button" className="quiet" onClick={onDismiss} aria-label="Dismiss notice">✕</button>}
     </div>
   );

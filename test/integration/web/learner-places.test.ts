@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
-import { captureReady, DESKTOP, openPage, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
+import { captureReady, DESKTOP, line, openPage, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
 
 // The web app's places beyond capture: credits and the ledger, Replay's overview and summary, a
 // quiet correction rejected, notices that belong to their screen. Desktop and phone, one browser.
@@ -108,9 +108,25 @@ describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('the learner’
   });
 });
 
-it('lets a notice be dismissed, and keeps it across a redirect', { timeout: 60_000 }, async () => {
+it('lets a notice be dismissed, keeps it across a redirect, and undoes a delete from it', { timeout: 60_000 }, async () => {
   const { context, page, errors } = await openPage(browser, stack.baseUrl, DESKTOP);
   await signUp(page);
+  await captureReady(page, 'once in a blue moon');
+  const deleteIt = async () => {
+    await page.getByRole('link', { name: 'once in a blue moon: details' }).click();
+    await page.getByRole('button', { name: 'Delete “once in a blue moon”' }).click();
+    await page.getByText('Deleted “once in a blue moon”.').waitFor();
+    await line(page, 'once in a blue moon').waitFor({ state: 'detached' });
+  };
+  await deleteIt();
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await line(page, 'once in a blue moon').waitFor();
+  // Not undone: sent once the time to undo has passed.
+  await deleteIt();
+  await expect.poll(async () => (await stack.http('GET', '/api/library', { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') })).body.items.length, { timeout: 15_000 }).toBe(0);
+  await page.reload();
+  await page.getByText('Your library is empty: capture your first expression above.').waitFor();
+
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('button', { name: 'Save language' }).click();
   await page.getByText('Language saved.').waitFor();

@@ -147,7 +147,6 @@ describe('web app', () => {
     await page.getByRole('button', { name: 'Try preparing “hold your horses” again' }).click();
     await line(page, 'hold your horses').getByText('Ready').waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: 'hold your horses: details' }).click();
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete “hold your horses”' }).click();
     await page.getByText('Deleted “hold your horses”.').waitFor();
     await line(page, 'hold your horses').waitFor({ state: 'detached' });

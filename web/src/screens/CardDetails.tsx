@@ -3,11 +3,12 @@ import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate } from '../router.tsx';
-import { queryClient, trpc } from '../trpc.ts';
+import { problemOf, queryClient, trpc } from '../trpc.ts';
 import { dueFromNow, formatDateTime, formatDay } from '../time.ts';
 import { useNotify } from '../ui.tsx';
 import { PlayAudio } from './Audio.tsx';
-import { RATING_WORD } from './ReplayOverview.tsx';
+import { deleteLater, undoDelete } from '../pending-deletes.ts';
+import { RATING_WORD, refreshForecast } from './ReplayOverview.tsx';
 import { refreshLibrary, STATUS_LABEL, useRetry } from './Library.tsx';
 
 /** One card in full: enrichment, correction, scheduling; retry and delete. */
@@ -29,16 +30,6 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
     onError: (error) => notify(explain(error).message, 'error'),
   });
   const retry = useRetry(card ?? ({ cardId } as Parameters<typeof useRetry>[0]));
-  const remove = useMutation({
-    mutationFn: () => trpc.library.delete.mutate({ cardId }),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ['library.get', cardId] });
-      void refreshLibrary();
-      navigate(APP_PATHS.library);
-      notify(`Deleted “${card?.text ?? ''}”.`);
-    },
-    onError: (error) => notify(explain(error).message, 'error'),
-  });
 
   if (!card) {
     return (
@@ -51,8 +42,21 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
   }
   const e = card.enrichment;
   const title = e?.correctedText ?? card.text;
+  // Gone from view at once, sent after the time to undo it (src/pending-deletes.ts).
   const onDelete = () => {
-    if (window.confirm(`Delete “${card.text}” and its practice history?`)) remove.mutate();
+    deleteLater(cardId, async () => {
+      try {
+        await trpc.library.delete.mutate({ cardId });
+        queryClient.removeQueries({ queryKey: ['library.get', cardId] });
+      } catch (error) {
+        if (problemOf(error).code !== 'not_found') notify(explain(error).message, 'error');
+      } finally {
+        void refreshLibrary();
+        void refreshForecast();
+      }
+    });
+    navigate(APP_PATHS.library);
+    notify(`Deleted “${card.text}”.`, 'info', { label: 'Undo', run: () => undoDelete(cardId) });
   };
   return (
     <section className="panel card-details" aria-labelledby="card-heading">
@@ -92,9 +96,7 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         {card.enrichmentStatus === 'failed' && (
           <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>Try again</button>
         )}
-        <button type="button" className="danger" onClick={onDelete} disabled={remove.isPending} aria-label={`Delete “${card.text}”`}>
-          {remove.isPending ? 'Deleting…' : 'Delete'}
-        </button>
+        <button type="button" className="danger" onClick={onDelete} aria-label={`Delete “${card.text}”`}>Delete</button>
       </div>
     </section>
   );

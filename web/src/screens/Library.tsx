@@ -7,6 +7,7 @@ import { Link, navigate, searchParam, useLocation } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
 import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
 import { refreshForecast } from './ReplayOverview.tsx';
+import { useWaitingDeletes } from '../pending-deletes.ts';
 
 export type Card = Awaited<ReturnType<typeof trpc.library.list.query>>['items'][number];
 
@@ -32,7 +33,8 @@ export function Library({ account }: { account: Account }) {
     getNextPageParam: (page) => page.nextCursor,
     refetchInterval: (query) => (query.state.data?.pages.some((p) => p.items.some((c) => c.enrichmentStatus === 'pending')) ? PENDING_REFRESH_MS : false),
   });
-  const cards = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const deleting = useWaitingDeletes();
+  const cards = (list.data?.pages.flatMap((p) => p.items) ?? []).filter((c) => !deleting.has(c.cardId));
 
   // The capture's outcome is said once its preparation is over.
   const captured = cards.find((c) => c.cardId === lastCaptured.current);

@@ -8,6 +8,7 @@ import { forgetAccount, problemOf, queryClient, trpc } from '../trpc.ts';
 import { formatDay } from '../time.ts';
 import { Field, FormError, SelectField, useNotify } from '../ui.tsx';
 import { LanguageForm } from './Languages.tsx';
+import { sendWaitingDeletes } from '../pending-deletes.ts';
 
 type Token = Awaited<ReturnType<typeof trpc.account.tokens.list.query>>['items'][number];
 type CreatedToken = Awaited<ReturnType<typeof trpc.account.tokens.create.mutate>>;
@@ -18,7 +19,10 @@ const EXPIRY_CHOICES = [['', 'Never'], ['30', 'In 30 days'], ['90', 'In 90 days'
 export function Settings({ account }: { account: Account }) {
   const notify = useNotify();
   const signOutEverywhere = useMutation({
-    mutationFn: () => trpc.account.logoutEverywhere.mutate({ revokeTokens: false }),
+    mutationFn: async () => {
+      await sendWaitingDeletes();
+      return trpc.account.logoutEverywhere.mutate({ revokeTokens: false });
+    },
     onSuccess: () => {
       forgetAccount();
       notify('You are signed out on every device.');
