@@ -20,19 +20,23 @@ export function deleteLater(cardId: string, send: () => Promise<unknown>) {
   changed();
 }
 
-export function undoDelete(cardId: string) {
+/** Takes a waiting delete out of the queue (its timer stopped), if it is still there. */
+function take(cardId: string) {
   const entry = waiting.get(cardId);
-  if (!entry) return;
-  clearTimeout(entry.timer);
-  waiting.delete(cardId);
-  changed();
+  if (entry) {
+    clearTimeout(entry.timer);
+    waiting.delete(cardId);
+  }
+  return entry;
+}
+
+export function undoDelete(cardId: string) {
+  if (take(cardId)) changed();
 }
 
 async function sendNow(cardId: string) {
-  const entry = waiting.get(cardId);
+  const entry = take(cardId);
   if (!entry) return;
-  clearTimeout(entry.timer);
-  waiting.delete(cardId);
   try {
     await entry.send();
   } finally {

@@ -51,8 +51,8 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
       } catch (error) {
         if (problemOf(error).code !== 'not_found') notify(explain(error).message, 'error');
       } finally {
-        void refreshLibrary();
-        void refreshForecast();
+        // Read again before the card stops being hidden, so that it does not flash back.
+        await Promise.all([refreshLibrary(), refreshForecast()]);
       }
     });
     navigate(APP_PATHS.library);
