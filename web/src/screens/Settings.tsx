@@ -8,6 +8,7 @@ import { forgetAccount, problemOf, queryClient, trpc } from '../trpc.ts';
 import { formatDay } from '../time.ts';
 import { Field, FormError, SelectField, useNotify } from '../ui.tsx';
 import { LanguageForm } from './Languages.tsx';
+import { ReplaySettingsForm } from './ReplaySettings.tsx';
 import { sendWaitingDeletes } from '../pending-deletes.ts';
 
 type Token = Awaited<ReturnType<typeof trpc.account.tokens.list.query>>['items'][number];
@@ -34,6 +35,8 @@ export function Settings({ account }: { account: Account }) {
       <h1 id="settings-heading" tabIndex={-1}>Settings</h1>
       <h2>Language</h2>
       <LanguageForm account={account} submitLabel="Save language" onSaved={() => notify('Language saved.')} />
+      <h2>Replay</h2>
+      <ReplaySettingsForm />
       <h2>Credits</h2>
       <p><Link to={APP_PATHS.credits}>Your balance, your plan and the ledger</Link></p>
       <h2>Password</h2>
