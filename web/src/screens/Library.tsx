@@ -36,12 +36,17 @@ export function Library({ account }: { account: Account }) {
   const deleting = useWaitingDeletes();
   const cards = (list.data?.pages.flatMap((p) => p.items) ?? []).filter((c) => !deleting.has(c.cardId));
 
+  // A preparation that ended (a capture, a retry) was charged: the balance is read again.
+  const preparing = cards.some((c) => c.enrichmentStatus === 'pending');
+  useEffect(() => {
+    if (!preparing) void refreshCredits();
+  }, [preparing]);
+
   // The capture's outcome is said once its preparation is over.
   const captured = cards.find((c) => c.cardId === lastCaptured.current);
   useEffect(() => {
     if (!captured || captured.enrichmentStatus === 'pending') return;
     lastCaptured.current = null;
-    void refreshCredits();
     void refreshForecast();
     setStatus(captured.enrichmentStatus === 'ready'
       ? { text: `“${captured.text}” is ready: ${captured.enrichment?.translation ?? ''}.`, tone: 'ok', charged: captured.cardId }
