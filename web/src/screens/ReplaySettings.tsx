@@ -7,11 +7,11 @@ import { refreshForecast } from './ReplayOverview.tsx';
 
 /** The recall chances a learner may choose (the service takes 0.80–0.97). */
 const RETENTION_CHOICES = [
-  [0.8, 'Fewer reviews: remember about 80 %'],
-  [0.85, 'Remember about 85 %'],
-  [0.9, 'Balanced: remember about 90 % (default)'],
-  [0.95, 'Remember about 95 %'],
-  [0.97, 'Most reviews: remember about 97 %'],
+  [0.8, 'About 80 % (fewest reviews)'],
+  [0.85, 'About 85 %'],
+  [0.9, 'About 90 % (default)'],
+  [0.95, 'About 95 %'],
+  [0.97, 'About 97 % (most reviews)'],
 ] as const;
 
 /** How often Replay brings cards back: the recall chance at which a card falls due. */
