@@ -340,6 +340,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/{cardId}/correction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Reject a quiet correction: the card keeps your text */
+        delete: operations["library.rejectCorrection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sentences": {
         parameters: {
             query?: never;
@@ -425,6 +442,23 @@ export interface paths {
         };
         /** Replay workload: due now, next due time, due per day for 14 days */
         get: operations["replay.forecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replay/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A card’s Replay reviews, newest first */
+        get: operations["replay.reviews"];
         put?: never;
         post?: never;
         delete?: never;
@@ -825,6 +859,20 @@ export interface components {
                 due: number;
             }[];
         };
+        CardReviewsInput: {
+            /** @description Newest first, at most 50. */
+            items: {
+                /** @enum {string} */
+                rating: "again" | "hard" | "good" | "easy";
+                /** Format: date-time */
+                reviewedAt: string;
+                usedHint: boolean;
+                autoFilled: boolean;
+                unaidedErrors: number;
+                /** @description How long the learner took, when the client measured it. */
+                durationMs: number | null;
+            }[];
+        };
         ReplayUndoInput: {
             /** Format: uuid */
             itemId: string;
@@ -1129,6 +1177,20 @@ export interface components {
                 /** @description A UTC day, YYYY-MM-DD. */
                 date: string;
                 due: number;
+            }[];
+        };
+        CardReviews: {
+            /** @description Newest first, at most 50. */
+            items: {
+                /** @enum {string} */
+                rating: "again" | "hard" | "good" | "easy";
+                /** Format: date-time */
+                reviewedAt: string;
+                usedHint: boolean;
+                autoFilled: boolean;
+                unaidedErrors: number;
+                /** @description How long the learner took, when the client measured it. */
+                durationMs: number | null;
             }[];
         };
         ReplayUndo: {
@@ -2380,6 +2442,85 @@ export interface operations {
             };
         };
     };
+    "library.rejectCorrection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card id (`cardId`). */
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        card: components["schemas"]["CardDetail"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "sentences.list": {
         parameters: {
             query?: {
@@ -2994,6 +3135,74 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "replay.reviews": {
+        parameters: {
+            query: {
+                /** @description The card whose reviews to list. */
+                cardId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardReviews"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

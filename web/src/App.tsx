@@ -1,15 +1,21 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { APP_PATHS, matchPath } from './paths.ts';
-import { Link, navigate, useLocation } from './router.tsx';
+import { Link, navigate, onLearnerMove, useLocation } from './router.tsx';
 import { CardDetails } from './screens/CardDetails.tsx';
+import { Credits, CreditsBadge } from './screens/Credits.tsx';
 import { Library } from './screens/Library.tsx';
 import { Replay } from './screens/Replay.tsx';
+import { ReplayTabLabel } from './screens/ReplayOverview.tsx';
+import { Sentences } from './screens/Sentences.tsx';
 import { Settings } from './screens/Settings.tsx';
+import { Translate } from './screens/Translate.tsx';
+import { Write } from './screens/Write.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { Welcome } from './screens/Welcome.tsx';
 import { forgetAccount, queryClient, sessionEvents, trpc } from './trpc.ts';
-import { Notice, NoticeContext, useNotify, type NoticeState, type Tone } from './ui.tsx';
+import { Notice, NoticeContext, useNotify, type NoticeAction, type NoticeState, type Tone } from './ui.tsx';
+import { sendWaitingDeletes } from './pending-deletes.ts';
 import { problemOf } from './trpc.ts';
 
 export type Account = Awaited<ReturnType<typeof trpc.account.me.query>>;
@@ -17,7 +23,10 @@ export type Account = Awaited<ReturnType<typeof trpc.account.me.query>>;
 const SIGNED_OUT_PATHS: string[] = [APP_PATHS.signIn, APP_PATHS.signUp];
 const TABS = [
   { to: APP_PATHS.library, label: 'Library' },
+  { to: APP_PATHS.sentences, label: 'Sentences' },
   { to: APP_PATHS.replay, label: 'Replay' },
+  { to: APP_PATHS.translate, label: 'Translate' },
+  { to: APP_PATHS.write, label: 'Write' },
   { to: APP_PATHS.settings, label: 'Settings' },
 ] as const;
 
@@ -44,8 +53,10 @@ export function App() {
   const route = matchPath(location.split('?')[0]!);
   const account = useAccount();
   const [notice, setNotice] = useState<NoticeState>({ message: '', tone: 'info' });
-  const notify = useCallback((message: string, tone: Tone = 'info') => setNotice({ message, tone }), []);
+  const notify = useCallback((message: string, tone: Tone = 'info', action?: NoticeAction) => setNotice({ message, tone, action }), []);
   const mainRef = useRef<HTMLElement>(null);
+  // A notice belongs to the screen it was given on: moving on clears it (a redirect keeps it).
+  useEffect(() => onLearnerMove(() => setNotice({ message: '', tone: 'info' })), []);
 
   useEffect(() => {
     sessionEvents.onSignedOut = () => {
@@ -84,6 +95,10 @@ export function App() {
     if (route.path === APP_PATHS.card) screen = <CardDetails account={me} cardId={route.params.cardId!} />;
     if (route.path === APP_PATHS.replay) screen = <Replay account={me} />;
     if (route.path === APP_PATHS.settings) screen = <Settings account={me} />;
+    if (route.path === APP_PATHS.credits) screen = <Credits />;
+    if (route.path === APP_PATHS.sentences) screen = <Sentences account={me} />;
+    if (route.path === APP_PATHS.translate) screen = <Translate account={me} />;
+    if (route.path === APP_PATHS.write) screen = <Write />;
   }
   const workspace = me && hasLanguages(me) && route && route.path !== APP_PATHS.welcome;
 
@@ -97,7 +112,9 @@ export function App() {
       {workspace && (
         <nav className="tabs" aria-label="Sections">
           {TABS.map((tab) => (
-            <Link key={tab.to} to={tab.to} aria-current={route.path.startsWith(tab.to) ? 'page' : undefined}>{tab.label}</Link>
+            <Link key={tab.to} to={tab.to} aria-current={route.path.startsWith(tab.to) ? 'page' : undefined}>
+              {tab.to === APP_PATHS.replay ? <ReplayTabLabel /> : tab.label}
+            </Link>
           ))}
         </nav>
       )}
@@ -109,15 +126,13 @@ export function App() {
   );
 }
 
-export function useCredits() {
-  return useQuery({ queryKey: ['account.credits'], queryFn: () => trpc.account.credits.query() });
-}
-
 function AccountBar({ account }: { account: Account }) {
-  const credits = useCredits();
   const notify = useNotify();
   const signOut = useMutation({
-    mutationFn: () => trpc.account.logout.mutate(),
+    mutationFn: async () => {
+      await sendWaitingDeletes();
+      return trpc.account.logout.mutate();
+    },
     // An ended session is signed out already.
     onSettled: () => {
       forgetAccount();
@@ -126,7 +141,7 @@ function AccountBar({ account }: { account: Account }) {
   });
   return (
     <div className="account-bar">
-      {credits.data && <span className="credits" title="Credits left this period">{credits.data.balance.toLocaleString()} credits</span>}
+      <CreditsBadge />
       <span className="who" title={account.email}>{account.email}</span>
       <button type="button" className="quiet" onClick={() => signOut.mutate()}>Sign out</button>
     </div>

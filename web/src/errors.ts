@@ -32,7 +32,7 @@ const SENTENCES: Record<ProblemCode, string> = {
   service_unavailable: 'The service is busy or briefly away. Try again in a few seconds.',
 };
 
-/** Field names as the learner sees them on the form. */
+/** What to do about a field the service refused, keyed by the field's name in the request. */
 const FIELD_WORDS: Record<string, string> = {
   email: 'Enter a valid email address.',
   password: 'Use at least 10 characters.',
@@ -40,6 +40,9 @@ const FIELD_WORDS: Record<string, string> = {
   currentPassword: 'Enter your current password.',
   text: 'Enter an English expression with at least one letter (at most 280 characters).',
   name: 'Give it a name (at most 100 characters).',
+  original_text: 'Enter a sentence of at most 1,000 characters.',
+  prompt: 'Say what you want to write, in at most 2,000 characters.',
+  items: 'That text is too long or has too many paragraphs to translate at once; translate it in parts.',
 };
 
 export interface Explained {
@@ -47,6 +50,12 @@ export interface Explained {
   message: string;
   /** A sentence per field the service refused, keyed by the field's name. */
   fields: Record<string, string>;
+}
+
+/** The sentence for a form's one field: its own words when the service named it, else the form's. */
+export function explainField(error: unknown, field: string): string {
+  const explained = explain(error);
+  return explained.fields[field] ?? explained.message;
 }
 
 export function explain(error: unknown, overrides: Partial<Record<ProblemCode, string>> = {}): Explained {

@@ -11,6 +11,10 @@ export const APP_PATHS = {
   card: '/library/:cardId',
   replay: '/replay',
   settings: '/settings',
+  credits: '/credits',
+  sentences: '/sentences',
+  translate: '/translate',
+  write: '/write',
 } as const;
 
 export type AppPath = (typeof APP_PATHS)[keyof typeof APP_PATHS];

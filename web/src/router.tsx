@@ -3,12 +3,25 @@ import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from
 // Addresses through the History API: every screen has a URL, Back and Refresh work.
 const listeners = new Set<() => void>();
 const changed = () => listeners.forEach((listener) => listener());
-window.addEventListener('popstate', changed);
+/** Moves of the learner's own (a link, Back, Forward), as opposed to redirects, which replace. */
+const moveListeners = new Set<() => void>();
+const moved = () => moveListeners.forEach((listener) => listener());
+window.addEventListener('popstate', () => {
+  moved();
+  changed();
+});
 
 export function navigate(to: string, { replace = false } = {}) {
   if (to === location.pathname + location.search) return;
   history[replace ? 'replaceState' : 'pushState'](null, '', to);
+  if (!replace) moved();
   changed();
+}
+
+/** Calls `listener` when the learner moves to another address; returns the unsubscribe. */
+export function onLearnerMove(listener: () => void): () => void {
+  moveListeners.add(listener);
+  return () => moveListeners.delete(listener);
 }
 
 const subscribe = (listener: () => void) => {

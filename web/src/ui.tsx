@@ -29,9 +29,11 @@ export function FormError({ message }: { message: string }) {
 }
 
 export type Tone = 'info' | 'error' | 'ok';
-export interface NoticeState { message: string; tone: Tone }
+/** A notice may offer one action (e.g. Undo), which also dismisses it. */
+export interface NoticeAction { label: string; run: () => void }
+export interface NoticeState { message: string; tone: Tone; action?: NoticeAction | undefined }
 
-export const NoticeContext = createContext<(message: string, tone?: Tone) => void>(() => {});
+export const NoticeContext = createContext<(message: string, tone?: Tone, action?: NoticeAction) => void>(() => {});
 export const useNotify = () => useContext(NoticeContext);
 
 /** The page notice: announced politely, dismissable. */
@@ -39,24 +41,8 @@ export function Notice({ notice, onDismiss }: { notice: NoticeState; onDismiss: 
   return (
     <div className="notice" data-tone={notice.tone} role="status" aria-live="polite">
       <span>{notice.message}</span>
+      {notice.action && <button type="button" onClick={() => { notice.action!.run(); onDismiss(); }}>{notice.action.label}</button>}
       {notice.message && <button type="button" className="quiet" onClick={onDismiss} aria-label="Dismiss notice">✕</button>}
     </div>
   );
-}
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-
-export const formatDateTime = (iso: string) => dateFormat.format(new Date(iso));
-export const formatDay = (iso: string) => dayFormat.format(new Date(iso));
-
-/** "in 3 days", "in 10 minutes": the largest unit that fits. */
-export function fromNow(iso: string, now = Date.now()): string {
-  const seconds = (new Date(iso).getTime() - now) / 1000;
-  for (const [unit, size] of [['day', 86400], ['hour', 3600], ['minute', 60]] as const) {
-    // 59.6 s reads better as "in 1 minute" than as "in 60 seconds".
-    if (Math.abs(seconds) >= size * 0.9) return relative.format(Math.round(seconds / size), unit);
-  }
-  return relative.format(Math.round(seconds), 'second');
 }

@@ -5,6 +5,7 @@ import {
   capturedSchema, captureResultSchema, captureSchema, cardEnvelopeSchema, cardIdInputSchema, deleteBodySchema, deleteQuerySchema,
   deletedSchema, listQuerySchema, listSchema, refreshSchema, reusedSchema,
 } from './schemas.ts';
+import { rejectCorrection } from './correction.ts';
 import { captureCard, deleteCard, enrichmentDispatch, getCardForUser, listCards, refreshEnrichment } from './service.ts';
 
 const tag = 'library';
@@ -17,6 +18,8 @@ const cardLinks = {
   // In the query and the body alike: either alone would meet a generated other of a different value.
   delete: { operationId: 'library.delete', parameters: { 'query.cardId': cardId }, requestBody: { cardId } },
   audio: { operationId: 'audio.request', requestBody: { cardId } },
+  rejectCorrection: { operationId: 'library.rejectCorrection', parameters: { 'path.cardId': cardId } },
+  reviews: { operationId: 'replay.reviews', parameters: { 'query.cardId': cardId } },
 };
 const dispatchOf = ({ deps, request }: OperationContext) => enrichmentDispatch(deps, request.log);
 
@@ -49,6 +52,12 @@ export const libraryOperations = {
     input: refreshSchema, output: capturedSchema,
     rest: { method: 'PATCH', path: '/api/library', status: 202, problems: [404, 409, 428] },
     handler: async (ctx, { cardId }) => ({ card: await refreshEnrichment(ctx.em, dispatchOf(ctx), ctx.principal.userId, cardId) }),
+  }),
+  rejectCorrection: defineOperation({
+    tag, summary: 'Reject a quiet correction: the card keeps your text', auth: 'write',
+    input: cardIdInputSchema, output: cardEnvelopeSchema,
+    rest: { method: 'DELETE', path: '/api/library/:cardId/correction', input: 'params', problems: [404, 409] },
+    handler: async ({ em, principal }, { cardId }) => ({ card: await rejectCorrection(em, principal.userId, cardId) }),
   }),
   delete: defineOperation({
     tag, summary: 'Delete a card and its learning data (`?cardId=` or JSON body `{cardId}`)', auth: 'write',

@@ -45,6 +45,11 @@ text or the translation, case- and accent-insensitively. \`GET /api/library/{car
 cardId; scheduling and review history untouched). Only a failed card: pending or ready → 409 \`conflict\`. Any other
 action → 400.
 
+**Reject a correction** — \`DELETE /api/library/{cardId}/correction\` → 200 \`{ card }\` with \`correctedText\` and
+\`correctionNote\` null: the card keeps your text as captured, and Replay (open items included), audio and Output Flow use
+it from then on. A card without a correction is answered unchanged. A pending or failed card → 409 \`conflict\`;
+unknown or another user's card → 404.
+
 **Delete** — \`DELETE /api/library?cardId=\` (or a JSON body \`{cardId}\`) → 204. Removes the card and its learning
 data (scheduling, reviews, replay items, audio links); a preparation in flight is cancelled and never writes the card
 back nor charges. Capturing the same text later creates a fresh card with a new cardId. Unknown or another user's

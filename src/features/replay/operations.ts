@@ -1,11 +1,12 @@
 import type { Em } from '../../db/orm.ts';
 import { defineOperation, noInput } from '../../http/operation.ts';
 import { replayForecast } from './forecast.ts';
+import { cardReviews } from './history.ts';
 import { replaySettings, updateReplaySettings } from './learner-scheduling.ts';
 import { optimisationStatus, requestOptimisation } from './optimiser.ts';
 import {
-  optimisationQueuedSchema, replayCompletionSchema, replayForecastSchema, replayQuerySchema, replayResultSchema, replaySessionSchema, replaySettingsSchema,
-  replaySettingsViewSchema, replayUndoResultSchema, replayUndoSchema,
+  cardReviewsQuerySchema, cardReviewsSchema, optimisationQueuedSchema, replayCompletionSchema, replayForecastSchema, replayQuerySchema, replayResultSchema,
+  replaySessionSchema, replaySettingsSchema, replaySettingsViewSchema, replayUndoResultSchema, replayUndoSchema,
 } from './schemas.ts';
 import { completeItem, openOrResumeSession } from './service.ts';
 import { undoLastRating } from './undo.ts';
@@ -46,6 +47,12 @@ export const replayOperations = {
       const f = await replayForecast(em, principal.userId);
       return { ...f, nextDueAt: f.nextDueAt?.toISOString() ?? null };
     },
+  }),
+  reviews: defineOperation({
+    tag, summary: 'A card’s Replay reviews, newest first', auth: 'read',
+    input: cardReviewsQuerySchema, output: cardReviewsSchema,
+    rest: { method: 'GET', path: '/api/replay/reviews', problems: [404] },
+    handler: ({ em, principal }, { cardId }) => cardReviews(em, principal.userId, cardId),
   }),
   settings: defineOperation({
     tag, summary: 'Your Replay settings', auth: 'read',

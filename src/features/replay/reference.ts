@@ -93,6 +93,10 @@ card's schedule becomes exactly what it was before (from its review log), the re
 the next one falls due (null when none waits), never-reviewed ready cards, and the reviewed cards falling due on
 each of the next 14 UTC days (today includes the overdue ones).
 
+\`GET /api/replay/reviews?cardId=\` → \`{ items: [{ rating, reviewedAt, usedHint, autoFilled, unaidedErrors, durationMs }] }\`: the
+card's reviews, newest first (at most 50), with the evidence each rating came from; an undone rating is not listed.
+Another user's or an unknown card → 404.
+
 \`GET /api/replay/settings\` and \`PUT /api/replay/settings { desiredRetention }\` (0.80–0.97, default 0.90): the
 recall probability at which a card falls due. It applies from each card's next review. A card with a quiet
 correction drills the corrected English; once the card holds no correction (you rejected it), its items,

@@ -102,6 +102,21 @@ export const replayForecastSchema = z
   })
   .meta({ id: 'ReplayForecast' });
 
+export const cardReviewsQuerySchema = z.object({ cardId: z.uuid().meta({ description: 'The card whose reviews to list.' }) });
+
+export const cardReviewsSchema = z
+  .object({
+    items: z.array(z.object({
+      rating: z.enum(['again', 'hard', 'good', 'easy']),
+      reviewedAt: isoDate,
+      usedHint: z.boolean(),
+      autoFilled: z.boolean(),
+      unaidedErrors: z.number().int(),
+      durationMs: z.number().int().nullable().meta({ description: 'How long the learner took, when the client measured it.' }),
+    })).meta({ description: 'Newest first, at most 50.' }),
+  })
+  .meta({ id: 'CardReviews' });
+
 export const replayUndoSchema = z.object({ itemId: z.uuid() }).meta({ id: 'ReplayUndo' });
 
 export const replayUndoResultSchema = z
@@ -111,4 +126,5 @@ export const replayUndoResultSchema = z
 export type ReplayItemView = z.infer<typeof replayItemSchema>;
 export type ReplaySessionView = z.infer<typeof replaySessionSchema>;
 export type ReplayResult = z.infer<typeof replayResultSchema>;
+export type CardReviews = z.infer<typeof cardReviewsSchema>;
 export type ReplayUndoResult = z.infer<typeof replayUndoResultSchema>;

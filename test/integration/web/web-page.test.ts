@@ -1,78 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../support/stack.ts';
+import { writeFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Stack } from '../../support/stack.ts';
+import { DESKTOP, hiddenRuns, line, openPage as openPageIn, PASSWORD, PHONE, SCREENS, shoot as shootPage, signUp, useBrowserStack } from './browser.ts';
 
 // The learner's web app in a real browser (Debian's Chromium driven by playwright-core) against the
 // real service and the fake provider: every screen, at desktop and phone sizes, one shared browser.
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENS = 'test-results/screens';
-const PASSWORD = 'a long passphrase';
-
 let stack: Stack;
 let browser: Browser;
 
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([
-    startStack(),
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    }),
-  ]);
-  mkdirSync(SCREENS, { recursive: true });
-});
+useBrowserStack((started) => ({ stack, browser } = started));
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-/** A page of its own (cookies and all) at a size, collecting the page's own errors. */
-async function openPage(viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: stack.baseUrl, viewport, hasTouch: viewport.width < 500 });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  const errors: string[] = [];
-  // CSP violations and script errors surface here; failed requests (expected 401s) are not errors of the page.
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { context, page, errors };
-}
-
-/** Signs a new learner up through the page and sets the language; ends in the library. */
-async function signUp(page: Page): Promise<string> {
-  const email = `learner-${randomUUID()}@example.test`;
-  await page.goto('/sign-up');
-  await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Set up your language' }).waitFor();
-  await page.getByLabel('My language').selectOption('fr');
-  await page.getByRole('button', { name: 'Start capturing' }).click();
-  await page.getByLabel('Capture an English expression').waitFor();
-  return email;
-}
-
-const line = (page: Page, text: string) => page.getByRole('list', { name: 'Your library' }).getByRole('article', { name: text });
-
-/** The hidden runs of a Replay item: the letters where the mask has '_'. */
-function hiddenRuns(answer: string, mask: string): string[] {
-  const chars = Array.from(answer);
-  const flags = Array.from(mask);
-  const runs: string[] = [];
-  flags.forEach((flag, i) => {
-    if (flag !== '_') return;
-    if (flags[i - 1] === '_') runs.push(runs.pop()! + chars[i]);
-    else runs.push(chars[i]!);
-  });
-  return runs;
-}
+const openPage = (viewport: { width: number; height: number }) => openPageIn(browser, stack.baseUrl, viewport);
 
 describe('web app', () => {
   it('is served as built files: index.html at each of its addresses, hashed assets kept a year', async () => {
@@ -97,7 +37,7 @@ describe('web app', () => {
   });
 
   it('takes a learner from sign-up through capture, details, search, Replay, tokens and sign-out (desktop)', { timeout: 120_000 }, async () => {
-    const { context, page, errors } = await openPage({ width: 1100, height: 900 });
+    const { context, page, errors } = await openPage(DESKTOP);
     // Checked in the page before sending, and said next to the field.
     await page.goto('/sign-up');
     await page.getByLabel('Email').fill('not an address');
@@ -207,7 +147,6 @@ describe('web app', () => {
     await page.getByRole('button', { name: 'Try preparing “hold your horses” again' }).click();
     await line(page, 'hold your horses').getByText('Ready').waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: 'hold your horses: details' }).click();
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete “hold your horses”' }).click();
     await page.getByText('Deleted “hold your horses”.').waitFor();
     await line(page, 'hold your horses').waitFor({ state: 'detached' });
@@ -226,11 +165,8 @@ describe('web app', () => {
   });
 
   it('shows every screen at phone size without sideways scrolling (screenshots in test-results/screens)', { timeout: 90_000 }, async () => {
-    const { context, page, errors } = await openPage({ width: 390, height: 844 });
-    const shoot = async (name: string) => {
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth'), name).toBeLessThanOrEqual(390);
-      await page.screenshot({ path: `${SCREENS}/phone-${name}.png`, fullPage: true });
-    };
+    const { context, page, errors } = await openPage(PHONE);
+    const shoot = (name: string) => shootPage(page, name);
     await page.goto('/sign-in');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     // First load on a fresh context (empty cache): recorded beside the screenshots for the notes.

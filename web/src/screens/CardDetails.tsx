@@ -3,8 +3,12 @@ import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate } from '../router.tsx';
-import { queryClient, trpc } from '../trpc.ts';
-import { formatDateTime, formatDay, fromNow, useNotify } from '../ui.tsx';
+import { problemOf, queryClient, trpc } from '../trpc.ts';
+import { dueFromNow, formatDateTime, formatDay } from '../time.ts';
+import { useNotify } from '../ui.tsx';
+import { PlayAudio } from './Audio.tsx';
+import { deleteLater, undoDelete } from '../pending-deletes.ts';
+import { RATING_WORD, refreshForecast } from './ReplayOverview.tsx';
 import { refreshLibrary, STATUS_LABEL, useRetry } from './Library.tsx';
 
 /** One card in full: enrichment, correction, scheduling; retry and delete. */
@@ -16,17 +20,16 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
     refetchInterval: (query) => (query.state.data?.card.enrichmentStatus === 'pending' ? 1_000 : false),
   });
   const card = detail.data?.card;
-  const retry = useRetry(card ?? ({ cardId } as Parameters<typeof useRetry>[0]));
-  const remove = useMutation({
-    mutationFn: () => trpc.library.delete.mutate({ cardId }),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ['library.get', cardId] });
+  const keepMine = useMutation({
+    mutationFn: () => trpc.library.rejectCorrection.mutate({ cardId }),
+    onSuccess: (result) => {
+      queryClient.setQueryData(['library.get', cardId], result);
       void refreshLibrary();
-      notify(`Deleted “${card?.text ?? ''}”.`);
-      navigate(APP_PATHS.library);
+      notify(`Correction dropped: you practise “${result.card.text}” as you wrote it.`, 'ok');
     },
     onError: (error) => notify(explain(error).message, 'error'),
   });
+  const retry = useRetry(card ?? ({ cardId } as Parameters<typeof useRetry>[0]));
 
   if (!card) {
     return (
@@ -39,8 +42,21 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
   }
   const e = card.enrichment;
   const title = e?.correctedText ?? card.text;
+  // Gone from view at once, sent after the time to undo it (src/pending-deletes.ts).
   const onDelete = () => {
-    if (window.confirm(`Delete “${card.text}” and its practice history?`)) remove.mutate();
+    deleteLater(cardId, async () => {
+      try {
+        await trpc.library.delete.mutate({ cardId });
+        queryClient.removeQueries({ queryKey: ['library.get', cardId] });
+      } catch (error) {
+        if (problemOf(error).code !== 'not_found') notify(explain(error).message, 'error');
+      } finally {
+        // Read again before the card stops being hidden, so that it does not flash back.
+        await Promise.all([refreshLibrary(), refreshForecast()]);
+      }
+    });
+    navigate(APP_PATHS.library);
+    notify(`Deleted “${card.text}”.`, 'info', { label: 'Undo', run: () => undoDelete(cardId) });
   };
   return (
     <section className="panel card-details" aria-labelledby="card-heading">
@@ -49,8 +65,14 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         <h1 id="card-heading" tabIndex={-1} lang="en">{title}</h1>
         <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
       </div>
+      <PlayAudio subject={{ cardId }} label={title} />
       {e && <p className="translation" lang={account.nativeLanguage ?? undefined}>{e.translation}</p>}
-      {e?.correctedText && <p className="correction">You wrote “{card.text}”. {e.correctionNote ?? ''}</p>}
+      {e?.correctedText && (
+        <div className="correction">
+          <p>You wrote “<span lang="en">{card.text}</span>”. {e.correctionNote ?? ''} Replay and audio use the corrected English.</p>
+          <button type="button" onClick={() => keepMine.mutate()} disabled={keepMine.isPending}>{keepMine.isPending ? 'Saving…' : 'Keep my text'}</button>
+        </div>
+      )}
       {e && (
         <div className="usage">
           <h2>How to use it</h2>
@@ -66,17 +88,41 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
       <h2>Practice</h2>
       <p className="muted">
         {card.scheduling.reps === 0 ? 'Not practised yet' : `Practised ${card.scheduling.reps} time${card.scheduling.reps === 1 ? '' : 's'}`}
-        {' · '}next due <time dateTime={card.scheduling.due} title={formatDateTime(card.scheduling.due)}>{fromNow(card.scheduling.due)}</time>
+        {' · '}due <time dateTime={card.scheduling.due} title={formatDateTime(card.scheduling.due)}>{dueFromNow(card.scheduling.due)}</time>
         {' · '}captured {formatDay(card.createdAt)}
       </p>
+      <ReviewHistory cardId={cardId} />
       <div className="actions">
         {card.enrichmentStatus === 'failed' && (
           <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>Try again</button>
         )}
-        <button type="button" className="danger" onClick={onDelete} disabled={remove.isPending} aria-label={`Delete “${card.text}”`}>
-          {remove.isPending ? 'Deleting…' : 'Delete'}
-        </button>
+        <button type="button" className="danger" onClick={onDelete} aria-label={`Delete “${card.text}”`}>Delete</button>
       </div>
     </section>
+  );
+}
+
+type Review = Awaited<ReturnType<typeof trpc.replay.reviews.query>>['items'][number];
+
+/** What each Replay review of the card was, and the evidence its rating came from. */
+function ReviewHistory({ cardId }: { cardId: string }) {
+  const reviews = useQuery({ queryKey: ['library.get', cardId, 'reviews'], queryFn: () => trpc.replay.reviews.query({ cardId }) }).data?.items;
+  if (!reviews?.length) return null;
+  const evidence = (r: Review) => [
+    r.autoFilled ? 'answer shown' : r.usedHint ? 'with a hint' : r.unaidedErrors ? `${r.unaidedErrors} letter${r.unaidedErrors === 1 ? '' : 's'} wrong first` : 'no mistakes',
+    r.durationMs !== null ? `${Math.round(r.durationMs / 1000)} s` : null,
+  ].filter(Boolean).join(', ');
+  return (
+    <>
+      <h3 id="history-title">History</h3>
+      <ul className="history" aria-labelledby="history-title">
+        {reviews.map((r) => (
+          <li key={r.reviewedAt}>
+            <span className={`rating-word rating-${r.rating}`}>{RATING_WORD[r.rating]}</span>
+            <span className="muted">{formatDateTime(r.reviewedAt)} · {evidence(r)}</span>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

@@ -1,10 +1,13 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
-import { explain } from '../errors.ts';
+import { explain, explainField } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate, searchParam, useLocation } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
+import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
+import { refreshForecast } from './ReplayOverview.tsx';
+import { useWaitingDeletes } from '../pending-deletes.ts';
 
 export type Card = Awaited<ReturnType<typeof trpc.library.list.query>>['items'][number];
 
@@ -20,7 +23,7 @@ export const refreshLibrary = () => queryClient.invalidateQueries({ queryKey: ['
 export function Library({ account }: { account: Account }) {
   useLocation();
   const search = searchParam('q');
-  const [status, setStatus] = useState<{ text: string; tone: string }>({ text: '', tone: '' });
+  const [status, setStatus] = useState<{ text: string; tone: string; charged?: string }>({ text: '', tone: '' });
   const lastCaptured = useRef<string | null>(null);
   const captureInput = useRef<HTMLInputElement>(null);
   const list = useInfiniteQuery({
@@ -30,16 +33,23 @@ export function Library({ account }: { account: Account }) {
     getNextPageParam: (page) => page.nextCursor,
     refetchInterval: (query) => (query.state.data?.pages.some((p) => p.items.some((c) => c.enrichmentStatus === 'pending')) ? PENDING_REFRESH_MS : false),
   });
-  const cards = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const deleting = useWaitingDeletes();
+  const cards = (list.data?.pages.flatMap((p) => p.items) ?? []).filter((c) => !deleting.has(c.cardId));
+
+  // A preparation that ended (a capture, a retry) was charged: the balance is read again.
+  const preparing = cards.some((c) => c.enrichmentStatus === 'pending');
+  useEffect(() => {
+    if (!preparing) void refreshCredits();
+  }, [preparing]);
 
   // The capture's outcome is said once its preparation is over.
   const captured = cards.find((c) => c.cardId === lastCaptured.current);
   useEffect(() => {
     if (!captured || captured.enrichmentStatus === 'pending') return;
     lastCaptured.current = null;
-    void queryClient.invalidateQueries({ queryKey: ['account.credits'] });
+    void refreshForecast();
     setStatus(captured.enrichmentStatus === 'ready'
-      ? { text: `“${captured.text}” is ready: ${captured.enrichment?.translation ?? ''}`, tone: 'ok' }
+      ? { text: `“${captured.text}” is ready: ${captured.enrichment?.translation ?? ''}.`, tone: 'ok', charged: captured.cardId }
       : { text: `“${captured.text}” is saved, but its preparation failed. Try again from its line below.`, tone: 'error' });
   }, [captured]);
 
@@ -51,7 +61,7 @@ export function Library({ account }: { account: Account }) {
       setStatus(reused ? { text: `“${card.text}” is already in your library.`, tone: 'ok' } : { text: `Saved “${card.text}”, preparing…`, tone: '' });
       void refreshLibrary();
     },
-    onError: (error) => setStatus({ text: explain(error).fields.text ?? explain(error).message, tone: 'error' }),
+    onError: (error) => setStatus({ text: explainField(error, 'text'), tone: 'error' }),
   });
 
   const onCapture = (event: FormEvent<HTMLFormElement>) => {
@@ -73,10 +83,11 @@ export function Library({ account }: { account: Account }) {
       <form className="capture" onSubmit={onCapture} noValidate aria-busy={capture.isPending}>
         <label htmlFor="capture-text" className="capture-label">Capture an English expression</label>
         <div className="row">
-          <input id="capture-text" ref={captureInput} name="text" maxLength={280} autoComplete="off" spellCheck placeholder="e.g. break a leg" aria-describedby="capture-status" />
+          <input id="capture-text" ref={captureInput} name="text" maxLength={280} autoComplete="off" spellCheck placeholder="e.g. break a leg" aria-describedby="capture-cost capture-status" />
           <button type="submit" className="primary" disabled={capture.isPending}>{capture.isPending ? 'Saving…' : 'Save'}</button>
         </div>
-        <p id="capture-status" className="status" data-tone={status.tone} role="status" aria-live="polite">{status.text}</p>
+        <p id="capture-cost" className="hint">Saving is free; preparing it with the language model (translation, notes) costs credits. <CostBefore kind="capture_preparation" noun="capture" /></p>
+        <p id="capture-status" className="status" data-tone={status.tone} role="status" aria-live="polite">{status.text}{status.charged && <CostAfter refId={status.charged} />}</p>
       </form>
 
       <div className="library-head">
@@ -104,10 +115,11 @@ function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
   return (
     <li>
       <article className="card-line" aria-label={title}>
-        <Link to={cardPath(card.cardId)} className="card-link" aria-label={`${title}: details`}>
-          <span className="card-title" lang="en">{title}</span>
+        <span className="card-words">
+          {/* The link's name begins with the text it shows, as voice control expects; "details" says where it goes. */}
+          <Link to={cardPath(card.cardId)} className="card-link" aria-label={`${title}: details`} lang="en">{title}</Link>
           {card.enrichment && <span className="translation" lang={lang}>{card.enrichment.translation}</span>}
-        </Link>
+        </span>
         <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
         {card.enrichmentStatus === 'failed' && (
           <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>Try again</button>

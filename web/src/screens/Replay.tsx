@@ -1,18 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
-import { trpc } from '../trpc.ts';
-import { formatDateTime, fromNow } from '../ui.tsx';
+import { queryClient, trpc } from '../trpc.ts';
+import { PlayAudio } from './Audio.tsx';
+import { refreshForecast, ReplayOverview, type Count, type Outcome, type Result } from './ReplayOverview.tsx';
+import { dueFromNow, formatDateTime } from '../time.ts';
 
 // Replay: rebuild each expression from its translation, with the service's mask ('_' hidden,
-// '.' shown). One input per hidden run; checks are case-insensitive. The evidence sent back:
+// '.' shown). One input per hidden run, a slot drawn per hidden letter; checks are case-insensitive. The evidence sent back:
 // usedHint (a letter was revealed), autoFilled ("show answer"), unaidedErrors (letters wrong or
 // missing, summed over the checks that failed).
 
 type Session = Awaited<ReturnType<typeof trpc.replay.session.query>>;
 type Item = Session['items'][number];
-type Result = Awaited<ReturnType<typeof trpc.replay.complete.mutate>>;
 type Segment = { shown: string } | { hidden: string };
 
 const RATING_HEADLINE: Record<Result['rating'], string> = {
@@ -21,6 +22,9 @@ const RATING_HEADLINE: Record<Result['rating'], string> = {
   hard: 'Got it, with some help.',
   again: 'This one comes back soon.',
 };
+
+/** The longest duration the service takes (a day): a page left open longer is simply slow. */
+const MAX_DURATION_MS = 86_400_000;
 
 /** Code points, not UTF-16 units: the service's masks are counted in code points. */
 const codePoints = (text: string) => Array.from(text);
@@ -49,51 +53,60 @@ function mistakes(typed: string, expected: string): number {
 }
 
 export function Replay({ account }: { account: Account }) {
-  const [session, setSession] = useState<{ items: Item[]; index: number; resumed: boolean; results: Result[] } | null>(null);
+  const [session, setSession] = useState<{ items: Item[]; index: number; resumed: boolean; outcomes: Outcome[]; tries: number } | null>(null);
+  const [finished, setFinished] = useState<Outcome[] | null>(null);
   const [startMessage, setStartMessage] = useState('');
   const open = useMutation({
-    mutationFn: (count: '10' | '20' | '50') => trpc.replay.session.query({ count }),
+    mutationFn: (count: Count) => trpc.replay.session.query({ count }),
     onSuccess: (opened) => {
-      if (opened.items.length === 0) return setStartMessage('Nothing to practise yet: expressions join Replay once their preparation is ready.');
-      setSession({ items: opened.items, index: 0, resumed: opened.resumed, results: [] });
+      // Nothing left after all (practised elsewhere meanwhile): the overview says what comes next.
+      if (opened.items.length === 0) return void refreshForecast();
+      setSession({ items: opened.items, index: 0, resumed: opened.resumed, outcomes: [], tries: 0 });
     },
     onError: (error) => setStartMessage(explain(error).message),
   });
-  const [result, setResult] = useState<Result | null>(null);
+  const outcome = session?.outcomes[session.index] ?? null;
+  // A rating taken back: the item is open again (same mask) and its schedule as before.
+  const undo = useMutation({
+    mutationFn: (itemId: string) => trpc.replay.undo.mutate({ itemId }),
+    onSuccess: ({ item }) => {
+      if (!session) return;
+      setSession({ ...session, items: session.items.map((it, i) => (i === session.index ? item : it)), outcomes: session.outcomes.slice(0, session.index), tries: session.tries + 1 });
+      void queryClient.invalidateQueries({ queryKey: ['library.get', item.cardId] });
+      void refreshForecast();
+    },
+    onError: (error) => setStartMessage(explain(error).message),
+  });
 
-  const onStart = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onStart = (count: Count) => {
     setStartMessage('');
-    open.mutate(String(new FormData(event.currentTarget).get('count')) as '10' | '20' | '50');
+    setFinished(null);
+    open.mutate(count);
   };
   const next = () => {
     if (!session) return;
-    setResult(null);
     if (session.index + 1 < session.items.length) return setSession({ ...session, index: session.index + 1 });
-    const done = session.items.length;
+    setFinished(session.outcomes);
     setSession(null);
-    setStartMessage(`Session complete: you practised ${done} expression${done === 1 ? '' : 's'}.`);
+    void refreshForecast();
+  };
+  const record = (done: Outcome | null) => {
+    if (!session) return;
+    if (!done) return next();
+    setSession({ ...session, outcomes: [...session.outcomes.slice(0, session.index), done] });
+    // The card's scheduling changed: its details and the forecast are read again.
+    void queryClient.invalidateQueries({ queryKey: ['library.get', done.result.cardId] });
+    void refreshForecast();
   };
 
   let body;
-  if (session && result) body = <Feedback result={result} last={session.index === session.items.length - 1} lang={account.nativeLanguage} onNext={next} />;
+  if (session && outcome) body = <Feedback outcome={outcome} last={session.index === session.items.length - 1} lang={account.nativeLanguage} onNext={next}
+    onUndo={() => undo.mutate(outcome.result.itemId)} undoing={undo.isPending} />;
   else if (session) {
-    body = <ItemForm key={session.items[session.index]!.itemId} item={session.items[session.index]!} lang={account.nativeLanguage}
+    body = <ItemForm key={`${session.items[session.index]!.itemId}/${session.tries}`} item={session.items[session.index]!} lang={account.nativeLanguage}
       progress={`Item ${session.index + 1} of ${session.items.length}${session.resumed ? ' (resumed session)' : ''}`}
-      onDone={(r) => (r ? setResult(r) : next())} />;
-  } else {
-    body = (
-      <form className="replay-start" onSubmit={onStart} noValidate>
-        {startMessage && <p className="status" role="status">{startMessage}</p>}
-        <p className="muted">Rebuild the English from its translation. Hidden letters are yours to fill in.</p>
-        <div className="row">
-          <label htmlFor="replay-count">Items</label>
-          <select id="replay-count" name="count">{['10', '20', '50'].map((n) => <option key={n} value={n}>{n}</option>)}</select>
-          <button type="submit" className="primary" disabled={open.isPending}>Start Replay</button>
-        </div>
-      </form>
-    );
-  }
+      onDone={record} />;
+  } else body = <ReplayOverview outcomes={finished} message={startMessage} starting={open.isPending} onStart={onStart} />;
   return (
     <section className="panel" aria-labelledby="replay-heading">
       <h1 id="replay-heading" tabIndex={-1}>Replay</h1>
@@ -102,19 +115,28 @@ export function Replay({ account }: { account: Account }) {
   );
 }
 
-function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string | null; progress: string; onDone: (result: Result | null) => void }) {
+function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string | null; progress: string; onDone: (outcome: Outcome | null) => void }) {
   const segments = segmentsOf(item.answer, item.mask);
   const hidden = segments.flatMap((s) => ('hidden' in s ? [s.hidden] : []));
   const [values, setValues] = useState<string[]>(() => hidden.map(() => ''));
   const [invalid, setInvalid] = useState<boolean[]>(() => hidden.map(() => false));
   const [status, setStatus] = useState('');
   const evidence = useRef({ usedHint: false, autoFilled: false, unaidedErrors: 0 });
+  /** The answer as first checked wrong, blanks as '_': shown beside the answer afterwards. */
+  const firstTry = useRef<string | null>(null);
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
-  useEffect(() => inputs.current[0]?.focus(), []);
+  const shownAt = useRef(0);
+  useEffect(() => {
+    shownAt.current = performance.now();
+    inputs.current[0]?.focus();
+  }, []);
 
   const complete = useMutation({
-    mutationFn: () => trpc.replay.complete.mutate({ itemId: item.itemId, ...evidence.current }),
-    onSuccess: (result) => onDone(result),
+    // durationMs: from showing the item to answering; a fluent recall may rate easy, a slow one good.
+    mutationFn: () => trpc.replay.complete.mutate({
+      itemId: item.itemId, ...evidence.current, durationMs: Math.min(Math.round(performance.now() - shownAt.current), MAX_DURATION_MS),
+    }),
+    onSuccess: (result) => onDone({ result, firstTry: firstTry.current }),
     onError: (error) => {
       const explained = explain(error, { not_found: 'This expression was deleted meanwhile; moving on.' });
       setStatus(explained.message);
@@ -148,6 +170,8 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
     event.preventDefault();
     const wrong = hidden.map((expected, i) => !same(values[i]!.trim(), expected));
     if (!wrong.includes(true)) return complete.mutate();
+    let run = -1;
+    firstTry.current ??= segments.map((seg) => ('shown' in seg ? seg.shown : (values[(run += 1)]!.trim() || '_'.repeat(codePoints(seg.hidden).length)))).join('');
     evidence.current.unaidedErrors += hidden.reduce((sum, expected, i) => sum + (wrong[i] ? mistakes(values[i]!, expected) : 0), 0);
     setInvalid(wrong);
     inputs.current[wrong.indexOf(true)]?.focus();
@@ -172,7 +196,7 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
             const length = codePoints(segment.hidden).length;
             return (
               <input key={k} ref={(el) => { inputs.current[i] = el; }} type="text" autoComplete="off" autoCapitalize="off" spellCheck={false}
-                maxLength={length} value={values[i]} aria-invalid={invalid[i] || undefined} style={{ width: `${length + 1.5}ch` }}
+                maxLength={length} value={values[i]} aria-invalid={invalid[i] || undefined} className="slots" style={{ '--letters': length } as CSSProperties}
                 aria-label={`Missing letters ${i + 1} of ${hidden.length} (${length} letter${length === 1 ? '' : 's'})`}
                 onChange={(event) => setValue(i, event.target.value)}
                 onKeyDown={(event) => {
@@ -192,19 +216,25 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
   );
 }
 
-function Feedback({ result, last, lang, onNext }: { result: Result; last: boolean; lang: string | null; onNext: () => void }) {
+function Feedback({ outcome: { result, firstTry }, last, lang, onNext, onUndo, undoing }: {
+  outcome: Outcome; last: boolean; lang: string | null; onNext: () => void; onUndo: () => void; undoing: boolean;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const usage = result.feedback.usage;
   return (
     <div className="feedback" role="region" aria-label="Feedback">
       <h2 ref={heading} tabIndex={-1} className={`rating rating-${result.rating}`}>{RATING_HEADLINE[result.rating]}</h2>
-      <p className="answer" lang="en">{result.feedback.text}</p>
+      <p className="answer" lang="en">{result.feedback.text} <PlayAudio subject={{ cardId: result.cardId }} label={result.feedback.text} /></p>
+      {firstTry && <p className="first-try">Your first try: <span lang="en">{firstTry}</span></p>}
       <p className="translation" lang={lang ?? undefined}>{result.feedback.translation}</p>
       <p className="usage"><span className="register">{usage.register}</span> {usage.guidance}</p>
       {usage.examples.length > 0 && <ul className="examples" aria-label="Examples">{usage.examples.map((x) => <li key={x} lang="en">{x}</li>)}</ul>}
-      <p className="muted">Next review <time dateTime={result.nextReviewAt} title={formatDateTime(result.nextReviewAt)}>{fromNow(result.nextReviewAt)}</time>.</p>
-      <div className="actions"><button type="button" className="primary" onClick={onNext}>{last ? 'Finish' : 'Next item'}</button></div>
+      <p className="muted">Next review <time dateTime={result.nextReviewAt} title={formatDateTime(result.nextReviewAt)}>{dueFromNow(result.nextReviewAt)}</time>.</p>
+      <div className="actions">
+        <button type="button" className="primary" onClick={onNext}>{last ? 'Finish' : 'Next item'}</button>
+        <button type="button" className="quiet" onClick={onUndo} disabled={undoing}>Undo: try it again</button>
+      </div>
     </div>
   );
 }

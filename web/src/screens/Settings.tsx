@@ -1,10 +1,15 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
-import { useCredits, type Account } from '../App.tsx';
+import type { Account } from '../App.tsx';
+import { APP_PATHS } from '../paths.ts';
+import { Link } from '../router.tsx';
 import { explain } from '../errors.ts';
 import { forgetAccount, problemOf, queryClient, trpc } from '../trpc.ts';
-import { Field, FormError, formatDay, SelectField, useNotify } from '../ui.tsx';
+import { formatDay } from '../time.ts';
+import { Field, FormError, SelectField, useNotify } from '../ui.tsx';
 import { LanguageForm } from './Languages.tsx';
+import { ReplaySettingsForm } from './ReplaySettings.tsx';
+import { sendWaitingDeletes } from '../pending-deletes.ts';
 
 type Token = Awaited<ReturnType<typeof trpc.account.tokens.list.query>>['items'][number];
 type CreatedToken = Awaited<ReturnType<typeof trpc.account.tokens.create.mutate>>;
@@ -14,9 +19,11 @@ const EXPIRY_CHOICES = [['', 'Never'], ['30', 'In 30 days'], ['90', 'In 90 days'
 /** Languages, credits, password, sessions and personal tokens. */
 export function Settings({ account }: { account: Account }) {
   const notify = useNotify();
-  const credits = useCredits();
   const signOutEverywhere = useMutation({
-    mutationFn: () => trpc.account.logoutEverywhere.mutate({ revokeTokens: false }),
+    mutationFn: async () => {
+      await sendWaitingDeletes();
+      return trpc.account.logoutEverywhere.mutate({ revokeTokens: false });
+    },
     onSuccess: () => {
       forgetAccount();
       notify('You are signed out on every device.');
@@ -28,11 +35,10 @@ export function Settings({ account }: { account: Account }) {
       <h1 id="settings-heading" tabIndex={-1}>Settings</h1>
       <h2>Language</h2>
       <LanguageForm account={account} submitLabel="Save language" onSaved={() => notify('Language saved.')} />
+      <h2>Replay</h2>
+      <ReplaySettingsForm />
       <h2>Credits</h2>
-      {credits.data && (
-        <p>{credits.data.balance.toLocaleString()} of {credits.data.monthlyAllowance.toLocaleString()} credits left on the {credits.data.plan} plan;
-          the allowance renews on {formatDay(credits.data.periodEnd)}.</p>
-      )}
+      <p><Link to={APP_PATHS.credits}>Your balance, your plan and the ledger</Link></p>
       <h2>Password</h2>
       <PasswordForm />
       <h2>Sessions</h2>

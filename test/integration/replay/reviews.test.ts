@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { expectProblem, newUser } from '../../support/users.ts';
+import { insertCard } from './cards.ts';
+
+// A card's review history (replay.reviews): what its details page shows, on both transports.
+
+let stack: Stack;
+beforeAll(async () => { stack = await startStack({ worker: false }); });
+afterAll(async () => { await stack?.close(); });
+
+it('lists a card’s reviews newest first with their evidence, drops an undone one, and keeps other users out', async () => {
+  const user = await newUser(stack.http);
+  const cardId = await insertCard(stack.orm, user.userId, { text: 'on the fence' });
+  const reviews = async () => (await stack.http('GET', `/api/replay/reviews?cardId=${cardId}`, { token: user.token })).body.items;
+  expect(await reviews()).toEqual([]);
+
+  const practise = async (evidence: object) => {
+    const item = (await stack.http('GET', '/api/replay?count=10', { token: user.token })).body.items[0];
+    const done = await stack.http('POST', '/api/replay', { token: user.token, body: { itemId: item.itemId, usedHint: false, autoFilled: false, unaidedErrors: 0, ...evidence } });
+    expect(done.status, done.text).toBe(200);
+    return item.itemId as string;
+  };
+  await practise({ autoFilled: true, durationMs: 4200 });
+  await stack.orm.em.fork().execute(`UPDATE card_schedules SET due = now() WHERE card_id = ?`, [cardId]);
+  const second = await practise({ usedHint: true, unaidedErrors: 2 });
+  expect(await reviews()).toEqual([
+    { rating: 'hard', reviewedAt: expect.any(String), usedHint: true, autoFilled: false, unaidedErrors: 2, durationMs: null },
+    { rating: 'again', reviewedAt: expect.any(String), usedHint: false, autoFilled: true, unaidedErrors: 0, durationMs: 4200 },
+  ]);
+
+  // The same over tRPC, with the page's session.
+  const viaTrpc = await stack.http('GET', `/trpc/replay.reviews?input=${encodeURIComponent(JSON.stringify({ cardId }))}`, { cookie: user.cookie });
+  expect(viaTrpc.body.result.data.items).toEqual(await reviews());
+
+  expect((await stack.http('POST', '/api/replay/undo', { token: user.token, body: { itemId: second } })).status).toBe(200);
+  expect((await reviews()).map((r: { rating: string }) => r.rating)).toEqual(['again']);
+
+  const stranger = await newUser(stack.http);
+  expectProblem(await stack.http('GET', `/api/replay/reviews?cardId=${cardId}`, { token: stranger.token }), 404, 'not_found');
+  expectProblem(await stack.http('GET', '/api/replay/reviews?cardId=nope', { token: user.token }), 400, 'invalid_request');
+});

@@ -1,0 +1,47 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { explain } from '../errors.ts';
+import { queryClient, trpc } from '../trpc.ts';
+import { FormError, SelectField, useNotify } from '../ui.tsx';
+import { refreshForecast } from './ReplayOverview.tsx';
+
+/** The recall chances a learner may choose (the service takes 0.80–0.97). */
+const RETENTION_CHOICES = [
+  [0.8, 'About 80 % (fewest reviews)'],
+  [0.85, 'About 85 %'],
+  [0.9, 'About 90 % (default)'],
+  [0.95, 'About 95 %'],
+  [0.97, 'About 97 % (most reviews)'],
+] as const;
+
+/** How often Replay brings cards back: the recall chance at which a card falls due. */
+export function ReplaySettingsForm() {
+  const notify = useNotify();
+  const [message, setMessage] = useState('');
+  const settings = useQuery({ queryKey: ['replay.settings'], queryFn: () => trpc.replay.settings.query() });
+  const save = useMutation({
+    mutationFn: (desiredRetention: number) => trpc.replay.updateSettings.mutate({ desiredRetention }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['replay.settings'], saved);
+      void refreshForecast();
+      notify('Replay setting saved. It applies from each card’s next review.', 'ok');
+    },
+    onError: (error) => setMessage(explain(error).message),
+  });
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setMessage('');
+    save.mutate(Number(new FormData(event.currentTarget).get('desiredRetention')));
+  };
+  if (!settings.data) return null;
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <SelectField label="How much to remember" name="desiredRetention" defaultValue={String(settings.data.desiredRetention)}>
+        {RETENTION_CHOICES.map(([value, label]) => <option key={value} value={String(value)}>{label}</option>)}
+      </SelectField>
+      <p className="hint">A higher share means more reviews and fewer forgotten expressions.</p>
+      <FormError message={message} />
+      <div className="actions"><button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save Replay setting'}</button></div>
+    </form>
+  );
+}

@@ -1,0 +1,69 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent } from 'react';
+import { credits } from '../credits.ts';
+import { explainField } from '../errors.ts';
+import { Link } from '../router.tsx';
+import { trpc } from '../trpc.ts';
+import { SelectField } from '../ui.tsx';
+import { CostBefore, refreshCredits } from './Credits.tsx';
+import { cardPath } from './Library.tsx';
+
+const PROMPT_MAX = 2000;
+type Tone = 'neutral' | 'formal' | 'casual';
+
+/** Output Flow: say what you mean in any language; get English, notes, and the cards it used. */
+export function Write() {
+  const prompt = useRef<HTMLTextAreaElement>(null);
+  const [error, setError] = useState('');
+  const draft = useMutation({
+    mutationFn: (input: { prompt: string; tone: Tone; useLibrary: boolean }) => trpc.work.draft.mutate({ ...input, idempotencyKey: crypto.randomUUID() }),
+    onSuccess: () => void refreshCredits(),
+    onError: (failure) => setError(explainField(failure, 'prompt')),
+  });
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const text = String(data.get('prompt')).trim();
+    if (!text) return setError('Say what you want to write first, in any language.');
+    if (Array.from(text).length > PROMPT_MAX) return setError(`Keep it under ${PROMPT_MAX} characters.`);
+    setError('');
+    draft.mutate({ prompt: text, tone: String(data.get('tone')) as Tone, useLibrary: data.get('useLibrary') === 'on' });
+  };
+  const result = draft.data;
+  return (
+    <section className="panel" aria-labelledby="write-heading">
+      <h1 id="write-heading" tabIndex={-1}>Write in English</h1>
+      <form onSubmit={onSubmit} noValidate aria-busy={draft.isPending}>
+        <label htmlFor="write-prompt">What do you want to say?</label>
+        <textarea id="write-prompt" name="prompt" ref={prompt} rows={4} aria-describedby="write-hint write-error" aria-invalid={error ? true : undefined}
+          placeholder="In any language: e.g. Tell my landlord the heating is broken again." />
+        <p id="write-hint" className="hint">You get English to use, notes on the choices made, and the expressions of your library it drew on. <CostBefore kind="work" noun="draft" /></p>
+        <p id="write-error" className="field-error" role="alert">{error}</p>
+        <SelectField label="Tone" name="tone" defaultValue="neutral">
+          <option value="neutral">Neutral</option>
+          <option value="formal">Formal</option>
+          <option value="casual">Casual</option>
+        </SelectField>
+        <label className="check"><input type="checkbox" name="useLibrary" /> Use expressions from my library</label>
+        <div className="actions"><button type="submit" className="primary" disabled={draft.isPending}>{draft.isPending ? 'Writing…' : 'Write it'}</button></div>
+      </form>
+      {result && (
+        <div className="draft" role="region" aria-label="Draft">
+          <h2>Your English</h2>
+          <p className="draft-english" lang="en">{result.english}</p>
+          {result.notes.length > 0 && <><h3>Notes</h3><ul>{result.notes.map((note) => <li key={note}>{note}</li>)}</ul></>}
+          {result.usedCardIds.length > 0 && (
+            <><h3>From your library</h3><ul>{result.usedCardIds.map((id, i) => <li key={id}><CardName cardId={id} fallback={`Card ${i + 1}`} /></li>)}</ul></>
+          )}
+          <p className="muted" role="status">Charged {credits(result.creditsCharged)}.</p>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** A card used by the draft, named by its English, linked to its details. */
+function CardName({ cardId, fallback }: { cardId: string; fallback: string }) {
+  const card = useQuery({ queryKey: ['library.get', cardId], queryFn: () => trpc.library.get.query({ cardId }) }).data?.card;
+  return <Link to={cardPath(cardId)} lang="en">{card ? (card.enrichment?.correctedText ?? card.text) : fallback}</Link>;
+}
