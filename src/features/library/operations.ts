@@ -5,6 +5,7 @@ import {
   capturedSchema, captureResultSchema, captureSchema, cardEnvelopeSchema, cardIdInputSchema, deleteBodySchema, deleteQuerySchema,
   deletedSchema, listQuerySchema, listSchema, refreshSchema, reusedSchema,
 } from './schemas.ts';
+import { knownExpressionsOperation } from './known-expressions.ts';
 import { captureCard, deleteCard, enrichmentDispatch, getCardForUser, listCards, refreshEnrichment } from './service.ts';
 
 const tag = 'library';
@@ -50,6 +51,7 @@ export const libraryOperations = {
     rest: { method: 'PATCH', path: '/api/library', status: 202, problems: [404, 409, 428] },
     handler: async (ctx, { cardId }) => ({ card: await refreshEnrichment(ctx.em, dispatchOf(ctx), ctx.principal.userId, cardId) }),
   }),
+  knownExpressions: knownExpressionsOperation,
   delete: defineOperation({
     tag, summary: 'Delete a card and its learning data (`?cardId=` or JSON body `{cardId}`)', auth: 'write',
     input: cardIdInputSchema, output: deletedSchema,
