@@ -2,11 +2,11 @@
 // redone only when what it reads changed: the test suite's global setup calls
 // `ensureExtensionBuild`; `npm run build:extension` runs this file.
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { sourceHash } from '../src/platform/web-build.ts';
 import { zipFolder } from './zip.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -16,24 +16,9 @@ const stampFile = path.join(extensionDir, '.source-hash');
 /** What the bundle is made of: the extension, the shared REST client, and the domain rules it imports. */
 const sources = ['extension', 'clients/rest', 'src/domain'].map((dir) => path.join(root, dir));
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
-  });
-}
-
-function sourceHash(): string {
-  const hash = createHash('sha256');
-  for (const file of [...sources.flatMap(filesUnder), path.join(root, 'package-lock.json')]) {
-    hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
-  }
-  return hash.digest('hex');
-}
-
 /** Builds and zips the extension unless dist/extension was built from these very sources; returns whether it built. */
 export async function ensureExtensionBuild(log: (message: string) => void = () => {}): Promise<boolean> {
-  const hash = sourceHash();
+  const hash = sourceHash(sources);
   if (existsSync(stampFile) && existsSync(extensionZip) && readFileSync(stampFile, 'utf8') === hash) return false;
   const started = Date.now();
   log('extension: building …');

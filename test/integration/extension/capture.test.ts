@@ -44,23 +44,8 @@ async function checkConnection(serviceUrl: string, token: string): Promise<{ pag
 }
 
 /** Selects the text of `selector`'s element on the page, as a learner's drag would. */
-async function select(page: Page, selector: string, text?: string): Promise<void> {
-  await page.evaluate(({ selector, text }) => {
-    const element = document.querySelector(selector)!;
-    const range = document.createRange();
-    if (text) {
-      const node = Array.from(element.childNodes).find((n) => n.textContent?.includes(text))!;
-      const target = node.nodeType === Node.TEXT_NODE ? node : node.firstChild!;
-      const at = target.textContent!.indexOf(text);
-      range.setStart(target, at);
-      range.setEnd(target, at + text.length);
-    } else range.selectNodeContents(element);
-    getSelection()!.removeAllRanges();
-    getSelection()!.addRange(range);
-  }, { selector, text });
-}
+const select = (page: Page, selector: string) => page.locator(selector).selectText();
 
-/** What the toast says (innerText: its hidden button's label is not part of it). */
 const toast = (page: Page) => ({ textContent: () => page.getByRole('status').innerText() });
 
 async function openArticle(): Promise<Page> {
@@ -127,7 +112,7 @@ describe('capture', () => {
     const page = await openArticle();
     const sent: string[] = [];
     extension.context.on('request', (request) => { if (request.url().startsWith(stack.baseUrl)) sent.push(`${request.url()} ${request.postData() ?? ''}`); });
-    await select(page, '#lead', 'go ahead with');
+    await select(page, '#lead b');
     await page.getByRole('button', { name: 'Capture' }).click();
     await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toMatch(/^Saved/);
     for (const line of sent) expect(line).not.toMatch(/article\.html|riverside plan/);
