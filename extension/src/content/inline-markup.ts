@@ -5,7 +5,7 @@
  * that comes back as the very node. The service holds the translation to the same placeholders.
  */
 
-/** Inline elements kept whole and untranslated. */
+/** Inline elements kept whole and untranslated (so are editable ones and those marked translate="no"). */
 const KEPT = new Set(['CODE', 'KBD', 'SAMP', 'VAR', 'BR', 'IMG', 'SVG', 'MATH', 'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'SCRIPT', 'STYLE', 'NOSCRIPT', 'CANVAS', 'VIDEO', 'AUDIO', 'IFRAME', 'OBJECT', 'PICTURE', 'WBR']);
 const PAIR_NAMES: Record<string, string> = { A: 'a', B: 'b', STRONG: 'b', I: 'i', EM: 'i', U: 'u', MARK: 'm', Q: 'q' };
 const PLACEHOLDER = /<(\/?)([a-z]+)(\d+)>|\{(\d+)\}/g;
@@ -22,7 +22,7 @@ export function serialiseBlock(block: Element): SerialisedBlock {
     if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
     if (!(node instanceof Element) || isExtensionNode(node)) return '';
     const n = nodes.push(node) - 1;
-    if (KEPT.has(node.tagName.toUpperCase()) || node.getAttribute('translate') === 'no') return `{${n}}`;
+    if (KEPT.has(node.tagName.toUpperCase()) || node.getAttribute('translate') === 'no' || (node instanceof HTMLElement && node.isContentEditable)) return `{${n}}`;
     const name = PAIR_NAMES[node.tagName.toUpperCase()] ?? 's';
     return `<${name}${n}>${walk(node)}</${name}${n}>`;
   }).join('');
@@ -44,12 +44,24 @@ export function restoreTranslation(translation: string, nodes: readonly Node[]):
     const [, closing, , number, brace] = match;
     const node = nodes[Number(number ?? brace)];
     if (!node) current().appendChild(document.createTextNode(match[0]));
-    else if (brace !== undefined) current().appendChild(node.cloneNode(true));
+    else if (brace !== undefined) current().appendChild(copyOf(node, true));
     else if (closing) { if (open.length > 1) open.pop(); }
-    else open.push(current().appendChild(node.cloneNode(false)));
+    else open.push(current().appendChild(copyOf(node, false)));
   }
   current().appendChild(document.createTextNode(translation.slice(last)));
   return fragment;
+}
+
+/** A copy for the translation: ids stay unique on the page, and only the original is editable. */
+function copyOf(node: Node, deep: boolean): Node {
+  const copy = node.cloneNode(deep);
+  if (copy instanceof Element) {
+    for (const element of [copy, ...Array.from(copy.querySelectorAll('[id], [contenteditable]'))]) {
+      element.removeAttribute('id');
+      element.removeAttribute('contenteditable');
+    }
+  }
+  return copy;
 }
 
 /** What the extension itself put into the page (translations), never page content. */

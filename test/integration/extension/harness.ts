@@ -17,6 +17,8 @@ export interface Extension {
   id: string;
   /** Sets the extension's stored settings, as the options page would. */
   configure(settings: { serviceUrl: string; token: string; autoTranslateSites?: string[] }): Promise<void>;
+  /** "Translate this page" for the tab showing `url`, as the toolbar popup or the keyboard command says it. */
+  translateTab(url: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,15 +33,26 @@ export async function launchExtension(): Promise<Extension> {
   });
   const worker = context.serviceWorkers()[0] ?? await context.waitForEvent('serviceworker');
   const id = new URL(worker.url()).host;
+  /** Runs `run` in an extension page, where the chrome.* APIs are. */
+  async function inExtensionPage<A>(run: (arg: A) => unknown, arg: A): Promise<void> {
+    const page = await context.newPage();
+    await page.goto(`chrome-extension://${id}/src/options/index.html`);
+    await page.evaluate(run as (arg: unknown) => unknown, arg as unknown);
+    await page.close();
+  }
   return {
     context,
     id,
     async configure(settings) {
-      const page = await context.newPage();
-      await page.goto(`chrome-extension://${id}/src/popup/index.html`);
       // The extension page sees the same chrome.storage.local as the service worker.
-      await page.evaluate((values) => (globalThis as any).chrome.storage.local.set(values), { autoTranslateSites: [], ...settings });
-      await page.close();
+      await inExtensionPage((values) => (globalThis as any).chrome.storage.local.set(values), { autoTranslateSites: [], ...settings });
+    },
+    async translateTab(url) {
+      await inExtensionPage(async (pageUrl) => {
+        const { chrome } = globalThis as any;
+        const [tab] = await chrome.tabs.query({ url: pageUrl });
+        await chrome.tabs.sendMessage(tab.id, { type: 'translate-page' });
+      }, url);
     },
     async close() {
       await context.close();
