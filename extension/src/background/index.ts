@@ -1,5 +1,6 @@
 import { TRANSLATION_PORT, type Answers, type PageCommand, type Request, type TranslationPortMessage } from '../shared/messages.ts';
-import { isAutoTranslated, loadSettings } from '../shared/settings.ts';
+import { loadSettings } from '../shared/settings.ts';
+import { isAutoTranslated } from '../shared/site-list.ts';
 import { capture, cardProgress } from './capture.ts';
 import { knownExpressions } from './known-expressions.ts';
 import { PageTranslationQueue } from './page-translation-queue.ts';

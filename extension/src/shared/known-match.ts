@@ -4,7 +4,12 @@
  * whitespace collapsed); the text is folded the same way, character by character, remembering
  * where each folded character came from, so that a match maps back to the page's own text.
  */
-import type { KnownExpression } from './messages.ts';
+
+export interface KnownExpression {
+  /** Normalised as the service normalises captures. */
+  text: string;
+  translation: string | null;
+}
 
 const INVISIBLE = /[\u00AD\u200B\u2060]/u;
 const SPACE = /\s/u;

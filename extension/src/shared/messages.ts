@@ -19,11 +19,9 @@ export interface CardProgress {
   translation: string | null;
 }
 
-export interface KnownExpression {
-  /** Normalised as the service normalises captures. */
-  text: string;
-  translation: string | null;
-}
+export type { KnownExpression } from './known-match.ts';
+
+import type { KnownExpression } from './known-match.ts';
 
 /** Content script → service worker (chrome.runtime.sendMessage). */
 export type Request =
