@@ -90,16 +90,15 @@ export async function recordingProxy(target: string) {
   const server = createServer(async (req, res) => {
     const requestBody = await readAll(req);
     const upstream = new URL(req.url ?? '/', target);
+    // Recorded in the order the requests came; the answer is filled in when it comes back.
+    const exchange: Exchange = { path: upstream.pathname, status: 0, requestBody: parse(requestBody), responseBody: null, replayed: false, dropped: false };
+    exchanges.push(exchange);
     const forwarded = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, async (answer) => {
       const responseBody = await readAll(answer);
-      const isTranslation = upstream.pathname === '/api/immersive-translate';
-      const dropped = isTranslation && answersToLose > 0;
-      if (dropped) answersToLose--;
-      exchanges.push({
-        path: upstream.pathname, status: answer.statusCode ?? 0, requestBody: parse(requestBody), responseBody: parse(responseBody),
-        replayed: answer.headers['idempotent-replayed'] === 'true', dropped,
-      });
-      if (dropped) return req.socket.destroy();
+      exchange.dropped = upstream.pathname === '/api/immersive-translate' && answersToLose > 0;
+      if (exchange.dropped) answersToLose--;
+      Object.assign(exchange, { status: answer.statusCode ?? 0, responseBody: parse(responseBody), replayed: answer.headers['idempotent-replayed'] === 'true' });
+      if (exchange.dropped) return req.socket.destroy();
       res.writeHead(answer.statusCode ?? 502, answer.headers).end(responseBody);
     });
     forwarded.on('error', () => req.socket.destroy());

@@ -5,7 +5,7 @@ import { countCodePoints } from '../../../src/domain/normalise.ts';
 import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
-import { waitForStatus } from '../library/helpers.ts';
+import { setBalance, waitForStatus } from '../library/helpers.ts';
 import { launchExtension, recordingProxy, serveFixtures, type Extension } from './harness.ts';
 
 // Pages read bilingually through the extension, in Chromium, against the real service and the
@@ -121,7 +121,7 @@ describe('page translation', () => {
       expect(items.length).toBeLessThanOrEqual(40);
       expect(items.reduce((sum, item) => sum + countCodePoints(item.text), 0)).toBeLessThanOrEqual(12_000);
     }
-    expect(batches[0]!.some((item) => item.text.startsWith('51.'))).toBe(true);
+    expect(batches[0]!.map((item) => item.text.slice(0, 3))).toContain('51.');
     expect(batches[0]![0]!.text).not.toMatch(/^A long report/);
     const cost = before - await balanceOf(stack.http, learner);
     const characters = batches.flat().reduce((sum, item) => sum + countCodePoints(item.text), 0);
@@ -133,8 +133,19 @@ describe('page translation', () => {
     await translate();
     expect(proxy.translations().length).toBeGreaterThan(reloadFrom);
     // The same blocks make the same batches, hence the same request_ids: the stored answers come back.
-    expect(proxy.translations().slice(reloadFrom).every((e) => e.status === 200 && (e.replayed || e.responseBody.credits_charged === 0))).toBe(true);
+    const reloaded = proxy.translations().slice(reloadFrom).map((e) => ({ status: e.status, charged: e.replayed ? 0 : e.responseBody?.credits_charged }));
+    expect(reloaded).toEqual(reloaded.map(() => ({ status: 200, charged: 0 })));
     expect(await balanceOf(stack.http, learner)).toBe(before - cost);
+    await page.close();
+  });
+
+  it('stops when the credits are out, and says why', async () => {
+    const learner = await learnerReading();
+    await setBalance(stack, learner.userId, 0);
+    const page = await extension.context.newPage();
+    await page.goto(fixtures.url('long.html'));
+    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000 }).toMatch(/^Translation stopped\. Your credits are used up/);
+    expect(await translations(page).count()).toBe(0);
     await page.close();
   });
 
