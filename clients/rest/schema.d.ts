@@ -357,6 +357,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/known-expressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The learner’s card texts, normalised, for marking known expressions on a page
+         * @description Send the ETag back in `If-None-Match`: while the library is unchanged the answer is 304 with no body.
+         */
+        get: operations["library.knownExpressions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sentences": {
         parameters: {
             query?: never;
@@ -2503,6 +2523,83 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.knownExpressions": {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The same value as the ETag header. */
+                        etag: string;
+                        /** @description One entry per card, and one more when preparation corrected its text. */
+                        expressions: {
+                            /** Format: uuid */
+                            cardId: string;
+                            /** @description The expression normalised as captures are deduplicated (NFC, case-folded, whitespace collapsed, trailing punctuation dropped). */
+                            text: string;
+                            /** @description The card’s translation; null until its preparation is ready. */
+                            translation: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag sent is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

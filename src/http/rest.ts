@@ -57,7 +57,8 @@ export function mountRest(app: App, deps: AppDeps, tree: OperationTree) {
         const output = await operation.handler(restContext(deps, request, reply), input);
         const code = typeof rest.status === 'function' ? rest.status(output, input) : rest.status ?? 200;
         if (rest.headers) reply.headers(rest.headers(output));
-        return reply.code(code).send(code === 204 ? null : output);
+        // 204 and 304 carry no body (RFC 9110 §15.3.5, §15.4.5).
+        return reply.code(code).send(code === 204 || code === 304 ? null : output);
       },
     });
   }

@@ -19,10 +19,10 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** A hash of what the build reads: the app's files and the locked dependency versions. */
-function sourceHash(): string {
+/** A hash of what a build reads: the files under these folders and the locked dependency versions. */
+export function sourceHash(dirs: readonly string[]): string {
   const hash = createHash('sha256');
-  for (const file of [...filesUnder(webDir), path.join(root, 'package-lock.json')]) {
+  for (const file of [...dirs.flatMap(filesUnder), path.join(root, 'package-lock.json')]) {
     hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex');
@@ -30,7 +30,7 @@ function sourceHash(): string {
 
 /** Builds the app unless dist/web was built from these very sources; returns whether it built. */
 export async function ensureWebBuild(log: (message: string) => void = () => {}): Promise<boolean> {
-  const hash = sourceHash();
+  const hash = sourceHash([webDir]);
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash) return false;
   const started = Date.now();
   log('web app: building …');

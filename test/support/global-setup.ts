@@ -6,6 +6,7 @@ import { createOrm, migrate } from '../../src/db/orm.ts';
 import { startEmbeddedPostgres } from '../../src/platform/embedded-postgres.ts';
 import { startTemporalDevServer } from '../../src/platform/temporal-dev-server.ts';
 import { ensureWebBuild } from '../../src/platform/web-build.ts';
+import { ensureExtensionBuild } from '../../extension/build.ts';
 import { cachedWorkflowBundle } from '../../src/worker/worker.ts';
 
 export interface Infra {
@@ -22,7 +23,7 @@ declare module 'vitest' {
 
 /**
  * Once per test run: a real PostgreSQL (migrated), a real Temporal dev server, the workflow
- * bundle and the web app's build. Test files share them and isolate themselves by user and by task queue.
+ * bundle, the web app's build and the browser extension's. Test files share them and isolate themselves by user and by task queue.
  */
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lcs-test-'));
@@ -30,7 +31,7 @@ export default async function setup(project: TestProject) {
   const starting = { db: startEmbeddedPostgres({ dataDir: dir }), temporal: startTemporalDevServer({ uiPort: null }) };
   let db: Awaited<typeof starting.db>, temporal: Awaited<typeof starting.temporal>, bundle: Awaited<ReturnType<typeof cachedWorkflowBundle>>;
   try {
-    [db, temporal, bundle] = await Promise.all([starting.db, starting.temporal, cachedWorkflowBundle(), ensureWebBuild()]);
+    [db, temporal, bundle] = await Promise.all([starting.db, starting.temporal, cachedWorkflowBundle(), ensureWebBuild(), ensureExtensionBuild()]);
   } catch (error) {
     // Stop whatever did start, so a failed setup leaves no servers behind.
     await Promise.allSettled([starting.db.then((s) => s.stop()), starting.temporal.then((s) => s.stop())]);

@@ -6,6 +6,7 @@ import {
   deletedSchema, listQuerySchema, listSchema, refreshSchema, reusedSchema,
 } from './schemas.ts';
 import { rejectCorrection } from './correction.ts';
+import { knownExpressionsOperation } from './known-expressions.ts';
 import { captureCard, deleteCard, enrichmentDispatch, getCardForUser, listCards, refreshEnrichment } from './service.ts';
 
 const tag = 'library';
@@ -59,6 +60,7 @@ export const libraryOperations = {
     rest: { method: 'DELETE', path: '/api/library/:cardId/correction', input: 'params', problems: [404, 409] },
     handler: async ({ em, principal }, { cardId }) => ({ card: await rejectCorrection(em, principal.userId, cardId) }),
   }),
+  knownExpressions: knownExpressionsOperation,
   delete: defineOperation({
     tag, summary: 'Delete a card and its learning data (`?cardId=` or JSON body `{cardId}`)', auth: 'write',
     input: cardIdInputSchema, output: deletedSchema,

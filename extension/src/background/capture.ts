@@ -1,0 +1,59 @@
+import { CAPTURE_TEXT_MAX } from '../../../src/domain/library-listing.ts';
+import { cleanCaptureText, countCodePoints } from '../../../src/domain/normalise.ts';
+import type { CaptureOutcome, CardProgress } from '../shared/messages.ts';
+import { plainReason, retryAfterSeconds, serviceClient, sleep, unreachable } from '../shared/service.ts';
+
+/** How many times a capture waits out a 429 before it gives up and says so. */
+const RATE_LIMIT_WAITS = 3;
+
+/**
+ * Captures a selection: up to 280 characters it becomes a card (POST /api/library), longer ones
+ * are saved as a sentence (POST /api/sentences). Only the text is sent: the page's address and
+ * title have no field in the contract, and sending them would break the privacy promise.
+ */
+export async function capture(selection: string): Promise<CaptureOutcome> {
+  const text = cleanCaptureText(selection);
+  if (!text) return { state: 'failed', message: 'Select some text first.' };
+  const asCard = countCodePoints(text) <= CAPTURE_TEXT_MAX;
+  const { api, serviceUrl } = await serviceClient();
+  for (let waits = 0; ; waits++) {
+    let result;
+    try {
+      result = asCard
+        ? await api.POST('/api/library', { body: { text } })
+        : await api.POST('/api/sentences', { body: { original_text: text } });
+    } catch {
+      return { state: 'failed', ...unreachable(serviceUrl) };
+    }
+    const { response, error } = result;
+    if (response.status === 429 && waits < RATE_LIMIT_WAITS) {
+      await sleep(retryAfterSeconds(response, 2) * 1000);
+      continue;
+    }
+    if (asCard && 'data' in result && result.data && 'card' in result.data) {
+      const { card } = result.data;
+      return response.status === 202
+        ? { state: 'saved', message: 'Saved to your library. Preparing its translation…', cardId: card.cardId }
+        : { state: 'already', message: withTranslation('Already in your library', card.enrichment?.translation) };
+    }
+    if (!asCard && response.ok && result.data && 'sentence' in result.data) {
+      return { state: 'saved', message: withTranslation('Saved as a sentence', result.data.sentence.translation) };
+    }
+    if (!asCard && response.status === 409) return { state: 'already', message: 'Already in your sentences.' };
+    return { state: 'failed', ...plainReason(response.status, error as never) };
+  }
+}
+
+const withTranslation = (said: string, translation: string | null | undefined) => (translation ? `${said}: ${translation}` : `${said}.`);
+
+/** Where a new card's preparation stands, for the toast to follow it. */
+export async function cardProgress(cardId: string): Promise<CardProgress> {
+  const { api } = await serviceClient();
+  try {
+    const { data } = await api.GET('/api/library/{cardId}', { params: { path: { cardId } } });
+    if (!data) return { status: 'gone', translation: null };
+    return { status: data.card.enrichmentStatus, translation: data.card.enrichment?.translation ?? null };
+  } catch {
+    return { status: 'pending', translation: null };
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The learner's settings, in chrome.storage.local only: the token must never reach `sync`
+ * storage (it would be copied to every browser of the account) nor any log.
+ */
+export interface Settings {
+  serviceUrl: string;
+  token: string;
+  /** Hosts whose pages are translated as soon as they open (`example.org` also covers its subdomains). */
+  autoTranslateSites: string[];
+}
+
+export const DEFAULT_SERVICE_URL = 'http://localhost:3000';
+
+export async function loadSettings(): Promise<Settings> {
+  const stored = await chrome.storage.local.get(['serviceUrl', 'token', 'autoTranslateSites']);
+  return {
+    serviceUrl: typeof stored.serviceUrl === 'string' && stored.serviceUrl ? stored.serviceUrl : DEFAULT_SERVICE_URL,
+    token: typeof stored.token === 'string' ? stored.token : '',
+    autoTranslateSites: Array.isArray(stored.autoTranslateSites) ? stored.autoTranslateSites.filter((s): s is string => typeof s === 'string') : [],
+  };
+}
+
+export async function saveSettings(settings: Settings): Promise<void> {
+  await chrome.storage.local.set({ ...settings });
+}

@@ -1,0 +1,18 @@
+import { crx } from '@crxjs/vite-plugin';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import manifest from './manifest.config.ts';
+
+/** The browser extension: built unpacked into dist/extension (see build.ts, which also zips it). */
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [crx({ manifest })],
+  build: {
+    outDir: fileURLToPath(new URL('../dist/extension', import.meta.url)),
+    emptyOutDir: true,
+    // Readable code in a store review; the bundle is small either way.
+    minify: false,
+  },
+  // The extension reaches the shared REST client and the domain rules outside its root.
+  server: { fs: { allow: ['..'] } },
+});

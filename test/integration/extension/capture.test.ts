@@ -1,0 +1,139 @@
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useStack } from '../../support/fixture.ts';
+import type { Stack } from '../../support/stack.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
+import { launchExtension, serveFixtures, type Extension } from './harness.ts';
+
+// The extension's options page and capture, in Chromium, against the real service and the fake
+// provider: the learner pastes a token, checks the connection, selects text and captures it.
+
+const SCREENS = 'test-results/screens';
+
+let stack: Stack;
+let user: TestUser;
+useStack((started) => ({ stack, user } = started));
+
+let extension: Extension;
+let fixtures: Awaited<ReturnType<typeof serveFixtures>>;
+beforeAll(async () => {
+  [extension, fixtures] = await Promise.all([launchExtension(), serveFixtures()]);
+  mkdirSync(SCREENS, { recursive: true });
+});
+afterAll(async () => {
+  await extension?.close();
+  await fixtures?.close();
+});
+
+async function openOptions(): Promise<Page> {
+  const page = await extension.context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`chrome-extension://${extension.id}/src/options/index.html`);
+  return page;
+}
+
+async function checkConnection(serviceUrl: string, token: string): Promise<{ page: Page; outcome: string }> {
+  const page = await openOptions();
+  await page.getByLabel('Service URL').fill(serviceUrl);
+  await page.getByLabel('Token').fill(token);
+  await page.getByRole('button', { name: 'Check connection' }).click();
+  const status = page.getByRole('status');
+  await expect.poll(() => status.textContent()).not.toMatch(/^(Checking…)?$/);
+  return { page, outcome: (await status.textContent())! };
+}
+
+/** Selects the text of `selector`'s element on the page, as a learner's drag would. */
+const select = (page: Page, selector: string) => page.locator(selector).selectText();
+
+const toast = (page: Page) => ({ textContent: () => page.getByRole('status').innerText() });
+
+async function openArticle(): Promise<Page> {
+  const page = await extension.context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(fixtures.url('article.html'));
+  return page;
+}
+
+describe('options page', () => {
+  it('stores the URL and token, and Check connection shows the account, its languages and credits', async () => {
+    const { page, outcome } = await checkConnection(stack.baseUrl, user.token);
+    expect(outcome).toBe(`Connected as ${user.email}. Learning English, translating into French. 500 credits left.`);
+    await page.screenshot({ path: `${SCREENS}/extension-options.png` });
+    // Local storage only: nothing in sync storage, where the token would follow the browser account.
+    const stored = await page.evaluate(async () => ({ local: await (globalThis as any).chrome.storage.local.get(null), sync: await (globalThis as any).chrome.storage.sync.get(null) }));
+    expect(stored.local).toMatchObject({ serviceUrl: stack.baseUrl, token: user.token });
+    expect(stored.sync).toEqual({});
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Token').inputValue()).toBe(user.token);
+    await page.close();
+  });
+
+  it('says in plain words why not: a refused token, languages not set, a service that is not there', async () => {
+    const refused = await checkConnection(stack.baseUrl, 'lcp_not-a-real-token');
+    expect(refused.outcome).toMatch(/did not accept the token/);
+    const newcomer = await newUser(stack.http, { languages: null });
+    const noLanguages = await checkConnection(stack.baseUrl, newcomer.token);
+    expect(noLanguages.outcome).toMatch(new RegExp(`Connected as ${newcomer.email}, but your languages are not set yet`));
+    const away = await checkConnection('http://127.0.0.1:9', user.token);
+    expect(away.outcome).toMatch(/The service at http:\/\/127\.0\.0\.1:9 cannot be reached/);
+    await Promise.all([refused.page.close(), noLanguages.page.close(), away.page.close()]);
+  });
+});
+
+describe('capture', () => {
+  it('turns a selection into a card with the floating Capture button, and the toast follows it until its translation is ready', async () => {
+    await extension.configure({ serviceUrl: stack.baseUrl, token: user.token });
+    const page = await openArticle();
+    await select(page, '#second strong');
+    await page.getByRole('button', { name: 'Capture' }).click();
+    await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toBe('Saved: [fr] a drop in the ocean');
+    await page.screenshot({ path: `${SCREENS}/extension-toast.png` });
+    const library = await stack.http('GET', '/api/library', { token: user.token });
+    expect(library.body.items.map((card: { text: string }) => card.text)).toContain('a drop in the ocean');
+
+    await select(page, '#second strong');
+    await page.getByRole('button', { name: 'Capture' }).click();
+    await expect.poll(() => toast(page).textContent()).toBe('Already in your library: [fr] a drop in the ocean');
+    await page.close();
+  });
+
+  it('saves a selection longer than 280 characters as a sentence', async () => {
+    const page = await openArticle();
+    await select(page, 'article');
+    await page.getByRole('button', { name: 'Capture' }).click();
+    await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toMatch(/^Saved as a sentence: \[fr\] City council backs/);
+    const sentences = await stack.http('GET', '/api/sentences', { token: user.token });
+    expect(sentences.body.items[0].original_text).toMatch(/^City council backs the riverside plan/);
+    await page.close();
+  });
+
+  it('sends the page text only: no address, no title', async () => {
+    const page = await openArticle();
+    const sent: string[] = [];
+    extension.context.on('request', (request) => { if (request.url().startsWith(stack.baseUrl)) sent.push(`${request.url()} ${request.postData() ?? ''}`); });
+    await select(page, '#lead b');
+    await page.getByRole('button', { name: 'Capture' }).click();
+    await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toMatch(/^Saved/);
+    for (const line of sent) expect(line).not.toMatch(/article\.html|riverside plan/);
+    await page.close();
+  });
+
+  it('says why not: languages to set (with a way to the options), a refused token', async () => {
+    const newcomer = await newUser(stack.http, { languages: null });
+    await extension.configure({ serviceUrl: stack.baseUrl, token: newcomer.token });
+    const page = await openArticle();
+    await select(page, '#lead b');
+    await page.getByRole('button', { name: 'Capture' }).click();
+    await expect.poll(() => toast(page).textContent()).toMatch(/Set your languages first/);
+    await expect.poll(() => page.getByRole('button', { name: 'Open options' }).isVisible()).toBe(true);
+
+    await extension.configure({ serviceUrl: stack.baseUrl, token: 'lcp_revoked' });
+    await select(page, '#lead b');
+    await page.getByRole('button', { name: 'Capture' }).click();
+    await expect.poll(() => toast(page).textContent()).toMatch(/did not accept the token/);
+    await page.close();
+    await extension.configure({ serviceUrl: stack.baseUrl, token: user.token });
+  });
+});
+
