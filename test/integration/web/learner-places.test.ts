@@ -131,7 +131,7 @@ it('lets a notice be dismissed, keeps it across a redirect, and undoes a delete 
   await page.getByLabel('How much to remember').selectOption('0.95');
   await page.getByRole('button', { name: 'Save Replay setting' }).click();
   await page.getByText('Replay setting saved. It applies from each card’s next review.').waitFor();
-  expect((await (await context.request.get('/trpc/replay.settings')).json()).result.data).toEqual({ desiredRetention: 0.95 });
+  expect((await (await context.request.get('/trpc/replay.settings')).json()).result.data).toMatchObject({ desiredRetention: 0.95 });
   await page.getByRole('button', { name: 'Save language' }).click();
   await page.getByText('Language saved.').waitFor();
   await page.getByRole('button', { name: 'Dismiss notice' }).click();

@@ -42,6 +42,38 @@ export function ReplaySettingsForm() {
       <p className="hint">A higher share means more reviews and fewer forgotten expressions.</p>
       <FormError message={message} />
       <div className="actions"><button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save Replay setting'}</button></div>
+      <PersonalSchedule schedule={settings.data.personalSchedule} />
     </form>
+  );
+}
+
+type Schedule = Awaited<ReturnType<typeof trpc.replay.settings.query>>['personalSchedule'];
+
+/** Where the learner stands with their own FSRS weights, and a way to fit them now once the log allows. */
+function PersonalSchedule({ schedule }: { schedule: Schedule }) {
+  const [message, setMessage] = useState('');
+  const optimise = useMutation({
+    mutationFn: () => trpc.replay.optimise.mutate(),
+    onSuccess: () => {
+      // The fit takes seconds in the background; the settings answer carries its result.
+      setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['replay.settings'] }), 3_000);
+    },
+    onError: (error) => setMessage(explain(error).message),
+  });
+  const { latest, longTermReviews, reviewsNeeded } = schedule;
+  const ready = longTermReviews >= reviewsNeeded;
+  return (
+    <section aria-labelledby="personal-schedule">
+      <h3 id="personal-schedule">Your own schedule</h3>
+      <p className="hint">
+        {!latest && !ready && `Replay learns how you remember once you have ${reviewsNeeded} reviews made a day or more apart: you have ${longTermReviews}.`}
+        {latest?.applied && `Replay schedules with weights fitted to your ${latest.logSize} reviews (${new Date(latest.fittedAt).toLocaleDateString()}): they predicted your latest reviews better than the ones before.`}
+        {latest && !latest.applied && `The last fit (${new Date(latest.fittedAt).toLocaleDateString()}) did not predict your latest reviews better, so Replay kept its schedule.`}
+        {!latest && ready && 'You have enough reviews for Replay to learn how you remember. It does so every week, or now.'}
+      </p>
+      {ready && <div className="actions"><button type="button" onClick={() => { setMessage(''); optimise.mutate(); }} disabled={optimise.isPending}>Fit my schedule now</button></div>}
+      {optimise.isSuccess && <p role="status" className="hint">Fitting your schedule to your reviews: the result shows here in a moment.</p>}
+      <FormError message={message} />
+    </section>
   );
 }
