@@ -20,6 +20,8 @@ export async function webAppPlugin(app: FastifyInstance) {
     // Only the files the build wrote are routes; anything else under /assets/ is a 404.
     wildcard: false,
     index: false,
+    // The build writes .br and .gz beside each text asset (src/platform/web-build.ts).
+    preCompressed: true,
     serve: built,
     maxAge: '365d',
     immutable: true,

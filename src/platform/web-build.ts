@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,18 +20,33 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** A hash of what a build reads: the files under these folders and the locked dependency versions. */
-export function sourceHash(dirs: readonly string[]): string {
+/** A hash of what a build reads: these files and the files under these folders, and the locked dependency versions. */
+export function sourceHash(paths: readonly string[]): string {
   const hash = createHash('sha256');
-  for (const file of [...dirs.flatMap(filesUnder), path.join(root, 'package-lock.json')]) {
+  const files = paths.flatMap((p) => (statSync(p).isDirectory() ? filesUnder(p) : [p]));
+  for (const file of [...files, path.join(root, 'package-lock.json')]) {
     hash.update(path.relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex');
 }
 
+/**
+ * Brotli and gzip copies beside each text asset, made once at build time at the highest levels,
+ * which the server sends to browsers that accept them (`preCompressed`): about a third of the bytes
+ * on a first load, at no cost per request.
+ */
+function compressAssets(dir: string): void {
+  for (const file of filesUnder(dir).filter((f) => /\.(js|css|svg|json|html)$/.test(f))) {
+    const content = readFileSync(file);
+    writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }));
+    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+  }
+}
+
 /** Builds the app unless dist/web was built from these very sources; returns whether it built. */
 export async function ensureWebBuild(log: (message: string) => void = () => {}): Promise<boolean> {
-  const hash = sourceHash([webDir]);
+  // This file too: how the build is made (e.g. its compressed copies) is part of what it is.
+  const hash = sourceHash([webDir, fileURLToPath(import.meta.url)]);
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash) return false;
   const started = Date.now();
   log('web app: building …');
@@ -40,6 +56,7 @@ export async function ensureWebBuild(log: (message: string) => void = () => {}):
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production' },
   });
+  compressAssets(path.join(webBuildDir, 'assets'));
   writeFileSync(stampFile, hash);
   log(`web app: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return true;

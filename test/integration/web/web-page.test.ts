@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +30,13 @@ describe('web app', () => {
     const asset = await stack.http('GET', script!);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Compressed at build time, sent to whoever accepts it; the bytes as built to whoever does not.
+    for (const [encoding, expected] of [['br', 'br'], ['gzip', 'gzip'], ['identity', null]] as const) {
+      const sent = await rawGet(`${stack.baseUrl}${script}`, encoding);
+      expect(sent.encoding).toBe(expected);
+      if (expected) expect(sent.bytes).toBeLessThan(asset.text.length / 2);
+      else expect(sent.bytes).toBe(Buffer.byteLength(asset.text));
+    }
     expect((await stack.http('GET', '/assets/missing.js')).status).toBe(404);
     expect((await stack.http('GET', '/nowhere')).status).toBe(404);
     expect((await stack.http('GET', '/api/nowhere')).headers.get('content-type')).toMatch(/problem\+json/);
@@ -198,3 +206,14 @@ describe('web app', () => {
     await context.close();
   });
 });
+
+/** A GET that leaves the body as sent (fetch would decompress it), with the Accept-Encoding given. */
+function rawGet(url: string, acceptEncoding: string): Promise<{ encoding: string | null; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => { bytes += chunk.length; });
+      res.on('end', () => resolve({ encoding: (res.headers['content-encoding'] as string | undefined) ?? null, bytes }));
+    }).on('error', reject);
+  });
+}
