@@ -12,6 +12,7 @@ import { AppError } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
 import type { LedgerPage, WalletView } from './schemas.ts';
 
+const creditsCharged = counter('lcs_credits_charged_total', 'Credits taken from wallets, by kind (a charge repeated under its idempotency key counts once)', ['kind']);
 const holdsRefused = counter('lcs_credit_holds_refused_total', 'Units of work refused (402) before their provider call: the balance is spent (empty) or held by work in progress (held)', ['task', 'reason']);
 
 
@@ -107,26 +108,41 @@ async function insertEntry(
  * constraint on the key is the backstop. Never below zero: an unaffordable charge takes what is
  * left and records the shortfall. Settles the unit's hold (same key, or `settlesHold`) in the same transaction.
  */
-const creditsCharged = counter('lcs_credits_charged_total', 'Credits taken from wallets, by kind (a charge repeated under its idempotency key counts once)', ['kind']);
-
 export async function charge(em: Em, request: ChargeRequest, now = new Date()): Promise<ChargeResult> {
   const credits = creditsForCost(request.kind, request.providerCostUsd);
-  return em.transactional(async (tx) => {
+  const result = await em.transactional(async (tx): Promise<ChargeResult> => {
     const wallet = await lockCurrentWallet(tx, request.userId, now);
-    await releaseHold(tx, request.userId, request.settlesHold ?? request.idempotencyKey);
-    const [existing] = await tx.execute<{ id: string; amount: number; shortfall: number; balance_after: number }[]>(
-      `SELECT id, amount, shortfall, balance_after FROM ledger_entries WHERE user_id = ? AND idempotency_key = ?`,
-      [request.userId, request.idempotencyKey],
+    const { debited, shortfall, balanceAfter } = applyCharge(wallet.balance, credits);
+    // One statement under the wallet lock (it serialises the user's preparations): the hold
+    // settled, the entry written unless the key already has one, and the balance taken.
+    const [row] = await tx.execute<{ inserted_id: string | null; existing: { id: string; amount: number; shortfall: number } | null }[]>(
+      `WITH released AS (
+         DELETE FROM credit_holds WHERE user_id = ? AND hold_key = ?
+       ), existing AS (
+         SELECT id, amount, shortfall FROM ledger_entries WHERE user_id = ? AND idempotency_key = ?
+       ), inserted AS (
+         INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, provider_cost_usd, shortfall, reason, ref, period_start)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM existing)
+         RETURNING id
+       ), debited AS (
+         UPDATE wallets SET balance = ? WHERE user_id = ? AND EXISTS (SELECT 1 FROM inserted)
+       )
+       SELECT (SELECT id FROM inserted)::text AS inserted_id, (SELECT row_to_json(e) FROM existing e) AS existing`,
+      [
+        request.userId, request.settlesHold ?? request.idempotencyKey,
+        request.userId, request.idempotencyKey,
+        request.userId, request.idempotencyKey, request.kind, -debited, balanceAfter, request.providerCostUsd, shortfall, request.reason, request.ref ?? null, new Date(wallet.period_start),
+        balanceAfter, request.userId,
+      ],
     );
+    const existing = row!.existing;
     if (existing) {
       return { charged: false, credits: Math.abs(existing.amount) + existing.shortfall, debited: Math.abs(existing.amount), shortfall: existing.shortfall, balanceAfter: wallet.balance, entryId: String(existing.id) };
     }
-    const { debited, shortfall, balanceAfter } = applyCharge(wallet.balance, credits);
-    const entryId = await insertEntry(tx, request.userId, request.idempotencyKey, request.kind, -debited, balanceAfter, request.providerCostUsd, shortfall, request.reason, request.ref ?? null, new Date(wallet.period_start));
-    await tx.execute(`UPDATE wallets SET balance = ? WHERE user_id = ?`, [balanceAfter, request.userId]);
-    creditsCharged.inc({ kind: request.kind }, debited);
-    return { charged: true, credits, debited, shortfall, balanceAfter, entryId };
+    return { charged: true, credits, debited, shortfall, balanceAfter, entryId: String(row!.inserted_id) };
   });
+  if (result.charged) creditsCharged.inc({ kind: request.kind }, result.debited);
+  return result;
 }
 
 export async function getWallet(em: Em, userId: string, now = new Date()): Promise<WalletView> {
@@ -142,13 +158,6 @@ export async function getWallet(em: Em, userId: string, now = new Date()): Promi
     periodStart: new Date(wallet.period_start).toISOString(),
     periodEnd: new Date(wallet.period_end).toISOString(),
   };
-}
-
-/** 402 before any model call when nothing is available (spent, or held by work in progress). */
-export async function assertHasCredits(em: Em, userId: string): Promise<void> {
-  const { balance, held } = await getWallet(em, userId);
-  const decision = holdFor(balance, Math.min(held, balance), 0);
-  if ('refused' in decision) throw new InsufficientCredits(decision.refused, balance, held);
 }
 
 /** A 402 that says whether the balance is spent (`empty`) or held by work in progress (`held`). */
