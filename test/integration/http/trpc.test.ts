@@ -16,7 +16,7 @@ describe('tRPC at /trpc over HTTP', () => {
     const user = await newUser(http);
     const res = await http('GET', query('account.me'), { cookie: user.cookie });
     expect(res.status).toBe(200);
-    expect(res.body.result.data).toEqual({ userId: user.userId, email: user.email, plan: 'free', targetLanguage: 'en', nativeLanguage: 'fr' });
+    expect(res.body.result.data).toEqual({ userId: user.userId, email: user.email, plan: 'free', targetLanguage: 'en', nativeLanguage: 'fr', access: 'session' });
   });
 
   it('account.me without credentials → UNAUTHORIZED with the problem', async () => {
