@@ -28,6 +28,9 @@ export function installTracing(config: Pick<Config, 'tracing'>, options: { proce
   return true;
 }
 
+/** Whether this process traces: workers then run the workflows with Temporal's tracing interceptors. */
+export const tracingInstalled = (): boolean => installed !== undefined;
+
 /** Where workflow spans go (the worker's exporter sink): the installed processor, or nowhere. */
 export const workflowSpanProcessor = (): SpanProcessor => installed?.processor ?? new NoopSpanProcessor();
 

@@ -11,6 +11,7 @@ import { startFakeProvider, type FakeProvider } from '../../tools/fake-provider/
 import { connectTemporal } from '../../src/temporal/connection.ts';
 import { installTemporalRuntime } from '../../src/platform/temporal-runtime.ts';
 import { runWorker } from '../../src/worker/worker.ts';
+import { tracingInstalled } from '../../src/platform/telemetry.ts';
 
 // Tests provoke activity and workflow failures on purpose; the SDK's warnings about them are noise.
 await installTemporalRuntime('ERROR');
@@ -83,7 +84,8 @@ export async function startStack(options: { env?: Record<string, string>; worker
 
   let stopWorker = async () => {};
   const startWorker = async () => {
-    const running = await runWorker({ config, orm, model, temporal, bundle: { codePath: infra.workflowBundlePath } });
+    // The run's shared bundle has no tracing interceptors; a file that traces bundles its own (cached).
+    const running = await runWorker({ config, orm, model, temporal, ...(tracingInstalled() ? {} : { bundle: { codePath: infra.workflowBundlePath } }) });
     stopWorker = async () => {
       await running.stop();
       stopWorker = async () => {};
