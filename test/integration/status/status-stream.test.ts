@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => { await otherApi?.close(); });
 
 /** What a test reads from one text/event-stream: its `data:` events, parsed, as they arrive. */
-interface Stream { events: { at: number; data: any }[]; close(): void }
+interface Stream { events: { at: number; data: any }[]; ended: boolean; close(): void }
 
 /** Opens `status.changes` over real SSE (the GET that tRPC's httpSubscriptionLink makes), with the page's cookie. */
 async function openStream(api: Stack, cookie: string): Promise<Stream> {
@@ -28,7 +28,7 @@ async function openStream(api: Stack, cookie: string): Promise<Stream> {
   const res = await fetch(`${api.baseUrl}/trpc/status.changes`, { headers: { cookie, accept: 'text/event-stream' }, signal: aborter.signal });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const stream: Stream = { events: [], close: () => aborter.abort() };
+  const stream: Stream = { events: [], ended: false, close: () => aborter.abort() };
   void (async () => {
     let buffered = '';
     const decoder = new TextDecoder();
@@ -43,7 +43,7 @@ async function openStream(api: Stack, cookie: string): Promise<Stream> {
         if (data && !event) stream.events.push({ at: Date.now(), data: JSON.parse(data) });
       }
     }
-  })().catch(() => {});
+  })().catch(() => {}).finally(() => { stream.ended = true; });
   // Open once the first event (the stream's own resync) arrived.
   await vi.waitFor(() => expect(stream.events.map((e) => e.data)).toContainEqual({ kind: 'resync' }), { timeout: 10_000 });
   return stream;
@@ -87,6 +87,13 @@ describe('status.changes over server-sent events', () => {
     } finally {
       stream.close();
     }
+  });
+
+  it('ends its open streams when the server closes, rather than keeping the close waiting', async () => {
+    const stream = await openStream(otherApi, owner.cookie);
+    await otherApi.close();
+    otherApi = undefined!;
+    await vi.waitFor(() => expect(stream.ended).toBe(true), { timeout: 5_000 });
   });
 
   it('refuses a caller without a session or token like any query', async () => {
