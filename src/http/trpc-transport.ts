@@ -5,12 +5,10 @@ import type { AppDeps } from './deps.ts';
 import { statusHub as createStatusHub } from '../features/status/hub.ts';
 import { loggableError } from './plugins/problems.ts';
 import { flattenOperations } from './operation.ts';
-import { appRouter, feeds, operations } from './operations.ts';
+import { appRouter, feedPaths, operations } from './operations.ts';
 
 /** Paths ('library.capture') of the procedures counted in the model bucket, from their operations. */
 const modelBackedPaths = new Set(flattenOperations(operations).filter(([, operation]) => operation.modelBacked).map(([path]) => path));
-/** Paths ('status.changes') of the tRPC-only feeds. */
-const feedPaths = Object.entries(feeds).flatMap(([name, router]) => Object.keys(router).map((key) => `${name}.${key}`));
 const pathOf = (request: FastifyRequest) => (request.params as { path: string }).path;
 
 /**
