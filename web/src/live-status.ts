@@ -1,4 +1,4 @@
-import type { InfiniteData } from '@tanstack/react-query';
+import type { InfiniteData, QueryKey } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import type { StatusEvent } from '../../src/features/status/hub.ts';
 import { queryClient, trpc } from './trpc.ts';
@@ -36,14 +36,24 @@ export function useStatusStream(): boolean {
 /** A polling interval for a screen: the slow fallback while something is pending and the stream is down. */
 export const fallbackPoll = (pending: boolean, live: boolean) => (pending && !live ? FALLBACK_POLL_MS : false);
 
+/**
+ * Writes what was just read into the cached queries matching `filters`, unless one of them is being
+ * read already: that read may have begun before the change and land after this write, so it is
+ * asked again instead (invalidating cancels it).
+ */
+function freshen<T>(filters: { queryKey: QueryKey; exact?: boolean }, update: (data: T) => T) {
+  if (queryClient.isFetching(filters) > 0) void queryClient.invalidateQueries(filters);
+  else queryClient.setQueriesData<T>(filters, (data) => data && update(data));
+}
+
 /** A card that settled: read once, then written into its details and into every list page that shows it. */
 async function cardSettled(cardId: string) {
   const detail = await trpc.library.get.query({ cardId });
-  queryClient.setQueryData<CardDetail>(['library.get', cardId], detail);
-  queryClient.setQueriesData<InfiniteData<CardPage>>({ queryKey: ['library.list'] }, (data) => data && {
+  freshen<CardDetail>({ queryKey: ['library.get', cardId], exact: true }, () => detail);
+  freshen<InfiniteData<CardPage>>({ queryKey: ['library.list'] }, (data) => ({
     ...data,
     pages: data.pages.map((page) => ({ ...page, items: page.items.map((card) => (card.cardId === cardId ? { ...card, ...detail.card } : card)) })),
-  });
+  }));
 }
 
 /** Possibly missed events (the stream (re)opened): whatever shows something pending is read again. */
