@@ -89,6 +89,21 @@ describe('status.changes over server-sent events', () => {
     }
   });
 
+  it('tells open streams to resync when the listening connection was lost and is back', async () => {
+    const stream = await openStream(stack, owner.cookie);
+    try {
+      const resyncs = () => stream.events.filter((e) => e.data.kind === 'resync').length;
+      const before = resyncs();
+      await sql(stack, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN "lcs_status"'`);
+      await vi.waitFor(() => expect(resyncs()).toBe(before + 1), { timeout: 10_000 });
+      // And it listens again: the next change still arrives.
+      const card = await capture(stack, owner, 'heard after the reconnection');
+      await vi.waitFor(() => expect(cardEvents(stream).map((e) => e.data.id)).toContain(card.cardId), { timeout: 45_000, interval: 50 });
+    } finally {
+      stream.close();
+    }
+  });
+
   it('ends its open streams when the server closes, rather than keeping the close waiting', async () => {
     const stream = await openStream(otherApi, owner.cookie);
     await otherApi.close();
