@@ -3,6 +3,7 @@ import { audioOperations } from '../features/audio/operations.ts';
 import { creditOperations } from '../features/credits/operations.ts';
 import { libraryOperations } from '../features/library/operations.ts';
 import { replayOperations } from '../features/replay/operations.ts';
+import { statusFeeds } from '../features/status/feed.ts';
 import { sentenceOperations } from '../features/sentences/operations.ts';
 import { translationOperations } from '../features/translation/operations.ts';
 import { workOperations } from '../features/work/operations.ts';
@@ -25,7 +26,12 @@ export const operations = {
   work: workOperations,
 } satisfies OperationTree;
 
-export const appRouter = trpcRouterOf(operations);
+/** tRPC only: live feeds, served as server-sent events (no REST counterpart). */
+export const feeds = { status: statusFeeds };
+/** Their paths ('status.changes'). */
+export const feedPaths = Object.entries(feeds).flatMap(([name, router]) => Object.keys(router).map((key) => `${name}.${key}`));
+
+export const appRouter = trpcRouterOf(operations, feeds);
 
 /** What typed tRPC clients import (as a type only). */
 export type AppRouter = typeof appRouter;

@@ -1,10 +1,11 @@
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/problems.ts';
 import type { AppDeps } from './deps.ts';
+import { statusHub as createStatusHub } from '../features/status/hub.ts';
 import { loggableError } from './plugins/problems.ts';
 import { flattenOperations } from './operation.ts';
-import { appRouter, operations } from './operations.ts';
+import { appRouter, feedPaths, operations } from './operations.ts';
 
 /** Paths ('library.capture') of the procedures counted in the model bucket, from their operations. */
 const modelBackedPaths = new Set(flattenOperations(operations).filter(([, operation]) => operation.modelBacked).map(([path]) => path));
@@ -19,6 +20,8 @@ const pathOf = (request: FastifyRequest) => (request.params as { path: string })
  * - the JSON body is handed to tRPC unread, and tRPC reads it — up to BODY_LIMIT_BYTES — only
  *   when a procedure asks for its input, after its principal check;
  * - no batching: one request is one call, so one rate-limit count is one call's work;
+ * - subscriptions (`status.changes`) are GETs answered as text/event-stream, for as long as the
+ *   stream lasts; the client's `httpSubscriptionLink` opens them with the page's cookie;
  * - the global hooks (per-address limit, auth, CSRF, read-only scope, per-user limit) run as for
  *   REST; a model-backed operation puts the request in the model bucket.
  */
@@ -33,26 +36,39 @@ export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
     done(null, payload);
   });
 
+  // Streams never end by themselves: they are ended before the server waits for open requests.
+  // Its address is read at the first stream: building the app (e.g. for its OpenAPI document) needs no database.
+  const statusHub = createStatusHub(() => deps.orm.config.get('clientUrl')!, app.log);
+  app.addHook('preClose', () => statusHub.close());
+
+  const serve = (request: FastifyRequest, reply: FastifyReply, path: string) =>
+    fastifyRequestHandler({
+      router: appRouter,
+      req: request,
+      res: reply,
+      path,
+      allowBatching: false,
+      maxBodySize: bodyLimit,
+      createContext: ({ req, res }) => ({ deps, request: req, reply: res, statusHub }),
+      // Catalog errors are answers; anything else is a bug and is logged like REST's 500s.
+      onError: ({ error, path, req }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: loggableError(error.cause ?? error), procedure: path }, 'tRPC procedure failed');
+      },
+    });
+  // Not REST operations: kept out of the OpenAPI document.
+  const hidden = { hide: true };
+
   app.route({
     method: ['GET', 'POST'],
     url: '/trpc/:path',
     // The principal is resolved when present; each procedure decides whether it needs one.
     config: { auth: 'optional', modelBacked: (request) => modelBackedPaths.has(pathOf(request)) },
-    // Not REST operations: kept out of the OpenAPI document.
-    schema: { hide: true },
-    handler: (request, reply) =>
-      fastifyRequestHandler({
-        router: appRouter,
-        req: request,
-        res: reply,
-        path: pathOf(request),
-        allowBatching: false,
-        maxBodySize: bodyLimit,
-        createContext: ({ req, res }) => ({ deps, request: req, reply: res }),
-        // Catalog errors are answers; anything else is a bug and is logged like REST's 500s.
-        onError: ({ error, path, req }) => {
-          if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: loggableError(error.cause ?? error), procedure: path }, 'tRPC procedure failed');
-        },
-      }),
+    schema: hidden,
+    handler: (request, reply) => serve(request, reply, pathOf(request)),
   });
+  // A feed answers 200 as soon as its stream opens and reports later errors inside it, so who
+  // asks is checked here, before: a caller without a principal gets a plain 401 problem.
+  for (const path of feedPaths) {
+    app.route({ method: 'GET', url: `/trpc/${path}`, config: { auth: 'read' }, schema: hidden, handler: (request, reply) => serve(request, reply, path) });
+  }
 }

@@ -3,8 +3,10 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError, type z } from 'zod';
 import { AppError, isAppError, problemBody } from '../domain/problems.ts';
+import type { StatusHub } from '../features/status/hub.ts';
 import type { AppDeps } from './deps.ts';
 import { admit, isOperation, type AnyOperation, type Operation, type OperationTree } from './operation.ts';
+import type { Principal } from './plugins/auth.ts';
 import { requireLanguages } from './plugins/language-guard.ts';
 import { answerProblem, catalogErrorOf } from './plugins/problems.ts';
 import { assertStorableText } from './plugins/text-guard.ts';
@@ -13,6 +15,8 @@ export interface TrpcContext {
   deps: AppDeps;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** This process's live status announcements, for the `status.changes` stream. */
+  statusHub: StatusHub;
 }
 
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -35,6 +39,14 @@ function problemOf(error: TRPCError) {
 const t = initTRPC.context<TrpcContext>().create({
   // Never send stack traces to clients, whatever NODE_ENV says.
   isDev: false,
+  sse: {
+    // A comment line now and then keeps idle streams open through proxies; a client that hears
+    // nothing for longer reconnects. A stream lasts at most maxDurationMs and the client then
+    // opens another, whose auth is checked anew: a signed-out session stops hearing within that.
+    ping: { enabled: true, intervalMs: 20_000 },
+    client: { reconnectAfterInactivityMs: 45_000 },
+    maxDurationMs: 5 * 60_000,
+  },
   errorFormatter({ shape, error }) {
     return { ...shape, data: { ...shape.data, problem: problemOf(error) } };
   },
@@ -73,6 +85,21 @@ function procedureOf(operation: AnyOperation) {
   return operation.rest.method === 'GET' ? procedure.query(resolve) : procedure.mutation(resolve);
 }
 
+/**
+ * A live feed, tRPC only (a subscription, served as text/event-stream): any principal that may
+ * call a query (a page session or a token), checked when the stream opens; the feed is given the
+ * caller's principal, so it can only ever read the caller's own events.
+ */
+export function feedOf<T>(feed: (ctx: TrpcContext & { principal: Principal }, signal: AbortSignal) => AsyncGenerator<T>) {
+  return t.procedure
+    .use(toTrpcErrors)
+    .use(({ ctx, next }) => {
+      admit('read', ctx.request.principal);
+      return next({ ctx: { ...ctx, principal: ctx.request.principal! } });
+    })
+    .subscription(({ ctx, signal }) => feed(ctx, signal!));
+}
+
 type ProcedureOf<T> = T extends Operation<infer I, infer O, any, any, infer M>
   ? M extends 'GET'
     ? TRPCQueryProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
@@ -86,5 +113,6 @@ function proceduresOf<T extends OperationTree>(tree: T): ProceduresOf<T> {
   return Object.fromEntries(Object.entries(tree).map(([key, node]) => [key, isOperation(node) ? procedureOf(node) : proceduresOf(node)])) as ProceduresOf<T>;
 }
 
-/** Every operation of the tree as a tRPC procedure at its name (`library.capture`). */
-export const trpcRouterOf = <T extends OperationTree>(tree: T) => t.router(proceduresOf(tree));
+/** Every operation of the tree as a tRPC procedure at its name (`library.capture`), and the tRPC-only feeds. */
+export const trpcRouterOf = <T extends OperationTree, F extends Record<string, Record<string, ReturnType<typeof feedOf<any>>>>>(tree: T, feeds: F) =>
+  t.router({ ...proceduresOf(tree), ...feeds } as ProceduresOf<T> & F);

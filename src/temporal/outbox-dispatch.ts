@@ -202,7 +202,7 @@ export function startOutboxRelay(orm: Orm, temporal: Client, options: OutboxRela
     wanted = true;
     running ??= passes();
   };
-  const stopListening = listen(options.databaseUrl, OUTBOX_CHANNEL, wake, logger);
+  const stopListening = listen(options.databaseUrl, OUTBOX_CHANNEL, () => wake(), logger);
   const poll = setInterval(wake, options.pollEveryMs);
   return async () => {
     stopped = true;

@@ -16,6 +16,7 @@ import { Welcome } from './screens/Welcome.tsx';
 import { forgetAccount, queryClient, sessionEvents, trpc } from './trpc.ts';
 import { Notice, NoticeContext, useNotify, type NoticeAction, type NoticeState, type Tone } from './ui.tsx';
 import { sendWaitingDeletes } from './pending-deletes.ts';
+import { followStatusChanges } from './live-status.ts';
 import { problemOf } from './trpc.ts';
 
 export type Account = Awaited<ReturnType<typeof trpc.account.me.query>>;
@@ -67,8 +68,12 @@ export function App() {
     sessionEvents.onLanguagesMissing = () => navigate(APP_PATHS.welcome);
   }, [notify]);
 
-  // Where a visitor may be: signed out → sign-in; no languages yet → welcome; else the workspace.
   const me = account.data;
+  // The signed-in learner's cards and sentences are pushed as they settle, for as long as they are signed in.
+  const signedIn = Boolean(me);
+  useEffect(() => (signedIn ? followStatusChanges() : undefined), [signedIn]);
+
+  // Where a visitor may be: signed out → sign-in; no languages yet → welcome; else the workspace.
   useEffect(() => {
     if (account.isPending || account.isError) return;
     const path = route?.path;

@@ -1,9 +1,18 @@
 import { QueryCache, QueryClient, MutationCache } from '@tanstack/react-query';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink, TRPCClientError } from '@trpc/client';
 import type { AppRouter } from '../../src/http/operations.ts';
 
-/** The one client of the app: typed by the server's router; one call per request (the server does not batch). */
-export const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: '/trpc' })] });
+/**
+ * The one client of the app, typed by the server's router: one call per request (the server does
+ * not batch); subscriptions (the live status) as server-sent events, with the page's cookie.
+ */
+export const trpc = createTRPCClient<AppRouter>({
+  links: [splitLink({
+    condition: (op) => op.type === 'subscription',
+    true: httpSubscriptionLink({ url: '/trpc' }),
+    false: httpLink({ url: '/trpc' }),
+  })],
+});
 
 /** The RFC 9457 problem tRPC carries under `data.problem` (src/http/trpc.ts). */
 export type Problem = NonNullable<NonNullable<TRPCClientError<AppRouter>['data']>['problem']>;

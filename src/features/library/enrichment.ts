@@ -20,6 +20,7 @@ import { counter, histogram } from '../../platform/metrics.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { type BackgroundCall, modelCallHold, withCreditHold } from '../credits/paid-call.ts';
 import { charge } from '../credits/wallet.ts';
+import { announceStatusChange } from '../status/changes.ts';
 
 /**
  * The preparation of a card ("enrichment"): what the workflow's activities do, and how the API
@@ -134,6 +135,7 @@ export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef,
       return { outcome: 'ready' };
     });
     if (!('discarded' in stored)) {
+      announceStatusChange(em, { userId: card.user_id, kind: 'card', id: ref.cardId, status: 'ready' });
       preparations.inc({ outcome: 'ready', code: '' });
       if (ref.attempt === 1) captureToReady.observe(waitedSeconds);
       return stored;
@@ -189,11 +191,13 @@ async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: Enrichme
 
 /** Marks the attempt failed (only if it is still the card's pending attempt). */
 export async function recordEnrichmentFailure(em: Em, ref: EnrichmentRef, error: EnrichmentError): Promise<void> {
-  const marked = await em.execute(
+  const [marked] = await em.execute<{ user_id: string }[]>(
     `UPDATE cards SET enrichment_status = 'failed', enrichment_error = ?::jsonb, updated_at = now()
-     WHERE id = ? AND enrichment_attempt = ? AND enrichment_status = 'pending' RETURNING id`,
+     WHERE id = ? AND enrichment_attempt = ? AND enrichment_status = 'pending' RETURNING user_id`,
     [JSON.stringify(error), ref.cardId, ref.attempt],
   );
-  // Counted once per attempt: a retried recording finds the attempt settled already.
-  if (marked.length > 0) preparations.inc({ outcome: businessOutcomeOf(error.code) ?? 'failed', code: error.code });
+  // Counted and announced once per attempt: a retried recording finds the attempt settled already.
+  if (!marked) return;
+  announceStatusChange(em, { userId: marked.user_id, kind: 'card', id: ref.cardId, status: 'failed' });
+  preparations.inc({ outcome: businessOutcomeOf(error.code) ?? 'failed', code: error.code });
 }

@@ -11,6 +11,7 @@ import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { LEASE, LEASE_EXPIRY_SQL, whileLeased } from '../../services/leases.ts';
 import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
 import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
+import { announceStatusChange } from '../status/changes.ts';
 import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
 import { sentenceTranslationWorkflow } from '../../workflows/sentence-translation.ts';
@@ -150,7 +151,7 @@ export async function translateSentence(
     // Charge and result commit together; the charge is keyed by attempt, so a retried activity
     // cannot bill twice. A sentence that changed meanwhile (retried, deleted) rolls the charge back.
     try {
-      return await em.transactional(async (tx) => {
+      const translated = await em.transactional(async (tx) => {
         const charged = creditsForCost('sentence_translation', result.costUsd) > 0
           ? await charge(tx, {
               userId: row.user_id,
@@ -169,6 +170,8 @@ export async function translateSentence(
         if (!done) throw new SentenceSuperseded();
         return view(done);
       });
+      announceStatusChange(em, { userId: row.user_id, kind: 'sentence', id: sentenceId, status: 'translated' });
+      return translated;
     } catch (error) {
       if (!(error instanceof SentenceSuperseded)) throw error;
       deps.model.recordUnbilled({ task: 'translate_sentence', reason: 'superseded', costUsd: result.costUsd });
@@ -181,10 +184,11 @@ class SentenceSuperseded extends Error {}
 
 /** Records a failed attempt; nothing was charged for it. */
 export async function markSentenceFailed(em: Em, sentenceId: string, attempt: number, code: string): Promise<void> {
-  await em.execute(
-    `UPDATE sentences SET status = 'failed', error_code = ?, updated_at = clock_timestamp() WHERE id = ? AND attempt = ? AND status = 'pending'`,
+  const [marked] = await em.execute<{ user_id: string }[]>(
+    `UPDATE sentences SET status = 'failed', error_code = ?, updated_at = clock_timestamp() WHERE id = ? AND attempt = ? AND status = 'pending' RETURNING user_id`,
     [code.slice(0, 64), sentenceId, attempt],
   );
+  if (marked) announceStatusChange(em, { userId: marked.user_id, kind: 'sentence', id: sentenceId, status: 'failed' });
 }
 
 export async function listSentences(em: Em, userId: string, page: number, pageSize: number): Promise<SentencePage> {

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineOperation, flattenOperations, noInput } from '../../../src/http/operation.ts';
-import { appRouter, operations } from '../../../src/http/operations.ts';
+import { appRouter, feedPaths, operations } from '../../../src/http/operations.ts';
 
 const shared = flattenOperations(operations);
 const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string; output?: unknown } }>;
 
 describe('the operation definitions', () => {
   it('are each one tRPC procedure at their name, a query exactly when REST reads with GET, with an output schema', () => {
-    expect(Object.keys(procedures).sort()).toEqual(shared.map(([name]) => name).sort());
+    expect(Object.keys(procedures).sort()).toEqual([...shared.map(([name]) => name), ...feedPaths].sort());
+    for (const name of feedPaths) expect(procedures[name]!._def.type, name).toBe('subscription');
     for (const [name, operation] of shared) {
       expect(procedures[name]!._def.type, name).toBe(operation.rest.method === 'GET' ? 'query' : 'mutation');
       expect(procedures[name]!._def.output, name).toBeDefined();

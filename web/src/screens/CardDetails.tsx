@@ -8,16 +8,18 @@ import { dueFromNow, formatDateTime, formatDay } from '../time.ts';
 import { useNotify } from '../ui.tsx';
 import { PlayAudio } from './Audio.tsx';
 import { deleteLater, undoDelete } from '../pending-deletes.ts';
+import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
 import { RATING_WORD, refreshForecast } from './ReplayOverview.tsx';
 import { refreshLibrary, STATUS_LABEL, useRetry } from './Library.tsx';
 
 /** One card in full: enrichment, correction, scheduling; retry and delete. */
 export function CardDetails({ account, cardId }: { account: Account; cardId: string }) {
   const notify = useNotify();
+  const live = useStatusStream();
   const detail = useQuery({
     queryKey: ['library.get', cardId],
     queryFn: () => trpc.library.get.query({ cardId }),
-    refetchInterval: (query) => (query.state.data?.card.enrichmentStatus === 'pending' ? 1_000 : false),
+    refetchInterval: (query) => fallbackPoll(pendingIn.card(query.state.data), live),
   });
   const card = detail.data?.card;
   const keepMine = useMutation({

@@ -8,13 +8,12 @@ import { queryClient, trpc } from '../trpc.ts';
 import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
 import { refreshForecast } from './ReplayOverview.tsx';
 import { useWaitingDeletes } from '../pending-deletes.ts';
+import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
 
 export type Card = Awaited<ReturnType<typeof trpc.library.list.query>>['items'][number];
 
 export const STATUS_LABEL: Record<Card['enrichmentStatus'], string> = { pending: 'Preparing…', ready: 'Ready', failed: 'Preparation failed' };
 const PAGE_SIZE = 20;
-/** While a card is being prepared the list is asked again at this pace (a push replaces it later). */
-const PENDING_REFRESH_MS = 1_000;
 
 export const cardPath = (cardId: string) => APP_PATHS.card.replace(':cardId', encodeURIComponent(cardId));
 export const refreshLibrary = () => queryClient.invalidateQueries({ queryKey: ['library.list'] });
@@ -23,6 +22,7 @@ export const refreshLibrary = () => queryClient.invalidateQueries({ queryKey: ['
 export function Library({ account }: { account: Account }) {
   useLocation();
   const search = searchParam('q');
+  const live = useStatusStream();
   const [status, setStatus] = useState<{ text: string; tone: string; charged?: string }>({ text: '', tone: '' });
   const lastCaptured = useRef<string | null>(null);
   const captureInput = useRef<HTMLInputElement>(null);
@@ -31,7 +31,8 @@ export function Library({ account }: { account: Account }) {
     queryFn: ({ pageParam }) => trpc.library.list.query({ limit: PAGE_SIZE, ...(search ? { query: search } : {}), ...(pageParam ? { cursor: pageParam } : {}) }),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,
-    refetchInterval: (query) => (query.state.data?.pages.some((p) => p.items.some((c) => c.enrichmentStatus === 'pending')) ? PENDING_REFRESH_MS : false),
+    // Settled cards are pushed (live-status.ts); polling is the fallback while the stream is down.
+    refetchInterval: (query) => fallbackPoll(pendingIn.cards(query.state.data), live),
   });
   const deleting = useWaitingDeletes();
   const cards = (list.data?.pages.flatMap((p) => p.items) ?? []).filter((c) => !deleting.has(c.cardId));

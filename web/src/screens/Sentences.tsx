@@ -6,6 +6,7 @@ import { BUSY_RETRIES, busyWaitMs, linesOf, settled, SENTENCE_MAX_CHARS, tooLong
 import { formatDay } from '../time.ts';
 import { problemOf, queryClient, trpc } from '../trpc.ts';
 import { PlayAudio } from './Audio.tsx';
+import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
 import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
 
 type Sentence = Awaited<ReturnType<typeof trpc.sentences.list.query>>['items'][number];
@@ -23,10 +24,11 @@ const STATUS_WORDS: Record<Sentence['status'], string> = { pending: 'Translating
 
 /** One sentence at a time (answered with its translation), or many lines at once in the background. */
 export function Sentences({ account }: { account: Account }) {
+  const live = useStatusStream();
   const list = useQuery({
     queryKey: ['sentences.list'],
     queryFn: () => trpc.sentences.list.query({ page: 1, pageSize: PAGE_SIZE }),
-    refetchInterval: (query) => (query.state.data?.items.some((s) => s.status === 'pending') ? 1_000 : false),
+    refetchInterval: (query) => fallbackPoll(pendingIn.sentences(query.state.data), live),
   });
   const [lines, setLines] = useState<Line[]>([]);
   const [error, setError] = useState('');

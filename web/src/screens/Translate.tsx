@@ -1,10 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explainField } from '../errors.ts';
 import { trpc } from '../trpc.ts';
 import { credits } from '../credits.ts';
 import { CostBefore, refreshCredits } from './Credits.tsx';
+import { textBlocksOf } from '../html-blocks.ts';
 
 /** What one request may carry (the service's limits): paragraphs beyond them are not sent. */
 const MAX_ITEMS = 40;
@@ -28,6 +29,26 @@ export function Translate({ account }: { account: Account }) {
     onSuccess: () => void refreshCredits(),
     onError: (failure) => setError(explainField(failure, 'items')),
   });
+  /** An HTML fragment becomes its text blocks, one paragraph each, in place of the selection; then it reads like pasted text. */
+  const insertBlocksOf = (html: string) => {
+    const field = textarea.current!;
+    field.setRangeText(textBlocksOf(html).join('\n\n'), field.selectionStart, field.selectionEnd, 'end');
+    field.focus();
+  };
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const html = event.clipboardData.getData('text/html');
+    if (!html) return; // plain text pastes as it is
+    event.preventDefault();
+    insertBlocksOf(html);
+  };
+  const onDrop = async (event: DragEvent<HTMLTextAreaElement>) => {
+    const dropped = event.dataTransfer;
+    const file = [...dropped.files].find((f) => f.type === 'text/html' || /\.html?$/i.test(f.name));
+    const html = dropped.getData('text/html');
+    if (!file && !html) return; // plain text drops as it is
+    event.preventDefault();
+    insertBlocksOf(file ? await file.text() : html);
+  };
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const paragraphs = paragraphsOf(textarea.current!.value);
@@ -44,8 +65,8 @@ export function Translate({ account }: { account: Account }) {
       <form onSubmit={onSubmit} noValidate aria-busy={translate.isPending}>
         <label htmlFor="translate-text">Text to read bilingual</label>
         <textarea id="translate-text" ref={textarea} rows={6} aria-describedby="translate-hint translate-error" aria-invalid={error ? true : undefined}
-          placeholder="Paste an article or a page; blank lines separate paragraphs." />
-        <p id="translate-hint" className="hint">Each paragraph is shown with its translation, as the browser extension shows a page. <CostBefore kind="page_translation" noun="page translation" /></p>
+          placeholder="Paste an article or a page; blank lines separate paragraphs." onPaste={onPaste} onDrop={(event) => void onDrop(event)} />
+        <p id="translate-hint" className="hint">Each paragraph is shown with its translation, as the browser extension shows a page. Paste or drop part of a web page (or an .html file) and its paragraphs, headings and list items are taken as text. <CostBefore kind="page_translation" noun="page translation" /></p>
         <p id="translate-error" className="field-error" role="alert">{error}</p>
         <div className="actions"><button type="submit" className="primary" disabled={translate.isPending}>{translate.isPending ? 'Translating…' : 'Translate'}</button></div>
       </form>

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { useStack } from '../../support/fixture.ts';
+import { sql } from '../../support/helpers.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { newUser, expectProblem, type TestUser } from '../../support/users.ts';
+import { capture } from '../library/helpers.ts';
+import { asyncHeaders } from '../sentences/support.ts';
+
+let stack: Stack;
+let owner: TestUser;
+useStack((started) => ({ stack, user: owner } = started));
+
+/** A second API process on the same database: no worker, so it only hears what others announce. */
+let otherApi: Stack;
+let stranger: TestUser;
+beforeAll(async () => {
+  otherApi = await startStack({ worker: false });
+  stranger = await newUser(stack.http);
+});
+afterAll(async () => { await otherApi?.close(); });
+
+/** What a test reads from one text/event-stream: its `data:` events, parsed, as they arrive. */
+interface Stream { events: { at: number; data: any }[]; ended: boolean; close(): void }
+
+/** Opens `status.changes` over real SSE (the GET that tRPC's httpSubscriptionLink makes), with the page's cookie. */
+async function openStream(api: Stack, cookie: string): Promise<Stream> {
+  const aborter = new AbortController();
+  const res = await fetch(`${api.baseUrl}/trpc/status.changes`, { headers: { cookie, accept: 'text/event-stream' }, signal: aborter.signal });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const stream: Stream = { events: [], ended: false, close: () => aborter.abort() };
+  void (async () => {
+    let buffered = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body!) {
+      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+      let end;
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const block = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const data = block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');
+        const event = block.split('\n').find((line) => line.startsWith('event:'));
+        if (data && !event) stream.events.push({ at: Date.now(), data: JSON.parse(data) });
+      }
+    }
+  })().catch(() => {}).finally(() => { stream.ended = true; });
+  // Open once the first event (the stream's own resync) arrived.
+  await vi.waitFor(() => expect(stream.events.map((e) => e.data)).toContainEqual({ kind: 'resync' }), { timeout: 10_000 });
+  return stream;
+}
+
+const cardEvents = (stream: Stream) => stream.events.filter((e) => e.data.kind === 'card');
+
+describe('status.changes over server-sent events', () => {
+  it('tells a card becoming ready to its owner only, through every API process', async () => {
+    const ownersHere = await openStream(stack, owner.cookie);
+    const ownersThere = await openStream(otherApi, owner.cookie);
+    const strangers = await openStream(stack, stranger.cookie);
+    try {
+      const card = await capture(stack, owner, 'streamed to its owner');
+      const ready = { kind: 'card', id: card.cardId, status: 'ready' };
+      await vi.waitFor(() => {
+        expect(cardEvents(ownersHere).map((e) => e.data)).toEqual([ready]);
+        expect(cardEvents(ownersThere).map((e) => e.data)).toEqual([ready]);
+      }, { timeout: 45_000, interval: 50 });
+      const [{ enriched_ms }] = (await sql<{ enriched_ms: number }>(stack, `SELECT extract(epoch FROM enriched_at) * 1000 AS enriched_ms FROM cards WHERE id = ?`, [card.cardId])) as [{ enriched_ms: number }];
+      console.log(`status.changes: card ready → event on the stream after ${cardEvents(ownersHere)[0]!.at - enriched_ms} ms (this API), ${cardEvents(ownersThere)[0]!.at - enriched_ms} ms (the other)`);
+
+      // The stranger's stream was open all along: its first card event is its own capture's.
+      const own = await capture(stack, stranger, 'the stranger hears only this');
+      await vi.waitFor(() => expect(cardEvents(strangers).map((e) => e.data)).toEqual([{ kind: 'card', id: own.cardId, status: 'ready' }]), { timeout: 45_000, interval: 50 });
+      expect(cardEvents(ownersHere)).toHaveLength(1);
+      // Ids and statuses only: no user text on the wire of a NOTIFY or a stream.
+      expect(JSON.stringify(ownersHere.events)).not.toContain('streamed to its owner');
+    } finally {
+      for (const stream of [ownersHere, ownersThere, strangers]) stream.close();
+    }
+  });
+
+  it('tells a sentence translated in the background', async () => {
+    const stream = await openStream(otherApi, owner.cookie);
+    try {
+      const res = await stack.http('POST', '/api/sentences?mode=async', { token: owner.token, headers: asyncHeaders, body: { original_text: 'The stream says when I am translated.' } });
+      expect(res.status, res.text).toBe(202);
+      const translated = { kind: 'sentence', id: res.body.sentence.id, status: 'translated' };
+      await vi.waitFor(() => expect(stream.events.map((e) => e.data)).toContainEqual(translated), { timeout: 45_000, interval: 50 });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('tells open streams to resync when the listening connection was lost and is back', async () => {
+    const stream = await openStream(stack, owner.cookie);
+    try {
+      const resyncs = () => stream.events.filter((e) => e.data.kind === 'resync').length;
+      const before = resyncs();
+      await sql(stack, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN "lcs_status"'`);
+      await vi.waitFor(() => expect(resyncs()).toBe(before + 1), { timeout: 10_000 });
+      // And it listens again: the next change still arrives.
+      const card = await capture(stack, owner, 'heard after the reconnection');
+      await vi.waitFor(() => expect(cardEvents(stream).map((e) => e.data.id)).toContain(card.cardId), { timeout: 45_000, interval: 50 });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('ends its open streams when the server closes, rather than keeping the close waiting', async () => {
+    const stream = await openStream(otherApi, owner.cookie);
+    await otherApi.close();
+    otherApi = undefined!;
+    await vi.waitFor(() => expect(stream.ended).toBe(true), { timeout: 5_000 });
+  });
+
+  it('refuses a caller without a session or token like any query', async () => {
+    expectProblem(await stack.http('GET', '/trpc/status.changes'), 401, 'unauthenticated');
+  });
+});
