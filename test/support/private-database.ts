@@ -8,6 +8,11 @@ export interface PrivateDatabase {
   url: string;
   /** Stops PostgreSQL: every connection drops, new ones are refused. */
   stop(): Promise<void>;
+  /**
+   * Takes it away at once (immediate shutdown, as a crash): every session ends where it stands,
+   * with no lock released on the way, so no statement waiting on a lock can still commit.
+   */
+  crash(): Promise<void>;
   /** Starts it again on the same port and data, as after a restart. */
   start(): Promise<void>;
   /** Stops it for good and removes its data. */
@@ -31,6 +36,12 @@ export async function startPrivateDatabase(): Promise<PrivateDatabase> {
     url,
     async stop() {
       await db?.stop();
+      db = null;
+    },
+    async crash() {
+      if (!db) return;
+      process.kill(db.pid, 'SIGQUIT');
+      await db.exited;
       db = null;
     },
     async start() {
