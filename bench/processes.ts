@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Orm } from '../src/db/orm.ts';
+import { SERVICE_NODE_FLAGS } from '../src/platform/node-flags.ts';
 
 export interface Service {
   pid: number;
@@ -15,9 +16,9 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <entry>` with `env` and waits for a stdout line matching `ready`. */
+/** Starts `node <entry>` (Node strips the types, as in production) with `env` and waits for a stdout line matching `ready`. */
 export async function startService(name: string, entry: string, env: Record<string, string>, ready: RegExp): Promise<Service> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const readyLine = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s`)), 120_000);

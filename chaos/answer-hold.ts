@@ -12,7 +12,13 @@ export class AnswerHoldingProxy {
   private holding = false;
   private readonly pairs = new Set<Pair>();
 
-  private constructor(private readonly server: net.Server, readonly url: string) {}
+  private readonly server: net.Server;
+  readonly url: string;
+
+  private constructor(server: net.Server, url: string) {
+    this.server = server;
+    this.url = url;
+  }
 
   static async start(upstreamPort: number): Promise<AnswerHoldingProxy> {
     let proxy!: AnswerHoldingProxy;

@@ -52,7 +52,13 @@ export class CarefulClient {
   private readonly inflight = new Set<InFlight>();
   private next = 0;
 
-  constructor(readonly apis: readonly { name: string; baseUrl: string }[], private readonly patienceMs: number) {}
+  readonly apis: readonly { name: string; baseUrl: string }[];
+  private readonly patienceMs: number;
+
+  constructor(apis: readonly { name: string; baseUrl: string }[], patienceMs: number) {
+    this.apis = apis;
+    this.patienceMs = patienceMs;
+  }
 
   /** What is waiting for an answer from `api` right now. */
   inflightOn(api: string): InFlight[] {

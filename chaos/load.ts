@@ -31,7 +31,13 @@ export class Load {
   private readonly running = new Set<Promise<void>>();
   users: LoadUser[] = [];
 
-  constructor(readonly client: CarefulClient, private readonly plan: LoadPlan) {}
+  readonly client: CarefulClient;
+  private readonly plan: LoadPlan;
+
+  constructor(client: CarefulClient, plan: LoadPlan) {
+    this.client = client;
+    this.plan = plan;
+  }
 
   async signUp(count: number): Promise<void> {
     for (let i = 0; i < count; i++) {

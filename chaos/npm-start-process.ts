@@ -28,7 +28,10 @@ export class NpmStartProcess {
   /** The fake provider lives inside `npm start`: its counts of earlier instances are kept here. */
   private earlierStats: FakeStats = { received: 0, answered: {}, failed: {} };
 
-  constructor(dir: string, private readonly ports: { http: number; ui: number; metrics: number }) {
+  private readonly ports: { http: number; ui: number; metrics: number };
+
+  constructor(dir: string, ports: { http: number; ui: number; metrics: number }) {
+    this.ports = ports;
     this.dataDir = path.join(dir, 'data');
     this.baseUrl = `http://127.0.0.1:${ports.http}`;
     this.log = openLog(dir, 'npm-start');

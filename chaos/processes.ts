@@ -14,6 +14,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/platform/em
 import { freePort, waitForPort } from '../src/platform/free-port.ts';
 import { resolveTemporalCli } from '../src/platform/temporal-dev-server.ts';
 import { searchAttributeFlags } from '../src/temporal/search-attributes.ts';
+import { SERVICE_NODE_FLAGS } from '../src/platform/node-flags.ts';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /** A supervisor waits this long before restarting a process that exited. */
@@ -27,9 +28,9 @@ export interface ProcessExit {
   planned: boolean;
 }
 
-/** Spawns `node --import tsx <script>` directly, so a signal reaches the service itself, not a wrapper. */
+/** Spawns `node <script>` directly (Node strips the types), so a signal reaches the service itself, not a wrapper. */
 export function spawnNode(script: string, args: string[], env: Record<string, string>, log: WriteStream): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script, ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,14 +59,25 @@ export class SupervisedProcess {
   /** The pid of the last process that became ready. */
   private readyPid: number | undefined;
 
+  readonly name: string;
+  private readonly script: string;
+  private readonly env: Record<string, string>;
+  private readonly ready: (child: ChildProcess) => Promise<void>;
+  private readonly exits: ProcessExit[];
+
   constructor(
-    readonly name: string,
-    private readonly script: string,
-    private readonly env: Record<string, string>,
-    private readonly ready: (child: ChildProcess) => Promise<void>,
+    name: string,
+    script: string,
+    env: Record<string, string>,
+    ready: (child: ChildProcess) => Promise<void>,
     dir: string,
-    private readonly exits: ProcessExit[],
+    exits: ProcessExit[],
   ) {
+    this.name = name;
+    this.script = script;
+    this.env = env;
+    this.ready = ready;
+    this.exits = exits;
     this.log = openLog(dir, name);
   }
 
@@ -173,7 +185,15 @@ export async function waitForHttp(url: string, child: ChildProcess | undefined, 
 export class Database {
   private running: EmbeddedDatabase | undefined;
   url = '';
-  private constructor(private readonly dataDir: string, private readonly port: number, private readonly log: WriteStream) {}
+  private readonly dataDir: string;
+  private readonly port: number;
+  private readonly log: WriteStream;
+
+  private constructor(dataDir: string, port: number, log: WriteStream) {
+    this.dataDir = dataDir;
+    this.port = port;
+    this.log = log;
+  }
 
   static async start(dir: string): Promise<Database> {
     const db = new Database(dir, await freePort(), openLog(dir, 'postgres'));
@@ -196,12 +216,17 @@ export class Database {
 /** `temporal server start-dev` with every port chosen here, and the same ports and SQLite file on restart. */
 export class TemporalServer {
   private child: ChildProcess | undefined;
-  private constructor(
-    private readonly cli: string,
-    private readonly dbFile: string,
-    private readonly ports: { grpc: number; http: number; metrics: number },
-    private readonly log: WriteStream,
-  ) {}
+  private readonly cli: string;
+  private readonly dbFile: string;
+  private readonly ports: { grpc: number; http: number; metrics: number };
+  private readonly log: WriteStream;
+
+  private constructor(cli: string, dbFile: string, ports: { grpc: number; http: number; metrics: number }, log: WriteStream) {
+    this.cli = cli;
+    this.dbFile = dbFile;
+    this.ports = ports;
+    this.log = log;
+  }
 
   get address(): string {
     return `127.0.0.1:${this.ports.grpc}`;

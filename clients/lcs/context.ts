@@ -11,8 +11,10 @@ export type Card = components['schemas']['Card'];
 
 /** A failure of the CLI's own (bad input before any request), with its exit code. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: ExitCode) {
+  readonly exitCode: ExitCode;
+  constructor(message: string, exitCode: ExitCode) {
     super(message);
+    this.exitCode = exitCode;
   }
 }
 

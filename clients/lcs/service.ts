@@ -11,13 +11,14 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, auth: 3, noCredits: 4, unavai
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export class ServiceError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly status: number | null,
-    readonly retryAfterSeconds: number | null = null,
-  ) {
+  readonly code: string;
+  readonly status: number | null;
+  readonly retryAfterSeconds: number | null;
+  constructor(message: string, code: string, status: number | null, retryAfterSeconds: number | null = null) {
     super(message);
+    this.code = code;
+    this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   get exitCode(): ExitCode {

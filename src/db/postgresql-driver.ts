@@ -13,7 +13,8 @@ import { isDatabaseUnavailable } from '../domain/database-errors.ts';
  * longer queryable.
  */
 class ReleasingDeadConnectionsDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
+  private readonly inner: Driver;
+  constructor(inner: Driver) { this.inner = inner; }
   init() { return this.inner.init(); }
   acquireConnection() { return this.inner.acquireConnection(); }
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) { return this.inner.beginTransaction(connection, settings); }

@@ -46,8 +46,10 @@ export interface DevServerOptions {
 
 /** A start that failed, said in one line (not the CLI's Go stack). */
 export class DevServerStartError extends Error {
-  constructor(message: string, readonly takenPort: number | null) {
+  readonly takenPort: number | null;
+  constructor(message: string, takenPort: number | null) {
     super(message);
+    this.takenPort = takenPort;
     this.name = 'DevServerStartError';
   }
 }

@@ -29,7 +29,11 @@ export async function hitBucket(orm: Orm, bucket: string, quota: Quota): Promise
 export class MemoryBuckets {
   private readonly tats = new Map<string, number>();
 
-  constructor(private readonly maxKeys: number) {}
+  private readonly maxKeys: number;
+
+  constructor(maxKeys: number) {
+    this.maxKeys = maxKeys;
+  }
 
   hit(key: string, quota: Quota, now = Date.now()): RateLimitDecision {
     const step = takeFromBucket(this.tats.get(key) ?? null, now, quota);

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NODE_FLAGS } from '../../src/platform/node-flags.ts';
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -12,12 +13,12 @@ export interface ServiceProcess {
 
 /**
  * Runs one of the service's entry points (`src/...`) as a child process, configured only by
- * environment variables, as an operator would run it. `node --import tsx` (not the tsx CLI, which
- * forks a grandchild that a SIGKILL would orphan).
+ * environment variables, as an operator would run it: `node <entry>`, Node stripping the types, as `npm run api` does
+ * (not a wrapper CLI, which would fork a grandchild that a SIGKILL would orphan).
  */
 export function spawnService(entry: string, env: Record<string, string>): ServiceProcess {
   const script = fileURLToPath(new URL(`../../${entry}`, import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (d: Buffer) => { output = (output + d.toString()).slice(-200_000); };
   child.stdout!.on('data', collect);

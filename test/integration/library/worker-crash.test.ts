@@ -7,6 +7,7 @@ import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
 import { capture, enrichmentCalls, enrichmentCharges, waitForStatus } from './helpers.ts';
 import { asyncHeaders, ledgerKinds, translationCalls, waitForSettled } from '../sentences/support.ts';
+import { SERVICE_NODE_FLAGS } from '../../../src/platform/node-flags.ts';
 
 let stack: Stack;
 let child: ChildProcess | undefined;
@@ -20,8 +21,8 @@ afterAll(async () => {
 function spawnWorker(): Promise<ChildProcess> {
   const infra = inject('infra');
   const script = fileURLToPath(new URL('../../support/worker-process.ts', import.meta.url));
-  // `node --import tsx` (not the tsx CLI, which forks a grandchild that SIGKILL would orphan).
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+  // `node <script>` (not a wrapper CLI, which would fork a grandchild that SIGKILL would orphan).
+  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script], {
     env: {
       ...process.env,
       DATABASE_URL: infra.databaseUrl,
