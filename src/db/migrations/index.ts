@@ -14,6 +14,7 @@ import { Retention } from './0013-retention.ts';
 import { ReplayTeaching } from './0014-replay-teaching.ts';
 import { FsrsOptimisation } from './0015-fsrs-optimisation.ts';
 import { OutboxTraceContext } from './0016-outbox-trace-context.ts';
+import { PracticeQueueIndexes } from './0017-practice-queue-indexes.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   ReplayTeaching,
   FsrsOptimisation,
   OutboxTraceContext,
+  PracticeQueueIndexes,
 ];

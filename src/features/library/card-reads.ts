@@ -28,17 +28,22 @@ export async function readyCardAnswers(em: Em, userId: string, limit: number): P
 
 interface CandidateRow { card_id: string; prompt: string; answer: string; state: SchedulingStateName; due: Date; stability: number; reps: number }
 
-/** At most `count` due reviewed cards and `count` new ones, ready only, with their translation as the prompt. */
-export async function practiceCandidates(em: Em, userId: string, count: number, now: Date): Promise<ReplayCandidate[]> {
-  const select = `SELECT s.card_id, c.enrichment ->> 'translation' AS prompt, ${ANSWER} AS answer, s.state, s.due, s.stability, s.reps
+const PRACTICE_SELECT = `SELECT s.card_id, c.enrichment ->> 'translation' AS prompt, ${ANSWER} AS answer, s.state, s.due, s.stability, s.reps
     FROM card_schedules s JOIN cards c ON c.id = s.card_id
     WHERE s.user_id = ? AND c.enrichment_status = 'ready'`;
-  const rows = await em.execute<CandidateRow[]>(
-    `(${select} AND s.state <> 'new' AND s.due <= ? ORDER BY s.due, s.card_id LIMIT ?)
-     UNION ALL
-     (${select} AND s.state = 'new' ORDER BY s.due, s.card_id LIMIT ?)`,
-    [userId, now, count, userId, count],
-  );
+
+/**
+ * The candidates of a session: due reviewed cards, then new ones, each in (due, card_id) order and
+ * read from an index of its own in that order (migration 0017). Parameters: user, now, count, user, count.
+ */
+export const PRACTICE_CANDIDATES_SQL =
+  `(${PRACTICE_SELECT} AND s.state <> 'new' AND s.due <= ? ORDER BY s.due, s.card_id LIMIT ?)
+   UNION ALL
+   (${PRACTICE_SELECT} AND s.state = 'new' ORDER BY s.due, s.card_id LIMIT ?)`;
+
+/** At most `count` due reviewed cards and `count` new ones, ready only, with their translation as the prompt. */
+export async function practiceCandidates(em: Em, userId: string, count: number, now: Date): Promise<ReplayCandidate[]> {
+  const rows = await em.execute<CandidateRow[]>(PRACTICE_CANDIDATES_SQL, [userId, now, count, userId, count]);
   return rows.map((r) => ({
     cardId: r.card_id, prompt: r.prompt, answer: r.answer, isNew: r.state === 'new',
     due: new Date(r.due), stability: Number(r.stability), reps: r.reps,
