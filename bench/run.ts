@@ -29,7 +29,9 @@ try {
       console.error(`scenario ${name} failed:`, error);
       ctx.report(name, 'FAILED', (error as Error).message.slice(0, 80));
     }
-    console.log(`(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    const rss = ctx.peakRss();
+    const memory = await fetch(`${ctx.baseUrl}/bench/memory`).then((res) => res.text());
+    console.log(`(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s; peak RSS so far: API ${rss.api} MB, worker ${rss.worker} MB; API now, MB: ${memory})`);
   }
   const rss = ctx.peakRss();
   ctx.report('processes', 'API peak RSS', `${rss.api} MB`, { goal: '≤ 250 MB', met: rss.api <= 250 });

@@ -70,7 +70,7 @@ async function measure(
     requests: [{ method: 'POST', path, headers, setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }) }],
   });
   const bad = result.non2xx + result.errors + result.timeouts;
-  console.log(`${name}: ${result.requests.total} requests, ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, failed ${bad}`);
+  console.log(`${name}: ${result.requests.total} requests, ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, failed ${bad}; API peak RSS so far ${ctx.peakRss().api} MB`);
   ctx.report('page-transl', `${name} req/s`, result.requests.average.toFixed(0));
   ctx.report('page-transl', `${name} p50 / p99`, `${result.latency.p50} ms / ${result.latency.p99} ms`);
   if (bad > 0) ctx.report('page-transl', `${name} failed requests`, String(bad));

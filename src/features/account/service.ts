@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import pLimit from 'p-limit';
 import type { Em } from '../../db/orm.ts';
 import { AppError, rateLimited } from '../../domain/problems.ts';
 import { generateSessionId, hashSecret } from '../../domain/tokens.ts';
@@ -10,6 +11,16 @@ import type { Account, SessionsEnded } from './schemas.ts';
 /** Argon2id with OWASP's memory-hard baseline (19 MiB, 2 passes). */
 const PASSWORD_HASH_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * Password hashes in flight at once, per process. Each takes 19 MiB outside the JS heap on a
+ * thread of libuv's pool (4 threads, shared with DNS and file I/O): a burst of sign-ups or logins
+ * took the API's resident memory from 230 to 300+ MB and every pool thread. Two at a time keeps
+ * both bounded; the rest wait their turn (login attempts are rate-limited before they get here).
+ */
+const passwordWork = pLimit(2);
+const hash = (password: string, options: typeof PASSWORD_HASH_OPTIONS) => passwordWork(() => argon2Hash(password, options));
+const verify = (hashed: string, password: string) => passwordWork(() => argon2Verify(hashed, password));
 
 // A fixed hash to verify against when the email is unknown, so timing does not reveal accounts.
 const dummyHash = hash('not-a-real-password', PASSWORD_HASH_OPTIONS);
