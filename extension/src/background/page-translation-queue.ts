@@ -27,7 +27,11 @@ export class PageTranslationQueue {
   private stopped = false;
   private session: Promise<{ api: RestClient; languages: BatchLanguages } | null> | null = null;
 
-  constructor(private readonly post: (message: TranslationPortMessage) => void) {}
+  private readonly post: (message: TranslationPortMessage) => void;
+
+  constructor(post: (message: TranslationPortMessage) => void) {
+    this.post = post;
+  }
 
   add(items: readonly TranslationItem[]): void {
     if (this.stopped) return;

@@ -25,7 +25,11 @@ export class PageTranslation {
   private showingOriginal = false;
   private started = false;
 
-  constructor(private readonly ui: Ui) {}
+  private readonly ui: Ui;
+
+  constructor(ui: Ui) {
+    this.ui = ui;
+  }
 
   /** Starts, or when already started switches between bilingual and original only. */
   translateOrToggle(): void {
