@@ -1,8 +1,13 @@
 import { Context } from '@temporalio/activity';
 import type { BackgroundCall } from '../features/credits/paid-call.ts';
 
-/** Well inside the workflows' heartbeat timeout (src/temporal/failures.ts, `LONG_CALL.heartbeatTimeout`). */
-const HEARTBEAT_EVERY_MS = 1_000;
+/**
+ * Well inside the workflows' heartbeat timeout (src/temporal/failures.ts, `LONG_CALL.heartbeatTimeout`),
+ * which the server counts from the attempt's start, so a worker that dies before its first
+ * heartbeat is noticed as soon. Most model calls end within 3 s and so send none: a heartbeat is
+ * an RPC and a write to the run's state on the Temporal server.
+ */
+const HEARTBEAT_EVERY_MS = 3_000;
 
 /** The running activity, as a paid call sees it: its attempt, its deadline, its cancellation. */
 export function backgroundCall(context: Context = Context.current()): BackgroundCall {
