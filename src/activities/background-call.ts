@@ -12,7 +12,7 @@ const HEARTBEAT_EVERY_MS = 3_000;
 /** The running activity, as a paid call sees it: its attempt, its deadline, its cancellation. */
 export function backgroundCall(context: Context = Context.current()): BackgroundCall {
   return {
-    attempt: context.info.attempt,
+    attemptScheduledAt: context.info.currentAttemptScheduledTimestampMs,
     deadline: Date.now() + context.info.startToCloseTimeoutMs,
     signal: context.cancellationSignal,
   };
@@ -25,7 +25,8 @@ export function backgroundCall(context: Context = Context.current()): Background
  */
 export async function whileHeartbeating<T>(work: (call: BackgroundCall, context: Context) => Promise<T>): Promise<T> {
   const context = Context.current();
-  const heartbeat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  // A local activity has no heartbeat of its own: its workflow task's heartbeat stands for it.
+  const heartbeat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
   try {
     return await work(backgroundCall(context), context);
   } finally {

@@ -32,6 +32,15 @@ export const RECORD_RETRY: RetryPolicy = { initialInterval: ACTIVITY_RETRY.initi
  */
 export const LONG_CALL = { startToCloseTimeout: '5 minutes', heartbeatTimeout: '10 seconds', retry: WORK_RETRY } as const;
 
+/**
+ * The same call as a local activity: run by the worker inside the workflow task that schedules
+ * it, so the Temporal server sees one workflow task instead of an activity task and a second
+ * workflow task. A worker that dies mid-call is noticed by the workflow task's timeout (10 s);
+ * a cancellation reaches the call at the task's next heartbeat to the server (every 8 s) or at once
+ * when the run's worker holds it.
+ */
+export const LOCAL_LONG_CALL = { startToCloseTimeout: '5 minutes', retry: WORK_RETRY } as const;
+
 export interface CatalogFailure {
   code: ProblemCode;
   message: string;

@@ -88,6 +88,7 @@ const quietBundlerLogger = {
  */
 export const WORKER_CONCURRENCY = {
   maxConcurrentActivityTaskExecutions: 200,
+  maxConcurrentLocalActivityExecutions: 200,
   maxConcurrentWorkflowTaskExecutions: 200,
   workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 40 },
 } as const;

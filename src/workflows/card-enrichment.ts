@@ -1,11 +1,14 @@
-import { isCancellation, proxyActivities } from '@temporalio/workflow';
+import { isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { EnrichmentOutcome } from '../domain/library-enrichment.ts';
 import type { BusinessOutcome } from '../domain/workflow-outcome.ts';
-import { catalogFailureOf, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
+import { catalogFailureOf, LOCAL_LONG_CALL, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
 import { outcomeOfFailure, recordOutcome } from './outcome.ts';
 
-const { prepareCardEnrichment } = proxyActivities<Activities>(LONG_CALL);
+/** Runs opened before preparation ran as a local activity replay their activity; new runs take the local one. */
+const PREPARED_LOCALLY = 'card-preparation-local-activity';
+const remote = proxyActivities<Activities>(LONG_CALL);
+const local = proxyLocalActivities<Activities>(LOCAL_LONG_CALL);
 
 const { recordCardEnrichmentFailure } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: RECORD_RETRY });
 
@@ -26,7 +29,7 @@ export type CardEnrichmentResult = { cardId: string; outcome: Exclude<Enrichment
 export async function cardEnrichment(input: CardEnrichmentInput): Promise<CardEnrichmentResult> {
   let result: EnrichmentOutcome;
   try {
-    result = await prepareCardEnrichment(input);
+    result = await (patched(PREPARED_LOCALLY) ? local : remote).prepareCardEnrichment(input);
   } catch (error) {
     // The service cancels a preparation only when its card is deleted (features/library/enrichment.ts).
     if (isCancellation(error)) return deleted(input.cardId);

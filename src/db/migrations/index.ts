@@ -15,6 +15,7 @@ import { ReplayTeaching } from './0014-replay-teaching.ts';
 import { FsrsOptimisation } from './0015-fsrs-optimisation.ts';
 import { OutboxTraceContext } from './0016-outbox-trace-context.ts';
 import { PracticeQueueIndexes } from './0017-practice-queue-indexes.ts';
+import { CreditHoldAttemptTime } from './0018-credit-hold-attempt-time.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   FsrsOptimisation,
   OutboxTraceContext,
   PracticeQueueIndexes,
+  CreditHoldAttemptTime,
 ];

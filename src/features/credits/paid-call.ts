@@ -41,8 +41,13 @@ export interface PaidCall {
  * and fails `insufficient_credits` only once the balance is spent.
  */
 export interface BackgroundCall {
-  /** The activity's attempt: a later attempt that finds an earlier one's call in flight knows its answer was lost. */
-  attempt: number;
+  /**
+   * When the activity's attempt was scheduled (epoch ms): a later attempt that finds an earlier
+   * one's call in flight knows its answer was lost. A time, not the attempt number, because a
+   * local activity whose worker died runs again from attempt 1 (after a workflow task timeout of
+   * 10 s, far beyond any clock skew between workers).
+   */
+  attemptScheduledAt: number;
   /** Epoch ms by which the activity must be done (its start-to-close timeout). */
   deadline: number;
   signal?: AbortSignal;
@@ -96,7 +101,7 @@ export async function withCreditHold<T>(
 export async function holdCredits(em: Em, reporter: SpendReporter, call: PaidCall, background: BackgroundCall | undefined): Promise<Hold> {
   for (;;) {
     try {
-      const hold = await reserveCredits(em, { ...call, callAttempt: background?.attempt ?? 0 });
+      const hold = await reserveCredits(em, { ...call, callAttemptAt: background?.attemptScheduledAt ?? 0 });
       reportLostCalls(reporter, hold.lostCalls);
       return hold;
     } catch (error) {

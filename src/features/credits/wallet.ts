@@ -184,10 +184,11 @@ export interface HoldRequest {
   /** After this long without renewal the hold lapses: its process is presumed dead. */
   lifetimeMs: number;
   /**
-   * Set when the provider call starts right after this hold: the activity attempt making it
-   * (0 outside an activity). Unset when reserving ahead of the call (at request time).
+   * Set when the provider call starts right after this hold: when the activity attempt making it
+   * was scheduled, in epoch ms (0 outside an activity). Unset when reserving ahead of the call
+   * (at request time).
    */
-  callAttempt?: number;
+  callAttemptAt?: number;
 }
 
 export interface Hold {
@@ -196,7 +197,7 @@ export interface Hold {
   lostCalls: string[];
 }
 
-interface HoldRow { task: string; credits: number; call_in_flight: boolean; call_attempt: number }
+interface HoldRow { task: string; credits: number; call_in_flight: boolean; call_attempt_at: number }
 
 /**
  * Holds min(available, maxCredits) for the unit, where available = balance − other live holds,
@@ -213,14 +214,14 @@ export async function reserveCredits(em: Em, request: HoldRequest, now = new Dat
          DELETE FROM credit_holds WHERE user_id = ? AND expires_at <= now() RETURNING task, call_in_flight
        )
        SELECT (SELECT coalesce(json_agg(task), '[]') FROM lapsed WHERE call_in_flight) AS lost,
-              (SELECT row_to_json(h) FROM (SELECT task, credits, call_in_flight, call_attempt FROM credit_holds
+              (SELECT row_to_json(h) FROM (SELECT task, credits, call_in_flight, call_attempt_at FROM credit_holds
                  WHERE user_id = ? AND hold_key = ? AND expires_at > now()) h) AS own,
               (SELECT coalesce(sum(credits), 0)::text FROM credit_holds WHERE user_id = ? AND expires_at > now() AND hold_key <> ?) AS held`,
       [request.userId, request.userId, request.key, request.userId, request.key],
     );
     const { lost: lostCalls, own } = holds!;
     // Temporal runs one attempt of an activity at a time: a call an earlier attempt left in flight is over, its answer lost.
-    if (own?.call_in_flight && request.callAttempt !== undefined && own.call_attempt < request.callAttempt) lostCalls.push(own.task);
+    if (own?.call_in_flight && request.callAttemptAt !== undefined && own.call_attempt_at < request.callAttemptAt) lostCalls.push(own.task);
     let credits = own?.credits;
     if (credits === undefined) {
       const held = Number(holds!.held);
@@ -231,14 +232,14 @@ export async function reserveCredits(em: Em, request: HoldRequest, now = new Dat
       }
       credits = decision.credits;
     }
-    const callStarts = request.callAttempt !== undefined;
+    const callStarts = request.callAttemptAt !== undefined;
     await tx.execute(
-      `INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, call_attempt, expires_at)
+      `INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, call_attempt_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, now() + (? * interval '1 millisecond'))
        ON CONFLICT (user_id, hold_key) DO UPDATE SET expires_at = EXCLUDED.expires_at,
          call_in_flight = credit_holds.call_in_flight OR EXCLUDED.call_in_flight,
-         call_attempt = GREATEST(credit_holds.call_attempt, EXCLUDED.call_attempt)`,
-      [request.userId, request.key, request.task, credits, callStarts, request.callAttempt ?? 0, request.lifetimeMs],
+         call_attempt_at = GREATEST(credit_holds.call_attempt_at, EXCLUDED.call_attempt_at)`,
+      [request.userId, request.key, request.task, credits, callStarts, request.callAttemptAt ?? 0, request.lifetimeMs],
     );
     return { credits, lostCalls };
   });

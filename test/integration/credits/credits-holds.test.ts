@@ -182,10 +182,13 @@ describe('holds lapse and are keyed by the unit of work', () => {
   it('a live hold of another unit blocks; the same unit retried reuses its hold and counts the earlier attempt\'s call as lost', async () => {
     const user = await userWithOneCredit();
     const unit = { userId: user.userId, key: `card-enrichment/${randomUUID()}/attempt-1`, task: 'capture_preparation', maxCredits: 128, lifetimeMs: 60_000 };
-    const first = await reserveCredits(stack.orm.em.fork(), { ...unit, callAttempt: 1 });
+    const scheduledAt = Date.now();
+    const first = await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: scheduledAt });
     expect(first).toEqual({ credits: 1, lostCalls: [] });
-    await expect(reserveCredits(stack.orm.em.fork(), { ...unit, key: 'another-unit', callAttempt: 1 })).rejects.toMatchObject({ code: 'insufficient_credits', reason: 'held' });
-    expect(await reserveCredits(stack.orm.em.fork(), { ...unit, callAttempt: 2 })).toEqual({ credits: 1, lostCalls: ['capture_preparation'] });
+    await expect(reserveCredits(stack.orm.em.fork(), { ...unit, key: 'another-unit', callAttemptAt: scheduledAt })).rejects.toMatchObject({ code: 'insufficient_credits', reason: 'held' });
+    // The same attempt renewing its hold is not a lost call; a later one (a retry, or a local activity run again) is.
+    expect(await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: scheduledAt })).toEqual({ credits: 1, lostCalls: [] });
+    expect(await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: scheduledAt + 10_000 })).toEqual({ credits: 1, lostCalls: ['capture_preparation'] });
     // The charge of the unit settles its hold; with the balance spent, nothing more is held.
     await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: unit.key, providerCostUsd: '0.00001', kind: 'capture_preparation', reason: 'settles' });
     expect(await heldOf(user)).toBe(0);
@@ -196,7 +199,7 @@ describe('holds lapse and are keyed by the unit of work', () => {
     const user = await newUser(stack.http);
     const [requestId, claimToken] = [randomUUID(), randomUUID()];
     const unit = { userId: user.userId, key: `page-translation/${requestId}/${claimToken}`, task: 'translate_batch', maxCredits: 100, lifetimeMs: 60_000 };
-    await reserveCredits(stack.orm.em.fork(), { ...unit, callAttempt: 0 });
+    await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: 0 });
     expect(await heldOf(user)).toBe(100);
     const kept = await charge(stack.orm.em.fork(), {
       userId: user.userId, idempotencyKey: `page-translation/${requestId}/kept/${claimToken}`, providerCostUsd: '0.0009', kind: 'page_translation', reason: 'kept', settlesHold: unit.key,
@@ -210,7 +213,7 @@ describe('holds lapse and are keyed by the unit of work', () => {
     const user = await newUser(stack.http);
     const ahead = { userId: user.userId, key: `sentence-translation/${randomUUID()}/attempt-1`, task: 'translate_sentence', maxCredits: 3, lifetimeMs: 60_000 };
     expect(await reserveCredits(stack.orm.em.fork(), ahead)).toEqual({ credits: 3, lostCalls: [] });
-    expect(await reserveCredits(stack.orm.em.fork(), { ...ahead, callAttempt: 1 })).toEqual({ credits: 3, lostCalls: [] });
+    expect(await reserveCredits(stack.orm.em.fork(), { ...ahead, callAttemptAt: Date.now() })).toEqual({ credits: 3, lostCalls: [] });
     expect(await heldOf(user)).toBe(3);
   });
 });
