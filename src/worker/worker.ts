@@ -74,17 +74,24 @@ const quietBundlerLogger = {
  * How much one worker runs at once. Activities spend nearly all their time waiting on the model
  * provider (about 1 s at best, up to the model timeout), holding no database connection meanwhile
  * (their statements are short and take a pooled connection each), so a worker's throughput is its
- * activity slots ÷ the provider's latency: 200 slots keep up with 500 captures in under 10 s at
- * 1 s per call, for some kilobytes each.
+ * slots ÷ the provider's latency. A card's preparation is a local activity, which holds its
+ * workflow task's slot while it runs: 200 of each keep up with 500 captures in under 10 s at 1 s
+ * per call.
  *
- * Workflow tasks are milliseconds of CPU, but a slot is also where a burst waits its turn: an
- * eager start is only accepted while a slot is free, and a task the server cannot hand to a
- * waiting poller is written to its database and read back. With the SDK's 40 slots and 10 pollers,
- * 436 of 4,900 starts in `npm run bench library` ran eagerly and nearly every other workflow task
- * went through the server's backlog; with 200 slots and 40 pollers, 1,816 starts ran eagerly, the
- * dev server spent 8.3 s of CPU per 500 cards instead of 9.7–13.3 s, and 500 captures were ready
- * in 10.6 s instead of 11.4–16.0 s. 500 slots gained nothing more and took the worker from 507 MB
- * to 758 MB. The sticky cache stays sized by the SDK (by memory).
+ * A workflow-task slot is also where a burst waits its turn: the server accepts an eager start
+ * only while a slot is free, and a workflow task it cannot hand to a waiting poller is written to
+ * its database and read back. But a task the worker has taken must be done within the workflow
+ * task timeout (10 s), or the server takes it back and it runs again from the start of its
+ * history. In `npm run bench library` (500 captures within a second, preparation local):
+ * - the SDK's 40 slots and 10 pollers (with preparation as an activity): 436 of 4,900 starts
+ *   eager, nearly every other workflow task through the server's backlog, dev server 9.7–13.3 s
+ *   of CPU per 500 cards;
+ * - 200 slots, 40 pollers: dev server 5.8–5.9 s, ready in 9.5–9.6 s, no workflow task timed out;
+ * - 300: 4.9 s, 8.2–9.1 s, none timed out in two runs; 500: 2.9–3.8 s, 7.7–8.3 s, but 4–82
+ *   workflow tasks timed out per run (their cards 10 s late, their work done twice; one run at
+ *   1 s per call took 15 s) and the worker peaked at 540–630 MB instead of 415 MB.
+ * So 200: what this worker finishes well within the timeout on two busy cores. The sticky cache
+ * stays sized by the SDK (by memory).
  */
 export const WORKER_CONCURRENCY = {
   maxConcurrentActivityTaskExecutions: 200,
