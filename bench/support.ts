@@ -16,6 +16,7 @@ import { createOrm, migrate, type Orm } from '../src/db/orm.ts';
 import { startFakeProvider, type FakeProvider } from '../tools/fake-provider/server.ts';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { connectTemporal } from '../src/temporal/connection.ts';
+import { readTemporalCounters, type TemporalCounters } from './temporal-counters.ts';
 import { startTemporalDevServer } from '../src/platform/temporal-dev-server.ts';
 import { cpuSeconds, peakRssMb, startService } from './processes.ts';
 
@@ -58,6 +59,8 @@ export interface BenchContext {
   cpu(): Record<string, number>;
   /** Peak RSS so far of the API and the worker processes, in MB. */
   peakRss(): { api: number; worker: number };
+  /** The Temporal dev server's own counters so far (bench/temporal-counters.ts). */
+  temporalCounters(): Promise<TemporalCounters>;
   readonly summary: SummaryRow[];
 }
 
@@ -118,6 +121,7 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
       api: { pid: api.pid }, worker: { pid: worker.pid }, postgres: { pid: db.pid, withChildren: true }, temporal: { pid: dev.pid }, 'bench (load, fake provider)': { pid: process.pid },
     }),
     peakRss: () => ({ api: peakRssMb(api.pid), worker: peakRssMb(worker.pid) }),
+    temporalCounters: () => readTemporalCounters(dev.ports.metrics),
     async close() {
       await api.stop();
       await worker.stop();

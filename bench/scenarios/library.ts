@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type autocannon from 'autocannon';
 import { cpuSplit, sampleDatabaseWaits } from '../processes.ts';
 import type { BenchContext } from '../support.ts';
+import { describeTemporalWork } from '../temporal-counters.ts';
 
 const LOAD_SECONDS = 6;
 const CONNECTIONS = 16;
@@ -28,9 +29,11 @@ export default async function library(ctx: BenchContext): Promise<void> {
     ctx.fake.setLatency(latencyMs);
     const user = await ctx.createUser();
     const cpuBefore = ctx.cpu();
+    const temporalBefore = await ctx.temporalCounters();
     const waits = sampleDatabaseWaits(ctx.orm);
     const seconds = await timeToReady(ctx, user.userId, user.token);
     console.log(`PostgreSQL sessions meanwhile (samples every 20 ms): ${await waits()}`);
+    console.log(`Temporal dev server meanwhile: ${describeTemporalWork(temporalBefore, await ctx.temporalCounters())}`);
     const goal = latencyMs === 0 ? 8 : 12;
     ctx.report('library', `${READY_COUNT} captures → all ready, provider ${latencyMs} ms`, `${seconds.toFixed(2)} s (${(READY_COUNT / seconds).toFixed(0)} cards/s)`, { floor, goal: `≤ ${goal} s`, met: seconds <= goal });
     console.log(`CPU while ${READY_COUNT} captures became ready (provider ${latencyMs} ms, ${seconds.toFixed(1)} s): ${cpuSplit(cpuBefore, ctx.cpu())}`);

@@ -1,0 +1,37 @@
+/**
+ * What the Temporal dev server did for the workflows of a phase, from its own Prometheus counters:
+ * how many starts it served, how many of them it handed to the worker eagerly, how many workflow
+ * tasks it had to write to its backlog (no poller waiting), how many timed out in a worker, and
+ * its writes of workflow state. These are what its CPU per workflow is made of.
+ */
+export interface TemporalCounters {
+  starts: number;
+  eagerStarts: number;
+  backloggedWorkflowTasks: number;
+  workflowTaskTimeouts: number;
+  stateWrites: number;
+}
+
+const COUNTERS: Record<keyof TemporalCounters, { name: string; labels: string[] }> = {
+  starts: { name: 'service_requests', labels: ['operation="StartWorkflowExecution"', 'service_name="frontend"'] },
+  eagerStarts: { name: 'workflow_eager_execution', labels: [] },
+  backloggedWorkflowTasks: { name: 'tasks_added', labels: ['task_type="Workflow"', 'task_add_result="backlog"', 'forwarded="false"'] },
+  workflowTaskTimeouts: { name: 'start_to_close_timeout', labels: ['operation="TimerActiveTaskWorkflowTaskTimeout"'] },
+  stateWrites: { name: 'persistence_requests', labels: ['operation="UpdateWorkflowExecution"'] },
+};
+
+export async function readTemporalCounters(metricsPort: number): Promise<TemporalCounters> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const lines = text.split('\n').filter((line) => !line.startsWith('#'));
+  const sum = ({ name, labels }: { name: string; labels: string[] }) => lines
+    .filter((line) => line.startsWith(`${name}{`) && labels.every((label) => line.includes(label)) && line.includes('namespace="default"'))
+    .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+  return Object.fromEntries(Object.entries(COUNTERS).map(([key, counter]) => [key, sum(counter)])) as unknown as TemporalCounters;
+}
+
+export function describeTemporalWork(before: TemporalCounters, after: TemporalCounters): string {
+  const d = (key: keyof TemporalCounters) => after[key] - before[key];
+  const starts = Math.max(d('starts'), 1);
+  return `${d('starts')} starts, ${d('eagerStarts')} handed to the worker eagerly, ${d('backloggedWorkflowTasks')} workflow tasks written to its backlog, `
+    + `${d('workflowTaskTimeouts')} workflow tasks timed out in a worker, ${(d('stateWrites') / starts).toFixed(1)} state writes per start`;
+}
