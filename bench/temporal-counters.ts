@@ -4,6 +4,8 @@
  * tasks it had to write to its backlog (no poller waiting), how many timed out in a worker, and
  * its writes of workflow state. These are what its CPU per workflow is made of.
  */
+import { scrapedSamples } from '../tools/prometheus-text.ts';
+
 export interface TemporalCounters {
   starts: number;
   eagerStarts: number;
@@ -12,20 +14,18 @@ export interface TemporalCounters {
   stateWrites: number;
 }
 
-const COUNTERS: Record<keyof TemporalCounters, { name: string; labels: string[] }> = {
-  starts: { name: 'service_requests', labels: ['operation="StartWorkflowExecution"', 'service_name="frontend"'] },
-  eagerStarts: { name: 'workflow_eager_execution', labels: [] },
-  backloggedWorkflowTasks: { name: 'tasks_added', labels: ['task_type="Workflow"', 'task_add_result="backlog"', 'forwarded="false"'] },
-  workflowTaskTimeouts: { name: 'start_to_close_timeout', labels: ['operation="TimerActiveTaskWorkflowTaskTimeout"'] },
-  stateWrites: { name: 'persistence_requests', labels: ['operation="UpdateWorkflowExecution"'] },
+const COUNTERS: Record<keyof TemporalCounters, { name: string; labels: Record<string, string> }> = {
+  starts: { name: 'service_requests', labels: { operation: 'StartWorkflowExecution', service_name: 'frontend' } },
+  eagerStarts: { name: 'workflow_eager_execution', labels: {} },
+  backloggedWorkflowTasks: { name: 'tasks_added', labels: { task_type: 'Workflow', task_add_result: 'backlog', forwarded: 'false' } },
+  workflowTaskTimeouts: { name: 'start_to_close_timeout', labels: { operation: 'TimerActiveTaskWorkflowTaskTimeout' } },
+  stateWrites: { name: 'persistence_requests', labels: { operation: 'UpdateWorkflowExecution' } },
 };
 
 export async function readTemporalCounters(metricsPort: number): Promise<TemporalCounters> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  const lines = text.split('\n').filter((line) => !line.startsWith('#'));
-  const sum = ({ name, labels }: { name: string; labels: string[] }) => lines
-    .filter((line) => line.startsWith(`${name}{`) && labels.every((label) => line.includes(label)) && line.includes('namespace="default"'))
-    .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+  const sum = ({ name, labels }: { name: string; labels: Record<string, string> }) =>
+    scrapedSamples(text, name, { ...labels, namespace: 'default' }).reduce((total, sample) => total + sample.value, 0);
   return Object.fromEntries(Object.entries(COUNTERS).map(([key, counter]) => [key, sum(counter)])) as unknown as TemporalCounters;
 }
 

@@ -26,13 +26,6 @@ export const WORK_RETRY: RetryPolicy = {
 export const RECORD_RETRY: RetryPolicy = { initialInterval: ACTIVITY_RETRY.initialIntervalMs, maximumInterval: ACTIVITY_RETRY.maximumIntervalMs };
 
 /**
- * The options of every activity that makes one long model or speech call: it heartbeats
- * (activities/background-call.ts), so a worker that dies mid-call is noticed within seconds and
- * the attempt retried elsewhere, long before the start-to-close timeout.
- */
-export const LONG_CALL = { startToCloseTimeout: '5 minutes', heartbeatTimeout: '10 seconds', retry: WORK_RETRY } as const;
-
-/**
  * The same call as a local activity: run by the worker inside the workflow task that schedules
  * it, so the Temporal server sees one workflow task instead of an activity task and a second
  * workflow task. A worker that dies mid-call is noticed by the workflow task's timeout (10 s);
@@ -40,6 +33,13 @@ export const LONG_CALL = { startToCloseTimeout: '5 minutes', heartbeatTimeout: '
  * when the run's worker holds it.
  */
 export const LOCAL_LONG_CALL = { startToCloseTimeout: '5 minutes', retry: WORK_RETRY } as const;
+
+/**
+ * The options of every activity that makes one long model or speech call: it heartbeats
+ * (activities/background-call.ts), so a worker that dies mid-call is noticed within seconds and
+ * the attempt retried elsewhere, long before the start-to-close timeout.
+ */
+export const LONG_CALL = { ...LOCAL_LONG_CALL, heartbeatTimeout: '10 seconds' } as const;
 
 export interface CatalogFailure {
   code: ProblemCode;

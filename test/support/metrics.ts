@@ -1,3 +1,4 @@
+import { scrapedSamples } from '../../tools/prometheus-text.ts';
 import { metricsRegistry } from '../../src/platform/metrics.ts';
 
 const matches = (labels: Partial<Record<string, string | number>>, wanted: Record<string, string>) =>
@@ -18,11 +19,5 @@ export async function histogramCount(name: string, labels: Record<string, string
 
 /** The value of a sample in Prometheus text whose labels include these (undefined when absent). */
 export function scrapedValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
-    if (matches(present, labels)) return Number(match[3]);
-  }
-  return undefined;
+  return scrapedSamples(text, name, labels)[0]?.value;
 }
