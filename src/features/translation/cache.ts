@@ -42,13 +42,22 @@ const cacheMisses = counter('lcs_translation_cache_misses_total', 'Page-translat
 export async function lookupTranslations(em: Em, userId: string, keys: readonly string[]): Promise<CacheLookup> {
   const lookup: CacheLookup = { found: new Map(), recurring: new Set() };
   if (keys.length === 0) return lookup;
+  // Whether a call's texts all belong to this request is asked once per call, not once per
+  // answer: `<@` compares every key with every key, and one call answers up to 40 texts.
   const rows = await em.execute<AnswerRow[]>(
-    `WITH request AS (SELECT ARRAY(SELECT jsonb_array_elements_text(?::jsonb)) AS cache_keys)
-     SELECT t.cache_key, t.translation, t.detected_source_language, t.context_id IS NULL AS alone,
-            coalesce(c.requested_by = ?, false) AS own_call, coalesce(c.cache_keys <@ request.cache_keys, false) AS call_within_request
-     FROM request CROSS JOIN translation_cache t LEFT JOIN translation_contexts c ON c.id = t.context_id
-     WHERE t.cache_key = ANY (request.cache_keys)
-     ORDER BY t.context_id NULLS FIRST`,
+    `WITH request AS (SELECT ARRAY(SELECT jsonb_array_elements_text(?::jsonb)) AS cache_keys),
+     answers AS MATERIALIZED (
+       SELECT t.cache_key, t.translation, t.detected_source_language, t.context_id
+       FROM request CROSS JOIN translation_cache t WHERE t.cache_key = ANY (request.cache_keys)
+     ),
+     calls AS MATERIALIZED (
+       SELECT c.id, c.requested_by = ? AS own_call, c.cache_keys <@ request.cache_keys AS call_within_request
+       FROM request CROSS JOIN translation_contexts c WHERE c.id IN (SELECT context_id FROM answers)
+     )
+     SELECT a.cache_key, a.translation, a.detected_source_language, a.context_id IS NULL AS alone,
+            coalesce(calls.own_call, false) AS own_call, coalesce(calls.call_within_request, false) AS call_within_request
+     FROM answers a LEFT JOIN calls ON calls.id = a.context_id
+     ORDER BY a.context_id NULLS FIRST`,
     [JSON.stringify(keys), userId],
   );
   for (const row of rows) {
