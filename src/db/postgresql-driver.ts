@@ -1,7 +1,8 @@
 import { PostgreSqlConnection, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Configuration } from '@mikro-orm/core';
-import type { DatabaseConnection, Dialect, Driver, TransactionSettings } from 'kysely';
+import type { Configuration, Transaction } from '@mikro-orm/core';
+import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type TransactionSettings } from 'kysely';
 import { isDatabaseUnavailable } from '../domain/database-errors.ts';
+import { boundStatement, PreparingClient } from './prepared-statements.ts';
 
 /**
  * Kysely releases a transaction's pooled connection only after its ROLLBACK succeeds. When
@@ -33,7 +34,30 @@ class ReleasingDeadConnectionsDriver implements Driver {
   destroy() { return this.inner.destroy(); }
 }
 
-class ReleasingDeadConnections extends PostgreSqlConnection {
+type ExecuteArgs = Parameters<PostgreSqlConnection['execute']>;
+type QueryExecutor = { executeQuery(query: CompiledQuery, abort?: unknown): Promise<{ rows: unknown[] }> };
+
+/** The connection: dead clients go back to the pool, and raw SQL runs bound (prepared-statements.ts). */
+class OurPostgreSqlConnection extends PostgreSqlConnection {
+  override mapOptions(overrides: Parameters<PostgreSqlConnection['mapOptions']>[0]) {
+    return { ...super.mapOptions(overrides), Client: PreparingClient };
+  }
+
+  override async execute<T>(query: ExecuteArgs[0], params: ExecuteArgs[1] = [], method: ExecuteArgs[2] = 'all', ctx?: Transaction, loggerContext?: ExecuteArgs[4]): Promise<T> {
+    const sql = typeof query === 'string' && Array.isArray(params) ? this.config.get('onQuery')(query, params) : null;
+    const bound = sql === null ? null : boundStatement(sql, params as unknown[]);
+    if (sql === null || bound === null) return super.execute(query, params, method, ctx, loggerContext) as Promise<T>;
+    await this.ensureConnection();
+    // What MikroORM's execute does with its logger context: cancellation options go to Kysely, the rest to the query log.
+    const { signal, inflightQueryAbortStrategy, ...logContext } = (loggerContext ?? {}) as Record<string, unknown>;
+    const abort = signal == null && inflightQueryAbortStrategy == null ? undefined : { signal, inflightQueryAbortStrategy };
+    const executor = (ctx ?? this.getClient()) as unknown as QueryExecutor;
+    return this.executeQuery(sql, async () => {
+      const result = await executor.executeQuery(CompiledQuery.raw(bound, params as unknown[]), abort);
+      return this.transformRawResult(result as never, method);
+    }, { query: sql, params: params as unknown[], ...logContext }) as Promise<T>;
+  }
+
   override createKyselyDialect(overrides: Parameters<PostgreSqlConnection['createKyselyDialect']>[0]) {
     const dialect: Dialect = super.createKyselyDialect(overrides);
     return {
@@ -50,6 +74,6 @@ class ReleasingDeadConnections extends PostgreSqlConnection {
 export class PostgreSqlDriverForOutages extends PostgreSqlDriver {
   constructor(config: Configuration) {
     super(config);
-    (this as unknown as { connection: PostgreSqlConnection }).connection = new ReleasingDeadConnections(this.config);
+    (this as unknown as { connection: PostgreSqlConnection }).connection = new OurPostgreSqlConnection(this.config);
   }
 }
