@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { cleanCaptureText } from './normalise.ts';
 
 export interface AudioIdentity {
@@ -17,7 +17,7 @@ export interface AudioIdentity {
 export function audioKey(identity: AudioIdentity): string {
   const parts = [cleanCaptureText(identity.text), identity.engine, identity.voice, identity.model];
   // NUL cannot occur in any part, so the joined form is unambiguous.
-  return createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  return hash('sha256', parts.join('\u0000'));
 }
 
 export const spokenText = (text: string) => cleanCaptureText(text);

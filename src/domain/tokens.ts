@@ -5,7 +5,7 @@
  * chars). The prefix lets secret scanners recognise a leaked token; the checksum lets them (and
  * us) reject typos and look-alikes offline, before any database lookup.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 export const TOKEN_PREFIX = 'lcp_';
@@ -50,7 +50,7 @@ export function tokenLooksValid(token: string): boolean {
  * lookup key.
  */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret);
 }
 
 export function generateSessionId(): string {

@@ -3,7 +3,7 @@
  * hash that makes `request_id` an idempotency key, and how item text is prepared for the
  * provider and the cache. Pure; no I/O.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { cleanCaptureText, countCodePoints } from './normalise.ts';
 import type { FieldError } from './problems.ts';
 
@@ -59,7 +59,7 @@ export function requestHash(request: TranslationRequest): string {
     request.source_language,
     request.items.map((item) => [item.id, item.text]),
   ]);
-  return createHash('sha256').update(canonical).digest('hex');
+  return hash('sha256', canonical);
 }
 
 /**
@@ -70,14 +70,19 @@ export function requestHash(request: TranslationRequest): string {
 export function prepareItemText(text: string): { leading: string; core: string; trailing: string } {
   const leading = /^[\s\u0085]*/u.exec(text)![0];
   const core = cleanCaptureText(text);
-  const trailing = core === '' ? '' : /[\s\u0085]*$/u.exec(text)![0];
-  return { leading: core === '' ? text : leading, core, trailing };
+  if (core === '') return { leading: text, core, trailing: '' };
+  // Walked back from the end: `/[\s]*$/` tries a match at every position of the text.
+  let end = text.length;
+  while (end > 0 && SPACE.test(text[end - 1]!)) end--;
+  return { leading, core, trailing: text.slice(end) };
 }
+
+const SPACE = /[\s\u0085]/;
 
 /** The translation cache's key: every input that changes a translation, nothing else (no user). */
 export function translationCacheKey(parts: { promptVersion: string; model: string; sourceLanguage: string; targetLanguage: string; text: string }): string {
   const canonical = JSON.stringify([parts.promptVersion, parts.model, parts.sourceLanguage, parts.targetLanguage, parts.text]);
-  return createHash('sha256').update(canonical).digest('hex');
+  return hash('sha256', canonical);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { Em } from '../../db/orm.ts';
 import { AppError } from '../../domain/problems.ts';
 import type { ModelClient } from '../../model/model-client.ts';
@@ -25,7 +25,7 @@ export interface WorkInput {
  * the model call when no credits are available.
  */
 export async function draftWork(em: Em, model: ModelClient, input: WorkInput): Promise<WorkResponse> {
-  const bodyHash = createHash('sha256').update(JSON.stringify(['work-v1', input.prompt, input.tone, input.useLibrary])).digest('hex');
+  const bodyHash = hash('sha256', JSON.stringify(['work-v1', input.prompt, input.tone, input.useLibrary]));
   // A repeat under a used Idempotency-Key gets the first draft back: no second (unpaid) model call.
   if (input.idempotencyKey !== undefined) {
     const stored = await storedDraft(em, input.userId, input.idempotencyKey, bodyHash);
