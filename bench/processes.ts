@@ -16,9 +16,12 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+/** `BENCH_CPU_PROFILE_DIR=<dir> npm run bench …` writes a V8 CPU profile of the API and of the worker there when they stop. */
+const profileFlags = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
+
 /** Starts `node <entry>` (Node strips the types, as in production) with `env` and waits for a stdout line matching `ready`. */
 export async function startService(name: string, entry: string, env: Record<string, string>, ready: RegExp): Promise<Service> {
-  const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...profileFlags, entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const readyLine = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s`)), 120_000);
