@@ -12,15 +12,24 @@ import pg from 'pg';
  *
  * Statements keep MikroORM's path where binding would change their meaning: an array parameter
  * (MikroORM expands it into a list, `IN (?)`), a raw SQL fragment, `??` identifiers, an escaped
- * `\?`, or a placeholder count that does not match the parameters.
+ * `\?`, or a placeholder count that does not match the parameters; and those marked
+ * PLANNED_PER_VALUE.
  */
 export function boundStatement(sql: string, params: readonly unknown[]): string | null {
-  if (params.length === 0 || sql.includes('??') || sql.includes('\\?')) return null;
+  if (params.length === 0 || sql.includes('??') || sql.includes('\\?') || sql.includes(PLANNED_PER_VALUE)) return null;
   if (params.some((param) => Array.isArray(param) || ArrayBuffer.isView(param) || isRaw(param))) return null;
   let index = 0;
   const numbered = sql.replace(/\?/g, () => `$${++index}`);
   return index === params.length ? numbered : null;
 }
+
+/**
+ * Marks SQL whose best plan depends on its values, so that it is planned for each of them: a
+ * library search for a word on 3 cards wants the trigram index, for a word on 30,000 the newest
+ * cards first. A generic plan, chosen once per connection after five runs, would serve one of
+ * the two badly from then on.
+ */
+export const PLANNED_PER_VALUE = '/* planned per value */';
 
 /**
  * Statement names per SQL text, shared by every connection of the process (pg prepares a name

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Em, Orm } from '../../db/orm.ts';
+import { PLANNED_PER_VALUE } from '../../db/prepared-statements.ts';
 import type { CardEnrichment, EnrichmentError } from '../../domain/library-enrichment.ts';
 import { type ListCursor, encodeCursor } from '../../domain/library-listing.ts';
 import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
@@ -175,10 +176,11 @@ export interface ListOptions {
 /**
  * A card of `c` whose text or translation contains the `?` query, case- and accent-insensitively.
  * The left side is the expression of the index cards_search_idx, so the index serves it; the
- * pattern escapes LIKE's wildcards after folding (migration 0011).
+ * pattern escapes LIKE's wildcards after folding (migration 0011). Planned for each query: how
+ * many cards a word matches decides between that index and the newest-first one.
  */
 export const LIBRARY_SEARCH_CONDITION =
-  `library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_contains_pattern(?)`;
+  `${PLANNED_PER_VALUE} library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_contains_pattern(?)`;
 
 /** Newest first, keyset-paginated; `query` matches text and translation (trigram index). */
 export async function listCards(em: Em, userId: string, options: ListOptions): Promise<{ items: Card[]; nextCursor: string | null }> {

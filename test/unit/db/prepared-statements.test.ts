@@ -1,6 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import { describe, expect, it } from 'vitest';
-import { boundStatement } from '../../../src/db/prepared-statements.ts';
+import { boundStatement, PLANNED_PER_VALUE } from '../../../src/db/prepared-statements.ts';
 
 describe('boundStatement', () => {
   it('numbers the placeholders in order', () => {
@@ -19,6 +19,7 @@ describe('boundStatement', () => {
     ['an escaped question mark', `SELECT data \\? 'k' FROM t WHERE id = ?`, [1]],
     ['fewer placeholders than parameters', 'SELECT ?', [1, 2]],
     ['more placeholders than parameters', 'SELECT ?, ?', [1]],
+    ['SQL marked to be planned per value', `SELECT id FROM cards WHERE ${PLANNED_PER_VALUE} text LIKE ?`, ['%a%']],
   ])('keeps MikroORM quoting for %s', (_, sql, params) => {
     expect(boundStatement(sql, params as unknown[])).toBeNull();
   });
