@@ -13,15 +13,22 @@ import pg from 'pg';
  * Statements keep MikroORM's path where binding would change their meaning: an array parameter
  * (MikroORM expands it into a list, `IN (?)`), a raw SQL fragment, `??` identifiers, an escaped
  * `\?`, or a placeholder count that does not match the parameters; and those marked
- * PLANNED_PER_VALUE.
+ * PLANNED_PER_VALUE or selecting `*` (STAR_COLUMNS).
  */
 export function boundStatement(sql: string, params: readonly unknown[]): string | null {
-  if (params.length === 0 || sql.includes('??') || sql.includes('\\?') || sql.includes(PLANNED_PER_VALUE)) return null;
+  if (params.length === 0 || sql.includes('??') || sql.includes('\\?') || sql.includes(PLANNED_PER_VALUE) || STAR_COLUMNS.test(sql)) return null;
   if (params.some((param) => Array.isArray(param) || ArrayBuffer.isView(param) || isRaw(param))) return null;
   let index = 0;
   const numbered = sql.replace(/\?/g, () => `$${++index}`);
   return index === params.length ? numbered : null;
 }
+
+/**
+ * `SELECT *` / `RETURNING *`: a prepared statement's result columns are fixed, and PostgreSQL
+ * refuses to run it again ("cached plan must not change result type") once a migration adds a
+ * column, on every connection that prepared it: a rolling deploy would break the old processes.
+ */
+const STAR_COLUMNS = /\b(?:SELECT|RETURNING)\s+(?:DISTINCT\s+)?(?:\w+\.)?\*|,\s*(?:\w+\.)?\*\s*(?:,|FROM\b)/i;
 
 /**
  * Marks SQL whose best plan depends on its values, so that it is planned for each of them: a

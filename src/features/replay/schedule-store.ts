@@ -10,7 +10,12 @@ interface ScheduleRow {
 
 /** The card's schedule, locked for the rest of the transaction; null when the card is gone. */
 export async function lockSchedule(tx: Em, cardId: string): Promise<SchedulingState | null> {
-  const [row] = await tx.execute<ScheduleRow[]>(`SELECT * FROM card_schedules WHERE card_id = ? FOR UPDATE`, [cardId]);
+  // The columns by name: a prepared `SELECT *` fails on its connection once a migration adds a column.
+  const [row] = await tx.execute<ScheduleRow[]>(
+    `SELECT due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review
+     FROM card_schedules WHERE card_id = ? FOR UPDATE`,
+    [cardId],
+  );
   return row ? fromRow(row) : null;
 }
 

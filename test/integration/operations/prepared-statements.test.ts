@@ -31,3 +31,17 @@ it('statements binding would change keep MikroORM quoting: an array parameter st
   const rows = await orm.em.fork().execute<{ n: number }[]>(`SELECT n FROM generate_series(1, 5) AS n WHERE n IN (?) ORDER BY n`, [[2, 4]]);
   expect(rows).toEqual([{ n: 2 }, { n: 4 }]);
 });
+
+it('a migration that adds a column does not break what live connections prepared: SELECT * is never prepared', async () => {
+  const table = `prepared_star_${process.pid}`;
+  const em = orm.em.fork();
+  await em.execute(`CREATE TABLE ${table} (id int PRIMARY KEY, a text)`);
+  try {
+    await em.execute(`INSERT INTO ${table} (id, a) VALUES (?, ?)`, [1, 'x']);
+    for (let i = 0; i < 2; i++) await em.execute(`SELECT * FROM ${table} WHERE id = ?`, [1]);
+    await em.execute(`ALTER TABLE ${table} ADD COLUMN b text`);
+    expect(await em.execute(`SELECT * FROM ${table} WHERE id = ?`, [1])).toEqual([{ id: 1, a: 'x', b: null }]);
+  } finally {
+    await em.execute(`DROP TABLE ${table}`);
+  }
+});
