@@ -12,12 +12,12 @@ import { UNICODE_LETTER_RANGES } from './unicode-letters.ts';
 const TRIMMED_SPACE = '\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 /** Whitespace that collapses in captured text: the above and NEL (U+0085), a control char `\s` misses. */
 const COLLAPSED_SPACE = `${TRIMMED_SPACE}\\u0085`;
-const WHITESPACE_RUN = new RegExp(`[${COLLAPSED_SPACE}]+`, 'gu');
 /**
- * The runs `WHITESPACE_RUN` would change: two or more, or one that is not a plain space. The same
- * result, but a text with single spaces only (most of them) is scanned and not rebuilt.
+ * The whitespace runs that collapse to one space: two or more, or one that is not a plain space.
+ * A single plain space is left alone, so a text with nothing else (most of them) is scanned and
+ * not rebuilt.
  */
-const WHITESPACE_TO_COLLAPSE = new RegExp(`[${COLLAPSED_SPACE}]{2,}|[${COLLAPSED_SPACE.replace(' ', '')}]`, 'gu');
+const WHITESPACE_RUN = new RegExp(`[${COLLAPSED_SPACE}]{2,}|[${COLLAPSED_SPACE.replace(' ', '')}]`, 'gu');
 
 // Invisible characters that web copy-paste leaves inside words (soft hyphen, zero-width space,
 // word joiner). They change nothing a reader sees, so they must not split the key. ZWJ/ZWNJ are
@@ -34,7 +34,7 @@ const PUNCTUATION_OR_SPACE = /^[\p{P}\s]$/u;
 
 /** Trimmed, whitespace runs collapsed to one space, NFC. This is the text we store and show. */
 export function cleanCaptureText(text: string): string {
-  return text.normalize('NFC').replace(WHITESPACE_TO_COLLAPSE, ' ').trim();
+  return text.normalize('NFC').replace(WHITESPACE_RUN, ' ').trim();
 }
 
 /**

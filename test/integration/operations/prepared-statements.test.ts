@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createOrm, type Orm } from '../../../src/db/orm.ts';
 
 let orm: Orm;
