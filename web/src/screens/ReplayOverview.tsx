@@ -4,6 +4,7 @@ import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
 import { dueFromNow, formatDateTime } from '../time.ts';
 import { queryClient, trpc } from '../trpc.ts';
+import { textField } from '../ui.tsx';
 
 export type Result = Awaited<ReturnType<typeof trpc.replay.complete.mutate>>;
 /** One completed item: the service's result and the learner's first wrong try, if there was one. */
@@ -41,7 +42,7 @@ export function ReplayOverview({ outcomes, message, starting, onStart }: {
   const f = forecast.data;
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    onStart(String(new FormData(event.currentTarget).get('count')) as Count);
+    onStart(textField(new FormData(event.currentTarget), 'count') as Count);
   };
   return (
     <>
