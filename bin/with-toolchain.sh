@@ -87,7 +87,10 @@ if [ -n "$cli_pid" ]; then
   export TEMPORAL_CLI_PATH
 fi
 if [ -n "$apt_pid" ]; then wait "$apt_pid" || true; fi
-PATH="$root/node_modules/.bin:$PATH"
+# TypeScript 7's `tsc` first: @typescript/typescript6 (the 6.0 compiler API that typescript-eslint and
+# openapi-typescript load) brings TypeScript 6 with a `tsc` of its own, and npm links a name that two
+# packages claim to the one whose path sorts first, which is TypeScript 6's.
+PATH="$root/node_modules/typescript/bin:$root/node_modules/.bin:$PATH"
 export PATH
 
 if [ -n "$did_setup" ]; then say "done in $(( ($(date +%s%3N) - setup_started_ms) / 1000 )) s"; fi
