@@ -39,9 +39,8 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   (
     t=$(now)
     say "npm dependencies: installing ..."
-    # `npm install` installs the lockfile's versions like `npm ci`, but tolerates lock entries for
-    # other platforms' optional binaries that a registry mirror does not list (npm ci refuses those).
-    npm install --no-fund --no-audit --loglevel=error >&2
+    # Exactly the lockfile's tree, from scratch; it refuses a lockfile that package.json has outgrown.
+    npm ci --no-fund --no-audit --loglevel=error >&2
     say "npm dependencies: done in $(( $(now) - t )) s"
   ) &
   npm_pid=$!
@@ -79,7 +78,7 @@ if [ -n "$packages" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 
   apt_pid=$!
 fi
 
-if [ -n "$npm_pid" ]; then wait "$npm_pid" || { say "npm install failed (see above)"; exit 1; }; fi
+if [ -n "$npm_pid" ]; then wait "$npm_pid" || { say "npm ci failed (see above)"; exit 1; }; fi
 if [ -n "$cli_pid" ]; then
   wait "$cli_pid" || { say "no Temporal CLI (see above)"; exit 1; }
   TEMPORAL_CLI_PATH=$(cat "$cli_file")
