@@ -61,7 +61,7 @@ export function parseCostUsd(value: unknown): string {
   return cost.toFixed();
 }
 
-/** Credits for one provider call, per the contract's formula for its kind (see CONTRACT.md). */
+/** Credits for one provider call, by its kind's formula (the API reference states each). */
 export function creditsForCost(kind: ChargeKind, providerCostUsd: string): number {
   const cost = new Exact(parseCostUsd(providerCostUsd));
   if (cost.isZero()) return 0;
@@ -76,7 +76,7 @@ export function creditsForCost(kind: ChargeKind, providerCostUsd: string): numbe
       break;
     case 'page_translation':
     case 'sentence_translation':
-      // The contract rounds the cost itself (to 1/10 cent) before the multiplier, not the credits.
+      // The cost itself is rounded (to 1/10 cent) before the multiplier, not the credits.
       credits = cost.toDecimalPlaces(3, Decimal.ROUND_HALF_UP).times(3 * CREDITS_PER_USD);
       break;
     default: {

@@ -10,7 +10,7 @@ import { problemCatalog } from '../domain/problems.ts';
 const problemCodeList = Object.entries(problemCatalog).map(([code, { status }]) => `\`${code}\` (${status})`).join(', ');
 
 /**
- * The prose part of the API reference (rendered at /docs). Decisions the spec leaves open are
+ * The prose part of the API reference (rendered at /docs): the rules the schemas cannot state,
  * written here so that clients can rely on them.
  */
 const foundation = `Capture English expressions and sentences, learn them in guided Replay, translate page text.

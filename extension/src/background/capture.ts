@@ -9,7 +9,8 @@ const RATE_LIMIT_WAITS = 3;
 /**
  * Captures a selection: up to 280 characters it becomes a card (POST /api/library), longer ones
  * are saved as a sentence (POST /api/sentences). Only the text is sent: the page's address and
- * title have no field in the contract, and sending them would break the privacy promise.
+ * title have no field in the API, and sending them would break the promise that only the
+ * selection leaves the page.
  */
 export async function capture(selection: string): Promise<CaptureOutcome> {
   const text = cleanCaptureText(selection);
