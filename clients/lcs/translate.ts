@@ -5,7 +5,8 @@
  * service's stored response and charged nothing.
  */
 import { createHash } from 'node:crypto';
-import { chunkByBudget, PAGE_TRANSLATION_LIMITS } from '../../src/domain/translation-request.ts';
+import { PAGE_TRANSLATION_LIMITS } from '../../src/domain/limits.ts';
+import { chunkByBudget } from '../../src/domain/translation-request.ts';
 import type { Api } from './service.ts';
 
 export interface Translation { text: string; detectedSourceLanguage: string }
