@@ -28,13 +28,12 @@ export const DRAFT_PROMPT_MAX = 2000;
 export const IDEMPOTENCY_KEY_MAX = 128;
 export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[A-Za-z0-9._:-]{1,${IDEMPOTENCY_KEY_MAX}}$`);
 
-/** One page-translation request (POST /api/immersive-translate). */
+/** One page-translation request (POST /api/immersive-translate); its `request_id` is an idempotency key. */
 export const PAGE_TRANSLATION_LIMITS = {
   maxItems: 40,
   /** Unicode code points of item text, summed over the batch. */
   maxTotalCodePoints: 12_000,
   maxIdLength: 256,
-  requestIdPattern: IDEMPOTENCY_KEY_PATTERN,
 } as const;
 
 /** The session sizes a client may ask Replay for. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IDEMPOTENCY_KEY_MAX, PAGE_TRANSLATION_LIMITS } from '../../domain/limits.ts';
+import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, PAGE_TRANSLATION_LIMITS } from '../../domain/limits.ts';
 import { batchLimitErrors } from '../../domain/translation-request.ts';
 import { codePointString, languageTag, languageTagOutput, sourceLanguageTag } from '../shared-schemas.ts';
 
@@ -14,7 +14,7 @@ const item = z.object({
 
 export const pageTranslationRequestSchema = z
   .object({
-    request_id: z.string().regex(L.requestIdPattern, `1..${IDEMPOTENCY_KEY_MAX} characters of A-Z a-z 0-9 . _ : -`),
+    request_id: z.string().regex(IDEMPOTENCY_KEY_PATTERN, `1..${IDEMPOTENCY_KEY_MAX} characters of A-Z a-z 0-9 . _ : -`),
     target_language: languageTag,
     source_language: sourceLanguageTag,
     items: z
