@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import { DEFAULT_URL, removeConnection, resolveConnection, saveConnection } from '../config.ts';
 import { api, CliError, isJson } from '../context.ts';
 import { connect, EXIT } from '../service.ts';
@@ -40,7 +41,7 @@ export function accountCommands(program: Command) {
 
   credits.command('ledger')
     .description('charges and grants, newest first')
-    .option('--limit <n>', 'entries (1..200)', '20')
+    .option('--limit <n>', `entries (1..${LIST_LIMIT_MAX})`, '20')
     .action(async ({ limit }: { limit: string }, command: Command) => {
       const service = await api();
       const page = await service.call((c) => c.GET('/api/credits/ledger', { params: { query: { limit: Number(limit) } } }));
