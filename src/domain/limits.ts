@@ -1,7 +1,7 @@
 /**
- * The bounds of the public API, each written once. The request schemas enforce them, the API
- * reference states them, and the web app, the extension and the CLI import them to check input
- * before they send it. This module imports nothing, so a client's bundle takes these numbers and
+ * The bounds and fixed formats of the public API, each written once. The request schemas enforce
+ * them, the API reference states them, and the web app, the extension and the CLI import them to
+ * check input before they send it and to name them. This module imports nothing, so a client's bundle takes these numbers and
  * no server code. Lengths are Unicode code points, counted after the cleaning each field names.
  */
 
@@ -46,3 +46,5 @@ export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 256;
 /** A personal token's name, once trimmed. */
 export const TOKEN_NAME_MAX = 100;
+/** Every personal token starts with it, so that secret scanners recognise a leaked one. */
+export const TOKEN_PREFIX = 'lcp_';

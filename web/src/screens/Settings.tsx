@@ -3,7 +3,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
-import { PASSWORD_MIN_LENGTH, TOKEN_NAME_MAX } from '../../../src/domain/limits.ts';
+import { PASSWORD_MIN_LENGTH, TOKEN_NAME_MAX, TOKEN_PREFIX } from '../../../src/domain/limits.ts';
 import { explain } from '../errors.ts';
 import { forgetAccount, problemOf, queryClient, trpc } from '../trpc.ts';
 import { formatDay } from '../time.ts';
@@ -46,7 +46,7 @@ export function Settings({ account }: { account: Account }) {
       <p className="muted">Signed in on another device you no longer use? End every session of this account. Personal tokens keep working.</p>
       <button type="button" onClick={() => signOutEverywhere.mutate()} disabled={signOutEverywhere.isPending}>Sign out everywhere</button>
       <h2 id="tokens-title">API tokens</h2>
-      <p className="muted">Personal tokens let your own tools (a browser extension, a script) use the service: <code>Authorization: Bearer lcp_…</code>.</p>
+      <p className="muted">Personal tokens let your own tools (a browser extension, a script) use the service: <code>Authorization: Bearer {TOKEN_PREFIX}…</code>.</p>
       <Tokens />
     </section>
   );
