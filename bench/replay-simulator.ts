@@ -1,5 +1,5 @@
 /**
- * A deterministic Replay simulator (issue 15): a synthetic learner with a known forgetting curve
+ * A deterministic Replay simulator: a synthetic learner with a known forgetting curve
  * practises 200 cards for 90 days under a mapping (masks + evidence → rating) and our FSRS
  * scheduler. Pure: no I/O, no clock, no Math.random; the same mapping always gives the same figures.
  *

@@ -3,12 +3,13 @@
  * what several users reading overlapping pages of one site cost in provider calls and money.
  */
 import { randomUUID } from 'node:crypto';
+import { PAGE_TRANSLATION_LIMITS } from '../src/domain/limits.ts';
 import type { BenchContext } from './support.ts';
 
 const PAGES = 8;
 const USERS = 6;
 const PAGES_PER_USER = 4;
-const ITEMS_PER_PAGE = 40;
+const ITEMS_PER_PAGE = PAGE_TRANSLATION_LIMITS.maxItems;
 /** gpt-4o-mini's list price, USD per million tokens. */
 const PRICES = { prompt: '0.15', completion: '0.6' };
 const CHROME = [

@@ -32,7 +32,7 @@ export interface SummaryRow {
   value: string;
   /** The same figure's floor, measured in the same run. */
   floor?: string;
-  /** The goal for the figure, and whether this run met it. */
+  /** The goal for the figure, and whether this run met it. */
   goal?: string;
   met?: boolean;
 }

@@ -46,15 +46,30 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm_pid=$!
 fi
 
+# Runs `sh SCRIPT > FILE` in the background (a script that prints a tool's path, fetching it when
+# missing), saying how long it took when it took a while.
+find_in_background() { # LABEL SCRIPT FILE
+  (
+    t=$(now)
+    sh "$2" > "$3"
+    [ "$(( $(now) - t ))" -lt 1 ] || say "$1: done in $(( $(now) - t )) s"
+  ) &
+}
+
 cli_pid=""
 if [ -z "${TEMPORAL_CLI_PATH:-}" ]; then
   cli_file=$(mktemp)
-  (
-    t=$(now)
-    sh "$root/temporal/ensure-cli.sh" > "$cli_file"
-    [ "$(( $(now) - t ))" -lt 1 ] || say "Temporal CLI: done in $(( $(now) - t )) s"
-  ) &
+  find_in_background "Temporal CLI" "$root/temporal/ensure-cli.sh" "$cli_file"
   cli_pid=$!
+fi
+
+# The workflow tests run on Temporal's time-skipping test server (Java, from Maven Central): only
+# the test runner needs it.
+test_server_pid=""
+if [ "${1:-}" = vitest ] && [ -z "${TEMPORAL_TEST_SERVER_PATH:-}" ]; then
+  test_server_file=$(mktemp)
+  find_in_background "Temporal test server" "$root/temporal/ensure-test-server.sh" "$test_server_file"
+  test_server_pid=$!
 fi
 
 # espeak-ng speaks audio clips; Chromium drives the browser tests (playwright-core), so only the
@@ -84,6 +99,15 @@ if [ -n "$cli_pid" ]; then
   TEMPORAL_CLI_PATH=$(cat "$cli_file")
   rm -f "$cli_file"
   export TEMPORAL_CLI_PATH
+fi
+if [ -n "$test_server_pid" ]; then
+  if wait "$test_server_pid"; then
+    TEMPORAL_TEST_SERVER_PATH=$(cat "$test_server_file")
+    export TEMPORAL_TEST_SERVER_PATH
+  else
+    say "warning: no Temporal test server (see above); the workflow tests fail until there is one"
+  fi
+  rm -f "$test_server_file"
 fi
 if [ -n "$apt_pid" ]; then wait "$apt_pid" || true; fi
 # TypeScript 7's `tsc` first: @typescript/typescript6 (the 6.0 compiler API that typescript-eslint and

@@ -1,6 +1,6 @@
 /**
  * What one chaos run does: how much load, which faults when, how long to wait for quiescence.
- * Two profiles (`full`, the issue's campaign, and `short`, one fault of each kind for CI), each
+ * Two profiles (`full`, the whole campaign, and `short`, one fault of each kind for CI), each
  * adjustable by flags: `--short`, `--captures=N`, `--page-sends=N`, `--sentences=N`, `--users=N`,
  * `--load-seconds=N`, `--faults=kind@seconds[:duration],…`, `--npm-start` / `--no-npm-start` /
  * `--npm-start-only`,

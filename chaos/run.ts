@@ -1,4 +1,4 @@
-// `npm run chaos [-- --short | flags]`: the chaos run of issue 8 §6. First the service as separate
+// `npm run chaos [-- --short | flags]`: the chaos run (chaos/README.md). First the service as separate
 // processes under load and faults, then (full profile) `npm start` itself with its Temporal dev
 // server and its database killed. Prints one table per run; exits 1 when a goal fails.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,7 +1,9 @@
+import { LIST_LIMIT_MAX } from '../../src/domain/limits.ts';
+import { cardSchema } from '../../src/features/library/schemas.ts';
 import type { Card } from './context.ts';
 import type { Api } from './service.ts';
 
-export const ENRICHMENT_STATUSES = ['pending', 'ready', 'failed'] as const;
+export const ENRICHMENT_STATUSES = cardSchema.shape.enrichmentStatus.options;
 
 /**
  * Up to `limit` cards, newest first, matching `query` (the API's search) and `status` (which the
@@ -11,7 +13,7 @@ export async function searchLibrary(api: Api, { query, status, limit }: { query?
   const items: Card[] = [];
   let cursor: string | undefined;
   do {
-    const page = await api.call((c) => c.GET('/api/library', { params: { query: { query, cursor, limit: 200 } } }));
+    const page = await api.call((c) => c.GET('/api/library', { params: { query: { query, cursor, limit: LIST_LIMIT_MAX } } }));
     items.push(...page.items.filter((card) => !status || card.enrichmentStatus === status));
     cursor = page.nextCursor ?? undefined;
   } while (cursor && items.length < limit);

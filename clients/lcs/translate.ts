@@ -1,11 +1,12 @@
 /**
  * Translating any number of texts through /api/immersive-translate, for `lcs translate` and the
- * `translate_texts` tool: texts are split into requests the API accepts (40 items, 12,000 code
- * points), each with a request_id derived from its content, so a rerun is answered from the
- * service's stored response and charged nothing.
+ * `translate_texts` tool: texts are split into requests the API accepts (PAGE_TRANSLATION_LIMITS),
+ * each with a request_id derived from its content, so a rerun is answered from the service's
+ * stored response and charged nothing.
  */
 import { createHash } from 'node:crypto';
-import { chunkByBudget, PAGE_TRANSLATION_LIMITS } from '../../src/domain/translation-request.ts';
+import { PAGE_TRANSLATION_LIMITS } from '../../src/domain/limits.ts';
+import { chunkByBudget } from '../../src/domain/translation-request.ts';
 import type { Api } from './service.ts';
 
 export interface Translation { text: string; detectedSourceLanguage: string }

@@ -611,17 +611,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        SentenceInput: {
-            /** Format: uuid */
-            id: string;
-            original_text: string;
-            translation: string | null;
-            /** @enum {string} */
-            status: "pending" | "translated" | "failed";
-            native_language: string;
-            /** Format: date-time */
-            created_at: string;
-        };
         /** @description RFC 9457 problem details; `code` is a stable machine word. */
         ProblemInput: {
             type: string;
@@ -902,6 +891,17 @@ export interface components {
             /** @description The item again, open, with the same mask. */
             item: components["schemas"]["ReplayItemInput"];
         };
+        SentenceInput: {
+            /** Format: uuid */
+            id: string;
+            original_text: string;
+            translation: string | null;
+            /** @enum {string} */
+            status: "pending" | "translated" | "failed";
+            native_language: string;
+            /** Format: date-time */
+            created_at: string;
+        };
         PageTranslationInput: {
             request_id: string;
             target_language: string;
@@ -929,18 +929,6 @@ export interface components {
             notes: string[];
             usedCardIds: string[];
             creditsCharged: number;
-        };
-        Sentence: {
-            /** Format: uuid */
-            id: string;
-            original_text: string;
-            translation: string | null;
-            /** @enum {string} */
-            status: "pending" | "translated" | "failed";
-            /** @enum {string} */
-            native_language: "en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant";
-            /** Format: date-time */
-            created_at: string;
         };
         /** @description RFC 9457 problem details; `code` is a stable machine word. */
         Problem: {
@@ -1221,6 +1209,18 @@ export interface components {
             sessionId: string;
             /** @description The item again, open, with the same mask. */
             item: components["schemas"]["ReplayItem"];
+        };
+        Sentence: {
+            /** Format: uuid */
+            id: string;
+            original_text: string;
+            translation: string | null;
+            /** @enum {string} */
+            status: "pending" | "translated" | "failed";
+            /** @enum {string} */
+            native_language: "en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant";
+            /** Format: date-time */
+            created_at: string;
         };
         PageTranslation: {
             request_id: string;

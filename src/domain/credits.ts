@@ -20,10 +20,13 @@ export const MAX_COST_USD = '1000000';
 /** Bounds the plain text we expand a cost into, and so the digits every product carries. */
 export const MAX_COST_DECIMAL_PLACES = 200;
 
-// decimal.js rounds every arithmetic result to `precision` significant digits (20 by default),
-// which would silently drop the tail of a long cost before `ceil`. Parsed costs have at most
-// ~210 significant digits, so 1000 keeps every product here exact.
-const Exact = Decimal.clone({ precision: 1000, rounding: Decimal.ROUND_HALF_UP });
+/**
+ * The Decimal every money computation uses: costs, prices, cost ceilings and credits.
+ * decimal.js rounds every arithmetic result to `precision` significant digits (20 by default),
+ * which would silently drop the tail of a long cost before `ceil`. Parsed costs have at most
+ * ~210 significant digits, so 1000 keeps every product here exact.
+ */
+export const ExactDecimal = Decimal.clone({ precision: 1000, rounding: Decimal.ROUND_HALF_UP });
 
 const COST_TEXT = /^\d+(?:\.\d+)?(?:[eE]([+-]?\d+))?$/;
 // decimal.js silently turns exponents beyond its range into 0 or Infinity; 0 would make a
@@ -53,7 +56,7 @@ export function parseCostUsd(value: unknown): string {
   if (match[1] !== undefined && Math.abs(Number(match[1])) > MAX_EXPONENT) {
     throw new RangeError('cost exponent out of range');
   }
-  const cost = new Exact(text);
+  const cost = new ExactDecimal(text);
   if (cost.gt(MAX_COST_USD)) throw new RangeError(`cost exceeds ${MAX_COST_USD} USD`);
   if (cost.decimalPlaces() > MAX_COST_DECIMAL_PLACES) {
     throw new RangeError(`cost has more than ${MAX_COST_DECIMAL_PLACES} decimal places`);
@@ -61,9 +64,9 @@ export function parseCostUsd(value: unknown): string {
   return cost.toFixed();
 }
 
-/** Credits for one provider call, per the contract's formula for its kind (see CONTRACT.md). */
+/** Credits for one provider call, by its kind's formula (the API reference states each). */
 export function creditsForCost(kind: ChargeKind, providerCostUsd: string): number {
-  const cost = new Exact(parseCostUsd(providerCostUsd));
+  const cost = new ExactDecimal(parseCostUsd(providerCostUsd));
   if (cost.isZero()) return 0;
   let credits: Decimal;
   switch (kind) {
@@ -76,7 +79,7 @@ export function creditsForCost(kind: ChargeKind, providerCostUsd: string): numbe
       break;
     case 'page_translation':
     case 'sentence_translation':
-      // The contract rounds the cost itself (to 1/10 cent) before the multiplier, not the credits.
+      // The cost itself is rounded (to 1/10 cent) before the multiplier, not the credits.
       credits = cost.toDecimalPlaces(3, Decimal.ROUND_HALF_UP).times(3 * CREDITS_PER_USD);
       break;
     default: {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { languageName } from './languages.ts';
+import { CAPTURE_TEXT_MAX } from './limits.ts';
 import type { ProblemCode } from './problems.ts';
 
 export const ENRICHMENT_TASK = 'capture_preparation';
@@ -17,7 +18,7 @@ export const FOCUS_KINDS = ['meaning', 'grammar', 'collocation', 'idiom', 'pronu
  */
 export const enrichmentOutputSchema = z.object({
   translation: z.string().trim().min(1).max(1000),
-  correctedText: z.string().trim().min(1).max(280).nullable(),
+  correctedText: z.string().trim().min(1).max(CAPTURE_TEXT_MAX).nullable(),
   correctionNote: z.string().trim().min(1).max(300).nullable(),
   usage: z.object({
     register: z.enum(REGISTERS),

@@ -3,11 +3,8 @@
  * Pure; no I/O. (The search pattern is built in SQL, library_contains_pattern: its wildcards can only
  * be escaped after the database has folded the query.)
  */
+import { CAPTURE_TEXT_MAX } from './limits.ts';
 import { cleanCaptureText, countCodePoints, hasLetter } from './normalise.ts';
-
-export const LIST_LIMIT_DEFAULT = 50;
-export const LIST_LIMIT_MAX = 200;
-export const CAPTURE_TEXT_MAX = 280;
 
 /** Position after the last item of a page: newest first, so (createdAt, cardId) descending. */
 export interface ListCursor {

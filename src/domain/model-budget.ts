@@ -3,7 +3,7 @@
  * work) and the request's size bound the tokens; the configured price bounds the USD. The wallet
  * holds that much before the call and settles to the provider's real cost after it. Pure.
  */
-import { Decimal } from 'decimal.js';
+import { ExactDecimal } from './credits.ts';
 import { countCodePoints } from './normalise.ts';
 
 /** The default model's (gpt-4o-mini) largest answer: no limit may ask for more. */
@@ -51,13 +51,11 @@ export interface ModelPrice {
   outputUsdPerMillionTokens: string;
 }
 
-const Exact = Decimal.clone({ precision: 1000 });
-
 /** The most a call with these token bounds can cost, as exact decimal text. */
 export function costCeilingUsd(tokens: { input: number; output: number }, price: ModelPrice): string {
-  return new Exact(tokens.input)
+  return new ExactDecimal(tokens.input)
     .times(price.inputUsdPerMillionTokens)
-    .plus(new Exact(tokens.output).times(price.outputUsdPerMillionTokens))
+    .plus(new ExactDecimal(tokens.output).times(price.outputUsdPerMillionTokens))
     .dividedBy(1_000_000)
     .toFixed();
 }

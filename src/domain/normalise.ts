@@ -74,7 +74,7 @@ function stripTrailingPunctuation(text: string): string {
   return chars.slice(0, end).join('');
 }
 
-/** Length as users and the contract count it: code points, not UTF-16 units. */
+/** Length as users and the API count it: code points, not UTF-16 units. */
 export function countCodePoints(text: string): number {
   let count = 0;
   for (const _ of text) count += 1;

@@ -1,10 +1,9 @@
 /**
  * Which cards a new Replay session practises, in which order, with which masks. Pure.
  */
+import { REPLAY_COUNTS } from './limits.ts';
 import { buildMask } from './replay-mask.ts';
 
-/** The session sizes a client may ask for. */
-export const REPLAY_COUNTS = [10, 20, 50] as const;
 export type ReplayCount = (typeof REPLAY_COUNTS)[number];
 
 export interface ReplayCandidate {

@@ -7,8 +7,7 @@
  */
 import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-
-export const TOKEN_PREFIX = 'lcp_';
+import { TOKEN_PREFIX } from './limits.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_BYTES = 32;

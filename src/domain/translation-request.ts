@@ -4,16 +4,9 @@
  * provider and the cache. Pure; no I/O.
  */
 import { hash } from 'node:crypto';
+import { PAGE_TRANSLATION_LIMITS } from './limits.ts';
 import { cleanCaptureText, countCodePoints } from './normalise.ts';
 import type { FieldError } from './problems.ts';
-
-export const PAGE_TRANSLATION_LIMITS = {
-  maxItems: 40,
-  /** Unicode code points of item text, summed over the batch. */
-  maxTotalCodePoints: 12_000,
-  maxIdLength: 256,
-  requestIdPattern: /^[A-Za-z0-9._:-]{1,128}$/,
-} as const;
 
 export interface BatchItem {
   id: string;

@@ -16,14 +16,14 @@
  * of its own only when it recurs where its cached answer may not serve — another user, another
  * page or segmentation (the header of a site, a line quoted everywhere). That answer then serves
  * everyone, so each recurring text costs one small call once. On the bench's shared-site workload
- * (`npm run bench page-translation`: 6 users, overlapping pages) this costs 1.07× what a cache
- * shared without any guard pays, 20 provider calls against 8.
+ * (`npm run bench page-translation`: 6 users, overlapping pages) this costs little more than a
+ * cache shared without any guard (docs/performance.md, "Page translation shared between users").
  *
  * Rejected: promoting an answer once two users' batches agree (one person with two accounts
  * agrees with themselves); a call of its own for every text (the isolation price on every text,
  * where most are read once); answers private to their sender, with a call of its own for a text
- * once a second user asks for it (measured: 2.97×, 244 calls — every page's second reader paid
- * the isolation price on all of its texts).
+ * once a second user asks for it (several times the cost on the same workload: every page's second
+ * reader paid the isolation price on all of its texts).
  */
 import { chunkByBudget } from './translation-request.ts';
 

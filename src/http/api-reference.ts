@@ -4,19 +4,20 @@ import { pageTranslationReference } from '../features/translation/reference.ts';
 import { replayReference } from '../features/replay/reference.ts';
 import { audioReference } from '../features/audio/reference.ts';
 import { workReference } from '../features/work/reference.ts';
+import { TOKEN_PREFIX } from '../domain/limits.ts';
 import { problemCatalog } from '../domain/problems.ts';
 
 /** Every code of the catalog, in its order, so the reference cannot drift from it. */
 const problemCodeList = Object.entries(problemCatalog).map(([code, { status }]) => `\`${code}\` (${status})`).join(', ');
 
 /**
- * The prose part of the API reference (rendered at /docs). Decisions the spec leaves open are
+ * The prose part of the API reference (rendered at /docs): the rules the schemas cannot state,
  * written here so that clients can rely on them.
  */
 const foundation = `Capture English expressions and sentences, learn them in guided Replay, translate page text.
 
 ## Authentication
-Send \`Authorization: Bearer lcp_…\` (a personal token from \`POST /api/tokens\`, shown once) or use the
+Send \`Authorization: Bearer ${TOKEN_PREFIX}…\` (a personal token from \`POST /api/tokens\`, shown once) or use the
 page session cookie from \`POST /api/auth/login\`. Tokens have the \`read\` scope (GET only; anything else
 → 403 \`read_only_token\`) or the \`write\` scope, an optional expiry, and can be revoked. A token cannot
 mint or revoke tokens. Cookie-authenticated writes must carry the service's own \`Origin\` (or a

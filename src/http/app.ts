@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
+import { TOKEN_PREFIX } from '../domain/limits.ts';
 import { AppError } from '../domain/problems.ts';
 import type { App, AppDeps } from './deps.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -94,7 +95,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
       info: { title: 'Language Capture Service', version: '1.0.0', description: apiDescription },
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'Personal token (`lcp_…`), created under API tokens.' },
+          bearer: { type: 'http', scheme: 'bearer', description: `Personal token (\`${TOKEN_PREFIX}…\`), created under API tokens.` },
           session: { type: 'apiKey', in: 'cookie', name: sessionCookieName(deps.config) },
         },
       },

@@ -15,7 +15,7 @@ export async function healthRoutes(app: App, { orm, temporal }: AppDeps) {
   }, async () => {
     // One deadline for the whole answer, so a load balancer's probe is answered in time even when
     // a dependency hangs. The gRPC deadline alone is not enough: the Temporal client's retry
-    // interceptor may still be waiting out a backoff when it passes (answers took 3 s).
+    // interceptor may still be waiting out a backoff when it passes (answers came seconds late).
     const deadline = Date.now() + READY_DEADLINE_MS;
     const [database, workflows] = await Promise.allSettled([
       byDeadline(orm.em.fork().execute('SELECT 1'), deadline),

@@ -52,7 +52,7 @@ export interface ModelClientLogger {
   debug(obj: object, msg?: string): void;
 }
 
-/** Every request carries user content: no data collection, zero data retention (spec §1.6). */
+/** Every request carries user content: the provider must not collect it and must retain nothing (zero data retention). */
 export const PRIVACY_PROVIDER_PREFERENCES = {
   data_collection: 'deny',
   zdr: true,

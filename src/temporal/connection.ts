@@ -2,9 +2,9 @@ import { Client, Connection } from '@temporalio/client';
 
 /**
  * grpc-js waits longer and longer between reconnect attempts (from 1 s, ×1.6, up to 2 minutes):
- * after a 60 s Temporal outage the API took 8–30 s to see the server again, and every workflow
- * start meanwhile was left to the relay. A reconnect attempt is one TCP connect, so the wait is
- * capped at a second.
+ * after a Temporal outage the API took many seconds to see the server again, and every workflow
+ * start meanwhile was left to the relay (docs/performance.md, "Temporal reconnects"). A reconnect
+ * attempt is one TCP connect, so the wait is capped at a second.
  */
 export const RECONNECT_CHANNEL_ARGS = { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 1_000 } as const;
 

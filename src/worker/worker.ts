@@ -21,9 +21,9 @@ export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', impo
 
 /**
  * The OpenTelemetry workflow interceptors, in the bundle of a worker that traces only: they cost a
- * worker about 40 % more CPU per card even when their spans are dropped (`npm run bench library`:
- * 12.9 s against 7.6 s of worker CPU for 500 cards). They add headers, never commands, so
- * histories written with or without them replay the same either way.
+ * worker much more CPU per card even when their spans are dropped (docs/performance.md, "Tracing
+ * interceptors"). They add headers, never commands, so histories written with or without them
+ * replay the same either way.
  */
 const tracingInterceptorModules = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
 
@@ -72,26 +72,19 @@ const quietBundlerLogger = {
 
 /**
  * How much one worker runs at once. Activities spend nearly all their time waiting on the model
- * provider (about 1 s at best, up to the model timeout), holding no database connection meanwhile
- * (their statements are short and take a pooled connection each), so a worker's throughput is its
- * slots ÷ the provider's latency. A card's preparation is a local activity, which holds its
- * workflow task's slot while it runs: 200 of each keep up with 500 captures in under 10 s at 1 s
- * per call.
+ * provider (up to the model timeout), holding no database connection meanwhile (their statements
+ * are short and take a pooled connection each), so a worker's throughput is its slots ÷ the
+ * provider's latency. A card's preparation is a local activity, which holds its workflow task's
+ * slot while it runs.
  *
  * A workflow-task slot is also where a burst waits its turn: the server accepts an eager start
  * only while a slot is free, and a workflow task it cannot hand to a waiting poller is written to
- * its database and read back. But a task the worker has taken must be done within the workflow
- * task timeout (10 s), or the server takes it back and it runs again from the start of its
- * history. In `npm run bench library` (500 captures within a second, preparation local):
- * - the SDK's 40 slots and 10 pollers (with preparation as an activity): 436 of 4,900 starts
- *   eager, nearly every other workflow task through the server's backlog, dev server 9.7–13.3 s
- *   of CPU per 500 cards;
- * - 200 slots, 40 pollers: dev server 5.8–5.9 s, ready in 9.5–9.6 s, no workflow task timed out;
- * - 300: 4.9 s, 8.2–9.1 s, none timed out in two runs; 500: 2.9–3.8 s, 7.7–8.3 s, but 4–82
- *   workflow tasks timed out per run (their cards 10 s late, their work done twice; one run at
- *   1 s per call took 15 s) and the worker peaked at 540–630 MB instead of 415 MB.
- * So 200: what this worker finishes well within the timeout on two busy cores. The sticky cache
- * stays sized by the SDK (by memory).
+ * its database and read back. The SDK's defaults (40 slots, 10 pollers) sent most of a burst
+ * through that backlog. But a task the worker has taken must be done within the workflow task
+ * timeout, or the server takes it back and it runs again from the start of its history: more
+ * slots started more of a burst eagerly and made more tasks time out in the worker's queue. So
+ * 200: what this worker finishes well within the timeout on two busy cores (the measurements:
+ * docs/performance.md, "Worker concurrency"). The sticky cache stays sized by the SDK (by memory).
  */
 export const WORKER_CONCURRENCY = {
   maxConcurrentActivityTaskExecutions: 200,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { TOKEN_PREFIX } from '../../src/domain/tokens.ts';
+import { TOKEN_PREFIX } from '../../src/domain/limits.ts';
 import { httpFor as stackHttpFor, type Http, type HttpOptions, type Stack } from './stack.ts';
 
 /** Raw SQL against the stack's database, for checks the API cannot show (hashes, ledger sums). */

@@ -1,3 +1,4 @@
+import { CAPTURE_TEXT_MAX, DRAFT_PROMPT_MAX, PASSWORD_MIN_LENGTH, SENTENCE_MAX_CHARS, TOKEN_NAME_MAX } from '../../src/domain/limits.ts';
 import type { ProblemCode } from '../../src/domain/problems.ts';
 import { problemOf, type Problem } from './trpc.ts';
 
@@ -35,13 +36,13 @@ const SENTENCES: Record<ProblemCode, string> = {
 /** What to do about a field the service refused, keyed by the field's name in the request. */
 const FIELD_WORDS: Record<string, string> = {
   email: 'Enter a valid email address.',
-  password: 'Use at least 10 characters.',
-  newPassword: 'Use at least 10 characters.',
+  password: `Use at least ${PASSWORD_MIN_LENGTH} characters.`,
+  newPassword: `Use at least ${PASSWORD_MIN_LENGTH} characters.`,
   currentPassword: 'Enter your current password.',
-  text: 'Enter an English expression with at least one letter (at most 280 characters).',
-  name: 'Give it a name (at most 100 characters).',
-  original_text: 'Enter a sentence of at most 1,000 characters.',
-  prompt: 'Say what you want to write, in at most 2,000 characters.',
+  text: `Enter an English expression with at least one letter (at most ${CAPTURE_TEXT_MAX} characters).`,
+  name: `Give it a name (at most ${TOKEN_NAME_MAX} characters).`,
+  original_text: `Enter a sentence of at most ${SENTENCE_MAX_CHARS.toLocaleString('en')} characters.`,
+  prompt: `Say what you want to write, in at most ${DRAFT_PROMPT_MAX.toLocaleString('en')} characters.`,
   items: 'That text is too long or has too many paragraphs to translate at once; translate it in parts.',
 };
 

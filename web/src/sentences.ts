@@ -1,6 +1,5 @@
 // Pure rules of the sentence upload: the lines of a paste, and what each line's answer means.
-
-export const SENTENCE_MAX_CHARS = 1000;
+import { SENTENCE_MAX_CHARS } from '../../src/domain/limits.ts';
 
 /** The sentences of a paste: one per non-empty line, trimmed. */
 export const linesOf = (text: string) => text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);

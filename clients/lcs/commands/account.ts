@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { LIST_LIMIT_MAX, TOKEN_PREFIX } from '../../../src/domain/limits.ts';
 import { DEFAULT_URL, removeConnection, resolveConnection, saveConnection } from '../config.ts';
 import { api, CliError, isJson } from '../context.ts';
 import { connect, EXIT } from '../service.ts';
@@ -12,7 +13,7 @@ export function accountCommands(program: Command) {
       const current = await resolveConnection();
       const [url, token] = await ask([
         { text: `Service address [${current?.url ?? DEFAULT_URL}]: ` },
-        { text: 'Personal token (lcp_…, hidden): ', hidden: true },
+        { text: `Personal token (${TOKEN_PREFIX}…, hidden): `, hidden: true },
       ]);
       if (!token) throw new CliError('No token given. Create one in the web app under Settings → API tokens.', EXIT.usage);
       const connection = { url: url || current?.url || DEFAULT_URL, token };
@@ -40,7 +41,7 @@ export function accountCommands(program: Command) {
 
   credits.command('ledger')
     .description('charges and grants, newest first')
-    .option('--limit <n>', 'entries (1..200)', '20')
+    .option('--limit <n>', `entries (1..${LIST_LIMIT_MAX})`, '20')
     .action(async ({ limit }: { limit: string }, command: Command) => {
       const service = await api();
       const page = await service.call((c) => c.GET('/api/credits/ledger', { params: { query: { limit: Number(limit) } } }));

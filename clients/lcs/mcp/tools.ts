@@ -4,6 +4,7 @@
  * enforces; results are structured content beside a short text.
  */
 import { z } from 'zod';
+import { LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import { replayForecastSchema } from '../../../src/features/replay/schemas.ts';
 import { walletSchema } from '../../../src/features/credits/schemas.ts';
 import { captureResultSchema, captureSchema, cardDetailSchema, cardIdInputSchema, cardSchema, listQuerySchema } from '../../../src/features/library/schemas.ts';
@@ -65,7 +66,7 @@ export const tools: Record<string, ToolDefinition> = {
     inputSchema: {
       query: listQuerySchema.shape.query,
       status: cardSchema.shape.enrichmentStatus.optional().describe('Only cards whose preparation is in this state.'),
-      limit: z.number().int().min(1).max(200).default(20).describe('At most this many cards.'),
+      limit: z.number().int().min(1).max(LIST_LIMIT_MAX).default(20).describe('At most this many cards.'),
     },
     outputSchema: { items: z.array(cardSchema) },
     async run(api, { query, status, limit }) {

@@ -1,4 +1,4 @@
-import { CAPTURE_TEXT_MAX } from '../../../src/domain/library-listing.ts';
+import { CAPTURE_TEXT_MAX } from '../../../src/domain/limits.ts';
 import { cleanCaptureText, countCodePoints } from '../../../src/domain/normalise.ts';
 import type { CaptureOutcome, CardProgress } from '../shared/messages.ts';
 import { plainReason, retryAfterSeconds, serviceClient, sleep, unreachable } from '../shared/service.ts';
@@ -7,9 +7,10 @@ import { plainReason, retryAfterSeconds, serviceClient, sleep, unreachable } fro
 const RATE_LIMIT_WAITS = 3;
 
 /**
- * Captures a selection: up to 280 characters it becomes a card (POST /api/library), longer ones
- * are saved as a sentence (POST /api/sentences). Only the text is sent: the page's address and
- * title have no field in the contract, and sending them would break the privacy promise.
+ * Captures a selection: up to CAPTURE_TEXT_MAX characters it becomes a card (POST /api/library),
+ * longer ones are saved as a sentence (POST /api/sentences). Only the text is sent: the page's
+ * address and title have no field in the API, and sending them would break the promise that only
+ * the selection leaves the page.
  */
 export async function capture(selection: string): Promise<CaptureOutcome> {
   const text = cleanCaptureText(selection);

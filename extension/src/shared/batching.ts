@@ -1,14 +1,14 @@
 /**
- * How page text is cut into /api/immersive-translate batches: at most 40 items and 12,000 source
- * characters (code points) each, and a request_id derived from the batch's content, so that a
- * retry after a network error (or the same page read again) sends the very same request, which
- * the service answers from what it stored without charging again.
+ * How page text is cut into /api/immersive-translate batches: each within PAGE_TRANSLATION_LIMITS
+ * (items, and source characters counted in code points), with a request_id derived from the
+ * batch's content, so that a retry after a network error (or the same page read again) sends the
+ * very same request, which the service answers from what it stored without charging again.
  */
 import type { paths } from '../../../clients/rest/client.ts';
+import { PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
 import { countCodePoints } from '../../../src/domain/normalise.ts';
 
-export const MAX_ITEMS = 40;
-export const MAX_CHARS = 12_000;
+const { maxItems: MAX_ITEMS, maxTotalCodePoints: MAX_CHARS } = PAGE_TRANSLATION_LIMITS;
 
 /**
  * The longest prefix of `queue` that fits one batch. An item too long for any batch comes out

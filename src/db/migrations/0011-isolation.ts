@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 8 §3, "one user must never change what another user gets".
+ * One user must never change what another user gets.
  *
  * library_contains_pattern: the LIKE pattern of a library search. Escaping LIKE's wildcards has to
  * happen after folding, because unaccent folds ％ ﹪ to %, ＿ to _ and ＼ ∖ ﹨ to \: escaped before,

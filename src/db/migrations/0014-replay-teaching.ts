@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Replay that teaches (issue 15):
+ * Replay that teaches:
  * - the time the learner took over an item, kept beside the rest of the evidence in the review log;
  * - the card's whole schedule before each review, so undo restores it exactly (the ts-fsrs log
  *   fields alone lose the previous due time, reps, lapses and last review);

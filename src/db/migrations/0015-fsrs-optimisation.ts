@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The personal FSRS optimiser (issue 15): each fit is keyed by the workflow that made it, so a
+ * The personal FSRS optimiser (docs/replay-schedule.md): each fit is keyed by the workflow that made it, so a
  * retried activity finds the version its first attempt stored instead of adding another.
  */
 export class FsrsOptimisation extends Migration {

@@ -5,8 +5,8 @@ import { Migration } from '@mikro-orm/migrations';
  * each in (due, card_id) order, 50 at most (features/library/card-reads.ts, practiceCandidates).
  * On (user_id, due) alone, each half walks past the other kind of card: new cards captured long
  * ago come before every due review, so a learner with thousands of them had thousands of rows
- * read per session. One partial index per kind, in the query's order, reads 50 rows (0.8 → 0.4 ms
- * at 10,000 cards); before statistics exist it still reads one kind only (17 ms → 7 ms).
+ * read per session. One partial index per kind, in the query's order, reads 50 rows; before
+ * statistics exist it still reads one kind only (docs/performance.md, "Replay").
  */
 export class PracticeQueueIndexes extends Migration {
   override name = '0017-practice-queue-indexes';

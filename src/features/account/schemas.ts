@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, TOKEN_NAME_MAX } from '../../domain/limits.ts';
 import { trimmedLengthPattern } from '../../domain/normalise.ts';
 import { codePointString, isoDate, languageTag, languageTagOutput } from '../shared-schemas.ts';
 
-const newPassword = codePointString(10, 256);
+const newPassword = codePointString(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH);
 
 /**
  * zod's email pattern, narrowed to what JSON Schema's `email` format also accepts (a local part of
@@ -19,7 +20,7 @@ const email = z
 export const credentialsSchema = z.object({ email, password: newPassword });
 
 /** Signing in checks the password itself; only a new password has a minimum length. */
-export const loginSchema = z.object({ email, password: codePointString(1, 256) });
+export const loginSchema = z.object({ email, password: codePointString(1, PASSWORD_MAX_LENGTH) });
 
 const revokeTokens = z.boolean().default(false).meta({ description: 'Also revoke every personal token (for a suspected leak). Tokens stay valid otherwise.' });
 
@@ -27,7 +28,7 @@ const revokeTokens = z.boolean().default(false).meta({ description: 'Also revoke
 export const signOutEverywhereSchema = z.preprocess((body) => body ?? {}, z.object({ revokeTokens }));
 
 export const changePasswordSchema = z.object({
-  currentPassword: codePointString(1, 256),
+  currentPassword: codePointString(1, PASSWORD_MAX_LENGTH),
   newPassword,
   revokeTokens,
 });
@@ -59,7 +60,7 @@ export const languagesResponseSchema = z.object({
 });
 
 export const createTokenSchema = z.object({
-  name: z.string().regex(trimmedLengthPattern(100), '1..100 characters, not only spaces').trim(),
+  name: z.string().regex(trimmedLengthPattern(TOKEN_NAME_MAX), `1..${TOKEN_NAME_MAX} characters, not only spaces`).trim(),
   scope: z.enum(['read', 'write']),
   expiresInDays: z.number().int().min(1).max(3650).optional(),
 });

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Decimal } from 'decimal.js';
 import type { Em } from '../../db/orm.ts';
-import { type ChargeKind, creditsForCost } from '../../domain/credits.ts';
+import { type ChargeKind, creditsForCost, ExactDecimal } from '../../domain/credits.ts';
 import type { ModelClient, StructuredRequest } from '../../model/model-client.ts';
 import type { SpendReporter } from '../../model/provider-spend.ts';
 import { InsufficientCredits, releaseHold, reserveCredits, type Hold } from './wallet.ts';
@@ -53,15 +52,13 @@ export interface BackgroundCall {
   signal?: AbortSignal;
 }
 
-const Exact = Decimal.clone({ precision: 1000 });
-
 /** The hold of a unit of work made of these model calls (one, or a page's chunks): their summed cost ceiling. */
 export function modelCallHold(
   model: ModelClient,
   unit: { userId: string; key: string; kind: ChargeKind },
   requests: readonly StructuredRequest<unknown>[],
 ): PaidCall {
-  const ceiling = requests.reduce((sum, request) => sum.plus(model.costCeilingUsd(request)), new Exact(0));
+  const ceiling = requests.reduce((sum, request) => sum.plus(model.costCeilingUsd(request)), new ExactDecimal(0));
   return {
     userId: unit.userId,
     key: unit.key,

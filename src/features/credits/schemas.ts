@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
 import { isoDate } from '../shared-schemas.ts';
 
 export const walletSchema = z
@@ -15,7 +16,7 @@ export const walletSchema = z
 export const ledgerQuerySchema = z.object({
   // At most 18 digits: always within PostgreSQL's bigint, so a huge cursor is a 400, not a 500.
   cursor: z.string().regex(/^\d{1,18}$/, 'a cursor from a previous page').optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
 });
 
 export const ledgerSchema = z.object({

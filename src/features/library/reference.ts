@@ -1,10 +1,11 @@
 import { CARD_ENRICHMENT_BUDGET } from '../../domain/enrichment-budget.ts';
+import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
 
 export const libraryReference = `## Library (cards)
 A card is one captured English expression: \`{ cardId, text, enrichmentStatus, createdAt, enrichment, enrichmentError? }\`.
 
 **Capture** — \`POST /api/library {text}\`. \`text\` is trimmed, whitespace runs collapse to one space (NFC); it must
-then be 1..280 characters (Unicode code points) and contain a letter, else 400. Needs both languages set (else 428).
+then be 1..${CAPTURE_TEXT_MAX} characters (Unicode code points) and contain a letter, else 400. Needs both languages set (else 428).
 A new expression answers **202** \`{ card }\` at once: the card is already in the library and in the learning queue
 (its scheduling exists, due now); \`enrichmentStatus\` is \`pending\` and \`enrichment\` null. The answer never waits
 for the model. Capturing never answers 402: with no credits left the card is still saved and its preparation fails
@@ -37,7 +38,7 @@ without calling the model; delete the card and capture it again to start over.
 \`capture_preparation\`, ref = cardId). A failed preparation costs nothing; retries never charge twice.
 
 **List and search** — \`GET /api/library?query=&cursor=&limit=\` → \`{ items: card[], nextCursor }\`, newest first;
-\`limit\` 1..200 (default 50); \`nextCursor\` is opaque (null on the last page). \`query\` matches a substring of the
+\`limit\` 1..${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT}); \`nextCursor\` is opaque (null on the last page). \`query\` matches a substring of the
 text or the translation, case- and accent-insensitively. \`GET /api/library/{cardId}\` → \`{ card }\` with
 \`scheduling: { state, due, reps, lapses, stability, lastReview }\`.
 

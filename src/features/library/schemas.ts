@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FOCUS_KINDS, REGISTERS } from '../../domain/library-enrichment.ts';
-import { CAPTURE_TEXT_MAX, CURSOR_PATTERN, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, captureTextProblem } from '../../domain/library-listing.ts';
+import { CURSOR_PATTERN, captureTextProblem } from '../../domain/library-listing.ts';
+import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
 import { cleanedLengthPattern, LETTER_PATTERN } from '../../domain/normalise.ts';
 import { codePointString, isoDate } from '../shared-schemas.ts';
 
@@ -65,7 +66,7 @@ export const cardIdInputSchema = z.object({ cardId: cardIdSchema });
 export const deletedSchema = z.object({ deleted: z.literal(true) });
 
 export const listQuerySchema = z.object({
-  query: codePointString(0, 280).optional().meta({ description: 'Matches text and translation, case- and accent-insensitive.' }),
+  query: codePointString(0, CAPTURE_TEXT_MAX).optional().meta({ description: 'Matches text and translation, case- and accent-insensitive.' }),
   cursor: z
     .string()
     .regex(CURSOR_PATTERN, 'not a cursor from this service')

@@ -1,4 +1,5 @@
 import { MIN_LONG_TERM_REVIEWS } from '../../domain/fsrs-optimisation.ts';
+import { REPLAY_COUNTS } from '../../domain/limits.ts';
 
 /** Verbatim from the doc comment of buildMask (src/domain/replay-mask.ts); a unit test keeps them equal. */
 export const MASK_RULES = `The mask is a string exactly as long as \`answer\` counted in Unicode code points (not UTF-16
@@ -56,7 +57,7 @@ hidden characters), which is effortful recall: good. \`durationMs\` never lowers
 good, so a learner who left the page open is not punished for it.`;
 
 export const replayReference = `## Replay
-\`GET /api/replay?count=10|20|50\` → \`{ sessionId, resumed, items: [{ itemId, cardId, prompt, answer, mask }] }\`
+\`GET /api/replay?count=${REPLAY_COUNTS.join('|')}\` → \`{ sessionId, resumed, items: [{ itemId, cardId, prompt, answer, mask }] }\`
 (any other \`count\` → 400). Free, like everything in Replay.
 - **Resume first.** While you have an unfinished session (an item not yet completed), every GET returns
   it with \`resumed: true\` and only its remaining items, in their original order, whatever \`count\` says.

@@ -1,16 +1,21 @@
 import { z } from 'zod';
 import { FORECAST_DAYS } from '../../domain/replay-forecast.ts';
-import { REPLAY_COUNTS } from '../../domain/replay-session.ts';
+import { REPLAY_COUNTS, REPLAY_DURATION_MAX_MS } from '../../domain/limits.ts';
 import { MAX_DESIRED_RETENTION, MIN_DESIRED_RETENTION } from '../../domain/scheduling.ts';
+import type { ReplayCount } from '../../domain/replay-session.ts';
 import { isoDate } from '../shared-schemas.ts';
+
+const COUNT_TEXTS = REPLAY_COUNTS.map(String) as [`${ReplayCount}`, ...`${ReplayCount}`[]];
+/** The sizes in words, for messages: "a, b or c". */
+const COUNTS_IN_WORDS = `${COUNT_TEXTS.slice(0, -1).join(', ')} or ${COUNT_TEXTS.at(-1)}`;
 
 export const replayQuerySchema = z.object({
   // A query string over REST; a number or a string over tRPC. Listed as values so the API
   // reference shows exactly what is accepted.
   count: z
-    .union([z.enum(['10', '20', '50']), z.literal(REPLAY_COUNTS)], { error: 'count must be 10, 20 or 50' })
-    .transform((v) => Number(v) as (typeof REPLAY_COUNTS)[number])
-    .meta({ description: 'How many items a new session has: 10, 20 or 50.', example: '10' }),
+    .union([z.enum(COUNT_TEXTS), z.literal(REPLAY_COUNTS)], { error: `count must be ${COUNTS_IN_WORDS}` })
+    .transform((v) => Number(v) as ReplayCount)
+    .meta({ description: `How many items a new session has: ${COUNTS_IN_WORDS}.`, example: COUNT_TEXTS[0] }),
 });
 
 export const replayItemSchema = z
@@ -37,7 +42,7 @@ export const replayCompletionSchema = z
     usedHint: z.boolean(),
     autoFilled: z.boolean(),
     unaidedErrors: z.number().int().min(0).max(1_000_000),
-    durationMs: z.number().int().min(0).max(86_400_000).optional()
+    durationMs: z.number().int().min(0).max(REPLAY_DURATION_MAX_MS).optional()
       .meta({ description: 'How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy.' }),
   })
   .meta({ id: 'ReplayCompletion' });

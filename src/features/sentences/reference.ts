@@ -1,4 +1,4 @@
-import { SENTENCE_MAX_CHARS, SENTENCES_MAX_PAGE_SIZE } from './schemas.ts';
+import { SENTENCE_MAX_CHARS, SENTENCES_MAX_PAGE_SIZE, SENTENCES_PAGE_SIZE_DEFAULT } from '../../domain/limits.ts';
 
 export const sentencesReference = `## Sentences (\`/api/sentences\`)
 \`POST /api/sentences {original_text}\` saves a sentence and translates it into your account's native language.
@@ -25,5 +25,5 @@ with \`status\` \`pending\` → \`translated\` or \`failed\`.
 - **Charging** (kind \`sentence_translation\`): round(provider cost, 3 decimals, half up) × 3 × 1,000 credits,
   at least 1 when the cost is positive; once per translation attempt, only when it succeeds.
 
-\`GET /api/sentences?page=1&pageSize=20\` → \`{ items, page, pageSize, total }\`, newest first. \`page\` ≥ 1 (default 1),
-\`pageSize\` 1..${SENTENCES_MAX_PAGE_SIZE} (default 20); anything else → 400. A page past the end has \`items: []\`.`;
+\`GET /api/sentences?page=1&pageSize=${SENTENCES_PAGE_SIZE_DEFAULT}\` → \`{ items, page, pageSize, total }\`, newest first. \`page\` ≥ 1 (default 1),
+\`pageSize\` 1..${SENTENCES_MAX_PAGE_SIZE} (default ${SENTENCES_PAGE_SIZE_DEFAULT}); anything else → 400. A page past the end has \`items: []\`.`;

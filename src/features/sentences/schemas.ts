@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { SENTENCE_MAX_CHARS, SENTENCES_MAX_PAGE_SIZE, SENTENCES_PAGE_SIZE_DEFAULT } from '../../domain/limits.ts';
 import { cleanCaptureText, cleanedLengthPattern, countCodePoints } from '../../domain/normalise.ts';
 import { isoDate, languageTagOutput } from '../shared-schemas.ts';
 
-export const SENTENCE_MAX_CHARS = 1000;
-export const SENTENCES_MAX_PAGE_SIZE = 100;
-
-/** Stored as shown: NFC, whitespace collapsed, trimmed; 1..1000 code points after that. */
+/** Stored as shown: NFC, whitespace collapsed, trimmed; 1..SENTENCE_MAX_CHARS code points after that. */
 const originalText = z
   .string()
   .regex(cleanedLengthPattern(SENTENCE_MAX_CHARS), `1..${SENTENCE_MAX_CHARS} characters once trimmed and whitespace collapsed`)
@@ -22,7 +20,7 @@ export const createSentenceQuerySchema = z.object({
 
 export const listSentencesQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(SENTENCES_MAX_PAGE_SIZE).default(20),
+  pageSize: z.coerce.number().int().min(1).max(SENTENCES_MAX_PAGE_SIZE).default(SENTENCES_PAGE_SIZE_DEFAULT),
 });
 
 export const sentenceSchema = z

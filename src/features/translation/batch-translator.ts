@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { ExactDecimal } from '../../domain/credits.ts';
 import { AppError } from '../../domain/problems.ts';
 import { checkBatchOutput, type RequestedEntry, type TranslatedEntry } from '../../domain/translation-batch.ts';
 import type { ModelClient, StructuredRequest } from '../../model/model-client.ts';
@@ -15,8 +15,6 @@ export const PROVIDER_CALL_BUDGET = 8_000;
 
 /** Calls of one page in flight at once: a page of 40 texts asked for alone stays 5 rounds, not 40 sockets. */
 const CALLS_IN_FLIGHT = 8;
-
-const ExactDecimal = Decimal.clone({ precision: 1000 });
 
 export interface TranslatedCall<E extends RequestedEntry = RequestedEntry> {
   /** The call's entries, in the order they were sent. */

@@ -1,5 +1,5 @@
 import { RETENTION_DEFAULTS } from '../../config.ts';
-import { PAGE_TRANSLATION_LIMITS } from '../../domain/translation-request.ts';
+import { IDEMPOTENCY_KEY_MAX, PAGE_TRANSLATION_LIMITS } from '../../domain/limits.ts';
 
 const L = PAGE_TRANSLATION_LIMITS;
 
@@ -11,7 +11,7 @@ request order with their ids. \`detected_source_language\` is the model's detect
 
 **Limits** (each a 400 \`invalid_request\` whose \`errors[].path\` names the field): 1..${L.maxItems} items; ids
 non-empty and unique within the request; item text summed over the request ≤ ${L.maxTotalCodePoints.toLocaleString('en')} characters, counted as
-Unicode code points (an emoji is one); \`request_id\` 1..128 characters of \`A-Z a-z 0-9 . _ : -\`; languages from
+Unicode code points (an emoji is one); \`request_id\` 1..${IDEMPOTENCY_KEY_MAX} characters of \`A-Z a-z 0-9 . _ : -\`; languages from
 \`GET /api/languages\` (case-insensitive, answered in canonical spelling), \`auto\` only as \`source_language\`.
 
 **Idempotency**: \`request_id\` is an idempotency key per user. The same body again (same languages, ids and texts in

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { batchLimitErrors, PAGE_TRANSLATION_LIMITS } from '../../domain/translation-request.ts';
+import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, PAGE_TRANSLATION_LIMITS } from '../../domain/limits.ts';
+import { batchLimitErrors } from '../../domain/translation-request.ts';
 import { codePointString, languageTag, languageTagOutput, sourceLanguageTag } from '../shared-schemas.ts';
 
 const L = PAGE_TRANSLATION_LIMITS;
@@ -13,7 +14,7 @@ const item = z.object({
 
 export const pageTranslationRequestSchema = z
   .object({
-    request_id: z.string().regex(PAGE_TRANSLATION_LIMITS.requestIdPattern, '1..128 characters of A-Z a-z 0-9 . _ : -'),
+    request_id: z.string().regex(IDEMPOTENCY_KEY_PATTERN, `1..${IDEMPOTENCY_KEY_MAX} characters of A-Z a-z 0-9 . _ : -`),
     target_language: languageTag,
     source_language: sourceLanguageTag,
     items: z

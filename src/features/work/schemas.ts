@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DRAFT_PROMPT_MAX, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN } from '../../domain/limits.ts';
 import { trimmedLengthPattern } from '../../domain/normalise.ts';
 
 export const TONES = ['neutral', 'formal', 'casual'] as const;
@@ -7,9 +8,9 @@ export type Tone = (typeof TONES)[number];
 /** Prompt length in code points, as every length in this API. */
 const prompt = z
   .string()
-  .regex(trimmedLengthPattern(2000), '1..2000 characters once trimmed')
+  .regex(trimmedLengthPattern(DRAFT_PROMPT_MAX), `1..${DRAFT_PROMPT_MAX} characters once trimmed`)
   .trim()
-  .meta({ description: 'What you want to say: 1..2000 characters (code points) once trimmed.' });
+  .meta({ description: `What you want to say: 1..${DRAFT_PROMPT_MAX} characters (code points) once trimmed.` });
 
 export const workRequestSchema = z
   .object({
@@ -19,7 +20,7 @@ export const workRequestSchema = z
   })
   .meta({ id: 'WorkRequest' });
 
-const idempotencyKey = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, '1..128 of A-Z a-z 0-9 . _ : -');
+const idempotencyKey = z.string().regex(IDEMPOTENCY_KEY_PATTERN, `1..${IDEMPOTENCY_KEY_MAX} of A-Z a-z 0-9 . _ : -`);
 
 /** Optional header: retries of one request under the same key are charged once. */
 export const workHeadersSchema = z.looseObject({ 'idempotency-key': idempotencyKey.optional() });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN_LENGTH, TOKEN_PREFIX, tokenLooksValid } from '../../../src/domain/tokens.ts';
+import { TOKEN_PREFIX } from '../../../src/domain/limits.ts';
+import { TOKEN_LENGTH, tokenLooksValid } from '../../../src/domain/tokens.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser } from '../../support/users.ts';
 import { guarded, mintToken, sql } from '../../support/helpers.ts';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import { useStack, type Started } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import type { TestUser } from '../../support/users.ts';
@@ -18,7 +19,7 @@ describe('lcs capture from stdin under the rate limit', () => {
     expect(run.json).toMatchObject({ new: 12, reused: 0, failed: 0 });
     expect(run.json.items.map((i: any) => i.text)).toEqual(lines); // in input order, whatever finished first
     expect(Date.now() - started).toBeGreaterThan(2_000); // it had to wait at least one window
-    const listed = await stack.http('GET', '/api/library?limit=200', { token: user.token });
+    const listed = await stack.http('GET', `/api/library?limit=${LIST_LIMIT_MAX}`, { token: user.token });
     expect(listed.body.items).toHaveLength(12);
   });
 });

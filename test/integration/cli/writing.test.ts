@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SENTENCES_MAX_PAGE_SIZE } from '../../../src/domain/limits.ts';
 import { useStack, type Started } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
@@ -30,7 +31,7 @@ describe('lcs sentence', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.json).toMatchObject({ queued: 2, duplicate: 1, failed: 0 });
     expect(run.json.items.map((i: any) => i.outcome)).toEqual(['queued', 'duplicate', 'queued']);
-    const listed = await stack.http('GET', '/api/sentences?pageSize=100', { token: user.token });
+    const listed = await stack.http('GET', `/api/sentences?pageSize=${SENTENCES_MAX_PAGE_SIZE}`, { token: user.token });
     expect(listed.body.total).toBe(3);
   });
 

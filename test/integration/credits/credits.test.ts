@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeKind } from '../../../src/domain/credits.ts';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import { charge, setPlan } from '../../../src/features/credits/wallet.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser } from '../../support/users.ts';
@@ -116,10 +117,10 @@ describe('GET /api/credits/ledger', () => {
     expect(seen.reduce((sum, e) => sum + e.amount, 0)).toBe(430);
   });
 
-  it('defaults to 50 entries and refuses a limit over 200', async () => {
+  it(`defaults to ${LIST_LIMIT_DEFAULT} entries and refuses a limit over ${LIST_LIMIT_MAX}`, async () => {
     const user = await newUser(http);
     const res = await http('GET', '/api/credits/ledger', { cookie: user.cookie });
     expect(res.body).toEqual({ items: [expect.objectContaining({ kind: 'grant' })], nextCursor: null });
-    expectProblem(await http('GET', '/api/credits/ledger?limit=500', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await http('GET', `/api/credits/ledger?limit=${LIST_LIMIT_MAX + 1}`, { token: user.token }), 400, 'invalid_request');
   });
 });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAPTURE_TEXT_MAX } from '../../../src/domain/limits.ts';
 import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
@@ -98,7 +99,7 @@ describe('capture', () => {
     await page.close();
   });
 
-  it('saves a selection longer than 280 characters as a sentence', async () => {
+  it(`saves a selection longer than ${CAPTURE_TEXT_MAX} characters as a sentence`, async () => {
     const page = await openArticle();
     await select(page, 'article');
     await page.getByRole('button', { name: 'Capture' }).click();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
 import { countCodePoints } from '../../../src/domain/normalise.ts';
 import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
@@ -118,8 +119,8 @@ describe('page translation', () => {
     await translate();
     const batches = proxy.translations().slice(from).map((e) => e.requestBody.items as { text: string }[]);
     for (const items of batches) {
-      expect(items.length).toBeLessThanOrEqual(40);
-      expect(items.reduce((sum, item) => sum + countCodePoints(item.text), 0)).toBeLessThanOrEqual(12_000);
+      expect(items.length).toBeLessThanOrEqual(PAGE_TRANSLATION_LIMITS.maxItems);
+      expect(items.reduce((sum, item) => sum + countCodePoints(item.text), 0)).toBeLessThanOrEqual(PAGE_TRANSLATION_LIMITS.maxTotalCodePoints);
     }
     expect(batches[0]!.map((item) => item.text.slice(0, 3))).toContain('51.');
     expect(batches[0]![0]!.text).not.toMatch(/^A long report/);

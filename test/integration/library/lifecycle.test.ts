@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CAPTURE_TEXT_MAX, LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import { kindKey, userIdKey } from '../../../src/temporal/search-attributes.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
@@ -71,13 +72,13 @@ describe('POST /api/library', () => {
   });
 
   it('validates the text: 400 for empty, too long, letterless, missing or wrong type', async () => {
-    for (const body of [{ text: '   ' }, { text: 'a'.repeat(281) }, { text: '12345 !!' }, {}, { text: 42 }]) {
+    for (const body of [{ text: '   ' }, { text: 'a'.repeat(CAPTURE_TEXT_MAX + 1) }, { text: '12345 !!' }, {}, { text: 42 }]) {
       const res = await stack.http('POST', '/api/library', { token: user.token, body });
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.errors.length).toBeGreaterThan(0);
     }
-    // 280 code points of astral letters is fine (characters, not UTF-16 units).
-    await capture(stack, user, '𝒜'.repeat(280));
+    // The most code points of astral letters is fine (characters, not UTF-16 units).
+    await capture(stack, user, '𝒜'.repeat(CAPTURE_TEXT_MAX));
   });
 
   it('refuses text PostgreSQL cannot store (U+0000, unpaired surrogates) with 400, not 500, saving nothing', async () => {
@@ -162,7 +163,7 @@ describe('GET /api/library', () => {
     // Of the cursor's shape but far beyond year 9999: the first page, not a database error.
     const farFuture = await stack.http('GET', `/api/library?cursor=${'_'.repeat(32)}`, { token: user.token });
     expect(farFuture.status, farFuture.text).toBe(200);
-    expectProblem(await stack.http('GET', '/api/library?limit=201', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await stack.http('GET', `/api/library?limit=${LIST_LIMIT_MAX + 1}`, { token: user.token }), 400, 'invalid_request');
     expectProblem(await stack.http('GET', '/api/library?limit=0', { token: user.token }), 400, 'invalid_request');
   });
 

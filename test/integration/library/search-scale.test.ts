@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import { LIBRARY_SEARCH_CONDITION } from '../../../src/features/library/service.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
@@ -49,8 +50,8 @@ it('searches 100,000 cards case- and accent-insensitively through the trigram in
 it('pages through 100,000 cards with the cursor', async () => {
   let cursor: string | null = null;
   for (let page = 0; page < 5; page++) {
-    const body = await get(`/api/library?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
-    expect(body.items).toHaveLength(200);
+    const body = await get(`/api/library?limit=${LIST_LIMIT_MAX}${cursor ? `&cursor=${cursor}` : ''}`);
+    expect(body.items).toHaveLength(LIST_LIMIT_MAX);
     cursor = body.nextCursor;
   }
   expect(cursor).not.toBeNull();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPLAY_COUNTS } from '../../../src/domain/limits.ts';
 import { buildMask, hiddenCount } from '../../../src/domain/replay-mask.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
@@ -96,12 +97,11 @@ describe('GET /api/replay', () => {
     expect(res.body).toEqual({ sessionId: null, resumed: false, items: [] });
   });
 
-  it('rejects counts other than 10, 20 or 50', async () => {
+  it(`rejects counts other than ${REPLAY_COUNTS.join(', ')}`, async () => {
     const user = await newUser(stack.http);
     for (const bad of ['15', '0', 'ten', '10.0', '']) expectProblem(await open(user, bad), 400, 'invalid_request');
     expectProblem(await stack.http('GET', '/api/replay', { token: user.token }), 400, 'invalid_request');
-    expect((await open(user, 20)).status).toBe(200);
-    expect((await open(user, 50)).status).toBe(200);
+    for (const count of REPLAY_COUNTS) expect((await open(user, count)).status).toBe(200);
   });
 
   it('ends a session whose remaining cards were deleted, and deleting a card removes its learning data', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
+import { SENTENCES_MAX_PAGE_SIZE } from '../../../src/domain/limits.ts';
 import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
 import { setPlan } from '../../../src/features/credits/wallet.ts';
 import type { Stack } from '../../support/stack.ts';
@@ -127,7 +128,7 @@ describe('batch upload', () => {
     const done = performance.now();
     console.log(`1,000 async sentences: accepted in ${Math.round(accepted - started)} ms, all translated after ${Math.round(done - started)} ms`);
     expect(new Set(ids).size).toBe(1000);
-    const listed = await stack.http('GET', '/api/sentences?pageSize=100', { token: uploader.token });
+    const listed = await stack.http('GET', `/api/sentences?pageSize=${SENTENCES_MAX_PAGE_SIZE}`, { token: uploader.token });
     expect(listed.body.total).toBe(1000);
     expect(await balanceOf(stack.http, uploader)).toBe(5000 - 3000);
   }, 180_000);

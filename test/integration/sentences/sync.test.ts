@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { SENTENCE_MAX_CHARS, SENTENCES_MAX_PAGE_SIZE, SENTENCES_PAGE_SIZE_DEFAULT } from '../../../src/domain/limits.ts';
 import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
@@ -41,14 +42,14 @@ describe('POST /api/sentences (sync)', () => {
     expect(translationCalls(stack)).toHaveLength(0);
   });
 
-  it('validates original_text: 1..1000 code points after trimming', async () => {
+  it(`validates original_text: 1..${SENTENCE_MAX_CHARS} code points after trimming`, async () => {
     expectProblem(await post('   '), 400, 'invalid_request');
     expectProblem(await stack.http('POST', '/api/sentences', { token: user.token, body: {} }), 400, 'invalid_request');
     expectProblem(await stack.http('POST', '/api/sentences', { token: user.token, body: { original_text: 42 } }), 400, 'invalid_request');
-    const tooLong = await post('😀'.repeat(1001));
+    const tooLong = await post('😀'.repeat(SENTENCE_MAX_CHARS + 1));
     expectProblem(tooLong, 400, 'invalid_request');
     expect(tooLong.body.errors[0].path).toBe('original_text');
-    expect((await post(`${'é'.repeat(990)} ${randomUUID().slice(0, 8)}`)).status).toBe(200);
+    expect((await post(`${'é'.repeat(SENTENCE_MAX_CHARS - 10)} ${randomUUID().slice(0, 8)}`)).status).toBe(200);
     expect(translationCalls(stack)).toHaveLength(1);
   });
 
@@ -90,7 +91,7 @@ describe('POST /api/sentences (sync)', () => {
     expect(await sentenceRow(stack, id)).toMatchObject({ status: 'failed', error_code: code, credits_charged: null });
     expect(await balanceOf(stack.http, user)).toBe(before);
 
-    const listed = await stack.http('GET', '/api/sentences?pageSize=100', { token: user.token });
+    const listed = await stack.http('GET', `/api/sentences?pageSize=${SENTENCES_MAX_PAGE_SIZE}`, { token: user.token });
     expect(listed.body.items.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'failed', translation: null });
 
     stack.fake.setMode('ok');
@@ -121,21 +122,22 @@ describe('POST /api/sentences (sync)', () => {
 });
 
 describe('GET /api/sentences', () => {
-  it('pages newest first with a total, default 20, maximum 100', async () => {
+  it(`pages newest first with a total, default ${SENTENCES_PAGE_SIZE_DEFAULT}, maximum ${SENTENCES_MAX_PAGE_SIZE}`, async () => {
     const reader = await newUser(stack.http);
     stack.fake.setCost('0');
-    const texts = Array.from({ length: 23 }, (_, i) => `Sentence number ${i}`);
+    const size = SENTENCES_PAGE_SIZE_DEFAULT;
+    const texts = Array.from({ length: size + 3 }, (_, i) => `Sentence number ${i}`);
     for (const text of texts) expect((await post(text, reader.token)).status).toBe(200);
 
     const first = await stack.http('GET', '/api/sentences', { token: reader.token });
-    expect(first.body).toMatchObject({ page: 1, pageSize: 20, total: 23 });
+    expect(first.body).toMatchObject({ page: 1, pageSize: size, total: size + 3 });
     expect(first.body.items.map((s: { original_text: string }) => s.original_text)).toEqual(texts.slice(3).reverse());
-    const second = await stack.http('GET', '/api/sentences?page=2&pageSize=20', { token: reader.token });
+    const second = await stack.http('GET', `/api/sentences?page=2&pageSize=${size}`, { token: reader.token });
     expect(second.body.items.map((s: { original_text: string }) => s.original_text)).toEqual(texts.slice(0, 3).reverse());
-    expect((await stack.http('GET', '/api/sentences?page=9', { token: reader.token })).body).toMatchObject({ items: [], total: 23 });
-    expect((await stack.http('GET', '/api/sentences?pageSize=100', { token: reader.token })).body.items).toHaveLength(23);
+    expect((await stack.http('GET', '/api/sentences?page=9', { token: reader.token })).body).toMatchObject({ items: [], total: size + 3 });
+    expect((await stack.http('GET', `/api/sentences?pageSize=${SENTENCES_MAX_PAGE_SIZE}`, { token: reader.token })).body.items).toHaveLength(size + 3);
 
-    for (const query of ['pageSize=101', 'pageSize=0', 'page=0', 'page=abc', 'pageSize=1.5']) {
+    for (const query of [`pageSize=${SENTENCES_MAX_PAGE_SIZE + 1}`, 'pageSize=0', 'page=0', 'page=abc', 'pageSize=1.5']) {
       expectProblem(await stack.http('GET', `/api/sentences?${query}`, { token: reader.token }), 400, 'invalid_request');
     }
     // Another user's sentences are not listed.

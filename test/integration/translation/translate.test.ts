@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_KEY_MAX, PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
 import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
 import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
 import { emptyWallet } from '../sentences/support.ts';
 import { batchCalls, pageCharges, providerItems, translateBody, uniqueText } from './support.ts';
+
+const { maxItems, maxTotalCodePoints } = PAGE_TRANSLATION_LIMITS;
 
 let stack: Stack;
 let user: TestUser;
@@ -37,13 +40,13 @@ describe('POST /api/immersive-translate', () => {
     expect(res.body.items[0].detected_source_language).toBe('de');
   });
 
-  it('sends all 40 uncached items to the provider in one call', async () => {
-    const items = Array.from({ length: 40 }, (_, i) => ({ id: `n${i}`, text: uniqueText(`Item ${i}`) }));
+  it(`sends all ${maxItems} uncached items to the provider in one call`, async () => {
+    const items = Array.from({ length: maxItems }, (_, i) => ({ id: `n${i}`, text: uniqueText(`Item ${i}`) }));
     const res = await translate(translateBody(items));
     expect(res.status, res.text).toBe(200);
     expect(res.body.items.map((i: { id: string }) => i.id)).toEqual(items.map((i) => i.id));
     expect(batchCalls(stack)).toHaveLength(1);
-    expect(providerItems(stack)).toHaveLength(40);
+    expect(providerItems(stack)).toHaveLength(maxItems);
   });
 
   it('splits a very large batch into parallel calls and charges their summed cost once', async () => {
@@ -225,23 +228,25 @@ describe('API reference', () => {
 describe('limits', () => {
   const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `i${i}`, text: 'Hi' }));
 
-  it('accepts 40 items and refuses 41', async () => {
+  it(`accepts ${maxItems} items and refuses ${maxItems + 1}`, async () => {
     stack.fake.setCost('0');
-    expect((await translate(translateBody(items(40)))).status).toBe(200);
-    const res = await translate(translateBody(items(41)));
+    expect((await translate(translateBody(items(maxItems)))).status).toBe(200);
+    const res = await translate(translateBody(items(maxItems + 1)));
     expectProblem(res, 400, 'invalid_request');
-    expect(res.body.errors).toEqual([{ path: 'items', message: 'at most 40 items per request' }]);
+    expect(res.body.errors).toEqual([{ path: 'items', message: `at most ${maxItems} items per request` }]);
   });
 
-  it('counts code points: 12,000 with emoji and accents pass, 12,001 is refused', async () => {
+  it(`counts code points: ${maxTotalCodePoints} with emoji and accents pass, one more is refused`, async () => {
     stack.fake.setCost('0');
-    const ok = [{ id: 'a', text: `${'😀'.repeat(6000)}` }, { id: 'b', text: `${'é'.repeat(5991)}${uniqueText('')}` }];
-    expect(ok.reduce((n, i) => n + [...i.text].length, 0)).toBe(12_000);
+    const half = Math.floor(maxTotalCodePoints / 2);
+    const unique = uniqueText('');
+    const ok = [{ id: 'a', text: '😀'.repeat(half) }, { id: 'b', text: `${'é'.repeat(maxTotalCodePoints - half - [...unique].length)}${unique}` }];
+    expect(ok.reduce((n, i) => n + [...i.text].length, 0)).toBe(maxTotalCodePoints);
     expect((await translate(translateBody(ok))).status).toBe(200);
     const over = [...ok, { id: 'c', text: 'x' }];
     const res = await translate(translateBody(over));
     expectProblem(res, 400, 'invalid_request');
-    expect(res.body.errors[0]).toMatchObject({ path: 'items', message: expect.stringContaining('12000') });
+    expect(res.body.errors[0]).toMatchObject({ path: 'items', message: expect.stringContaining(String(maxTotalCodePoints)) });
   });
 
   it('names the field of every other limit', async () => {
@@ -249,7 +254,7 @@ describe('limits', () => {
       [{ items: [] }, 'items'],
       [{ items: [{ id: '', text: 'x' }] }, 'items.0.id'],
       [{ items: [{ id: 'a', text: 'x' }, { id: 'a', text: 'y' }] }, 'items.1.id'],
-      [{ request_id: 'x'.repeat(129) }, 'request_id'],
+      [{ request_id: 'x'.repeat(IDEMPOTENCY_KEY_MAX + 1) }, 'request_id'],
       [{ request_id: 'has space' }, 'request_id'],
       [{ target_language: 'auto' }, 'target_language'],
       [{ source_language: 'klingon' }, 'source_language'],

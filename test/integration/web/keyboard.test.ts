@@ -31,6 +31,8 @@ it('takes a learner from sign-up to a finished Replay session by keyboard alone'
 
   const language = page.getByLabel('My language');
   await language.waitFor();
+  // The choices arrive with the languages query; typing before they exist selects nothing.
+  await language.locator('option', { hasText: 'French' }).waitFor({ state: 'attached' });
   await tabTo(page, language);
   await page.keyboard.type('French'); // a native select picks the option typed
   expect(await language.inputValue()).toBe('fr');

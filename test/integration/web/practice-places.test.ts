@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { SENTENCE_MAX_CHARS } from '../../../src/domain/limits.ts';
 import type { Stack } from '../../support/stack.ts';
 import { DESKTOP, openPage, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
 
@@ -22,9 +23,9 @@ describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('sentences, aud
     // One sentence: answered with its translation and its cost.
     await page.getByRole('link', { name: 'Sentences' }).click();
     // Checked before sending, and said next to the field.
-    await paste(page, 'Sentences, one per line', `Fine.\n${'a'.repeat(1001)}`);
+    await paste(page, 'Sentences, one per line', `Fine.\n${'a'.repeat(SENTENCE_MAX_CHARS + 1)}`);
     await page.getByRole('button', { name: 'Translate and save' }).click();
-    await page.getByText('Line 2 is longer than 1000 characters: split it, or shorten it.').waitFor();
+    await page.getByText(`Line 2 is longer than ${SENTENCE_MAX_CHARS} characters: split it, or shorten it.`).waitFor();
     expect(await page.getByLabel('Sentences, one per line').getAttribute('aria-invalid')).toBe('true');
     await paste(page, 'Sentences, one per line', 'The train was late again.');
     await page.getByRole('button', { name: 'Translate and save' }).click();

@@ -2,6 +2,7 @@ import { get } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { PASSWORD_MIN_LENGTH } from '../../../src/domain/limits.ts';
 import type { Stack } from '../../support/stack.ts';
 import { DESKTOP, hiddenRuns, line, openPage as openPageIn, PASSWORD, PHONE, SCREENS, shoot as shootPage, signUp, useBrowserStack } from './browser.ts';
 
@@ -52,7 +53,7 @@ describe('web app', () => {
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByText('Enter a valid email address.').waitFor();
-    await page.getByText('Use at least 10 characters.').waitFor();
+    await page.getByText(`Use at least ${PASSWORD_MIN_LENGTH} characters.`).waitFor();
     expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
     const email = await signUp(page);
     await page.getByText('500 credits', { exact: true }).waitFor();

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DRAFT_PROMPT_MAX } from '../../../src/domain/limits.ts';
 import { insertCard, hoursAgo } from '../replay/cards.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
@@ -87,11 +88,11 @@ describe('POST /api/work', () => {
 
   it('validates the body', async () => {
     const user = await newUser(stack.http);
-    const bad = [{}, { prompt: '' }, { prompt: '   ' }, { prompt: 'x'.repeat(2001) }, { prompt: 'ok', tone: 'angry' }, { prompt: 'ok', useLibrary: 'yes' }, { prompt: 42 }];
+    const bad = [{}, { prompt: '' }, { prompt: '   ' }, { prompt: 'x'.repeat(DRAFT_PROMPT_MAX + 1) }, { prompt: 'ok', tone: 'angry' }, { prompt: 'ok', useLibrary: 'yes' }, { prompt: 42 }];
     for (const body of bad) expectProblem(await work(user, body), 400, 'invalid_request');
     expect(workRequests()).toHaveLength(0);
-    // 2,000 code points is the limit, however many UTF-16 units they take.
-    expect((await work(user, { prompt: '😀'.repeat(2000) })).status).toBe(200);
+    // The limit counts code points, however many UTF-16 units they take.
+    expect((await work(user, { prompt: '😀'.repeat(DRAFT_PROMPT_MAX) })).status).toBe(200);
   });
 
   it('charges once per Idempotency-Key', async () => {

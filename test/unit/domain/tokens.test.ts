@@ -7,9 +7,9 @@ import {
   hashSecret,
   parseBearer,
   TOKEN_LENGTH,
-  TOKEN_PREFIX,
   tokenLooksValid,
 } from '../../../src/domain/tokens.ts';
+import { TOKEN_PREFIX } from '../../../src/domain/limits.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

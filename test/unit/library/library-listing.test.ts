@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CURSOR_PATTERN, captureTextProblem, decodeCursor, encodeCursor } from '../../../src/domain/library-listing.ts';
+import { CAPTURE_TEXT_MAX as MAX } from '../../../src/domain/limits.ts';
 
 describe('cursor', () => {
   it('round-trips any position', () => {
@@ -29,18 +30,18 @@ describe('cursor', () => {
 });
 
 describe('captureTextProblem', () => {
-  it('accepts 1..280 code points with a letter, judged after cleaning', () => {
+  it(`accepts 1..${MAX} code points with a letter, judged after cleaning`, () => {
     expect(captureTextProblem('  break a leg  ')).toBeNull();
     expect(captureTextProblem('a')).toBeNull();
-    expect(captureTextProblem('é'.repeat(280))).toBeNull();
-    expect(captureTextProblem('😀'.repeat(279) + 'a')).toBeNull(); // 280 code points, 559 UTF-16 units
-    expect(captureTextProblem(`${'a'.repeat(280)}     `)).toBeNull();
+    expect(captureTextProblem('é'.repeat(MAX))).toBeNull();
+    expect(captureTextProblem('😀'.repeat(MAX - 1) + 'a')).toBeNull(); // MAX code points, 2 × MAX − 1 UTF-16 units
+    expect(captureTextProblem(`${'a'.repeat(MAX)}     `)).toBeNull();
   });
 
   it('refuses empty, too long and letterless texts', () => {
     expect(captureTextProblem('')).toMatch(/empty/);
     expect(captureTextProblem(' \n\t ')).toMatch(/empty/);
-    expect(captureTextProblem('a'.repeat(281))).toMatch(/at most 280/);
+    expect(captureTextProblem('a'.repeat(MAX + 1))).toContain(`at most ${MAX}`);
     expect(captureTextProblem('123 !?')).toMatch(/letter/);
     expect(captureTextProblem('日本語')).toBeNull(); // letters in any script
   });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_KEY_MAX, PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
 import { pageTranslationRequestSchema } from '../../../src/features/translation/schemas.ts';
+
+const { maxItems, maxTotalCodePoints } = PAGE_TRANSLATION_LIMITS;
 
 const body = (overrides: Record<string, unknown> = {}) => ({
   request_id: 'page-1:a.b_c',
@@ -17,9 +20,9 @@ function issues(input: unknown) {
 }
 
 describe('page translation request limits', () => {
-  it('accepts 40 items and refuses 41', () => {
-    expect(issues(body({ items: items(40) }))).toEqual([]);
-    expect(issues(body({ items: items(41) }))).toEqual([{ path: 'items', message: 'at most 40 items per request' }]);
+  it(`accepts ${maxItems} items and refuses ${maxItems + 1}`, () => {
+    expect(issues(body({ items: items(maxItems) }))).toEqual([]);
+    expect(issues(body({ items: items(maxItems + 1) }))).toEqual([{ path: 'items', message: `at most ${maxItems} items per request` }]);
   });
 
   it('refuses no items, empty ids and duplicate ids', () => {
@@ -28,14 +31,14 @@ describe('page translation request limits', () => {
     expect(issues(body({ items: [{ id: 'a', text: 'x' }, { id: 'a', text: 'y' }] }))[0]).toMatchObject({ path: 'items.1.id' });
   });
 
-  it('counts code points: 12,000 emoji pass, 12,001 do not', () => {
-    expect(issues(body({ items: [{ id: 'a', text: '😀'.repeat(12_000) }] }))).toEqual([]);
-    expect(issues(body({ items: [{ id: 'a', text: '😀'.repeat(12_000) }, { id: 'b', text: 'é' }] }))[0]).toMatchObject({ path: 'items' });
+  it(`counts code points: ${maxTotalCodePoints} emoji pass, one more does not`, () => {
+    expect(issues(body({ items: [{ id: 'a', text: '😀'.repeat(maxTotalCodePoints) }] }))).toEqual([]);
+    expect(issues(body({ items: [{ id: 'a', text: '😀'.repeat(maxTotalCodePoints) }, { id: 'b', text: 'é' }] }))[0]).toMatchObject({ path: 'items' });
   });
 
   it('checks request_id length and alphabet', () => {
-    expect(issues(body({ request_id: 'x'.repeat(128) }))).toEqual([]);
-    expect(issues(body({ request_id: 'x'.repeat(129) }))[0]).toMatchObject({ path: 'request_id' });
+    expect(issues(body({ request_id: 'x'.repeat(IDEMPOTENCY_KEY_MAX) }))).toEqual([]);
+    expect(issues(body({ request_id: 'x'.repeat(IDEMPOTENCY_KEY_MAX + 1) }))[0]).toMatchObject({ path: 'request_id' });
     expect(issues(body({ request_id: '' }))[0]).toMatchObject({ path: 'request_id' });
     expect(issues(body({ request_id: 'a b' }))[0]).toMatchObject({ path: 'request_id' });
   });

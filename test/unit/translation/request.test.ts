@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
 import { batchLimitErrors, chunkByBudget, prepareItemText, requestHash, translationCacheKey } from '../../../src/domain/translation-request.ts';
 
 const request = (overrides = {}) => ({
@@ -30,15 +31,17 @@ describe('requestHash', () => {
 });
 
 describe('batchLimitErrors', () => {
-  it('accepts exactly 12,000 code points of multi-byte text', () => {
-    const text = 'é'.repeat(6000) + '😀'.repeat(6000); // 12,000 code points, 18,000 UTF-16 units
+  const MAX = PAGE_TRANSLATION_LIMITS.maxTotalCodePoints;
+  const HALF = Math.floor(MAX / 2);
+  it('accepts exactly the limit in code points of multi-byte text', () => {
+    const text = 'é'.repeat(HALF) + '😀'.repeat(MAX - HALF); // MAX code points, more UTF-16 units
     expect(batchLimitErrors([{ id: 'a', text }])).toEqual([]);
   });
 
-  it('refuses 12,001 code points summed over items, naming the limit', () => {
-    const errors = batchLimitErrors([{ id: 'a', text: '😀'.repeat(6000) }, { id: 'b', text: 'é'.repeat(6001) }]);
-    expect(errors).toEqual([{ path: 'items', message: expect.stringContaining('12001') }]);
-    expect(errors[0]!.message).toContain('12000');
+  it('refuses one code point more summed over items, naming the limit', () => {
+    const errors = batchLimitErrors([{ id: 'a', text: '😀'.repeat(HALF) }, { id: 'b', text: 'é'.repeat(MAX - HALF + 1) }]);
+    expect(errors).toEqual([{ path: 'items', message: expect.stringContaining(String(MAX + 1)) }]);
+    expect(errors[0]!.message).toContain(String(MAX));
   });
 
   it('reports duplicate ids at the second occurrence', () => {

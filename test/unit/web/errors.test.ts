@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TRPCClientError } from '@trpc/client';
+import { SENTENCE_MAX_CHARS } from '../../../src/domain/limits.ts';
 import { problemCatalog, type ProblemCode } from '../../../src/domain/problems.ts';
 import { explain, explainField } from '../../../web/src/errors.ts';
 
@@ -17,7 +18,7 @@ describe('errors in plain language', () => {
 
   it('puts a refused field’s own sentence next to it, and the form’s sentence otherwise', () => {
     const invalid = failed({ code: 'invalid_request', status: 400, detail: 'The request body is invalid. original_text: Too long', errors: [{ path: 'original_text', message: 'Too long' }] });
-    expect(explainField(invalid, 'original_text')).toBe('Enter a sentence of at most 1,000 characters.');
+    expect(explainField(invalid, 'original_text')).toBe(`Enter a sentence of at most ${SENTENCE_MAX_CHARS.toLocaleString('en')} characters.`);
     expect(explainField(failed({ code: 'insufficient_credits', status: 402, detail: 'x' }), 'original_text')).toMatch(/^You are out of credits/);
   });
 });

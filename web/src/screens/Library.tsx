@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
+import { CAPTURE_TEXT_MAX } from '../../../src/domain/limits.ts';
 import { explain, explainField } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate, searchParam, useLocation } from '../router.tsx';
@@ -85,7 +86,7 @@ export function Library({ account }: { account: Account }) {
       <form className="capture" onSubmit={onCapture} noValidate aria-busy={capture.isPending}>
         <label htmlFor="capture-text" className="capture-label">Capture an English expression</label>
         <div className="row">
-          <input id="capture-text" ref={captureInput} name="text" maxLength={280} autoComplete="off" spellCheck placeholder="e.g. break a leg" aria-describedby="capture-cost capture-status" />
+          <input id="capture-text" ref={captureInput} name="text" maxLength={CAPTURE_TEXT_MAX} autoComplete="off" spellCheck placeholder="e.g. break a leg" aria-describedby="capture-cost capture-status" />
           <button type="submit" className="primary" disabled={capture.isPending}>{capture.isPending ? 'Saving…' : 'Save'}</button>
         </div>
         <p id="capture-cost" className="hint">Saving is free; preparing it with the language model (translation, notes) costs credits. <CostBefore kind="capture_preparation" noun="capture" /></p>
@@ -96,7 +97,7 @@ export function Library({ account }: { account: Account }) {
         <h2 id="library-title">Your library</h2>
         <form role="search" className="row search" aria-label="Library" onSubmit={onSearch} key={search}>
           <label htmlFor="search-input" className="visually-hidden">Search your library</label>
-          <input id="search-input" type="search" name="q" maxLength={280} defaultValue={search} placeholder="Search text or translation" />
+          <input id="search-input" type="search" name="q" maxLength={CAPTURE_TEXT_MAX} defaultValue={search} placeholder="Search text or translation" />
           <button type="submit">Search</button>
         </form>
       </div>

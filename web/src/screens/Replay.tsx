@@ -6,6 +6,7 @@ import { queryClient, trpc } from '../trpc.ts';
 import { PlayAudio } from './Audio.tsx';
 import { refreshForecast, ReplayOverview, type Count, type Outcome, type Result } from './ReplayOverview.tsx';
 import { dueFromNow, formatDateTime } from '../time.ts';
+import { REPLAY_DURATION_MAX_MS } from '../../../src/domain/limits.ts';
 
 // Replay: rebuild each expression from its translation, with the service's mask ('_' hidden,
 // '.' shown). One input per hidden run, a slot drawn per hidden letter; checks are case-insensitive. The evidence sent back:
@@ -24,7 +25,6 @@ const RATING_HEADLINE: Record<Result['rating'], string> = {
 };
 
 /** The longest duration the service takes (a day): a page left open longer is simply slow. */
-const MAX_DURATION_MS = 86_400_000;
 
 /** Code points, not UTF-16 units: the service's masks are counted in code points. */
 const codePoints = (text: string) => Array.from(text);
@@ -134,7 +134,7 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
   const complete = useMutation({
     // durationMs: from showing the item to answering; a fluent recall may rate easy, a slow one good.
     mutationFn: () => trpc.replay.complete.mutate({
-      itemId: item.itemId, ...evidence.current, durationMs: Math.min(Math.round(performance.now() - shownAt.current), MAX_DURATION_MS),
+      itemId: item.itemId, ...evidence.current, durationMs: Math.min(Math.round(performance.now() - shownAt.current), REPLAY_DURATION_MAX_MS),
     }),
     onSuccess: (result) => onDone({ result, firstTry: firstTry.current }),
     onError: (error) => {

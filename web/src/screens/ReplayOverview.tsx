@@ -5,11 +5,12 @@ import { Link } from '../router.tsx';
 import { dueFromNow, formatDateTime } from '../time.ts';
 import { queryClient, trpc } from '../trpc.ts';
 import { textField } from '../ui.tsx';
+import { REPLAY_COUNTS } from '../../../src/domain/limits.ts';
 
 export type Result = Awaited<ReturnType<typeof trpc.replay.complete.mutate>>;
 /** One completed item: the service's result and the learner's first wrong try, if there was one. */
 export interface Outcome { result: Result; firstTry: string | null }
-export type Count = '10' | '20' | '50';
+export type Count = `${(typeof REPLAY_COUNTS)[number]}`;
 
 export const RATING_WORD: Record<Result['rating'], string> = { easy: 'Effortless', good: 'Recalled', hard: 'With help', again: 'Again soon' };
 
@@ -54,7 +55,7 @@ export function ReplayOverview({ outcomes, message, starting, onStart }: {
           <p className="muted">Rebuild the English from its translation. Hidden letters are yours to fill in.</p>
           <div className="row">
             <label htmlFor="replay-count">Items</label>
-            <select id="replay-count" name="count">{['10', '20', '50'].map((n) => <option key={n} value={n}>{n}</option>)}</select>
+            <select id="replay-count" name="count">{REPLAY_COUNTS.map((n) => <option key={n} value={n}>{n}</option>)}</select>
             <button type="submit" className="primary" disabled={starting}>Start Replay</button>
           </div>
         </form>

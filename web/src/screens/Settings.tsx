@@ -3,6 +3,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
+import { PASSWORD_MIN_LENGTH, TOKEN_NAME_MAX, TOKEN_PREFIX } from '../../../src/domain/limits.ts';
 import { explain } from '../errors.ts';
 import { forgetAccount, problemOf, queryClient, trpc } from '../trpc.ts';
 import { formatDay } from '../time.ts';
@@ -45,7 +46,7 @@ export function Settings({ account }: { account: Account }) {
       <p className="muted">Signed in on another device you no longer use? End every session of this account. Personal tokens keep working.</p>
       <button type="button" onClick={() => signOutEverywhere.mutate()} disabled={signOutEverywhere.isPending}>Sign out everywhere</button>
       <h2 id="tokens-title">API tokens</h2>
-      <p className="muted">Personal tokens let your own tools (a browser extension, a script) use the service: <code>Authorization: Bearer lcp_…</code>.</p>
+      <p className="muted">Personal tokens let your own tools (a browser extension, a script) use the service: <code>Authorization: Bearer {TOKEN_PREFIX}…</code>.</p>
       <Tokens />
     </section>
   );
@@ -76,7 +77,7 @@ function PasswordForm() {
     const newPassword = textField(data, 'newPassword');
     const found: Record<string, string> = {};
     if (!currentPassword) found.currentPassword = 'Enter your current password.';
-    if (newPassword.length < 10) found.newPassword = 'Use at least 10 characters.';
+    if (newPassword.length < PASSWORD_MIN_LENGTH) found.newPassword = `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
     setFields(found);
     setMessage('');
     if (Object.keys(found).length === 0) change.mutate({ currentPassword, newPassword });
@@ -84,7 +85,7 @@ function PasswordForm() {
   return (
     <form ref={form} className="password-form" onSubmit={onSubmit} noValidate>
       <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={fields.currentPassword} />
-      <Field label="New password" name="newPassword" type="password" autoComplete="new-password" hint="At least 10 characters." error={fields.newPassword} />
+      <Field label="New password" name="newPassword" type="password" autoComplete="new-password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} error={fields.newPassword} />
       <FormError message={message} />
       <div className="actions"><button type="submit" disabled={change.isPending}>{change.isPending ? 'Saving…' : 'Change password'}</button></div>
     </form>
@@ -140,7 +141,7 @@ function Tokens() {
       {tokens.data && items.length === 0 && <p className="muted">You have no tokens yet.</p>}
       <form className="token-form" onSubmit={onSubmit} noValidate>
         <h3>Create a token</h3>
-        <Field label="Name" name="tokenName" maxLength={100} placeholder="e.g. browser extension" autoComplete="off" error={nameError} />
+        <Field label="Name" name="tokenName" maxLength={TOKEN_NAME_MAX} placeholder="e.g. browser extension" autoComplete="off" error={nameError} />
         <SelectField label="Access" name="scope">
           <option value="write">Read and write</option>
           <option value="read">Read only</option>

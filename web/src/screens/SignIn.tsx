@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { PASSWORD_MIN_LENGTH } from '../../../src/domain/limits.ts';
 import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
@@ -32,7 +33,7 @@ export function SignIn({ mode }: { mode: 'login' | 'signup' }) {
     // The rules the service applies, checked here first so the answer is immediate.
     const found: Record<string, string> = {};
     if (!EMAIL.test(email)) found.email = 'Enter a valid email address.';
-    if (signUp && password.length < 10) found.password = 'Use at least 10 characters.';
+    if (signUp && password.length < PASSWORD_MIN_LENGTH) found.password = `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
     if (!password) found.password = 'Enter your password.';
     setFields(found);
     setMessage('');
@@ -46,7 +47,7 @@ export function SignIn({ mode }: { mode: 'login' | 'signup' }) {
       <form onSubmit={onSubmit} noValidate>
         <Field label="Email" name="email" type="email" autoComplete="email" required error={fields.email} />
         <Field label="Password" name="password" type="password" autoComplete={signUp ? 'new-password' : 'current-password'} required
-          hint={signUp ? 'At least 10 characters.' : undefined} error={fields.password} />
+          hint={signUp ? `At least ${PASSWORD_MIN_LENGTH} characters.` : undefined} error={fields.password} />
         <FormError message={message} />
         <div className="actions">
           <button type="submit" className="primary" disabled={submit.isPending}>

@@ -6,10 +6,10 @@ import { trpc } from '../trpc.ts';
 import { credits } from '../credits.ts';
 import { CostBefore, refreshCredits } from './Credits.tsx';
 import { textBlocksOf } from '../html-blocks.ts';
+import { PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
 
 /** What one request may carry (the service's limits): paragraphs beyond them are not sent. */
-const MAX_ITEMS = 40;
-const MAX_CHARS = 12_000;
+const { maxItems: MAX_ITEMS, maxTotalCodePoints: MAX_CHARS } = PAGE_TRANSLATION_LIMITS;
 
 type Translated = Awaited<ReturnType<typeof trpc.pageTranslation.translate.mutate>>;
 

@@ -7,9 +7,8 @@ import { trpc } from '../trpc.ts';
 import { SelectField, textField } from '../ui.tsx';
 import { CostBefore, refreshCredits } from './Credits.tsx';
 import { cardPath } from './Library.tsx';
-
-const PROMPT_MAX = 2000;
-type Tone = 'neutral' | 'formal' | 'casual';
+import { DRAFT_PROMPT_MAX } from '../../../src/domain/limits.ts';
+import type { Tone } from '../../../src/features/work/schemas.ts';
 
 /** Output Flow: say what you mean in any language; get English, notes, and the cards it used. */
 export function Write() {
@@ -25,7 +24,7 @@ export function Write() {
     const data = new FormData(event.currentTarget);
     const text = textField(data, 'prompt').trim();
     if (!text) return setError('Say what you want to write first, in any language.');
-    if (Array.from(text).length > PROMPT_MAX) return setError(`Keep it under ${PROMPT_MAX} characters.`);
+    if (Array.from(text).length > DRAFT_PROMPT_MAX) return setError(`Keep it under ${DRAFT_PROMPT_MAX} characters.`);
     setError('');
     draft.mutate({ prompt: text, tone: textField(data, 'tone') as Tone, useLibrary: data.get('useLibrary') === 'on' });
   };

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { ExactDecimal } from '../../../domain/credits.ts';
 import { countCodePoints } from '../../../domain/normalise.ts';
 import { type SpeechAudio, type SpeechEngine, SpeechError } from './engine.ts';
 
@@ -13,8 +13,6 @@ export interface OpenAiSpeechConfig {
 /** One request may not hang a worker slot forever; Temporal retries the activity. */
 export const SPEECH_REQUEST_TIMEOUT_MS = 60_000;
 const RETRYABLE_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
-// decimal.js rounds to 20 significant digits by default; a price × length product must be exact.
-const Exact = Decimal.clone({ precision: 1000 });
 
 /**
  * An OpenAI-compatible speech endpoint: `POST {baseUrl}/audio/speech` → MP3 bytes.
@@ -62,5 +60,5 @@ export function createOpenAiSpeechEngine(config: OpenAiSpeechConfig, deps: { fet
 
 /** characters (code points) × price per million / 1e6, as exact decimal text. */
 export function speechCostUsd(text: string, pricePerMillionCharsUsd: string): string {
-  return new Exact(countCodePoints(text)).times(pricePerMillionCharsUsd).dividedBy(1_000_000).toFixed();
+  return new ExactDecimal(countCodePoints(text)).times(pricePerMillionCharsUsd).dividedBy(1_000_000).toFixed();
 }
