@@ -13,8 +13,16 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as { port: number };
 config.allowedOrigins.push(`http://127.0.0.1:${port}`);
 console.log(`listening ${port}`);
-process.on('SIGTERM', async () => {
+async function close() {
   await app.close();
   await services.close();
-  process.exit(0);
+}
+process.on('SIGTERM', () => {
+  close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 });

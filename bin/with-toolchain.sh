@@ -39,9 +39,8 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   (
     t=$(now)
     say "npm dependencies: installing ..."
-    # `npm install` installs the lockfile's versions like `npm ci`, but tolerates lock entries for
-    # other platforms' optional binaries that a registry mirror does not list (npm ci refuses those).
-    npm install --no-fund --no-audit --loglevel=error >&2
+    # Exactly the lockfile's tree, from scratch; it refuses a lockfile that package.json has outgrown.
+    npm ci --no-fund --no-audit --loglevel=error >&2
     say "npm dependencies: done in $(( $(now) - t )) s"
   ) &
   npm_pid=$!
@@ -94,7 +93,7 @@ if [ -n "$packages" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 
   apt_pid=$!
 fi
 
-if [ -n "$npm_pid" ]; then wait "$npm_pid" || { say "npm install failed (see above)"; exit 1; }; fi
+if [ -n "$npm_pid" ]; then wait "$npm_pid" || { say "npm ci failed (see above)"; exit 1; }; fi
 if [ -n "$cli_pid" ]; then
   wait "$cli_pid" || { say "no Temporal CLI (see above)"; exit 1; }
   TEMPORAL_CLI_PATH=$(cat "$cli_file")
@@ -111,7 +110,10 @@ if [ -n "$test_server_pid" ]; then
   rm -f "$test_server_file"
 fi
 if [ -n "$apt_pid" ]; then wait "$apt_pid" || true; fi
-PATH="$root/node_modules/.bin:$PATH"
+# TypeScript 7's `tsc` first: @typescript/typescript6 (the 6.0 compiler API that typescript-eslint and
+# openapi-typescript load) brings TypeScript 6 with a `tsc` of its own, and npm links a name that two
+# packages claim to the one whose path sorts first, which is TypeScript 6's.
+PATH="$root/node_modules/typescript/bin:$root/node_modules/.bin:$PATH"
 export PATH
 
 if [ -n "$did_setup" ]; then say "done in $(( ($(date +%s%3N) - setup_started_ms) / 1000 )) s"; fi

@@ -21,10 +21,9 @@ export class AnswerHoldingProxy {
   }
 
   static async start(upstreamPort: number): Promise<AnswerHoldingProxy> {
-    let proxy!: AnswerHoldingProxy;
     const server = net.createServer((client) => proxy.connect(client, upstreamPort));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new AnswerHoldingProxy(server, `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
+    const proxy = new AnswerHoldingProxy(server, `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
     return proxy;
   }
 

@@ -73,7 +73,7 @@ export class CarefulClient {
       const answer = await this.attempt(api, request);
       const patienceLeft = sentAt + this.patienceMs - Date.now();
       const final = { status: answer.status, body: answer.body, attempts: attempt, sentAt, at: Date.now() };
-      if (answer.status !== null && answer.status < 400) return { ok: true, ...final, status: answer.status, headers: answer.headers! };
+      if (answer.status !== null && answer.status < 400) return { ok: true, ...final, status: answer.status, headers: answer.headers };
 
       const wait = retryDelay(answer.status, answer.body?.code, answer.headers?.get('retry-after') ?? null, attempt);
       if (wait === null) return { ok: false, ...final, gaveUp: false };

@@ -63,7 +63,7 @@ export class NpmStartProcess {
       this.exited = signal ? `killed by ${signal}` : `exit code ${code}`;
       this.exitedAt = Date.now();
     });
-    for (const stream of [child.stdout!, child.stderr!]) {
+    for (const stream of [child.stdout, child.stderr]) {
       stream.pipe(this.log, { end: false });
       stream.on('data', (chunk: Buffer) => {
         const text = chunk.toString();

@@ -35,8 +35,8 @@ export function spawnNode(script: string, args: string[], env: Record<string, st
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.pipe(log, { end: false });
-  child.stderr!.pipe(log, { end: false });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
   return child;
 }
 
@@ -247,8 +247,8 @@ export class TemporalServer {
     ];
     this.log.write(`\n===== ${new Date().toISOString()} temporal starting =====\n`);
     const child = spawn(this.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.pipe(this.log, { end: false });
-    child.stderr!.pipe(this.log, { end: false });
+    child.stdout.pipe(this.log, { end: false });
+    child.stderr.pipe(this.log, { end: false });
     this.child = child;
     const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`temporal dev server exited during start-up (${code})`))));
     await Promise.race([waitForPort('127.0.0.1', this.ports.grpc, 60_000), exited]);

@@ -17,7 +17,7 @@ export async function runBatch<T>(
   bar: Progress,
   send: (line: string) => Promise<T>,
 ): Promise<{ results: LineResult<T>[]; exitCode: ExitCode }> {
-  const results: LineResult<T>[] = new Array(lines.length);
+  const results = new Array<LineResult<T>>(lines.length);
   let next = 0;
   // Set by whichever worker meets the answer first (an object: TypeScript would narrow a let to null).
   const stop: { by: ServiceError | null } = { by: null };

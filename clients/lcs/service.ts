@@ -65,7 +65,8 @@ export function connect(connection: Connection, options: ApiOptions): Api {
         try {
           answer = await request(client);
         } catch (error) {
-          throw new ServiceError(`Cannot reach the service at ${connection.url} (${(error as Error).cause ?? (error as Error).message}).`, 'unreachable', null);
+          const reason: unknown = (error as Error).cause ?? (error as Error).message;
+          throw new ServiceError(`Cannot reach the service at ${connection.url} (${String(reason)}).`, 'unreachable', null);
         }
         const { data, error, response } = answer;
         if (!error && response.ok) return data as never;

@@ -25,7 +25,7 @@ export function translationRequests(texts: readonly string[], targetLanguage: st
 
 /** The translations in the order of `texts`, and what they cost (0 for a rerun). */
 export async function translateTexts(api: Api, texts: readonly string[], targetLanguage: string, sourceLanguage = 'auto') {
-  const translations: Translation[] = new Array(texts.length);
+  const translations = new Array<Translation>(texts.length);
   let creditsCharged = 0;
   for (const body of translationRequests(texts, targetLanguage, sourceLanguage)) {
     // The request types name the supported language tags; the service checks the values.

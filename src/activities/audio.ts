@@ -11,7 +11,7 @@ import type { ActivityDeps } from './index.ts';
 /** Audio generation: idempotent steps over the clip row; the text never leaves the database. */
 export function createAudioActivities(deps: ActivityDeps) {
   const engine = speechEngineFor(deps.config.tts);
-  const spend = spendReporter({ warn: (fields, message) => Context.current().log.warn(message ?? '', { ...fields }) });
+  const spend = spendReporter({ warn: (fields, message) => { Context.current().log.warn(message ?? '', { ...fields }); } });
 
   async function synthesiseAndStore(job: PendingGeneration, costUsd: string): Promise<void> {
     let audio;

@@ -14,7 +14,7 @@ export function createCardEnrichmentActivities({ orm, model }: ActivityDeps) {
     async prepareCardEnrichment(ref: EnrichmentRef): Promise<EnrichmentOutcome> {
       return whileHeartbeating(async (call, context) => {
         try {
-          return await enrichCard(orm.em.fork(), model, ref, call, (message, meta) => context.log.warn(message, meta));
+          return await enrichCard(orm.em.fork(), model, ref, call, (message, meta) => { context.log.warn(message, meta); });
         } catch (error) {
           if (context.cancellationSignal.aborted) throw error;
           throw activityFailure(error);

@@ -59,7 +59,7 @@ program.command('user')
       cards: await cardCountsByStatus(em, userId), sentences: await sentenceCountsByStatus(em, userId),
       workflows: `${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows?query=${query}`,
     };
-    print(program.opts().json, report, () => [
+    print(program.opts<{ json: boolean }>().json, report, () => [
       `user       ${report.userId}`,
       `plan       ${report.plan}, balance ${report.balance} credits (${report.held} held) until ${report.periodEnd}`,
       `cards      ${counts(report.cards)}`,
@@ -80,7 +80,7 @@ program.command('failed')
     const cards = await failedCards(em, options.since, options.code ?? null, userId);
     const sentences = await failedSentences(em, options.since, options.code ?? null, userId);
     const byCode = (rows: { code: string }[]) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.code]: (acc[r.code] ?? 0) + 1 }), {});
-    print(program.opts().json, { since: options.since, cards, sentences }, () => [
+    print(program.opts<{ json: boolean }>().json, { since: options.since, cards, sentences }, () => [
       `since ${options.since.toISOString()}`,
       `cards      ${cards.length} failed${cards.length ? `: ${counts(byCode(cards))}` : ''}`,
       ...cards.slice(0, 20).map((c) => `  card ${c.cardId}  ${c.code}  ${c.failedAt.toISOString()}  user ${c.userId}`),
@@ -101,7 +101,7 @@ program.command('redrive')
     const wanted = codes(options.code);
     const userId = user ? await userIdOf(orm, user) : null;
     const cards = (await failedCards(orm.em.fork(), options.since, null, userId)).filter((c) => wanted.includes(c.code));
-    if (options.dryRun) return print(program.opts().json, { cards }, () => `${cards.length} card(s) would be prepared again (codes ${wanted.join(', ')})`);
+    if (options.dryRun) return print(program.opts<{ json: boolean }>().json, { cards }, () => `${cards.length} card(s) would be prepared again (codes ${wanted.join(', ')})`);
     const temporal = await connectTemporal(operatorTemporalAddress(config), config.temporal.namespace);
     const dispatch = { orm, temporal, taskQueue: config.temporal.taskQueue };
     const outcomes: { cardId: string; redriven: boolean; reason?: string }[] = [];
@@ -119,7 +119,7 @@ program.command('redrive')
       await temporal.connection.close();
     }
     const redriven = outcomes.filter((o) => o.redriven).length;
-    print(program.opts().json, { outcomes }, () => [
+    print(program.opts<{ json: boolean }>().json, { outcomes }, () => [
       `${redriven} of ${cards.length} card(s) prepared again (codes ${wanted.join(', ')}, failed since ${options.since.toISOString()})`,
       ...outcomes.filter((o) => !o.redriven).map((o) => `  skipped ${o.cardId}: ${o.reason}`),
     ].join('\n'));
@@ -133,7 +133,7 @@ program.command('costs')
     const em = orm.em.fork();
     const kinds = await spendByKind(em, options.since);
     const extraCalls = await extraEnrichmentCalls(em, options.since);
-    print(program.opts().json, { since: options.since, kinds, unbilledEnrichmentCalls: extraCalls }, () => [
+    print(program.opts<{ json: boolean }>().json, { since: options.since, kinds, unbilledEnrichmentCalls: extraCalls }, () => [
       `since ${options.since.toISOString()}`,
       `${'kind'.padEnd(22)} ${'charges'.padStart(8)} ${'credits'.padStart(9)} ${'provider USD'.padStart(14)} ${'USD/credit'.padStart(11)}`,
       ...kinds.map((k) => `${k.kind.padEnd(22)} ${String(k.charges).padStart(8)} ${String(k.credits).padStart(9)} ${Number(k.providerUsd).toFixed(6).padStart(14)} ${(k.credits ? Number(k.providerUsd) / k.credits : 0).toFixed(6).padStart(11)}`),

@@ -15,7 +15,7 @@ export async function createOrm(databaseUrl: string, options: { poolMax?: number
     entities: [],
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
-    migrations: { migrationsList: migrations.map((m) => ({ name: new m(null as never, null as never).name!, class: m })), transactional: true, allOrNothing: true, silent: true, snapshot: false },
+    migrations: { migrationsList: migrations.map((m) => ({ name: new m(null as never, null as never).name, class: m })), transactional: true, allOrNothing: true, silent: true, snapshot: false },
     pool: { min: 0, max: options.poolMax ?? 10 },
     debug: false,
     allowGlobalContext: false,

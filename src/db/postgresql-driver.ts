@@ -52,10 +52,10 @@ class OurPostgreSqlConnection extends PostgreSqlConnection {
     const { signal, inflightQueryAbortStrategy, ...logContext } = (loggerContext ?? {}) as Record<string, unknown>;
     const abort = signal == null && inflightQueryAbortStrategy == null ? undefined : { signal, inflightQueryAbortStrategy };
     const executor = (ctx ?? this.getClient()) as unknown as QueryExecutor;
-    return this.executeQuery(sql, async () => {
+    return this.executeQuery<T>(sql, async () => {
       const result = await executor.executeQuery(CompiledQuery.raw(bound, params as unknown[]), abort);
-      return this.transformRawResult(result as never, method);
-    }, { query: sql, params: params as unknown[], ...logContext }) as Promise<T>;
+      return this.transformRawResult(result, method);
+    }, { query: sql, params: params as unknown[], ...logContext });
   }
 
   override createKyselyDialect(overrides: Parameters<PostgreSqlConnection['createKyselyDialect']>[0]) {

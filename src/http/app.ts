@@ -66,7 +66,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
     // A URL that does not decode is a client error like any other: a problem, with every header.
     frameworkErrors: (error, request, reply) => {
       hardened(request, reply);
-      return sendProblem(request, reply, new AppError('invalid_request', `The URL is not valid (${error.code}).`));
+      sendProblem(request, reply, new AppError('invalid_request', `The URL is not valid (${error.code}).`));
     },
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -29,7 +29,29 @@ export interface OperationContext<A extends AuthLevel = AuthLevel, L extends boo
 }
 
 /** The request parts REST validated, for operations whose input is not simply the body or query. */
-export interface RestParts { body: any; query: any; params: any; headers: any }
+export interface RestParts { body: unknown; query: unknown; params: unknown; headers: unknown }
+
+/** REST's schemas for each part of a request, and how the validated parts make the input. */
+export interface RestInputParts<I = unknown> {
+  body?: z.ZodType; querystring?: z.ZodType; headers?: z.ZodType;
+  toInput: (parts: RestParts) => I;
+}
+
+/** A part as its schema types it once validated, or as it comes when it has no schema. */
+type Validated<S, Unvalidated> = S extends z.ZodType ? z.output<S> : Unvalidated;
+
+/**
+ * An input that REST reads from several parts. Fastify validates each part with its schema before
+ * `toInput` runs, so `toInput` reads the parts as those schemas type them.
+ */
+export function restParts<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, H extends z.ZodType | undefined = undefined, const I = unknown>(
+  parts: {
+    body?: B; querystring?: Q; headers?: H;
+    toInput: (parts: { body: Validated<B, unknown>; query: Validated<Q, unknown>; params: unknown; headers: Validated<H, FastifyRequest['headers']> }) => I;
+  },
+): RestInputParts<I> {
+  return parts as RestInputParts<I>;
+}
 
 /** An OpenAPI 3.1 Link Object: the operation it leads to and where its inputs come from (runtime expressions). */
 export interface OpenApiLink {
@@ -49,10 +71,7 @@ export interface RestBinding<I extends z.ZodType, O extends z.ZodType> {
    * Where REST reads the input: by default the query string for GET and the body otherwise;
    * `params` for a path parameter. Otherwise the schemas of each part and how they make the input.
    */
-  input?: 'query' | 'body' | 'params' | {
-    body?: z.ZodType; querystring?: z.ZodType; headers?: z.ZodType;
-    toInput(parts: RestParts): z.output<I>;
-  };
+  input?: 'query' | 'body' | 'params' | RestInputParts<z.output<I>>;
   /** The success status, 200 by default; a status that carries meaning (202 vs 200) is REST's. */
   status?: number | ((output: z.output<O>, input: z.output<I>) => number);
   /** The response schema per success status when REST shows a status its own part of the output. */
@@ -96,6 +115,7 @@ export interface Operation<
 /** The input of operations that take none (REST: no body, no query). */
 export const noInput = z.void();
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds operations of every shape; defineOperation checked each against its own types
 export type AnyOperation = Operation<any, any, any, any, any>;
 
 /** A feature's operations, keyed by name; a nested record is a tRPC sub-router (`account.tokens.list`). */
@@ -115,11 +135,11 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType, A exte
 
 export const isOperation = (node: AnyOperation | OperationTree): node is AnyOperation => typeof node.handler === 'function';
 
-/** Every operation of a tree with its dotted name. */
-export function flattenOperations(tree: OperationTree, prefix = ''): [string, AnyOperation][] {
+/** Every operation of a tree with its dotted name, seen through the types every operation shares. */
+export function flattenOperations(tree: OperationTree, prefix = ''): [string, Operation][] {
   return Object.entries(tree).flatMap(([key, node]) => {
     const name = prefix ? `${prefix}.${key}` : key;
-    return isOperation(node) ? [[name, node] as [string, AnyOperation]] : flattenOperations(node, name);
+    return isOperation(node) ? [[name, node as Operation]] : flattenOperations(node, name);
   });
 }
 

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Em } from '../db/orm.ts';
 import type { App, AppDeps } from './deps.ts';
-import type { AnyOperation, OperationContext, OperationTree, RestParts } from './operation.ts';
+import type { Operation, OperationContext, OperationTree, RestParts } from './operation.ts';
 import { flattenOperations, noInput } from './operation.ts';
 import { AUTHED, problemResponse, problems } from './problem-responses.ts';
 
@@ -17,13 +17,13 @@ function restContext(deps: AppDeps, request: FastifyRequest, reply: FastifyReply
 }
 
 /** Request schemas and the input they make, from the operation's REST binding. */
-export function restInput(operation: AnyOperation) {
+export function restInput(operation: Operation) {
   const { method, input: from = method === 'GET' ? 'query' : 'body' } = operation.rest;
   if (operation.input === noInput) return { schema: {}, toInput: () => undefined };
   switch (from) {
-    case 'query': return { schema: { querystring: operation.input }, toInput: (parts: RestParts) => parts.query };
-    case 'body': return { schema: { body: operation.input }, toInput: (parts: RestParts) => parts.body };
-    case 'params': return { schema: { params: operation.input }, toInput: (parts: RestParts) => parts.params };
+    case 'query': return { schema: { querystring: operation.input }, toInput: (parts: RestParts): unknown => parts.query };
+    case 'body': return { schema: { body: operation.input }, toInput: (parts: RestParts): unknown => parts.body };
+    case 'params': return { schema: { params: operation.input }, toInput: (parts: RestParts): unknown => parts.params };
     default: {
       const { toInput, ...schema } = from;
       return { schema, toInput };
@@ -32,7 +32,7 @@ export function restInput(operation: AnyOperation) {
 }
 
 /** Success responses (204 carries no body) and the problems this operation can answer. */
-function restResponses(operation: AnyOperation) {
+function restResponses(operation: Operation) {
   const { status, responses, problems: extra = [], problemSchemas = {} } = operation.rest;
   const success: Record<number, z.ZodType> = { ...(responses ?? { [typeof status === 'number' ? status : 200]: operation.output }) };
   if (success[204]) success[204] = z.null();

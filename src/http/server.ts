@@ -15,14 +15,20 @@ await app.listen({ port: config.port, host: config.host });
 const metrics = config.metrics.port === undefined ? null : await startMetricsServer({ port: config.metrics.port, host: config.metrics.host });
 
 let closing = false;
+async function close() {
+  await app.close(); // stops accepting, lets in-flight requests finish
+  await metrics?.close();
+  await services.close();
+  await shutdownTracing();
+}
 // `on`, not `once`: a second signal (npm forwards the terminal's Ctrl-C) must not end the process mid-close.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
+  process.on(signal, () => {
     if (closing) return;
     closing = true;
-    await app.close(); // stops accepting, lets in-flight requests finish
-    await metrics?.close();
-    await services.close();
-    await shutdownTracing();
+    close().catch((error: unknown) => {
+      logger.fatal({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
   });
 }

@@ -38,7 +38,7 @@ export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
 
   // Streams never end by themselves: they are ended before the server waits for open requests.
   // Its address is read at the first stream: building the app (e.g. for its OpenAPI document) needs no database.
-  const statusHub = createStatusHub(() => deps.orm.config.get('clientUrl')!, app.log);
+  const statusHub = createStatusHub(() => deps.orm.config.get('clientUrl'), app.log);
   app.addHook('preClose', () => statusHub.close());
 
   const serve = (request: FastifyRequest, reply: FastifyReply, path: string) =>

@@ -5,7 +5,7 @@ import { ZodError, type z } from 'zod';
 import { AppError, isAppError, problemBody } from '../domain/problems.ts';
 import type { StatusHub } from '../features/status/hub.ts';
 import type { AppDeps } from './deps.ts';
-import { admit, isOperation, type AnyOperation, type Operation, type OperationTree } from './operation.ts';
+import { admit, isOperation, type AnyOperation, type Operation, type OperationContext, type OperationTree } from './operation.ts';
 import type { Principal } from './plugins/auth.ts';
 import { requireLanguages } from './plugins/language-guard.ts';
 import { answerProblem, catalogErrorOf } from './plugins/problems.ts';
@@ -69,7 +69,7 @@ const toTrpcErrors = t.middleware(async ({ ctx, next }) => {
  * surrogates as REST (src/http/plugins/text-guard.ts), then the 428 guard; `.input()` and
  * `.output()` are the operation's schemas.
  */
-function procedureOf(operation: AnyOperation) {
+function procedureOf(operation: Operation) {
   const procedure = t.procedure
     .use(toTrpcErrors)
     .use(async ({ ctx, getRawInput, next }) => {
@@ -81,7 +81,7 @@ function procedureOf(operation: AnyOperation) {
     })
     .input(operation.input)
     .output(operation.output);
-  const resolve = ({ ctx, input }: { ctx: any; input: unknown }) => operation.handler(ctx, input);
+  const resolve = ({ ctx, input }: { ctx: OperationContext; input: unknown }) => operation.handler(ctx, input);
   return operation.rest.method === 'GET' ? procedure.query(resolve) : procedure.mutation(resolve);
 }
 
@@ -100,7 +100,7 @@ export function feedOf<T>(feed: (ctx: TrpcContext & { principal: Principal }, si
     .subscription(({ ctx, signal }) => feed(ctx, signal!));
 }
 
-type ProcedureOf<T> = T extends Operation<infer I, infer O, any, any, infer M>
+type ProcedureOf<T> = T extends Operation<infer I, infer O, infer _A, infer _L, infer M>
   ? M extends 'GET'
     ? TRPCQueryProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
     : TRPCMutationProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
@@ -110,9 +110,9 @@ type ProcedureOf<T> = T extends Operation<infer I, infer O, any, any, infer M>
 export type ProceduresOf<T> = { [K in keyof T]: T[K] extends AnyOperation ? ProcedureOf<T[K]> : ProceduresOf<T[K]> };
 
 function proceduresOf<T extends OperationTree>(tree: T): ProceduresOf<T> {
-  return Object.fromEntries(Object.entries(tree).map(([key, node]) => [key, isOperation(node) ? procedureOf(node) : proceduresOf(node)])) as ProceduresOf<T>;
+  return Object.fromEntries(Object.entries(tree).map(([key, node]) => [key, isOperation(node) ? procedureOf(node as Operation) : proceduresOf(node)])) as ProceduresOf<T>;
 }
 
 /** Every operation of the tree as a tRPC procedure at its name (`library.capture`), and the tRPC-only feeds. */
-export const trpcRouterOf = <T extends OperationTree, F extends Record<string, Record<string, ReturnType<typeof feedOf<any>>>>>(tree: T, feeds: F) =>
-  t.router({ ...proceduresOf(tree), ...feeds } as ProceduresOf<T> & F);
+export const trpcRouterOf = <T extends OperationTree, F extends Record<string, Record<string, ReturnType<typeof feedOf<unknown>>>>>(tree: T, feeds: F) =>
+  t.router({ ...proceduresOf(tree), ...feeds });

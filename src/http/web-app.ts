@@ -25,7 +25,9 @@ export async function webAppPlugin(app: FastifyInstance) {
     serve: built,
     maxAge: '365d',
     immutable: true,
-    setHeaders: (reply) => reply.header('content-security-policy', WEB_PAGE_CSP),
+    setHeaders: (reply) => {
+      reply.header('content-security-policy', WEB_PAGE_CSP);
+    },
   });
   if (!built) app.log.warn('the web app is not built (dist/web): run `npm run build:web`; `npm start` builds it by itself');
   const page = (file: string, cacheControl: string) => (_request: FastifyRequest, reply: FastifyReply) =>

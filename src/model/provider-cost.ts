@@ -10,6 +10,7 @@ export function reportedCostUsd(usage: unknown, task: string, log: ModelClientLo
   const cost = isRecord(usage) ? usage.cost : undefined;
   if (cost === undefined || cost === null) return '0';
   try {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a cost that is not decimal text fails toPlainDecimal and is reported below
     return toPlainDecimal(String(cost));
   } catch {
     log?.warn({ task }, 'model response carried an unreadable cost; recorded as 0');

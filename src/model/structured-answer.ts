@@ -22,7 +22,7 @@ export function validatedAnswer<T>(
   log: ModelClientLogger | undefined,
   spend: SpendReporter,
 ): StructuredResult<T> {
-  const choice = Array.isArray(body.choices) ? body.choices[0] : undefined;
+  const choice: unknown = Array.isArray(body.choices) ? body.choices[0] : undefined;
   const message = isRecord(choice) && isRecord(choice.message) ? choice.message : undefined;
   const costUsd = reportedCostUsd(body.usage, req.task, log);
   recordProviderCost(req.task, costUsd);

@@ -78,7 +78,7 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
       const fixed = [options.port, options.uiPort ?? undefined];
       const retryable = error instanceof DevServerStartError && error.takenPort !== null && !fixed.includes(error.takenPort);
       if (!retryable || attempt >= attempts) throw error;
-      options.log?.(`port ${(error as DevServerStartError).takenPort} was taken meanwhile; starting again with fresh ports`);
+      options.log?.(`port ${error.takenPort} was taken meanwhile; starting again with fresh ports`);
     }
   }
 }

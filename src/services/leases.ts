@@ -33,10 +33,10 @@ export async function whileLeased<T>(orm: Orm, row: LeasedRow, work: () => Promi
     } catch (error) {
       logger?.warn({ table: row.table, err: (error as Error).name }, 'lease renewal failed');
     } finally {
-      if (!stopped) timer = setTimeout(renew, LEASE.renewEveryMs);
+      if (!stopped) timer = setTimeout(() => void renew(), LEASE.renewEveryMs);
     }
   };
-  timer = setTimeout(renew, LEASE.renewEveryMs);
+  timer = setTimeout(() => void renew(), LEASE.renewEveryMs);
   try {
     return await work();
   } finally {

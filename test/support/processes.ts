@@ -21,8 +21,8 @@ export function spawnService(entry: string, env: Record<string, string>): Servic
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (d: Buffer) => { output = (output + d.toString()).slice(-200_000); };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   return {
     child,

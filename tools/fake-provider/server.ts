@@ -217,7 +217,9 @@ export async function startFakeProvider(options: { port?: number; host?: string 
     }
   }
 
-  const server = http.createServer(async (req, res) => {
+  // Every failure is answered (500) inside `answer`.
+  const server = http.createServer((req, res) => void answer(req, res));
+  async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
     try {
       const raw = await readBody(req);
       const path = new URL(req.url ?? '/', 'http://fake').pathname;
@@ -238,7 +240,7 @@ export async function startFakeProvider(options: { port?: number; host?: string 
     } catch (error) {
       send(res, 500, JSON.stringify({ error: { code: 500, message: (error as Error).message } }));
     }
-  });
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

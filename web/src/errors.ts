@@ -61,7 +61,7 @@ export function explainField(error: unknown, field: string): string {
 
 export function explain(error: unknown, overrides: Partial<Record<ProblemCode, string>> = {}): Explained {
   const problem: Problem = problemOf(error);
-  const code = problem.code as ProblemCode;
+  const code = problem.code;
   const fields: Record<string, string> = {};
   for (const issue of (problem as { errors?: { path: string; message: string }[] }).errors ?? []) {
     const field = issue.path.split('.')[0] ?? '';

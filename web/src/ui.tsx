@@ -1,5 +1,11 @@
 import { createContext, useContext, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 
+/** A text field of a submitted form (FormData also carries files; these forms have none). */
+export function textField(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
 /** A labelled input with its hint and its own error, tied by aria-describedby. */
 export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | undefined }) {
   const id = useId();

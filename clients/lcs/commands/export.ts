@@ -2,7 +2,6 @@ import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream } from 'node:stream/web';
 import type { Command } from 'commander';
 import { EXPORT_FORMATS } from '../../../src/domain/library-export.ts';
 import { api, CliError, isJson } from '../context.ts';
@@ -19,10 +18,10 @@ export function exportCommands(program: Command) {
       if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new CliError(`--format is one of ${EXPORT_FORMATS.join(', ')}.`, EXIT.usage);
       const body = await (await api()).call((c) => c.GET('/api/library/export', { params: { query: { format: format as 'csv' } }, parseAs: 'stream' }));
       if (!body) throw new CliError('The service sent no export.', EXIT.unavailable);
-      const source = Readable.fromWeb(body as ReadableStream);
+      const source = Readable.fromWeb(body);
       if (!file) {
         // stdout is the file itself; it stays open for whatever follows in the shell.
-        await pipeline(source, new Writable({ write: (chunk, _encoding, done) => (process.stdout.write(chunk) ? done() : process.stdout.once('drain', done)) }));
+        await pipeline(source, new Writable({ write: (chunk: Buffer, _encoding, done) => (process.stdout.write(chunk) ? done() : process.stdout.once('drain', done)) }));
         return;
       }
       await pipeline(source, createWriteStream(file));

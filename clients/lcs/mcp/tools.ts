@@ -10,7 +10,7 @@ import { walletSchema } from '../../../src/features/credits/schemas.ts';
 import { captureResultSchema, captureSchema, cardDetailSchema, cardIdInputSchema, cardSchema, listQuerySchema } from '../../../src/features/library/schemas.ts';
 import { createSentenceSchema, sentenceSchema } from '../../../src/features/sentences/schemas.ts';
 import { pageTranslationRequestSchema } from '../../../src/features/translation/schemas.ts';
-import { workRequestSchema, workResponseSchema } from '../../../src/features/work/schemas.ts';
+import { workRequestSchema, workResponseSchema, type Tone } from '../../../src/features/work/schemas.ts';
 import type { Card } from '../context.ts';
 import { searchLibrary } from '../library.ts';
 import type { Api } from '../service.ts';
@@ -22,7 +22,15 @@ export interface ToolDefinition {
   writes: boolean;
   inputSchema: z.ZodRawShape;
   outputSchema: z.ZodRawShape;
-  run(api: Api, input: any): Promise<{ structured: Record<string, unknown>; text: string }>;
+  /** Called with the input as validated by `inputSchema` (the MCP SDK validates before calling). */
+  run(api: Api, input: unknown): Promise<{ structured: Record<string, unknown>; text: string }>;
+}
+
+/** A tool whose `run` reads its input as its input schema types it. */
+function tool<S extends z.ZodRawShape>(
+  definition: Omit<ToolDefinition, 'inputSchema' | 'run'> & { inputSchema: S; run(api: Api, input: z.output<z.ZodObject<S>>): ReturnType<ToolDefinition['run']> },
+): ToolDefinition {
+  return definition;
 }
 
 const cardText = (card: Pick<Card, 'text' | 'enrichmentStatus' | 'enrichment'>) =>
@@ -32,7 +40,7 @@ const translation = pageTranslationRequestSchema.shape;
 const work = workRequestSchema.shape;
 
 export const tools: Record<string, ToolDefinition> = {
-  capture_expression: {
+  capture_expression: tool({
     description: 'Capture an English expression into the learner\'s library. Translation, correction and usage guidance are prepared in the background (get_card shows them once ready); capturing the same expression again reuses its card.',
     writes: true,
     inputSchema: captureSchema.shape,
@@ -41,8 +49,8 @@ export const tools: Record<string, ToolDefinition> = {
       const { card, reused } = await api.call((c) => c.POST('/api/library', { body: { text } })) as { card: Card; reused?: boolean };
       return { structured: { card, reused: reused === true }, text: `${reused ? 'Already in the library' : 'Captured'}: ${cardText(card)} [cardId ${card.cardId}]` };
     },
-  },
-  save_sentence: {
+  }),
+  save_sentence: tool({
     description: 'Save an English sentence and translate it into the learner\'s native language.',
     writes: true,
     inputSchema: { text: createSentenceSchema.shape.original_text },
@@ -51,8 +59,8 @@ export const tools: Record<string, ToolDefinition> = {
       const { sentence } = await api.call((c) => c.POST('/api/sentences', { body: { original_text: text } }));
       return { structured: { sentence }, text: `Saved: "${sentence.original_text}"${sentence.translation ? ` → ${sentence.translation}` : ` (${sentence.status})`}` };
     },
-  },
-  search_library: {
+  }),
+  search_library: tool({
     description: 'Search the learner\'s library (text and translation, case- and accent-insensitive), newest first.',
     writes: false,
     inputSchema: {
@@ -65,8 +73,8 @@ export const tools: Record<string, ToolDefinition> = {
       const shown = await searchLibrary(api, { query, status, limit });
       return { structured: { items: shown }, text: shown.length ? shown.map((card) => `- ${cardText(card)} [${card.cardId}]`).join('\n') : 'No cards match.' };
     },
-  },
-  get_card: {
+  }),
+  get_card: tool({
     description: 'One card with its translation, usage guidance, examples and learning schedule.',
     writes: false,
     inputSchema: cardIdInputSchema.shape,
@@ -75,8 +83,8 @@ export const tools: Record<string, ToolDefinition> = {
       const { card } = await api.call((c) => c.GET('/api/library/{cardId}', { params: { path: { cardId } } }));
       return { structured: { card }, text: `${cardText(card)}${card.enrichment ? `. Usage: ${card.enrichment.usage.guidance}` : ''}` };
     },
-  },
-  translate_texts: {
+  }),
+  translate_texts: tool({
     description: 'Translate texts (any number; split into valid batches). Asking again for the same texts costs nothing.',
     writes: true,
     inputSchema: {
@@ -89,18 +97,20 @@ export const tools: Record<string, ToolDefinition> = {
       const result = await translateTexts(api, texts, target_language, source_language ?? 'auto');
       return { structured: result, text: result.translations.map((t) => t.text).join('\n') };
     },
-  },
-  draft_english: {
+  }),
+  draft_english: tool({
     description: 'Draft English from what the learner wants to say (any language), optionally using expressions from their library.',
     writes: true,
     inputSchema: { prompt: work.prompt, tone: work.tone.optional(), use_library: work.useLibrary.optional() },
     outputSchema: workResponseSchema.shape,
     async run(api, { prompt, tone, use_library }) {
-      const draft = await api.call((c) => c.POST('/api/work', { body: { prompt, tone, useLibrary: use_library } }));
+      // What is left out takes the service's default; the generated types mark defaulted members required.
+      const body = { prompt, tone, useLibrary: use_library } as { prompt: string; tone: Tone; useLibrary: boolean };
+      const draft = await api.call((c) => c.POST('/api/work', { body }));
       return { structured: draft, text: draft.english };
     },
-  },
-  get_credits: {
+  }),
+  get_credits: tool({
     description: 'The learner\'s credit balance, plan and period.',
     writes: false,
     inputSchema: {},
@@ -109,8 +119,8 @@ export const tools: Record<string, ToolDefinition> = {
       const wallet = await api.call((c) => c.GET('/api/credits'));
       return { structured: wallet, text: `${wallet.balance - wallet.held} credits available of ${wallet.monthlyAllowance} (${wallet.plan} plan) until ${wallet.periodEnd}.` };
     },
-  },
-  due_for_practice: {
+  }),
+  due_for_practice: tool({
     description: 'How many cards are due for practice now, and when the next one falls due.',
     writes: false,
     inputSchema: {},
@@ -119,5 +129,5 @@ export const tools: Record<string, ToolDefinition> = {
       const { dueNow, nextDueAt, newCards } = await api.call((c) => c.GET('/api/replay/forecast'));
       return { structured: { dueNow, nextDueAt, newCards }, text: `${dueNow} due now, ${newCards} new; next due ${nextDueAt ?? 'none scheduled'}.` };
     },
-  },
+  }),
 };

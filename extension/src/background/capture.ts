@@ -41,7 +41,7 @@ export async function capture(selection: string): Promise<CaptureOutcome> {
       return { state: 'saved', message: withTranslation('Saved as a sentence', result.data.sentence.translation) };
     }
     if (!asCard && response.status === 409) return { state: 'already', message: 'Already in your sentences.' };
-    return { state: 'failed', ...plainReason(response.status, error as never) };
+    return { state: 'failed', ...plainReason(response.status, error) };
   }
 }
 

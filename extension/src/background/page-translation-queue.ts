@@ -77,7 +77,7 @@ export class PageTranslationQueue {
       const { api, serviceUrl } = await serviceClient();
       try {
         const { data, response, error } = await api.GET('/api/me');
-        if (!data) return this.stop(plainReason(response.status, error as never));
+        if (!data) return this.stop(plainReason(response.status, error));
         if (!data.nativeLanguage) return this.stop(plainReason(428));
         return { api, languages: { source: 'auto', target: data.nativeLanguage } };
       } catch {
@@ -107,7 +107,7 @@ export class PageTranslationQueue {
         return;
       }
       if ([401, 402, 403, 428].includes(response.status)) {
-        this.stop(plainReason(response.status, error as never));
+        this.stop(plainReason(response.status, error));
         return;
       }
       if (![409, 429, 502, 503].includes(response.status) || tries >= MAX_TRIES) return this.forget(batch);

@@ -43,17 +43,21 @@ async function save(): Promise<boolean> {
   return true;
 }
 
-form.addEventListener('submit', async (event) => {
-  event.preventDefault();
+async function submit() {
   if (await save()) say('Saved.', true);
+}
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  void submit();
 });
 
-document.querySelector('#check')!.addEventListener('click', async () => {
+async function check() {
   if (!(await save())) return;
   say('Checking…', true);
   const { ok, message } = await checkConnection();
   say(message, ok);
-});
+}
+document.querySelector('#check')!.addEventListener('click', () => void check());
 
 const settings = await loadSettings();
 serviceUrl.value = settings.serviceUrl;

@@ -8,7 +8,7 @@ export async function checkConnection(): Promise<{ ok: boolean; message: string 
   const { api, serviceUrl } = await serviceClient();
   try {
     const me = await api.GET('/api/me');
-    if (!me.data) return { ok: false, message: plainReason(me.response.status, me.error as never).message };
+    if (!me.data) return { ok: false, message: plainReason(me.response.status, me.error).message };
     const { email, targetLanguage, nativeLanguage } = me.data;
     if (!targetLanguage || !nativeLanguage) return { ok: false, message: `Connected as ${email}, but your languages are not set yet. ${plainReason(428).message}` };
     const credits = await api.GET('/api/credits');

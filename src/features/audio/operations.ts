@@ -12,7 +12,7 @@ const clipLinks = {
 };
 
 const subjectOf = (body: AudioRequest): AudioSubject =>
-  body.cardId !== undefined ? { cardId: body.cardId } : { sentenceId: body.sentenceId! };
+  body.cardId !== undefined ? { cardId: body.cardId } : { sentenceId: body.sentenceId };
 
 /**
  * Audio at /api/audio and tRPC `audio.*`; model-backed (a generation may be paid) without needing

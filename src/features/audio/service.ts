@@ -62,7 +62,7 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
       [clip] = await tx.execute<ClipRow[]>(
         `UPDATE audio_clips SET status = 'pending', pending_text = ?, requested_by = ?, attempt = attempt + 1,
            error_code = NULL, finished_at = NULL WHERE id = ? RETURNING id, status, content_type`,
-        [text, userId, clip!.id],
+        [text, userId, clip.id],
       );
       generate = true;
     }

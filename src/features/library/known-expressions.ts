@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Em } from '../../db/orm.ts';
 import { normaliseExpression } from '../../domain/normalise.ts';
-import { defineOperation } from '../../http/operation.ts';
+import { defineOperation, restParts } from '../../http/operation.ts';
 
 /**
  * The learner's card texts, normalised (src/domain/normalise.ts), for clients that mark what the
@@ -55,10 +55,10 @@ export const knownExpressionsOperation = defineOperation({
   rest: {
     method: 'GET', path: '/api/library/known-expressions',
     description: 'Send the ETag back in `If-None-Match`: while the library is unchanged the answer is 304 with no body.',
-    input: {
+    input: restParts({
       headers: z.object({ 'if-none-match': z.string().optional() }),
       toInput: ({ headers }) => ({ ifNoneMatch: headers['if-none-match'] }),
-    },
+    }),
     responses: { 200: knownExpressionsSchema, 304: z.null().meta({ description: 'Not modified: the ETag sent is current.' }) },
     status: ({ etag }, { ifNoneMatch }) => (matches(ifNoneMatch, etag) ? 304 : 200),
     // private: one learner's list, never for a shared cache; no-cache: revalidate every time.

@@ -1,6 +1,6 @@
 import { decodeCursor } from '../../domain/library-listing.ts';
 import { AppError } from '../../domain/problems.ts';
-import { defineOperation, type OperationContext } from '../../http/operation.ts';
+import { defineOperation, restParts, type OperationContext } from '../../http/operation.ts';
 import {
   capturedSchema, captureResultSchema, captureSchema, cardEnvelopeSchema, cardIdInputSchema, deleteBodySchema, deleteQuerySchema,
   deletedSchema, listQuerySchema, listSchema, refreshSchema, reusedSchema,
@@ -67,7 +67,7 @@ export const libraryOperations = {
     rest: {
       method: 'DELETE', path: '/api/library', status: 204, problems: [404],
       description: 'Say which card in the query (`?cardId=`) or in a JSON body `{"cardId": …}`; with both, they must be the same (400 otherwise), and with neither → 400. OpenAPI cannot relate a parameter to the body, so each is optional below.',
-      input: { querystring: deleteQuerySchema, body: deleteBodySchema, toInput: ({ query, body }) => ({ cardId: cardIdFrom(query.cardId, body?.cardId) }) },
+      input: restParts({ querystring: deleteQuerySchema, body: deleteBodySchema, toInput: ({ query, body }) => ({ cardId: cardIdFrom(query.cardId, body?.cardId) }) }),
     },
     async handler(ctx, { cardId }) {
       await deleteCard(ctx.em, dispatchOf(ctx), ctx.principal.userId, cardId);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../../http/operation.ts';
+import { defineOperation, restParts } from '../../http/operation.ts';
 import { problemSchema } from '../../http/problem-responses.ts';
 import { createSentenceInputSchema, createSentenceQuerySchema, createSentenceSchema, listSentencesQuerySchema, sentenceEnvelopeSchema, sentencePageSchema } from './schemas.ts';
 import { listSentences, submitSentence } from './service.ts';
@@ -22,10 +22,10 @@ export const sentenceOperations = {
       method: 'POST', path: '/api/sentences',
       description: 'Sync by default (200 with the translation). Async (202, status "pending") only with both `?mode=async` and `X-Service-Async: 1`.',
       // tRPC says the mode in its input; REST needs both the query and the header, so that a batch upload asks for it on purpose.
-      input: {
+      input: restParts({
         querystring: createSentenceQuerySchema, body: createSentenceSchema,
         toInput: ({ query, body, headers }) => ({ ...body, mode: query.mode === 'async' && headers['x-service-async'] === '1' ? 'async' : 'sync' }),
-      },
+      }),
       status: (_output, { mode }) => (mode === 'async' ? 202 : 200),
       responses: { 200: sentenceEnvelopeSchema, 202: sentenceEnvelopeSchema },
       links: { 200: sentenceLinks, 202: sentenceLinks },

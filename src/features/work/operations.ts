@@ -1,4 +1,4 @@
-import { defineOperation } from '../../http/operation.ts';
+import { defineOperation, restParts } from '../../http/operation.ts';
 import { workHeadersSchema, workInputSchema, workRequestSchema, workResponseSchema } from './schemas.ts';
 import { draftWork } from './service.ts';
 
@@ -9,7 +9,7 @@ export const workOperations = {
     input: workInputSchema, output: workResponseSchema,
     rest: {
       method: 'POST', path: '/api/work', problems: [402, 422, 428, 502, 503],
-      input: { body: workRequestSchema, headers: workHeadersSchema, toInput: ({ body, headers }) => ({ ...body, idempotencyKey: headers['idempotency-key'] }) },
+      input: restParts({ body: workRequestSchema, headers: workHeadersSchema, toInput: ({ body, headers }) => ({ ...body, idempotencyKey: headers['idempotency-key'] }) }),
     },
     handler: ({ em, deps, principal, languages }, input) =>
       draftWork(em, deps.model, { ...input, userId: principal.userId, nativeLanguage: languages.nativeLanguage }),

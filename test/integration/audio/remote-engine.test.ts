@@ -66,7 +66,7 @@ describe('remote OpenAI-compatible engine', () => {
     const answers = await Promise.all(users.map((u, i) => stack.http('POST', '/api/audio', { token: u.token, body: { sentenceId: sentenceIds[i] } })));
     expect(answers.map((a) => a.status)).toEqual([202, 202]);
     expect(answers[0]!.body.audio.audioId).toBe(answers[1]!.body.audio.audioId);
-    await waitForAudio(stack.http, users[0]!, answers[0]!.body.audio.audioId);
+    await waitForAudio(stack.http, users[0], answers[0]!.body.audio.audioId);
     expect(speech.requests.length).toBe(before + 1);
     const balances = await Promise.all(users.map((u) => balanceOf(stack.http, u)));
     expect(balances.sort()).toEqual([500 - creditsFor(text), 500].sort());

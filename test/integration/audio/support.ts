@@ -19,7 +19,8 @@ export const FAKE_MP3 = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(997, 7)]
 
 export async function startFakeSpeech(): Promise<FakeSpeech> {
   const fake: FakeSpeech = { baseUrl: '', requests: [], mode: 'ok', close: async () => {} };
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer((req, res) => void answer(req, res));
+  async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method !== 'POST' || req.url !== '/v1/audio/speech') return void res.writeHead(404).end();
@@ -27,7 +28,7 @@ export async function startFakeSpeech(): Promise<FakeSpeech> {
     if (fake.mode === 'fail') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
     if (fake.mode === 'reject') return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"bad voice"}}');
     res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': FAKE_MP3.length }).end(FAKE_MP3);
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   fake.close = () => new Promise((resolve) => server.close(() => resolve()));

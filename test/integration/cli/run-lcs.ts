@@ -34,7 +34,7 @@ export function runLcs(args: string[], options: { home: string; env?: Record<str
     ...options.env,
   };
   const [command, commandArgs] = options.viaLauncher ? ['sh', [lcsLauncher]] : [process.execPath, ['--import', tsxLoader, lcsMain]];
-  const child = spawn(command, [...commandArgs, ...args], { cwd: options.cwd ?? repoRoot, env: env as NodeJS.ProcessEnv });
+  const child = spawn(command, [...commandArgs, ...args], { cwd: options.cwd ?? repoRoot, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => { stdout += chunk; });

@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,23 +87,25 @@ export interface Exchange { path: string; status: number; requestBody: any; resp
 export async function recordingProxy(target: string) {
   const exchanges: Exchange[] = [];
   let answersToLose = 0;
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => void forward(req, res));
+  async function forward(req: IncomingMessage, res: ServerResponse) {
     const requestBody = await readAll(req);
     const upstream = new URL(req.url ?? '/', target);
     // Recorded in the order the requests came; the answer is filled in when it comes back.
     const exchange: Exchange = { path: upstream.pathname, status: 0, requestBody: parse(requestBody), responseBody: null, replayed: false, dropped: false };
     exchanges.push(exchange);
-    const forwarded = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, async (answer) => {
+    const forwarded = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => void relay(answer));
+    async function relay(answer: IncomingMessage) {
       const responseBody = await readAll(answer);
       exchange.dropped = upstream.pathname === '/api/immersive-translate' && answersToLose > 0;
       if (exchange.dropped) answersToLose--;
       Object.assign(exchange, { status: answer.statusCode ?? 0, responseBody: parse(responseBody), replayed: answer.headers['idempotent-replayed'] === 'true' });
       if (exchange.dropped) return req.socket.destroy();
       res.writeHead(answer.statusCode ?? 502, answer.headers).end(responseBody);
-    });
+    }
     forwarded.on('error', () => req.socket.destroy());
     forwarded.end(requestBody);
-  });
+  }
   await listen(server);
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

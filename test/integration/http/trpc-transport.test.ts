@@ -68,7 +68,7 @@ describe('tRPC transport', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
       body: new ReadableStream({ start(controller) { controller.enqueue(new TextEncoder().encode(big)); controller.close(); } }),
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as any).error.data.code).toBe('PAYLOAD_TOO_LARGE');
   });

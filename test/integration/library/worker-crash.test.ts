@@ -38,7 +38,7 @@ function spawnWorker(): Promise<ChildProcess> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    proc.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('worker-ready')) resolve(proc); });
+    proc.stdout.on('data', (d: Buffer) => { if (d.toString().includes('worker-ready')) resolve(proc); });
     proc.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
   });
 }

@@ -214,7 +214,7 @@ function rawGet(url: string, acceptEncoding: string): Promise<{ encoding: string
     get(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
       let bytes = 0;
       res.on('data', (chunk: Buffer) => { bytes += chunk.length; });
-      res.on('end', () => resolve({ encoding: (res.headers['content-encoding'] as string | undefined) ?? null, bytes }));
+      res.on('end', () => resolve({ encoding: res.headers['content-encoding'] ?? null, bytes }));
     }).on('error', reject);
   });
 }

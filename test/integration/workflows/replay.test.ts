@@ -31,6 +31,7 @@ describe('recorded workflow histories', () => {
       throw new Error(
         `${file} (a ${workflowTypeOf(json)} run recorded by an earlier version) no longer replays: ${name}: ${message}\n` +
           'A run open at deploy would fail the same way. Keep the old commands behind patched(), or start a new workflow type (docs/workflows.md).',
+        { cause: error },
       );
     }
   });

@@ -53,7 +53,7 @@ describe('withWavSizes', () => {
 describe('OpenAI-compatible engine', () => {
   const config = { baseUrl: 'http://speech.test/v1/', apiKey: 'k', model: 'm', voice: 'v', costPerMillionCharsUsd: '15' };
   const fakeFetch = (status: number, body = 'audio', contentType = 'audio/mpeg'): typeof fetch =>
-    (async () => new Response(body, { status, headers: { 'content-type': contentType } })) as typeof fetch;
+    async () => new Response(body, { status, headers: { 'content-type': contentType } });
 
   it('posts the OpenAI speech request and returns the bytes', async () => {
     let seen: { url: string; init: RequestInit } | undefined;
@@ -76,7 +76,7 @@ describe('OpenAI-compatible engine', () => {
   });
 
   it('treats a network failure as retryable', async () => {
-    const engine = createOpenAiSpeechEngine(config, { fetch: (async () => { throw new TypeError('fetch failed'); }) as typeof fetch });
+    const engine = createOpenAiSpeechEngine(config, { fetch: async () => { throw new TypeError('fetch failed'); } });
     await expect(engine.synthesise('x')).rejects.toMatchObject({ retryable: true });
   });
 

@@ -107,7 +107,7 @@ describe('tokenLooksValid', () => {
 
   it('rejects non-strings without throwing', () => {
     for (const value of [undefined, null, 42, {}, ['lcp_']]) {
-      expect(tokenLooksValid(value as unknown as string)).toBe(false);
+      expect(tokenLooksValid(value as string)).toBe(false);
     }
   });
 

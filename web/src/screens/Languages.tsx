@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
 import { queryClient, trpc } from '../trpc.ts';
-import { FormError, SelectField } from '../ui.tsx';
+import { FormError, SelectField, textField } from '../ui.tsx';
 
 /**
  * The learner's one language choice: the language translations and notes are written in.
@@ -22,7 +22,7 @@ export function LanguageForm({ account, submitLabel, onSaved }: { account: Accou
   });
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const nativeLanguage = String(new FormData(event.currentTarget).get('nativeLanguage'));
+    const nativeLanguage = textField(new FormData(event.currentTarget), 'nativeLanguage');
     if (!nativeLanguage) return setMessage('Choose the language translations should be written in.');
     setMessage('');
     save.mutate(nativeLanguage);

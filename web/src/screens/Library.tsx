@@ -10,6 +10,7 @@ import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
 import { refreshForecast } from './ReplayOverview.tsx';
 import { useWaitingDeletes } from '../pending-deletes.ts';
 import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
+import { textField } from '../ui.tsx';
 
 export type Card = Awaited<ReturnType<typeof trpc.library.list.query>>['items'][number];
 
@@ -74,7 +75,7 @@ export function Library({ account }: { account: Account }) {
   };
   const onSearch = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const query = String(new FormData(event.currentTarget).get('q')).trim();
+    const query = textField(new FormData(event.currentTarget), 'q').trim();
     navigate(query ? `${APP_PATHS.library}?q=${encodeURIComponent(query)}` : APP_PATHS.library);
   };
 

@@ -4,6 +4,7 @@ import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
 import { dueFromNow, formatDateTime } from '../time.ts';
 import { queryClient, trpc } from '../trpc.ts';
+import { textField } from '../ui.tsx';
 import { REPLAY_COUNTS } from '../../../src/domain/limits.ts';
 
 export type Result = Awaited<ReturnType<typeof trpc.replay.complete.mutate>>;
@@ -42,7 +43,7 @@ export function ReplayOverview({ outcomes, message, starting, onStart }: {
   const f = forecast.data;
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    onStart(String(new FormData(event.currentTarget).get('count')) as Count);
+    onStart(textField(new FormData(event.currentTarget), 'count') as Count);
   };
   return (
     <>

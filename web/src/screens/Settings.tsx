@@ -7,7 +7,7 @@ import { PASSWORD_MIN_LENGTH, TOKEN_NAME_MAX, TOKEN_PREFIX } from '../../../src/
 import { explain } from '../errors.ts';
 import { forgetAccount, problemOf, queryClient, trpc } from '../trpc.ts';
 import { formatDay } from '../time.ts';
-import { Field, FormError, SelectField, useNotify } from '../ui.tsx';
+import { Field, FormError, SelectField, useNotify, textField } from '../ui.tsx';
 import { LanguageForm } from './Languages.tsx';
 import { ReplaySettingsForm } from './ReplaySettings.tsx';
 import { sendWaitingDeletes } from '../pending-deletes.ts';
@@ -73,8 +73,8 @@ function PasswordForm() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const currentPassword = String(data.get('currentPassword'));
-    const newPassword = String(data.get('newPassword'));
+    const currentPassword = textField(data, 'currentPassword');
+    const newPassword = textField(data, 'newPassword');
     const found: Record<string, string> = {};
     if (!currentPassword) found.currentPassword = 'Enter your current password.';
     if (newPassword.length < PASSWORD_MIN_LENGTH) found.newPassword = `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
@@ -122,11 +122,11 @@ function Tokens() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const name = String(data.get('tokenName')).trim();
+    const name = textField(data, 'tokenName').trim();
     if (!name) return setNameError('Give the token a name, so you recognise it later.');
     setNameError('');
-    const expiry = String(data.get('expiry'));
-    create.mutate({ name, scope: String(data.get('scope')) as 'read' | 'write', ...(expiry ? { expiresInDays: Number(expiry) } : {}) });
+    const expiry = textField(data, 'expiry');
+    create.mutate({ name, scope: textField(data, 'scope') as 'read' | 'write', ...(expiry ? { expiresInDays: Number(expiry) } : {}) });
     event.currentTarget.reset();
   };
   const items = tokens.data?.items ?? [];

@@ -5,7 +5,7 @@ import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
-import { Field, FormError } from '../ui.tsx';
+import { Field, FormError, textField } from '../ui.tsx';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -28,8 +28,8 @@ export function SignIn({ mode }: { mode: 'login' | 'signup' }) {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const email = String(form.get('email')).trim();
-    const password = String(form.get('password'));
+    const email = textField(form, 'email').trim();
+    const password = textField(form, 'password');
     // The rules the service applies, checked here first so the answer is immediate.
     const found: Record<string, string> = {};
     if (!EMAIL.test(email)) found.email = 'Enter a valid email address.';

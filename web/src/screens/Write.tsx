@@ -4,7 +4,7 @@ import { credits } from '../credits.ts';
 import { explainField } from '../errors.ts';
 import { Link } from '../router.tsx';
 import { trpc } from '../trpc.ts';
-import { SelectField } from '../ui.tsx';
+import { SelectField, textField } from '../ui.tsx';
 import { CostBefore, refreshCredits } from './Credits.tsx';
 import { cardPath } from './Library.tsx';
 import { DRAFT_PROMPT_MAX } from '../../../src/domain/limits.ts';
@@ -22,11 +22,11 @@ export function Write() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const text = String(data.get('prompt')).trim();
+    const text = textField(data, 'prompt').trim();
     if (!text) return setError('Say what you want to write first, in any language.');
     if (Array.from(text).length > DRAFT_PROMPT_MAX) return setError(`Keep it under ${DRAFT_PROMPT_MAX} characters.`);
     setError('');
-    draft.mutate({ prompt: text, tone: String(data.get('tone')) as Tone, useLibrary: data.get('useLibrary') === 'on' });
+    draft.mutate({ prompt: text, tone: textField(data, 'tone') as Tone, useLibrary: data.get('useLibrary') === 'on' });
   };
   const result = draft.data;
   return (
