@@ -20,12 +20,6 @@ export function guarded(http: Http): Http {
 /** A client for an app that is not the stack's own (e.g. a second API instance); sends no Origin by itself. */
 export const httpFor = (baseUrl: string): Http => stackHttpFor(baseUrl);
 
-export async function mintToken(http: Http, cookie: string, input: { scope: 'read' | 'write'; expiresInDays?: number; name?: string }) {
-  const res = await http('POST', '/api/tokens', { cookie, body: { name: input.name ?? `${input.scope} token`, ...input } });
-  expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; token: string; scope: string; expiresAt: string | null };
-}
-
 /** The same token with one character of its random part changed: the checksum no longer matches. */
 export function withOneCharChanged(token: string): string {
   const i = TOKEN_PREFIX.length + 10;

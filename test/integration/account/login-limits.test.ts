@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_RULES } from '../../../src/domain/login-backoff.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
+import { expectProblem } from '../../support/api.ts';
 
 // Two API processes on one database, behind a "proxy" at 127.0.0.1 so that each test speaks from
 // client addresses of its own: sign-up and login counts live in the run's shared PostgreSQL.
@@ -25,7 +26,7 @@ const FREE = LOGIN_RULES.accountFromAddress.free;
  */
 function signedUpUser(): Promise<TestUser> {
   const address = newAddress();
-  return newUser((method, path, options = {}) => stack.http(method, path, { ...options, headers: { ...options.headers, ...from(address) } }));
+  return newUser({ baseUrl: stack.baseUrl, headers: from(address) });
 }
 
 function login(on: Stack, user: Pick<TestUser, 'email'>, password: string, address: string) {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { guarded } from '../../support/helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let http: Http;
@@ -21,7 +22,7 @@ const me = (cookie: string) => http('GET', '/api/me', { headers: { cookie } });
 
 describe('logging in', () => {
   it('issues a fresh session id and ends the one the client presented (no fixation)', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const fresh = await logIn(user, { cookie: user.cookie });
     expect(fresh).not.toBe(user.cookie);
     expect((await me(fresh)).status).toBe(200);
@@ -32,7 +33,7 @@ describe('logging in', () => {
 
 describe('signing out everywhere', () => {
   it('ends every session of the account, keeps tokens unless asked, and is session-only', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const other = await logIn(user);
     expectProblem(await http('POST', '/api/auth/logout-everywhere', { token: user.token, body: {} }), 403, 'forbidden');
     const res = await http('POST', '/api/auth/logout-everywhere', { cookie: user.cookie });
@@ -45,14 +46,14 @@ describe('signing out everywhere', () => {
   });
 
   it('revokes every token too when asked', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const res = await http('POST', '/api/auth/logout-everywhere', { cookie: user.cookie, body: { revokeTokens: true } });
     expect(res.body).toEqual({ sessionsEnded: 1, tokensRevoked: 1 });
     expectProblem(await http('GET', '/api/me', { token: user.token }), 401, 'unauthenticated');
   });
 
   it('works over tRPC with the same rules', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const other = await logIn(user);
     expect((await http('POST', '/trpc/account.logoutEverywhere', { token: user.token, body: {} })).status).toBe(403);
     const res = await http('POST', '/trpc/account.logoutEverywhere', { cookie: user.cookie, body: {} });
@@ -67,7 +68,7 @@ describe('changing the password', () => {
   const newPassword = 'a brand new passphrase';
 
   it('needs the current password, ends the other sessions and renews this one', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const other = await logIn(user);
     expectProblem(await http('POST', '/api/auth/password', { cookie: user.cookie, body: { currentPassword: 'not the password', newPassword } }), 403, 'wrong_password');
     expectProblem(await http('POST', '/api/auth/password', { cookie: user.cookie, body: { currentPassword: user.password, newPassword: 'short' } }), 400, 'invalid_request');
@@ -87,7 +88,7 @@ describe('changing the password', () => {
   });
 
   it('works over tRPC, setting the renewed cookie, and can revoke tokens', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const wrong = await http('POST', '/trpc/account.changePassword', { cookie: user.cookie, body: { currentPassword: 'not the password', newPassword } });
     expect(wrong.status).toBe(403);
     expect(wrong.body.error.data.problem.code).toBe('wrong_password');

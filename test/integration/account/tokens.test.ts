@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_LENGTH, TOKEN_PREFIX, tokenLooksValid } from '../../../src/domain/tokens.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser } from '../../support/users.ts';
-import { guarded, mintToken, sql } from '../../support/helpers.ts';
+import { mintToken, newUser } from '../../support/users.ts';
+import { guarded, sql } from '../../support/helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let http: Http;
@@ -11,8 +12,8 @@ afterAll(async () => { await stack?.close(); });
 
 describe('personal tokens', () => {
   it('are minted with a recognisable format, and work as bearer credentials', async () => {
-    const user = await newUser(http);
-    const minted = await mintToken(http, user.cookie, { scope: 'read', name: 'reader', expiresInDays: 30 });
+    const user = await newUser(stack);
+    const minted = await mintToken(stack, user.cookie, { scope: 'read', name: 'reader', expiresInDays: 30 });
     expect(minted.token.startsWith(TOKEN_PREFIX)).toBe(true);
     expect(minted.token).toHaveLength(TOKEN_LENGTH);
     expect(tokenLooksValid(minted.token)).toBe(true);
@@ -23,8 +24,8 @@ describe('personal tokens', () => {
   });
 
   it('are shown once: the list never carries the secret', async () => {
-    const user = await newUser(http);
-    const minted = await mintToken(http, user.cookie, { scope: 'write' });
+    const user = await newUser(stack);
+    const minted = await mintToken(stack, user.cookie, { scope: 'write' });
     for (const credentials of [{ cookie: user.cookie }, { token: minted.token }]) {
       const list = await http('GET', '/api/tokens', credentials);
       expect(list.status).toBe(200);
@@ -36,8 +37,8 @@ describe('personal tokens', () => {
   });
 
   it('are stored only as a hash: no column of any token or session row contains the secret', async () => {
-    const user = await newUser(http);
-    const minted = await mintToken(http, user.cookie, { scope: 'write' });
+    const user = await newUser(stack);
+    const minted = await mintToken(stack, user.cookie, { scope: 'write' });
     const sessionId = user.cookie.split('=')[1]!;
     const tokenRows = await sql<{ row: string }>(stack, `SELECT row_to_json(t)::text AS row FROM api_tokens t WHERE user_id = ?`, [user.userId]);
     const sessionRows = await sql<{ row: string }>(stack, `SELECT row_to_json(s)::text AS row FROM sessions s WHERE user_id = ?`, [user.userId]);
@@ -54,8 +55,8 @@ describe('personal tokens', () => {
   });
 
   it('record lastUsedAt once used', async () => {
-    const user = await newUser(http);
-    const minted = await mintToken(http, user.cookie, { scope: 'read' });
+    const user = await newUser(stack);
+    const minted = await mintToken(stack, user.cookie, { scope: 'read' });
     const before = await http('GET', '/api/tokens', { cookie: user.cookie });
     expect(before.body.items.find((t: any) => t.id === minted.id).lastUsedAt).toBeNull();
     const startedAt = Date.now();
@@ -67,8 +68,8 @@ describe('personal tokens', () => {
   });
 
   it('cannot mint or revoke tokens, nor end the page session (403 forbidden)', async () => {
-    const user = await newUser(http);
-    const other = await mintToken(http, user.cookie, { scope: 'write' });
+    const user = await newUser(stack);
+    const other = await mintToken(stack, user.cookie, { scope: 'write' });
     expectProblem(await http('POST', '/api/tokens', { token: user.token, body: { name: 'x', scope: 'write' } }), 403, 'forbidden');
     expectProblem(await http('DELETE', `/api/tokens/${other.id}`, { token: user.token }), 403, 'forbidden');
     expectProblem(await http('POST', '/api/auth/logout', { token: user.token }), 403, 'forbidden');
@@ -77,8 +78,8 @@ describe('personal tokens', () => {
   });
 
   it('are rejected with 401 once revoked, and the list says when', async () => {
-    const user = await newUser(http);
-    const minted = await mintToken(http, user.cookie, { scope: 'write' });
+    const user = await newUser(stack);
+    const minted = await mintToken(stack, user.cookie, { scope: 'write' });
     expect((await http('GET', '/api/me', { token: minted.token })).status).toBe(200);
     expect((await http('DELETE', `/api/tokens/${minted.id}`, { cookie: user.cookie })).status).toBe(204);
     expectProblem(await http('GET', '/api/me', { token: minted.token }), 401, 'unauthenticated');
@@ -90,17 +91,17 @@ describe('personal tokens', () => {
   });
 
   it('are rejected with 401 once expired', async () => {
-    const user = await newUser(http);
-    const minted = await mintToken(http, user.cookie, { scope: 'write', expiresInDays: 1 });
+    const user = await newUser(stack);
+    const minted = await mintToken(stack, user.cookie, { scope: 'write', expiresInDays: 1 });
     expect((await http('GET', '/api/me', { token: minted.token })).status).toBe(200);
     await sql(stack, `UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = ?`, [minted.id]);
     expectProblem(await http('GET', '/api/me', { token: minted.token }), 401, 'unauthenticated');
   });
 
   it('of another user are indistinguishable from missing ones (404)', async () => {
-    const alice = await newUser(http);
-    const bob = await newUser(http);
-    const bobs = await mintToken(http, bob.cookie, { scope: 'write' });
+    const alice = await newUser(stack);
+    const bob = await newUser(stack);
+    const bobs = await mintToken(stack, bob.cookie, { scope: 'write' });
     expectProblem(await http('DELETE', `/api/tokens/${bobs.id}`, { cookie: alice.cookie }), 404, 'not_found');
     expectProblem(await http('DELETE', `/api/tokens/${crypto.randomUUID()}`, { cookie: alice.cookie }), 404, 'not_found');
     expect((await http('GET', '/api/me', { token: bobs.token })).status).toBe(200);
@@ -109,7 +110,7 @@ describe('personal tokens', () => {
   });
 
   it('reject invalid creation input with 400', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     for (const body of [{ name: '', scope: 'read' }, { name: 'x', scope: 'admin' }, { name: 'x', scope: 'read', expiresInDays: 0 }, { name: 'x', scope: 'read', expiresInDays: 1.5 }, { name: 'nul\u0000', scope: 'read' }, { name: 'lone \udc00', scope: 'read' }]) {
       const res = await http('POST', '/api/tokens', { cookie: user.cookie, body });
       expectProblem(res, 400, 'invalid_request');
@@ -120,7 +121,7 @@ describe('personal tokens', () => {
 
 describe('page sessions', () => {
   it('end at logout: the cookie is cleared and no longer accepted', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const res = await http('POST', '/api/auth/logout', { cookie: user.cookie });
     expect(res.status).toBe(204);
     expect(res.headers.get('set-cookie')).toMatch(/lcs_session=;/);
@@ -130,7 +131,7 @@ describe('page sessions', () => {
   });
 
   it('are set as HttpOnly, SameSite=Lax cookies at login', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const login = await http('POST', '/api/auth/login', { body: { email: user.email, password: user.password } });
     expect(login.status).toBe(200);
     const setCookie = login.headers.get('set-cookie')!;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCard } from '../replay/cards.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText, waitForAudio } from './support.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let owner: TestUser;
@@ -10,7 +11,7 @@ let audioId: string;
 let full: Buffer;
 beforeAll(async () => {
   stack = await startStack();
-  owner = await newUser(stack.http);
+  owner = await newUser(stack);
   const sentenceId = await insertSentence(stack.orm, owner.userId, uniqueText('The quick brown fox jumps over the lazy dog'));
   const res = await stack.http('POST', '/api/audio', { token: owner.token, body: { sentenceId } });
   expect(res.status, res.text).toBe(202);
@@ -35,7 +36,7 @@ describe('local espeak-ng engine', () => {
     expect(full.toString('latin1', 0, 4)).toBe('RIFF');
     expect(full.readUInt32LE(4)).toBe(full.length - 8);
     expect(full.length).toBeGreaterThan(1000);
-    expect(await balanceOf(stack.http, owner)).toBe(500);
+    expect(await balanceOf(stack, owner)).toBe(500);
     const again = await stack.http('POST', '/api/audio', { token: owner.token, body: { sentenceId: (await stack.orm.em.fork().execute<any[]>(`SELECT sentence_id FROM audio_requests WHERE audio_id = ?`, [audioId]))[0].sentence_id } });
     expect(again.status).toBe(200);
     expect(again.body.audio).toMatchObject({ audioId, status: 'ready' });
@@ -79,7 +80,7 @@ describe('local espeak-ng engine', () => {
   });
 
   it("hides a clip from users who never requested it, and serves it to one who asks for the same text", async () => {
-    const stranger = await newUser(stack.http);
+    const stranger = await newUser(stack);
     expectProblem(await stack.http('GET', `/api/audio/${audioId}`, { token: stranger.token }), 404, 'not_found');
     expect((await get(undefined, stranger)).status).toBe(404);
 
@@ -97,7 +98,7 @@ describe('local espeak-ng engine', () => {
   });
 
   it('speaks the corrected text of a card whose preparation corrected it', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const text = uniqueText('Their going home');
     const corrected = text.replace('Their', "They're");
     const cardId = await insertCard(stack.orm, user.userId, { text, correctedText: corrected });
@@ -108,8 +109,8 @@ describe('local espeak-ng engine', () => {
   });
 
   it('validates the request', async () => {
-    const user = await newUser(stack.http);
-    const other = await newUser(stack.http);
+    const user = await newUser(stack);
+    const other = await newUser(stack);
     const cardId = await insertCard(stack.orm, other.userId, { text: uniqueText('not yours') });
     expectProblem(await stack.http('POST', '/api/audio', { token: user.token, body: {} }), 400, 'invalid_request');
     expectProblem(await stack.http('POST', '/api/audio', { token: user.token, body: { cardId, sentenceId: cardId } }), 400, 'invalid_request');

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyWallet } from '../sentences/support.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText } from './support.ts';
+import { expectProblem } from '../../support/api.ts';
 
 const QUOTA = 3;
 const WINDOW_SECONDS = 24 * 3600;
@@ -16,7 +17,7 @@ afterAll(async () => { await stack?.close(); });
 
 /** A user with no credits at all: the local engine is free, so only the quota stops them. */
 async function brokeUser(): Promise<TestUser> {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   await emptyWallet(stack, user.userId);
   return user;
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCard } from '../replay/cards.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { balanceOf, expectProblem, newUser } from '../../support/users.ts';
+import { balanceOf, newUser } from '../../support/users.ts';
 import { FAKE_MP3, insertSentence, startFakeSpeech, uniqueText, waitForAudio, type FakeSpeech } from './support.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let speech: FakeSpeech;
@@ -29,8 +30,8 @@ describe('remote OpenAI-compatible engine', () => {
   it('charges the first requester 5 × the provider cost once; a later requester is served free', async () => {
     speech.mode = 'ok';
     const text = uniqueText('Nice to meet you');
-    const first = await newUser(stack.http);
-    const second = await newUser(stack.http);
+    const first = await newUser(stack);
+    const second = await newUser(stack);
     const cardId = await insertCard(stack.orm, first.userId, { text });
     const sentenceId = await insertSentence(stack.orm, second.userId, text);
     const before = speech.requests.length;
@@ -44,7 +45,7 @@ describe('remote OpenAI-compatible engine', () => {
       body: { model: 'tts-test', voice: 'nova', input: text, response_format: 'mp3' },
       authorization: 'Bearer tts-key',
     });
-    expect(await balanceOf(stack.http, first)).toBe(500 - creditsFor(text));
+    expect(await balanceOf(stack, first)).toBe(500 - creditsFor(text));
     expect(await ledgerAudioEntries(first.userId)).toEqual([{ amount: -creditsFor(text), idempotency_key: `audio/${audio.audioId}` }]);
 
     const content = await stack.http('GET', audio.url, { token: first.token });
@@ -53,14 +54,14 @@ describe('remote OpenAI-compatible engine', () => {
     const cached = await stack.http('POST', '/api/audio', { token: second.token, body: { sentenceId } });
     expect(cached.status).toBe(200);
     expect(cached.body.audio).toEqual(audio);
-    expect(await balanceOf(stack.http, second)).toBe(500);
+    expect(await balanceOf(stack, second)).toBe(500);
     expect(speech.requests.length).toBe(before + 1);
   });
 
   it('generates once when two users ask at once; only the one who started it pays', async () => {
     speech.mode = 'ok';
     const text = uniqueText('See you later alligator');
-    const users = await Promise.all([newUser(stack.http), newUser(stack.http)]);
+    const users = await Promise.all([newUser(stack), newUser(stack)]);
     const sentenceIds = await Promise.all(users.map((u) => insertSentence(stack.orm, u.userId, text)));
     const before = speech.requests.length;
     const answers = await Promise.all(users.map((u, i) => stack.http('POST', '/api/audio', { token: u.token, body: { sentenceId: sentenceIds[i] } })));
@@ -68,20 +69,20 @@ describe('remote OpenAI-compatible engine', () => {
     expect(answers[0]!.body.audio.audioId).toBe(answers[1]!.body.audio.audioId);
     await waitForAudio(stack.http, users[0]!, answers[0]!.body.audio.audioId);
     expect(speech.requests.length).toBe(before + 1);
-    const balances = await Promise.all(users.map((u) => balanceOf(stack.http, u)));
+    const balances = await Promise.all(users.map((u) => balanceOf(stack, u)));
     expect(balances.sort()).toEqual([500 - creditsFor(text), 500].sort());
   });
 
   it('marks a failed generation failed and charges nothing; asking again retries and charges once', async () => {
     speech.mode = 'fail';
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const text = uniqueText('This will fail first');
     const sentenceId = await insertSentence(stack.orm, user.userId, text);
     const res = await stack.http('POST', '/api/audio', { token: user.token, body: { sentenceId } });
     expect(res.status).toBe(202);
     const failed = await waitForAudio(stack.http, user, res.body.audio.audioId, 'failed');
     expect(failed).toMatchObject({ status: 'failed', contentType: null });
-    expect(await balanceOf(stack.http, user)).toBe(500);
+    expect(await balanceOf(stack, user)).toBe(500);
     expect(await ledgerAudioEntries(user.userId)).toEqual([]);
     expectProblem(await stack.http('GET', failed.url, { token: user.token }), 409, 'conflict');
 
@@ -90,25 +91,25 @@ describe('remote OpenAI-compatible engine', () => {
     expect(retry.status).toBe(202);
     expect(retry.body.audio).toMatchObject({ audioId: failed.audioId, status: 'pending' });
     await waitForAudio(stack.http, user, failed.audioId);
-    expect(await balanceOf(stack.http, user)).toBe(500 - creditsFor(text));
+    expect(await balanceOf(stack, user)).toBe(500 - creditsFor(text));
     expect(await ledgerAudioEntries(user.userId)).toHaveLength(1);
   });
 
   it('does not retry a rejected request', async () => {
     speech.mode = 'reject';
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const sentenceId = await insertSentence(stack.orm, user.userId, uniqueText('Rejected outright'));
     const before = speech.requests.length;
     const res = await stack.http('POST', '/api/audio', { token: user.token, body: { sentenceId } });
     await waitForAudio(stack.http, user, res.body.audio.audioId, 'failed');
     expect(speech.requests.length).toBe(before + 1);
-    expect(await balanceOf(stack.http, user)).toBe(500);
+    expect(await balanceOf(stack, user)).toBe(500);
   });
 
   it('answers 402 before starting a paid generation with no credits, but still serves cached audio', async () => {
     speech.mode = 'ok';
-    const payer = await newUser(stack.http);
-    const broke = await newUser(stack.http);
+    const payer = await newUser(stack);
+    const broke = await newUser(stack);
     const cachedText = uniqueText('Already generated');
     const payerSentence = await insertSentence(stack.orm, payer.userId, cachedText);
     const first = await stack.http('POST', '/api/audio', { token: payer.token, body: { sentenceId: payerSentence } });

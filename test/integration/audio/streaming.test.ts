@@ -13,7 +13,7 @@ const clip = randomBytes(AUDIO_STREAM_CHUNK_BYTES * 3 + 12_345);
 
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  owner = await newUser(stack.http);
+  owner = await newUser(stack);
   const sentenceId = await insertSentence(stack.orm, owner.userId, uniqueText('A long clip'));
   audioId = randomUUID();
   const em = stack.orm.em.fork();

@@ -35,7 +35,7 @@ describe('lcs sentence', () => {
   });
 
   it('exits 4 when no credits are left, with the detail', async () => {
-    const broke = await newUser(stack.http);
+    const broke = await newUser(stack);
     await stack.orm.em.fork().execute(`UPDATE wallets SET balance = 0 WHERE user_id = ?`, [broke.userId]);
     const run = await runLcs(['sentence', 'add', 'Nothing left.'], as(broke));
     expect(run.code).toBe(4);
@@ -50,10 +50,10 @@ describe('lcs translate', () => {
     const run = await runLcs(['translate', '--to', 'de', '-', '--json'], as(user, { stdin: text }));
     expect(run.code, run.stderr).toBe(0);
     expect(run.json.translations).toHaveLength(3);
-    const balance = await balanceOf(stack.http, user);
+    const balance = await balanceOf(stack, user);
     const rerun = await runLcs(['translate', '--to', 'de', '-'], as(user, { stdin: text }));
     expect(rerun.stdout.trim().split('\n\n')).toEqual(run.json.translations.map((t: any) => t.text));
-    expect(await balanceOf(stack.http, user)).toBe(balance);
+    expect(await balanceOf(stack, user)).toBe(balance);
     expect((await runLcs(['translate', '-'], as(user, { stdin: 'x' }))).code).toBe(2); // --to is required
   });
 });
@@ -69,7 +69,7 @@ describe('lcs work', () => {
 
 describe('lcs anki push', () => {
   it('adds prepared cards through AnkiConnect without duplicates, and a rerun adds only what is new', async () => {
-    const learner = await newUser(stack.http);
+    const learner = await newUser(stack);
     const home = tempHome();
     await captureReady('break a leg', as(learner, { home }));
 
@@ -95,7 +95,7 @@ describe('lcs anki push', () => {
   });
 
   it('updates a note whose card changed since the last push', async () => {
-    const learner = await newUser(stack.http);
+    const learner = await newUser(stack);
     const home = tempHome();
     const cardId = await captureReady('spill the tea', as(learner, { home }));
     await runLcs(['anki', 'push', '--anki-url', anki.url], as(learner, { home }));

@@ -5,8 +5,9 @@ import { counterValue as metric } from '../../support/metrics.ts';
 import { charge, reserveCredits } from '../../../src/features/credits/wallet.ts';
 import { startFakeSpeech, insertSentence, uniqueText, type FakeSpeech } from '../audio/support.ts';
 import { startStack, type HttpResponse, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { expectLedgerMatchesBalance } from '../../support/helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 // Issue 8 §2: a balance check reserved nothing, so with 1 credit left every concurrent unit of
 // model work ran and the shortfall was written off. Every paid unit now holds credits before
@@ -29,7 +30,7 @@ const callsOf = (task: string) => stack.fake.requests.filter((r) => r.body?.resp
 
 /** A user whose ledger says 1 credit is left (499 of the free 500 charged honestly). */
 async function userWithOneCredit(): Promise<TestUser> {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: 'spend-499', providerCostUsd: '0.00499', kind: 'work', reason: 'set-up' });
   expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(1);
   return user;
@@ -130,7 +131,7 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
 
 describe('what is held', () => {
   it('GET /api/credits shows credits held by a draft in progress; a 402 while they are held says so', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: 'spend-490', providerCostUsd: '0.0049', kind: 'work', reason: 'set-up' });
     stack.fake.setLatency(1_000);
     const first = stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'A slow draft' } });
@@ -146,7 +147,7 @@ describe('what is held', () => {
   });
 
   it('holds a draft for its maximum cost, not more than is available, and frees it when the call fails', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     stack.fake.setLatency(500);
     const draft = stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'Bounded by max_tokens' } });
     const held = await vi.waitFor(async () => {
@@ -196,7 +197,7 @@ describe('holds lapse and are keyed by the unit of work', () => {
   });
 
   it('the charge for work kept from a failed unit (its own key) settles the unit\'s hold in the same transaction', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const [requestId, claimToken] = [randomUUID(), randomUUID()];
     const unit = { userId: user.userId, key: `page-translation/${requestId}/${claimToken}`, task: 'translate_batch', maxCredits: 100, lifetimeMs: 60_000 };
     await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: 0 });
@@ -210,7 +211,7 @@ describe('holds lapse and are keyed by the unit of work', () => {
   });
 
   it('a hold taken at request time (async sentence, audio) is reused by the call, which is not a lost one', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const ahead = { userId: user.userId, key: `sentence-translation/${randomUUID()}/attempt-1`, task: 'translate_sentence', maxCredits: 3, lifetimeMs: 60_000 };
     expect(await reserveCredits(stack.orm.em.fork(), ahead)).toEqual({ credits: 3, lostCalls: [] });
     expect(await reserveCredits(stack.orm.em.fork(), { ...ahead, callAttemptAt: Date.now() })).toEqual({ credits: 3, lostCalls: [] });
@@ -220,7 +221,7 @@ describe('holds lapse and are keyed by the unit of work', () => {
 
 describe('every model request sets max_tokens', () => {
   it('sized per kind of work: preparation and drafts fixed, translations by their text', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'Limits' } });
     await stack.http('POST', '/api/sentences', { token: user.token, body: { original_text: 'Short sentence here.' } });
     await stack.http('POST', '/api/immersive-translate', {
@@ -244,7 +245,7 @@ describe('every model request sets max_tokens', () => {
 
 describe('provider spend nobody paid for', () => {
   it('a concurrent twin draft under the same Idempotency-Key: one charge, the other call counted as duplicate spend', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const duplicates = await metric('lcs_provider_unbilled_calls_total', { task: 'work_draft', reason: 'duplicate' });
     const cost = await metric('lcs_provider_unbilled_cost_usd_total', { task: 'work_draft', reason: 'duplicate' });
     stack.fake.setLatency(300);

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeKind } from '../../../src/domain/credits.ts';
 import { charge, setPlan } from '../../../src/features/credits/wallet.ts';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser } from '../../support/users.ts';
+import { newUser } from '../../support/users.ts';
 import { expectLedgerMatchesBalance, guarded, sql } from '../../support/helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let http: Http;
@@ -25,7 +26,7 @@ const EXPECTED: Record<ChargeKind, number[]> = {
 
 describe('charge() through the real wallet', () => {
   it.each(Object.keys(EXPECTED) as ChargeKind[])('%s: ledger amount, balance after, and exactly once per key', async (kind) => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     await setPlan(stack.orm.em.fork(), user.userId, 'paid');
     let balance = 5000;
     for (const [i, cost] of COSTS.entries()) {
@@ -49,7 +50,7 @@ describe('charge() through the real wallet', () => {
   });
 
   it('takes what is left and records the shortfall when a charge is larger than the balance', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const em = () => stack.orm.em.fork();
     await charge(em(), { userId: user.userId, idempotencyKey: 'big-1', providerCostUsd: '0.0045', kind: 'work', reason: 'x' }); // 450
     const over = await charge(em(), { userId: user.userId, idempotencyKey: 'big-2', providerCostUsd: '0.0016', kind: 'work', reason: 'x' }); // 160
@@ -62,7 +63,7 @@ describe('charge() through the real wallet', () => {
   });
 
   it('refuses garbage costs before touching the ledger', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     for (const cost of ['-1', 'abc', '1e999999', 'NaN', '']) {
       await expect(charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: `bad-${cost}`, providerCostUsd: cost, kind: 'work', reason: 'x' })).rejects.toThrow(RangeError);
     }
@@ -72,7 +73,7 @@ describe('charge() through the real wallet', () => {
 
 describe('GET /api/credits', () => {
   it('shows the free plan’s balance and the current period', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const before = Date.now();
     const res = await http('GET', '/api/credits', { token: user.token });
     expect(res.status).toBe(200);
@@ -88,8 +89,8 @@ describe('GET /api/credits', () => {
 
 describe('GET /api/credits/ledger', () => {
   it('lists the user’s own entries, newest first, page by page with a cursor', async () => {
-    const user = await newUser(http);
-    const stranger = await newUser(http);
+    const user = await newUser(stack);
+    const stranger = await newUser(stack);
     await charge(stack.orm.em.fork(), { userId: stranger.userId, idempotencyKey: 'stranger', providerCostUsd: '0.0001', kind: 'work', reason: 'not yours' });
     for (let i = 0; i < 7; i++) {
       await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: `page-${i}`, providerCostUsd: '0.0001', kind: 'work', reason: `charge ${i}`, ref: `card-${i}` });
@@ -117,7 +118,7 @@ describe('GET /api/credits/ledger', () => {
   });
 
   it('defaults to 50 entries and refuses a limit over 200', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const res = await http('GET', '/api/credits/ledger', { cookie: user.cookie });
     expect(res.body).toEqual({ items: [expect.objectContaining({ kind: 'grant' })], nextCursor: null });
     expectProblem(await http('GET', '/api/credits/ledger?limit=500', { token: user.token }), 400, 'invalid_request');

@@ -72,7 +72,7 @@ describe('options page', () => {
   it('says in plain words why not: a refused token, languages not set, a service that is not there', async () => {
     const refused = await checkConnection(stack.baseUrl, 'lcp_not-a-real-token');
     expect(refused.outcome).toMatch(/did not accept the token/);
-    const newcomer = await newUser(stack.http, { languages: null });
+    const newcomer = await newUser(stack, { languages: null });
     const noLanguages = await checkConnection(stack.baseUrl, newcomer.token);
     expect(noLanguages.outcome).toMatch(new RegExp(`Connected as ${newcomer.email}, but your languages are not set yet`));
     const away = await checkConnection('http://127.0.0.1:9', user.token);
@@ -120,7 +120,7 @@ describe('capture', () => {
   });
 
   it('says why not: languages to set (with a way to the options), a refused token', async () => {
-    const newcomer = await newUser(stack.http, { languages: null });
+    const newcomer = await newUser(stack, { languages: null });
     await extension.configure({ serviceUrl: stack.baseUrl, token: newcomer.token });
     const page = await openArticle();
     await select(page, '#lead b');

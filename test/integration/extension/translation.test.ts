@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** A new learner whose pages on 127.0.0.1 are translated as they open. */
 async function learnerReading(): Promise<TestUser> {
-  const learner = await newUser(stack.http);
+  const learner = await newUser(stack);
   await extension.configure({ serviceUrl: proxy.url, token: learner.token, autoTranslateSites: ['127.0.0.1'] });
   return learner;
 }
@@ -53,7 +53,7 @@ const ARTICLE_BLOCKS = 9; // nav, h1, byline, three paragraphs, the quote, two l
 describe('page translation', () => {
   it('retries a batch whose answer was lost with the same request_id, and the service charges it once', async () => {
     const learner = await learnerReading();
-    const before = await balanceOf(stack.http, learner);
+    const before = await balanceOf(stack, learner);
     const from = proxy.translations().length;
     proxy.loseAnswers(1);
     const page = await readTranslated('article.html', ARTICLE_BLOCKS);
@@ -67,7 +67,7 @@ describe('page translation', () => {
     const charged = new Map(sent.filter((e) => e.status === 200 && !e.replayed).map((e) => [e.requestBody.request_id, e.responseBody.credits_charged as number]));
     const total = [...charged.values()].reduce((a, b) => a + b, 0);
     expect(total).toBeGreaterThan(0);
-    expect(before - await balanceOf(stack.http, learner)).toBe(total);
+    expect(before - await balanceOf(stack, learner)).toBe(total);
     await page.close();
   });
 
@@ -103,9 +103,9 @@ describe('page translation', () => {
   });
 
   it('sends a long page near the viewport first, in batches within the limits, and a reload costs nothing', async () => {
-    const learner = await newUser(stack.http);
+    const learner = await newUser(stack);
     await extension.configure({ serviceUrl: proxy.url, token: learner.token });
-    const before = await balanceOf(stack.http, learner);
+    const before = await balanceOf(stack, learner);
     const from = proxy.translations().length;
     const page = await extension.context.newPage();
     await page.goto(fixtures.url('long.html'));
@@ -123,7 +123,7 @@ describe('page translation', () => {
     }
     expect(batches[0]!.map((item) => item.text.slice(0, 3))).toContain('51.');
     expect(batches[0]![0]!.text).not.toMatch(/^A long report/);
-    const cost = before - await balanceOf(stack.http, learner);
+    const cost = before - await balanceOf(stack, learner);
     const characters = batches.flat().reduce((sum, item) => sum + countCodePoints(item.text), 0);
     console.info(`long page: ${batches.length} batches, ${batches.flat().length} items, ${characters} characters, ${cost} credits`);
     expect(cost).toBeGreaterThan(0);
@@ -135,7 +135,7 @@ describe('page translation', () => {
     // The same blocks make the same batches, hence the same request_ids: the stored answers come back.
     const reloaded = proxy.translations().slice(reloadFrom).map((e) => ({ status: e.status, charged: e.replayed ? 0 : e.responseBody?.credits_charged }));
     expect(reloaded).toEqual(reloaded.map(() => ({ status: 200, charged: 0 })));
-    expect(await balanceOf(stack.http, learner)).toBe(before - cost);
+    expect(await balanceOf(stack, learner)).toBe(before - cost);
     await page.close();
   });
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../../src/domain/tokens.ts';
 import { startStack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { authenticatedOperations, guarded, mintToken, sql, withOneCharChanged } from '../../support/helpers.ts';
+import { mintToken, newUser, type TestUser } from '../../support/users.ts';
+import { authenticatedOperations, guarded, sql, withOneCharChanged } from '../../support/helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 // The matrix is built from the OpenAPI document, so every route added later is covered too.
 const stack = await startStack({ worker: false });
@@ -19,11 +20,11 @@ let readToken: string;
 const bad: Record<string, Record<string, string>> = {};
 
 beforeAll(async () => {
-  user = await newUser(http);
-  readToken = (await mintToken(http, user.cookie, { scope: 'read' })).token;
-  const expired = await mintToken(http, user.cookie, { scope: 'write', expiresInDays: 1 });
+  user = await newUser(stack);
+  readToken = (await mintToken(stack, user.cookie, { scope: 'read' })).token;
+  const expired = await mintToken(stack, user.cookie, { scope: 'write', expiresInDays: 1 });
   await sql(stack, `UPDATE api_tokens SET expires_at = now() - interval '1 minute' WHERE id = ?`, [expired.id]);
-  const revoked = await mintToken(http, user.cookie, { scope: 'write' });
+  const revoked = await mintToken(stack, user.cookie, { scope: 'write' });
   expect((await http('DELETE', `/api/tokens/${revoked.id}`, { cookie: user.cookie })).status).toBe(204);
 
   Object.assign(bad, {

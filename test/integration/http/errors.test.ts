@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { guarded } from '../../support/helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 const BODY_LIMIT = 2048;
 let stack: Stack;
@@ -10,7 +11,7 @@ let user: TestUser;
 beforeAll(async () => {
   stack = await startStack({ worker: false, env: { BODY_LIMIT_BYTES: String(BODY_LIMIT) } });
   http = guarded(stack.http);
-  user = await newUser(http);
+  user = await newUser(stack);
 });
 afterAll(async () => { await stack?.close(); });
 

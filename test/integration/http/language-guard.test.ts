@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser } from '../../support/users.ts';
+import { newUser } from '../../support/users.ts';
 import { guarded, hasOperation } from '../../support/helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let http: Http;
@@ -25,7 +26,7 @@ function presentRoutes(doc: any): [string, unknown][] {
 describe('428 language_setup_required', () => {
   it('on capture, translate and work routes until both languages are set', async () => {
     const routes = presentRoutes(stack.app.swagger());
-    const user = await newUser(http, { languages: null });
+    const user = await newUser(stack, { languages: null });
     for (const [path, body] of routes) {
       expectProblem(await http('POST', path, { token: user.token, body }), 428, 'language_setup_required');
       expectProblem(await http('POST', path, { cookie: user.cookie, body }), 428, 'language_setup_required');
@@ -36,7 +37,7 @@ describe('428 language_setup_required', () => {
 
   it('ends once languages are set', async () => {
     const routes = presentRoutes(stack.app.swagger());
-    const user = await newUser(http, { languages: null });
+    const user = await newUser(stack, { languages: null });
     expect((await http('PUT', '/api/settings/language', { token: user.token, body: { targetLanguage: 'en', nativeLanguage: 'fr' } })).status).toBe(200);
     for (const [path] of routes) {
       // An empty body: validation answers, the guard no longer does.
@@ -45,7 +46,7 @@ describe('428 language_setup_required', () => {
   });
 
   it('does not guard account, token and credit routes', async () => {
-    const user = await newUser(http, { languages: null });
+    const user = await newUser(stack, { languages: null });
     const me = await http('GET', '/api/me', { token: user.token });
     expect(me.body).toMatchObject({ targetLanguage: null, nativeLanguage: null });
     expect((await http('GET', '/api/credits', { token: user.token })).status).toBe(200);

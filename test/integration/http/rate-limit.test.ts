@@ -5,8 +5,8 @@ import { generateToken } from '../../../src/domain/tokens.ts';
 import { metricsRegistry } from '../../../src/platform/metrics.ts';
 import { createToken } from '../../../src/features/account/tokens.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem } from '../../support/users.ts';
 import { guarded, hasOperation } from '../../support/helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 const MAX = 5;
 const MODEL_MAX = 2;

@@ -49,7 +49,7 @@ describe('the REST client types (openapi-typescript) of the live document', () =
 
 describe('the shared REST client (openapi-fetch)', () => {
   it('reads the account with a bearer token, and a wrong token gets the problem', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const { data, error } = await createRestClient({ baseUrl: `${stack.baseUrl}/`, token: user.token }).GET('/api/me');
     expect(error).toBeUndefined();
     expect(data?.email).toBe(user.email);

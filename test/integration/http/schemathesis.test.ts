@@ -2,9 +2,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mintToken } from '../../support/helpers.ts';
 import { startStack, type HttpOptions, type Stack } from '../../support/stack.ts';
-import { newUser, type TestUser } from '../../support/users.ts';
+import { mintToken, newUser, type TestUser } from '../../support/users.ts';
 
 /**
  * schemathesis against the OpenAPI document, with every check and every phase (examples,
@@ -34,8 +33,8 @@ beforeAll(async () => {
   // A provider that costs nothing, so that no generated request meets a 402 (ST202) by running the wallet dry.
   stack = await startStack({ env: { MODEL_INPUT_USD_PER_MILLION_TOKENS: '0', MODEL_OUTPUT_USD_PER_MILLION_TOKENS: '0' } });
   stack.fake.setCost('0');
-  [user, sessionUser] = [await newUser(stack.http), await newUser(stack.http)];
-  readToken = (await mintToken(stack.http, user.cookie, { scope: 'read' })).token;
+  [user, sessionUser] = [await newUser(stack), await newUser(stack)];
+  readToken = (await mintToken(stack, user.cookie, { scope: 'read' })).token;
   // Prepared cards, so that GET /api/replay opens a session whose items the stateful phase can complete.
   for (const { token } of [user, sessionUser]) {
     for (const text of ['break a leg', 'under the weather', 'a piece of cake']) {

@@ -6,7 +6,7 @@ let stack: Stack;
 let user: TestUser;
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  user = await newUser(stack.http);
+  user = await newUser(stack);
 });
 afterAll(async () => { await stack?.close(); });
 

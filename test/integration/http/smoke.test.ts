@@ -8,7 +8,7 @@ afterAll(async () => { await stack?.close(); });
 
 describe('smoke', () => {
   it('signs up, sets languages, mints a token and reads credits with it', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const me = await stack.http('GET', '/api/me', { token: user.token });
     expect(me.body).toMatchObject({ email: user.email, targetLanguage: 'en', nativeLanguage: 'fr', plan: 'free' });
     const credits = await stack.http('GET', '/api/credits', { token: user.token });

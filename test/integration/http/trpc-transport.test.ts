@@ -1,14 +1,15 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
+import { expectProblem } from '../../support/api.ts';
 
 const BODY_LIMIT = 4096;
 let stack: Stack;
 let user: TestUser;
 beforeAll(async () => {
   stack = await startStack({ worker: false, env: { BODY_LIMIT_BYTES: String(BODY_LIMIT) } });
-  user = await newUser(stack.http);
+  user = await newUser(stack);
 });
 afterAll(async () => { await stack?.close(); });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser } from '../../support/users.ts';
-import { guarded, mintToken } from '../../support/helpers.ts';
+import { mintToken, newUser } from '../../support/users.ts';
+import { guarded } from '../../support/helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let http: Http;
@@ -13,7 +14,7 @@ const query = (procedure: string, input?: unknown) =>
 
 describe('tRPC at /trpc over HTTP', () => {
   it('account.me with the session cookie', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const res = await http('GET', query('account.me'), { cookie: user.cookie });
     expect(res.status).toBe(200);
     expect(res.body.result.data).toEqual({ userId: user.userId, email: user.email, plan: 'free', targetLanguage: 'en', nativeLanguage: 'fr', access: 'session' });
@@ -30,7 +31,7 @@ describe('tRPC at /trpc over HTTP', () => {
   });
 
   it('account.tokens.create with a bearer token → FORBIDDEN, problem code forbidden, no stack trace', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const res = await http('POST', '/trpc/account.tokens.create', { token: user.token, body: { name: 'x', scope: 'write' } });
     expect(res.status).toBe(403);
     expect(res.body.error.data).toMatchObject({ code: 'FORBIDDEN', problem: { code: 'forbidden', status: 403 } });
@@ -39,7 +40,7 @@ describe('tRPC at /trpc over HTTP', () => {
   });
 
   it('account.tokens.create with the cookie shows the token once; the list never does', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const created = await http('POST', '/trpc/account.tokens.create', { cookie: user.cookie, body: { name: 'from trpc', scope: 'read' } });
     expect(created.status).toBe(200);
     const token = created.body.result.data.token as string;
@@ -50,14 +51,14 @@ describe('tRPC at /trpc over HTTP', () => {
   });
 
   it('account.setLanguages with the cookie and the own Origin works', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const res = await http('POST', '/trpc/account.setLanguages', { cookie: user.cookie, body: { targetLanguage: 'en', nativeLanguage: 'de' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.result.data.nativeLanguage).toBe('de');
   });
 
   it('account.setLanguages with the cookie but no Origin → 403 (same CSRF rule as REST)', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const noOrigin = await http('POST', '/trpc/account.setLanguages', { headers: { cookie: user.cookie }, body: { targetLanguage: 'en', nativeLanguage: 'de' } });
     expectProblem(noOrigin, 403, 'origin_not_allowed');
     const foreign = await http('POST', '/trpc/account.setLanguages', { headers: { cookie: user.cookie, origin: 'https://evil.example' }, body: { targetLanguage: 'en', nativeLanguage: 'de' } });
@@ -66,8 +67,8 @@ describe('tRPC at /trpc over HTTP', () => {
   });
 
   it('a read-only token calling a mutation → 403 read_only_token; its queries work', async () => {
-    const user = await newUser(http);
-    const { token } = await mintToken(http, user.cookie, { scope: 'read' });
+    const user = await newUser(stack);
+    const { token } = await mintToken(stack, user.cookie, { scope: 'read' });
     expectProblem(await http('POST', '/trpc/account.setLanguages', { token, body: { targetLanguage: 'en', nativeLanguage: 'de' } }), 403, 'read_only_token');
     const credits = await http('GET', query('account.credits'), { token });
     expect(credits.status).toBe(200);
@@ -75,13 +76,13 @@ describe('tRPC at /trpc over HTTP', () => {
   });
 
   it('a write token may call mutations without an Origin', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const res = await http('POST', '/trpc/account.setLanguages', { token: user.token, body: { targetLanguage: 'en', nativeLanguage: 'es' } });
     expect(res.status, res.text).toBe(200);
   });
 
   it('invalid input → 400 BAD_REQUEST with the invalid_request problem, as REST', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const res = await http('POST', '/trpc/account.setLanguages', { token: user.token, body: { targetLanguage: 'xx-nope', nativeLanguage: 'fr' } });
     expect(res.status).toBe(400);
     expect(res.body.error.data).toMatchObject({ code: 'BAD_REQUEST', problem: { code: 'invalid_request', status: 400 } });
@@ -91,7 +92,7 @@ describe('tRPC at /trpc over HTTP', () => {
   });
 
   it('account.ledger pages like REST', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const res = await http('GET', query('account.ledger', { limit: 10 }), { token: user.token });
     expect(res.body.result.data).toEqual({ items: [expect.objectContaining({ kind: 'grant', amount: 500 })], nextCursor: null });
   });

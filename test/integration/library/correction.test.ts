@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, waitForStatus } from './helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -26,7 +27,7 @@ const openReplay = async (u: TestUser) => (await stack.http('GET', '/api/replay?
 
 describe.each(transports)('rejecting a quiet correction over %s', (transport, reject) => {
   it('keeps the learner’s text, drops the correction, and Replay drills the learner’s text', async () => {
-    const learner = await newUser(stack.http);
+    const learner = await newUser(stack);
     const card = await capture(stack, learner, `I recieve it by ${transport}`);
     const ready = await waitForStatus(stack, learner, card.cardId, 'ready');
     expect(ready.enrichment).toMatchObject({ correctedText: `I receive it by ${transport}`, correctionNote: expect.any(String) });
@@ -58,7 +59,7 @@ describe.each(transports)('rejecting a quiet correction over %s', (transport, re
     expect(conflict.problem).toMatchObject({ code: 'conflict' });
     stack.fake.setLatency(0);
 
-    const stranger = await newUser(stack.http);
+    const stranger = await newUser(stack);
     expect((await reject({ token: stranger.token }, pending.cardId)).problem).toMatchObject({ code: 'not_found', status: 404 });
     expect((await reject({ token: user.token }, '5d0f7a59-1d1c-4a53-9c59-2f0e4a3d6b7e')).status).toBe(404);
   });

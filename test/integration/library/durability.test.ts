@@ -7,8 +7,9 @@ import { relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
 import { outcomeKey } from '../../../src/temporal/search-attributes.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, enrichmentCalls, enrichmentCharges, waitForStatus } from './helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -117,7 +118,7 @@ describe('a refresh while the failed run is still closing', () => {
 
 describe('concurrent identical captures', () => {
   it('100 at once → one card, one workflow, one charge', async () => {
-    const racer = await newUser(stack.http);
+    const racer = await newUser(stack);
     const responses = await Promise.all(
       Array.from({ length: 100 }, (_, i) => stack.http('POST', '/api/library', { token: racer.token, body: { text: i % 2 ? 'Once in a blue moon' : 'once in a BLUE moon!' } })),
     );

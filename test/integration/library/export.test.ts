@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { CARD_COLUMNS } from '../../../src/domain/library-export.ts';
 import { useStack, type Started } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, waitForStatus } from './helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -52,7 +53,7 @@ const download = (owner: TestUser, format: string) => stack.http('GET', `/api/li
 
 describe('GET /api/library/export', () => {
   it('csv and tsv: RFC 4180 quoting keeps commas, tabs, quotes, newlines, emoji and right-to-left text intact', async () => {
-    const owner = await newUser(stack.http);
+    const owner = await newUser(stack);
     const cardId = await insertTrickyCard(owner);
     for (const [format, separator, type] of [['csv', ',', 'text/csv'], ['tsv', '\t', 'text/tab-separated-values']] as const) {
       const res = await download(owner, format);
@@ -71,18 +72,18 @@ describe('GET /api/library/export', () => {
   });
 
   it('is scoped to the caller: another user\'s cards never appear', async () => {
-    const owner = await newUser(stack.http);
+    const owner = await newUser(stack);
     const mine = await insertTrickyCard(owner);
-    const other = await newUser(stack.http);
+    const other = await newUser(stack);
     const theirs = await insertTrickyCard(other);
     const text = (await download(owner, 'csv')).text;
     expect(text).toContain(mine);
     expect(text).not.toContain(theirs);
-    expect((await download(await newUser(stack.http), 'csv')).text).toBe(`${CARD_COLUMNS.join(',')}\r\n`);
+    expect((await download(await newUser(stack), 'csv')).text).toBe(`${CARD_COLUMNS.join(',')}\r\n`);
   });
 
   it('anki: a file Anki imports by its header rules, one note per prepared card with its id as GUID', async () => {
-    const owner = await newUser(stack.http);
+    const owner = await newUser(stack);
     const tricky = await insertTrickyCard(owner);
     const ready = await capture(stack, owner, 'under the weather');
     await waitForStatus(stack, owner, ready.cardId, 'ready');
@@ -113,7 +114,7 @@ describe('GET /api/library/export', () => {
   });
 
   it('reviews: the Replay log in the FSRS optimizer columns', async () => {
-    const owner = await newUser(stack.http);
+    const owner = await newUser(stack);
     const card = await capture(stack, owner, 'once in a blue moon');
     await waitForStatus(stack, owner, card.cardId, 'ready');
     const session = await stack.http('GET', '/api/replay?count=10', { token: owner.token });

@@ -4,8 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FakeMode } from '../../../tools/fake-provider/server.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, enrichmentCalls, enrichmentCharges, setBalance, waitForStatus } from './helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -65,7 +66,7 @@ describe('a failing provider', () => {
 
 describe('no credits left', () => {
   it('still saves the capture (202, never 402); preparation fails insufficient_credits without calling the model', async () => {
-    const broke = await newUser(stack.http);
+    const broke = await newUser(stack);
     await setBalance(stack, broke.userId, 0);
     const card = await capture(stack, broke, 'capture while broke');
     const failed = await waitForStatus(stack, broke, card.cardId, 'failed');
@@ -76,7 +77,7 @@ describe('no credits left', () => {
   });
 
   it('is a business outcome: the workflow ends Completed, found by LcsOutcome, and a refresh after a top-up prepares the card', async () => {
-    const broke = await newUser(stack.http);
+    const broke = await newUser(stack);
     await setBalance(stack, broke.userId, 0);
     const card = await capture(stack, broke, 'outcome while broke');
     const workflowId = `card-enrichment/${card.cardId}`;

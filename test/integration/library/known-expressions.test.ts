@@ -13,7 +13,7 @@ const known = (token: string, etag?: string) =>
 
 describe('GET /api/library/known-expressions', () => {
   it('lists the card texts normalised with their translation, and answers 304 until the library changes', async () => {
-    const learner = await newUser(stack.http);
+    const learner = await newUser(stack);
     const empty = await known(learner.token);
     expect(empty.status, empty.text).toBe(200);
     expect(empty.body.expressions).toEqual([]);
@@ -41,7 +41,7 @@ describe('GET /api/library/known-expressions', () => {
   it('is one learner’s own: another’s ETag does not answer 304, and their cards never show', async () => {
     await capture(stack, user, 'under the weather');
     const mine = await known(user.token);
-    const other = await newUser(stack.http);
+    const other = await newUser(stack);
     const theirs = await known(other.token, mine.headers.get('etag')!);
     expect(theirs.status).toBe(200);
     expect(theirs.body.expressions).toEqual([]);

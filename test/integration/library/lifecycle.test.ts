@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { kindKey, userIdKey } from '../../../src/temporal/search-attributes.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, enrichmentCharges, waitForStatus } from './helpers.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 beforeAll(async () => { stack = await startStack(); });
@@ -11,7 +12,7 @@ beforeEach(() => { stack.fake.reset(); stack.fake.setCost('0.00001'); }); // 1 c
 
 describe('POST /api/library', () => {
   let user: TestUser;
-  beforeAll(async () => { user = await newUser(stack.http); });
+  beforeAll(async () => { user = await newUser(stack); });
 
   it('answers 202 with a pending card that is already in the learning queue, then prepares it', async () => {
     const before = Date.now();
@@ -92,7 +93,7 @@ describe('POST /api/library', () => {
   });
 
   it('answers 428 before the languages are set, and saves nothing', async () => {
-    const fresh = await newUser(stack.http, { languages: null });
+    const fresh = await newUser(stack, { languages: null });
     expectProblem(await stack.http('POST', '/api/library', { token: fresh.token, body: { text: 'hello there' } }), 428, 'language_setup_required');
     const list = await stack.http('GET', '/api/library', { token: fresh.token });
     expect(list.body).toEqual({ items: [], nextCursor: null });
@@ -108,7 +109,7 @@ describe('POST /api/library', () => {
 
 describe('GET /api/library', () => {
   let user: TestUser;
-  beforeAll(async () => { user = await newUser(stack.http); });
+  beforeAll(async () => { user = await newUser(stack); });
 
   it('lists newest first with enrichmentStatus on every item, paginated by an opaque cursor', async () => {
     const ids: string[] = [];
@@ -140,7 +141,7 @@ describe('GET /api/library', () => {
   });
 
   it('takes LIKE wildcards literally even when they arrive in forms that fold to them (％ ＿ ＼)', async () => {
-    const searcher = await newUser(stack.http);
+    const searcher = await newUser(stack);
     const percent = await capture(stack, searcher, 'a 100% sure thing');
     const underscore = await capture(stack, searcher, 'snake_case names');
     const backslash = await capture(stack, searcher, 'back\\slash path');
@@ -168,7 +169,7 @@ describe('GET /api/library', () => {
 
   it('hides other users’ cards (404) and rejects malformed ids (400)', async () => {
     const mine = await capture(stack, user, 'my own card');
-    const other = await newUser(stack.http);
+    const other = await newUser(stack);
     expectProblem(await stack.http('GET', `/api/library/${mine.cardId}`, { token: other.token }), 404, 'not_found');
     expectProblem(await stack.http('DELETE', `/api/library?cardId=${mine.cardId}`, { token: other.token }), 404, 'not_found');
     expectProblem(await stack.http('PATCH', '/api/library', { token: other.token, body: { cardId: mine.cardId, action: 'refresh_enrichment' } }), 404, 'not_found');
@@ -179,7 +180,7 @@ describe('GET /api/library', () => {
 
 describe('PATCH and DELETE /api/library', () => {
   let user: TestUser;
-  beforeAll(async () => { user = await newUser(stack.http); });
+  beforeAll(async () => { user = await newUser(stack); });
 
   it('refuses to refresh a ready card (409) and unknown actions (400)', async () => {
     const card = await capture(stack, user, 'refresh me not');

@@ -9,7 +9,7 @@ let stack: Stack;
 let user: TestUser;
 beforeAll(async () => {
   stack = await startStack();
-  user = await newUser(stack.http);
+  user = await newUser(stack);
   // 100,000 ready cards for one user, written directly (the API path is covered elsewhere).
   await stack.orm.em.fork().execute(
     `INSERT INTO cards (id, user_id, text, normalised_key, enrichment_status, enrichment, enrichment_attempt, created_at)

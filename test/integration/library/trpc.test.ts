@@ -63,7 +63,7 @@ it('refuses a cookie-authenticated tRPC write from a foreign origin', async () =
 });
 
 it('answers 428 over tRPC before languages are set', async () => {
-  const fresh = await newUser(stack.http, { languages: null });
+  const fresh = await newUser(stack, { languages: null });
   const res = await mutate({ token: fresh.token }, 'library.capture', { text: 'too early' });
   expect(res.status).toBe(428);
   expect(res.body.error.data.problem.code).toBe('language_setup_required');

@@ -47,7 +47,7 @@ function spawnWorker(): Promise<ChildProcess> {
 const lostEnrichmentCalls = () => counterValue('lcs_provider_unbilled_calls_total', { task: 'capture_preparation', reason: 'lost' });
 
 it('a worker killed (SIGKILL) in the middle of a preparation: the card still reaches ready, charged exactly once, the lost call counted', async () => {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   const lostBefore = await lostEnrichmentCalls();
   stack.fake.setCost('0.00001');
   stack.fake.setLatency(15_000); // the kill lands while the model call is in flight
@@ -73,7 +73,7 @@ it('a worker killed (SIGKILL) in the middle of a preparation: the card still rea
 });
 
 it('a worker killed (SIGKILL) in the middle of an async sentence translation: the sentence is translated within a minute, charged once', async () => {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   stack.fake.setCost('0.00001');
   stack.fake.setLatency(15_000);
   child = await spawnWorker();

@@ -5,9 +5,10 @@ import { LEASE } from '../../../src/services/leases.ts';
 import { spawnService, waitForHttp, type ServiceProcess } from '../../support/processes.ts';
 import { httpFor, startStack, type Http, type HttpResponse, type Stack } from '../../support/stack.ts';
 import { counterValue } from '../../support/metrics.ts';
-import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { batchCalls, pageCharges, translateBody, uniqueText } from '../translation/support.ts';
 import { ledgerKinds, translationCalls } from '../sentences/support.ts';
+import { expectProblem } from '../../support/api.ts';
 
 // An API process of its own (`src/http/server.ts`) beside this file's stack, on the same database:
 // it takes a request, and is SIGKILLed while the model works on it. The user's retry then reaches
@@ -18,7 +19,7 @@ let api: ServiceProcess | undefined;
 let apiHttp: Http;
 beforeAll(async () => {
   stack = await startStack();
-  user = await newUser(stack.http);
+  user = await newUser(stack);
 });
 afterAll(async () => { await stack?.close(); });
 beforeEach(async () => {
@@ -76,7 +77,7 @@ async function onlyTheHeldCredits(userId: string) {
 describe('an API process killed mid-request does not strand the user\'s retry', () => {
   it('a sync sentence: the re-post translates it within seconds, under the same id, charged once', async () => {
     const text = `Killed while translating ${randomUUID()}`;
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const { res, conflicts, afterMs } = await crashMidRequest(
       (http) => http('POST', '/api/sentences', { token: user.token, body: { original_text: text } }),
       () => translationCalls(stack).length,
@@ -85,14 +86,14 @@ describe('an API process killed mid-request does not strand the user\'s retry', 
     expect(afterMs).toBeLessThan(WITHIN_SECONDS_MS);
     for (const conflict of conflicts) expectProblem(conflict, 409, 'duplicate_sentence');
     expect(res.body.sentence).toMatchObject({ id: conflicts[0]?.body.existingId ?? res.body.sentence.id, status: 'translated' });
-    expect(await balanceOf(stack.http, user)).toBe(before - 3);
+    expect(await balanceOf(stack, user)).toBe(before - 3);
     expect((await ledgerKinds(stack, user.userId, 'sentence_translation')).filter((c) => c.idempotency_key.includes(res.body.sentence.id))).toHaveLength(1);
     expectProblem(await stack.http('POST', '/api/sentences', { token: user.token, body: { original_text: text } }), 409, 'duplicate_sentence');
   }, 90_000);
 
   it('a page translation: the retried request_id is answered within seconds, charged once', async () => {
     const body = translateBody([{ id: 'a', text: uniqueText('Killed mid-batch') }, { id: 'b', text: uniqueText('And its neighbour') }]);
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const { res, conflicts, afterMs } = await crashMidRequest(
       (http) => http('POST', '/api/immersive-translate', { token: user.token, body }),
       () => batchCalls(stack).length,
@@ -101,7 +102,7 @@ describe('an API process killed mid-request does not strand the user\'s retry', 
     expect(afterMs).toBeLessThan(WITHIN_SECONDS_MS);
     for (const conflict of conflicts) expectProblem(conflict, 409, 'request_in_progress');
     expect(res.body.items.map((i: { id: string }) => i.id)).toEqual(['a', 'b']);
-    expect(await balanceOf(stack.http, user)).toBe(before - res.body.credits_charged);
+    expect(await balanceOf(stack, user)).toBe(before - res.body.credits_charged);
     expect((await pageCharges(stack, user.userId)).filter((c) => c.idempotency_key.startsWith(`page-translation/${body.request_id}/`))).toHaveLength(1);
     const replay = await stack.http('POST', '/api/immersive-translate', { token: user.token, body });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
@@ -119,7 +120,7 @@ describe('an API process killed mid-request does not strand the user\'s retry', 
       return (http: Http) => http('POST', '/api/immersive-translate', { token, body });
     }, () => batchCalls(stack).length],
   ])('%s, with only the credits the dead process holds left: the retry is served, the lost call counted', async (_kind, task, request, modelCalls) => {
-    const poor = await newUser(stack.http);
+    const poor = await newUser(stack);
     const lost = () => counterValue('lcs_provider_unbilled_calls_total', { task, reason: 'lost' });
     const lostBefore = await lost();
     const { res, afterMs } = await crashMidRequest(request(poor.token), modelCalls, () => onlyTheHeldCredits(poor.userId));

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { retryWindowMs, ACTIVITY_RETRY } from '../../../src/domain/retry-policy.ts';
 import { startPrivateDatabase, type PrivateDatabase } from '../../support/private-database.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser } from '../../support/users.ts';
+import { newUser } from '../../support/users.ts';
 import { capture, enrichmentCalls, enrichmentCharges, setBalance } from '../library/helpers.ts';
 import { asyncHeaders, translationCalls } from '../sentences/support.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let db: PrivateDatabase;
 let stack: Stack;
@@ -24,7 +25,7 @@ const OUTAGE_MS = 20_000;
 
 it('a database outage longer than a few seconds fails no accepted work: captures end ready, async sentences translated, each charged once', async () => {
   expect(retryWindowMs(ACTIVITY_RETRY.infrastructureAttempts)).toBeGreaterThan(OUTAGE_MS * 10);
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   // Each unit holds its maximum cost until charged (src/features/credits/paid-call.ts): ten in flight at once need more than a new wallet.
   await setBalance(stack, user.userId, 100_000);
   stack.fake.setCost('0.00001');
@@ -63,7 +64,7 @@ it('a database outage longer than a few seconds fails no accepted work: captures
 }, 180_000);
 
 it('a request whose database goes away mid-statement answers 503 service_unavailable with Retry-After, over REST and tRPC alike', async () => {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   // The user's row is held, so that both requests pass authentication and wait inside their own
   // statement (REST's route, tRPC's procedure) when PostgreSQL stops.
   let release = () => {};

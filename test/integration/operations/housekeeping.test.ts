@@ -19,7 +19,7 @@ let user: TestUser;
 // Two rows per batch, so that three old rows per table take more than one batch.
 beforeAll(async () => {
   stack = await startStack({ env: { HOUSEKEEPING_BATCH_ROWS: '2' } });
-  user = await newUser(stack.http);
+  user = await newUser(stack);
 });
 afterAll(async () => {
   await stack?.orm.em.fork().execute(`DELETE FROM workflow_outbox WHERE user_id = ? AND dispatched_at IS NULL`, [user?.userId ?? null]);
@@ -315,7 +315,7 @@ describe('unlinked audio clips', () => {
   });
 
   it('a request for a clip that housekeeping deletes at that very moment makes the clip anew (no 500)', async () => {
-    const [first, second] = [user, await newUser(stack.http)];
+    const [first, second] = [user, await newUser(stack)];
     const text = uniqueText('Everyone says the same thing');
     const firstSentence = await insertSentence(stack.orm, first.userId, text);
     const secondSentence = await insertSentence(stack.orm, second.userId, text);
@@ -347,7 +347,7 @@ describe('idempotency records past their window', () => {
     (await sql<{ amount: number }>(`SELECT amount FROM ledger_entries WHERE user_id = ? AND kind = ? ORDER BY id`, [userId, kind])).map((r) => r.amount);
 
   it('a request_id used again after its record was swept is a new request, and charged', async () => {
-    const translator = await newUser(stack.http);
+    const translator = await newUser(stack);
     const requestId = `req-${randomUUID()}`;
     const body = (text: string) => ({ request_id: requestId, target_language: 'fr', source_language: 'en', items: [{ id: 'a', text }] });
     const first = await stack.http('POST', '/api/immersive-translate', { token: translator.token, body: body(uniqueText('First page')) });
@@ -356,16 +356,16 @@ describe('idempotency records past their window', () => {
     await sql(`UPDATE page_translation_requests SET completed_at = now() - interval '25 hours' WHERE request_id = ?`, [requestId]);
     await sweep('page_translation_requests');
 
-    const before = await balanceOf(stack.http, translator);
+    const before = await balanceOf(stack, translator);
     const again = await stack.http('POST', '/api/immersive-translate', { token: translator.token, body: body(uniqueText('Another page')) });
     expect(again.status, again.text).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
-    expect(await balanceOf(stack.http, translator)).toBe(before - again.body.credits_charged);
+    expect(await balanceOf(stack, translator)).toBe(before - again.body.credits_charged);
     expect(await ledger(translator.userId, 'page_translation')).toEqual([-first.body.credits_charged, -again.body.credits_charged]);
   });
 
   it('an Idempotency-Key used again after its draft was swept is a new request, and charged', async () => {
-    const writer = await newUser(stack.http);
+    const writer = await newUser(stack);
     const key = `key-${randomUUID()}`;
     const draft = (prompt: string) => stack.http('POST', '/api/work', { token: writer.token, body: { prompt }, headers: { 'idempotency-key': key } });
     const first = await draft('Je voudrais annuler ma réservation');
@@ -374,18 +374,18 @@ describe('idempotency records past their window', () => {
     await sql(`UPDATE work_drafts SET created_at = now() - interval '25 hours' WHERE idempotency_key = ?`, [key]);
     await sweep('work_drafts');
 
-    const before = await balanceOf(stack.http, writer);
+    const before = await balanceOf(stack, writer);
     const again = await draft('Pourriez-vous me rappeler demain ?');
     expect(again.status, again.text).toBe(200);
     expect(again.body.creditsCharged).toBeGreaterThan(0);
-    expect(await balanceOf(stack.http, writer)).toBe(before - again.body.creditsCharged);
+    expect(await balanceOf(stack, writer)).toBe(before - again.body.creditsCharged);
     expect(await ledger(writer.userId, 'work')).toEqual([-first.body.creditsCharged, -again.body.creditsCharged]);
   });
 });
 
 describe('a clip made anew after housekeeping deleted the old one', () => {
   it('is charged to whoever asked for it again', async () => {
-    const payer = await newUser(stack.http);
+    const payer = await newUser(stack);
     const key = randomUUID();
     const generate = async () => {
       const audioId = randomUUID();

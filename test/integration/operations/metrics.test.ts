@@ -44,7 +44,7 @@ it('counts requests by route pattern, captures, preparations by outcome and code
   await waitForStatus(stack, user, first.cardId, 'ready'); // GET /api/library/:cardId, 200, at least once each
   await waitForStatus(stack, user, second.cardId, 'ready');
 
-  const broke = await newUser(stack.http);
+  const broke = await newUser(stack);
   await setBalance(stack, broke.userId, 0);
   await waitForStatus(stack, broke, (await capture(stack, broke, 'metrics while broke')).cardId, 'failed');
   stack.fake.setMode('privacy_refusal');

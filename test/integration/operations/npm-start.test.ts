@@ -25,7 +25,7 @@ beforeAll(async () => {
   });
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 180_000, main);
   http = httpFor(`http://127.0.0.1:${port}`, { originOnCookie: `http://localhost:${port}` });
-  user = await newUser(http);
+  user = await newUser({ baseUrl: `http://127.0.0.1:${port}`, origin: `http://localhost:${port}` });
 }, 200_000);
 
 afterAll(async () => {

@@ -6,8 +6,9 @@ import { learnerScheduling } from '../../../src/features/replay/learner-scheduli
 import { optimisationScheduleId } from '../../../src/temporal/schedules.ts';
 import { fsrsOptimisationSweepWorkflow } from '../../../src/workflows/fsrs-optimisation.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { insertCard } from './cards.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 beforeAll(async () => { stack = await startStack(); });
@@ -58,7 +59,7 @@ const undispatched = async (user: TestUser) =>
 
 describe('the personal FSRS optimiser', () => {
   it('refuses a fit until the log can train one, and says how far the learner is', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await seedReviewLog(user, 20, 4);
     const refused = await optimise(user);
     expectProblem(refused, 409, 'conflict');
@@ -68,7 +69,7 @@ describe('the personal FSRS optimiser', () => {
   });
 
   it('fits the learner’s weights on demand, applies them when they beat the defaults on held-out reviews, and fits one log once', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const reviews = await seedReviewLog(user, 400, 7);
     const before = await settings(user);
     expect(before.personalSchedule.longTermReviews).toBe(400 * 6);
@@ -109,7 +110,7 @@ describe('the personal FSRS optimiser', () => {
     expect(schedule.spec.intervals?.map((i) => i.every)).toEqual([7 * DAY_MS]);
     expect(schedule.action).toMatchObject({ workflowType: 'fsrsOptimisationSweepWorkflow', taskQueue: stack.config.temporal.taskQueue });
 
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await seedReviewLog(user, 120, 4, { learningStep: true });
     const pass = await stack.temporal.workflow.execute(fsrsOptimisationSweepWorkflow, {
       taskQueue: stack.config.temporal.taskQueue, workflowId: `test-optimisation-pass/${user.userId}`, args: [],

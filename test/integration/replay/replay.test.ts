@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMask, hiddenCount } from '../../../src/domain/replay-mask.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { hoursAgo, insertCard } from './cards.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 beforeAll(async () => { stack = await startStack({ worker: false }); });
@@ -19,7 +20,7 @@ async function count(sql: string, params: unknown[]): Promise<number> {
 
 describe('GET /api/replay', () => {
   it('orders due reviewed cards first (most overdue first), then new ones; ready cards only', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const ids = {
       dueLong: await insertCard(stack.orm, user.userId, { text: 'under the weather', state: 'review', due: hoursAgo(48) }),
       dueSoon: await insertCard(stack.orm, user.userId, { text: 'a piece of cake', state: 'relearning', due: hoursAgo(1) }),
@@ -48,7 +49,7 @@ describe('GET /api/replay', () => {
   });
 
   it('limits a new session to count, never repeating a card', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     for (let i = 0; i < 12; i++) await insertCard(stack.orm, user.userId, { text: `expression number ${i}`, createdAt: hoursAgo(20 - i) });
     const res = await open(user, 10);
     expect(res.body.items).toHaveLength(10);
@@ -56,7 +57,7 @@ describe('GET /api/replay', () => {
   });
 
   it('resumes an unfinished session with its remaining items, whatever the count', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     for (let i = 0; i < 3; i++) await insertCard(stack.orm, user.userId, { text: `resume me ${i}`, createdAt: hoursAgo(10 - i) });
     const first = await open(user);
     expect(first.body.items).toHaveLength(3);
@@ -80,7 +81,7 @@ describe('GET /api/replay', () => {
   });
 
   it('opens one session when two GETs race', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     for (let i = 0; i < 5; i++) await insertCard(stack.orm, user.userId, { text: `race ${i}` });
     const [a, b, c] = await Promise.all([open(user), open(user), open(user, 20)]);
     expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
@@ -90,14 +91,14 @@ describe('GET /api/replay', () => {
   });
 
   it('answers an empty library with no items and no session', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const res = await open(user);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ sessionId: null, resumed: false, items: [] });
   });
 
   it('rejects counts other than 10, 20 or 50', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     for (const bad of ['15', '0', 'ten', '10.0', '']) expectProblem(await open(user, bad), 400, 'invalid_request');
     expectProblem(await stack.http('GET', '/api/replay', { token: user.token }), 400, 'invalid_request');
     expect((await open(user, 20)).status).toBe(200);
@@ -105,7 +106,7 @@ describe('GET /api/replay', () => {
   });
 
   it('ends a session whose remaining cards were deleted, and deleting a card removes its learning data', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const cardId = await insertCard(stack.orm, user.userId, { text: 'gone soon' });
     const first = await open(user);
     expect((await complete(user, first.body.items[0].itemId, { autoFilled: true })).status).toBe(200);
@@ -121,7 +122,7 @@ describe('GET /api/replay', () => {
 
 describe('POST /api/replay', () => {
   it('maps evidence to ratings, reschedules, logs the review and charges nothing', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const long = 'she was feeling under the weather all week long';
     for (let i = 0; i < 5; i++) await insertCard(stack.orm, user.userId, { text: `${long} ${'abcde'[i]}`, createdAt: hoursAgo(10 - i) });
     // A card known for months, due now: its mask hides every letter, so a clean, quick answer is easy.
@@ -167,7 +168,7 @@ describe('POST /api/replay', () => {
   });
 
   it('completes an item once, also when two completions race', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const cardId = await insertCard(stack.orm, user.userId, { text: 'once and for all' });
     const { body } = await open(user);
     const itemId = body.items[0].itemId;
@@ -182,8 +183,8 @@ describe('POST /api/replay', () => {
   });
 
   it("answers 404 for another user's item and an unknown one", async () => {
-    const owner = await newUser(stack.http);
-    const other = await newUser(stack.http);
+    const owner = await newUser(stack);
+    const other = await newUser(stack);
     await insertCard(stack.orm, owner.userId, { text: 'mine only' });
     const { body } = await open(owner);
     expectProblem(await complete(other, body.items[0].itemId), 404, 'not_found');
@@ -192,7 +193,7 @@ describe('POST /api/replay', () => {
   });
 
   it('validates the evidence', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await insertCard(stack.orm, user.userId, { text: 'validate me' });
     const itemId = (await open(user)).body.items[0].itemId;
     const bad = [

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser } from '../../support/users.ts';
+import { newUser } from '../../support/users.ts';
 import { insertCard } from './cards.ts';
+import { expectProblem } from '../../support/api.ts';
 
 // A card's review history (replay.reviews): what its details page shows, on both transports.
 
@@ -10,7 +11,7 @@ beforeAll(async () => { stack = await startStack({ worker: false }); });
 afterAll(async () => { await stack?.close(); });
 
 it('lists a card’s reviews newest first with their evidence, drops an undone one, and keeps other users out', async () => {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   const cardId = await insertCard(stack.orm, user.userId, { text: 'on the fence' });
   const reviews = async () => (await stack.http('GET', `/api/replay/reviews?cardId=${cardId}`, { token: user.token })).body.items;
   expect(await reviews()).toEqual([]);
@@ -36,7 +37,7 @@ it('lists a card’s reviews newest first with their evidence, drops an undone o
   expect((await stack.http('POST', '/api/replay/undo', { token: user.token, body: { itemId: second } })).status).toBe(200);
   expect((await reviews()).map((r: { rating: string }) => r.rating)).toEqual(['again']);
 
-  const stranger = await newUser(stack.http);
+  const stranger = await newUser(stack);
   expectProblem(await stack.http('GET', `/api/replay/reviews?cardId=${cardId}`, { token: stranger.token }), 404, 'not_found');
   expectProblem(await stack.http('GET', '/api/replay/reviews?cardId=nope', { token: user.token }), 400, 'invalid_request');
 });

@@ -1,8 +1,9 @@
 // Issue 15, stage 2: desired retention, the forecast, undo and corrections, on REST and tRPC.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { hoursAgo, insertCard } from './cards.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 beforeAll(async () => { stack = await startStack({ worker: false }); });
@@ -19,7 +20,7 @@ const schedule = async (cardId: string) => (await stack.orm.em.fork().execute<an
 
 describe('GET /api/replay/forecast', () => {
   it('counts due now, the next due time and 14 days ahead, on REST and tRPC alike', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await insertCard(stack.orm, user.userId, { text: 'overdue one', state: 'review', due: hoursAgo(50) });
     await insertCard(stack.orm, user.userId, { text: 'overdue two', state: 'review', due: hoursAgo(1) });
     const next = hoursAhead(3);
@@ -44,7 +45,7 @@ describe('GET /api/replay/forecast', () => {
   });
 
   it('is empty for an empty library', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const res = await stack.http('GET', '/api/replay/forecast', { token: user.token });
     expect(res.body).toMatchObject({ dueNow: 0, nextDueAt: null, newCards: 0 });
     expect(res.body.days.every((d: { due: number }) => d.due === 0)).toBe(true);
@@ -53,8 +54,8 @@ describe('GET /api/replay/forecast', () => {
 
 describe('desired retention', () => {
   it('defaults to 0.9, is set on REST and tRPC within 0.80–0.97, and drives the scheduler', async () => {
-    const keen = await newUser(stack.http);
-    const relaxed = await newUser(stack.http);
+    const keen = await newUser(stack);
+    const relaxed = await newUser(stack);
     expect((await stack.http('GET', '/api/replay/settings', { token: keen.token })).body).toMatchObject({ desiredRetention: 0.9, personalSchedule: { longTermReviews: 0, latest: null } });
 
     const put = await stack.http('PUT', '/api/replay/settings', { token: keen.token, body: { desiredRetention: 0.97 } });
@@ -80,7 +81,7 @@ describe('desired retention', () => {
 
 describe('POST /api/replay/undo', () => {
   it('restores the card exactly, reopens the item and its session, and takes back only the last rating', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const first = await insertCard(stack.orm, user.userId, { text: 'first card here', state: 'review', stability: 4.321, due: hoursAgo(30) });
     const second = await insertCard(stack.orm, user.userId, { text: 'second card here', state: 'relearning', due: hoursAgo(2) });
     const session = (await open(user)).body;
@@ -117,7 +118,7 @@ describe('POST /api/replay/undo', () => {
   });
 
   it('works over tRPC', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await insertCard(stack.orm, user.userId, { text: 'undo over trpc' });
     const item = (await open(user)).body.items[0];
     await complete(user, item.itemId);
@@ -129,7 +130,7 @@ describe('POST /api/replay/undo', () => {
 
 describe('corrections', () => {
   it('drills the corrected English, and the learner’s text once the card holds no correction', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const cardId = await insertCard(stack.orm, user.userId, { text: 'he go home', correctedText: 'He goes home.' });
     const item = (await open(user)).body.items[0];
     expect(item.answer).toBe('He goes home.');

@@ -4,8 +4,9 @@ import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
 import { setPlan } from '../../../src/features/credits/wallet.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { asyncHeaders, emptyWallet, sentenceRow, translationCalls, waitForSettled } from './support.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -17,7 +18,7 @@ const postAsync = (text: string, token = user.token) =>
 describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
   it('answers 202 pending at once, then the workflow sentence-translation/<id> translates and charges', async () => {
     const text = `Background translation ${randomUUID()}`;
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const res = await postAsync(text);
     expect(res.status, res.text).toBe(202);
     expect(res.body.sentence).toMatchObject({ original_text: text, translation: null, status: 'pending', native_language: 'fr' });
@@ -26,7 +27,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
     expect(await waitForSettled(stack, id)).toMatchObject({ status: 'translated', credits_charged: 3 });
     const listed = await stack.http('GET', '/api/sentences', { token: user.token });
     expect(listed.body.items.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'translated', translation: fakeTranslate(text, 'fr') });
-    expect(await balanceOf(stack.http, user)).toBe(before - 3);
+    expect(await balanceOf(stack, user)).toBe(before - 3);
 
     const handle = stack.temporal.workflow.getHandle(`sentence-translation/${id}`);
     await handle.result(); // the row is committed by the activity, just before the workflow completes
@@ -47,14 +48,14 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
 
   it('marks the sentence failed without charging when the provider output is invalid, and a re-post retries', async () => {
     const text = `Async failure ${randomUUID()}`;
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     stack.fake.setMode('schema_violation');
     const res = await postAsync(text);
     expect(res.status).toBe(202);
     const id = res.body.sentence.id;
     expect(await waitForSettled(stack, id)).toMatchObject({ status: 'failed', error_code: 'provider_output_invalid' });
     expect(translationCalls(stack)).toHaveLength(1); // not retried: invalid output is final
-    expect(await balanceOf(stack.http, user)).toBe(before);
+    expect(await balanceOf(stack, user)).toBe(before);
     const handle = stack.temporal.workflow.getHandle(`sentence-translation/${id}`);
     await vi.waitFor(async () => expect((await handle.describe()).status.name).toBe('FAILED'), { timeout: 10_000 });
 
@@ -81,7 +82,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
     expectProblem(again, 409, 'duplicate_sentence');
     expect(again.body.existingId).toBe(first.body.sentence.id);
 
-    const poor = await newUser(stack.http);
+    const poor = await newUser(stack);
     await emptyWallet(stack, poor.userId);
     expectProblem(await postAsync('Nothing left', poor.token), 402, 'insufficient_credits');
   });
@@ -104,7 +105,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
 
 describe('batch upload', () => {
   it('accepts 1,000 async posts in a row and translates every one of them', async () => {
-    const uploader = await newUser(stack.http);
+    const uploader = await newUser(stack);
     await setPlan(stack.orm.em.fork(), uploader.userId, 'paid'); // 1,000 × 3 credits > the free 500
     const started = performance.now();
     const ids: string[] = [];
@@ -129,7 +130,7 @@ describe('batch upload', () => {
     expect(new Set(ids).size).toBe(1000);
     const listed = await stack.http('GET', '/api/sentences?pageSize=100', { token: uploader.token });
     expect(listed.body.total).toBe(1000);
-    expect(await balanceOf(stack.http, uploader)).toBe(5000 - 3000);
+    expect(await balanceOf(stack, uploader)).toBe(5000 - 3000);
   }, 180_000);
 });
 

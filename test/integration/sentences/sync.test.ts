@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { emptyWallet, ledgerKinds, sentenceRow, translationCalls } from './support.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -15,7 +16,7 @@ const post = (text: string, token = user.token) => stack.http('POST', '/api/sent
 describe('POST /api/sentences (sync)', () => {
   it('saves, translates into the native language and charges by the sentence formula', async () => {
     const text = `The weather is lovely today ${randomUUID()}`;
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const res = await post(`  ${text}  `);
     expect(res.status, res.text).toBe(200);
     expect(res.body.sentence).toEqual({
@@ -23,7 +24,7 @@ describe('POST /api/sentences (sync)', () => {
       native_language: 'fr', created_at: expect.any(String),
     });
     // 0.0012 USD → round to 0.001 → × 3 × 1000 = 3 credits
-    expect(await balanceOf(stack.http, user)).toBe(before - 3);
+    expect(await balanceOf(stack, user)).toBe(before - 3);
     expect(await ledgerKinds(stack, user.userId, 'sentence_translation')).toContainEqual({
       idempotency_key: `sentence-translation/${res.body.sentence.id}/attempt-1`, amount: -3,
     });
@@ -82,13 +83,13 @@ describe('POST /api/sentences (sync)', () => {
     ['privacy_refusal', 503, 'privacy_routing_unavailable'],
   ] as const)('provider %s → %i %s; the sentence stays saved as failed, nothing charged, and a re-post retries it', async (mode, status, code) => {
     const text = `Provider trouble ${mode} ${randomUUID()}`;
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     stack.fake.setMode(mode);
     const failed = await post(text);
     expectProblem(failed, status, code);
     const id = failed.body.sentenceId;
     expect(await sentenceRow(stack, id)).toMatchObject({ status: 'failed', error_code: code, credits_charged: null });
-    expect(await balanceOf(stack.http, user)).toBe(before);
+    expect(await balanceOf(stack, user)).toBe(before);
 
     const listed = await stack.http('GET', '/api/sentences?pageSize=100', { token: user.token });
     expect(listed.body.items.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'failed', translation: null });
@@ -98,12 +99,12 @@ describe('POST /api/sentences (sync)', () => {
     expect(retried.status, retried.text).toBe(200);
     expect(retried.body.sentence).toMatchObject({ id, status: 'translated', translation: fakeTranslate(text, 'fr') });
     expect(await sentenceRow(stack, id)).toMatchObject({ attempt: 2 });
-    expect(await balanceOf(stack.http, user)).toBe(before - 3);
+    expect(await balanceOf(stack, user)).toBe(before - 3);
     expectProblem(await post(text), 409, 'duplicate_sentence');
   });
 
   it('answers 402 before any model call when the balance is zero, saving nothing', async () => {
-    const poor = await newUser(stack.http);
+    const poor = await newUser(stack);
     await emptyWallet(stack, poor.userId);
     expectProblem(await post('No money left', poor.token), 402, 'insufficient_credits');
     expect(translationCalls(stack)).toHaveLength(0);
@@ -111,7 +112,7 @@ describe('POST /api/sentences (sync)', () => {
   });
 
   it('answers 428 before language setup and 403 to a read-only token', async () => {
-    const fresh = await newUser(stack.http, { languages: null });
+    const fresh = await newUser(stack, { languages: null });
     expectProblem(await post('Hello there', fresh.token), 428, 'language_setup_required');
     const readOnly = await stack.http('POST', '/api/tokens', { cookie: user.cookie, body: { name: 'ro', scope: 'read' } });
     expectProblem(await post('Hello there', readOnly.body.token), 403, 'read_only_token');
@@ -122,7 +123,7 @@ describe('POST /api/sentences (sync)', () => {
 
 describe('GET /api/sentences', () => {
   it('pages newest first with a total, default 20, maximum 100', async () => {
-    const reader = await newUser(stack.http);
+    const reader = await newUser(stack);
     stack.fake.setCost('0');
     const texts = Array.from({ length: 23 }, (_, i) => `Sentence number ${i}`);
     for (const text of texts) expect((await post(text, reader.token)).status).toBe(200);
@@ -146,7 +147,7 @@ describe('GET /api/sentences', () => {
 
 describe('tRPC sentences', () => {
   it('creates and lists over /trpc with the same rules', async () => {
-    const trpcUser = await newUser(stack.http);
+    const trpcUser = await newUser(stack);
     const text = `Over tRPC ${randomUUID()}`;
     const created = await stack.http('POST', '/trpc/sentences.create', { token: trpcUser.token, body: { original_text: text } });
     expect(created.status, created.text).toBe(200);

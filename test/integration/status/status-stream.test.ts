@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useStack } from '../../support/fixture.ts';
 import { sql } from '../../support/helpers.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { newUser, expectProblem, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture } from '../library/helpers.ts';
 import { asyncHeaders } from '../sentences/support.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let owner: TestUser;
@@ -15,7 +16,7 @@ let otherApi: Stack;
 let stranger: TestUser;
 beforeAll(async () => {
   otherApi = await startStack({ worker: false });
-  stranger = await newUser(stack.http);
+  stranger = await newUser(stack);
 });
 afterAll(async () => { await otherApi?.close(); });
 

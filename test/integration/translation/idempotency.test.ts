@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 
 import { batchCalls, pageCharges, translateBody, uniqueText } from './support.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -16,12 +17,12 @@ describe('request_id idempotency', () => {
     const body = translateBody([{ id: 'a', text: uniqueText('Replay me') }]);
     const first = await translate(body);
     expect(first.status).toBe(200);
-    const balance = await balanceOf(stack.http, user);
+    const balance = await balanceOf(stack, user);
     const again = await translate({ ...body, unknown_field: true, target_language: 'FR' });
     expect(again.status, again.text).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect(await balanceOf(stack.http, user)).toBe(balance);
+    expect(await balanceOf(stack, user)).toBe(balance);
     expect(batchCalls(stack)).toHaveLength(1);
   });
 
@@ -36,7 +37,7 @@ describe('request_id idempotency', () => {
   it('keeps request_ids per user: another user may use the same one', async () => {
     const body = translateBody([{ id: 'a', text: uniqueText('Mine') }]);
     expect((await translate(body)).status).toBe(200);
-    const other = await newUser(stack.http);
+    const other = await newUser(stack);
     const theirs = await translate({ ...body, items: [{ id: 'a', text: uniqueText('Theirs') }] }, other.token);
     expect(theirs.status, theirs.text).toBe(200);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
@@ -56,7 +57,7 @@ describe('request_id idempotency', () => {
   it('makes one provider call and one charge for 20 concurrent posts of one request', async () => {
     stack.fake.setLatency(300);
     const body = translateBody(Array.from({ length: 5 }, (_, i) => ({ id: `c${i}`, text: uniqueText(`Concurrent ${i}`) })));
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const answers = await Promise.all(Array.from({ length: 20 }, () => translate(body)));
     const fresh = answers.filter((a) => a.status === 200 && a.headers.get('idempotent-replayed') === null);
     expect(fresh).toHaveLength(1);
@@ -66,7 +67,7 @@ describe('request_id idempotency', () => {
     }
     expect(batchCalls(stack)).toHaveLength(1);
     expect((await pageCharges(stack, user.userId)).filter((c) => c.idempotency_key.startsWith(`page-translation/${body.request_id}/`))).toHaveLength(1);
-    expect(await balanceOf(stack.http, user)).toBe(before - fresh[0]!.body.credits_charged);
+    expect(await balanceOf(stack, user)).toBe(before - fresh[0]!.body.credits_charged);
   });
 
   it('lets a running claim whose lease lapsed (its process died) be taken over', async () => {

@@ -9,7 +9,7 @@ let attacker: TestUser;
 let victim: TestUser;
 beforeAll(async () => {
   stack = await startStack();
-  [attacker, victim] = await Promise.all([newUser(stack.http), newUser(stack.http)]);
+  [attacker, victim] = await Promise.all([newUser(stack), newUser(stack)]);
 });
 afterAll(async () => { await stack?.close(); });
 beforeEach(() => stack.fake.reset());
@@ -32,7 +32,7 @@ describe('one user cannot decide what another is served', () => {
     expect(textsOf(clean)[0]).toBe(fakeTranslate(signIn, 'fr'));
 
     // And from then on, for anyone else too.
-    const third = await newUser(stack.http);
+    const third = await newUser(stack);
     const later = await translate(third, [{ id: 'x', text: signIn }]);
     expect(textsOf(later)).toEqual([fakeTranslate(signIn, 'fr')]);
     // The shared entry replaced A's own copy too.
@@ -47,7 +47,7 @@ const callTexts = () =>
 
 describe('what is shared, and what it costs', () => {
   it('serves a batch’s answers to its sender; a text that recurs elsewhere gets a call of its own, which then serves everyone', async () => {
-    const [a, b, c] = await Promise.all([newUser(stack.http), newUser(stack.http), newUser(stack.http)]);
+    const [a, b, c] = await Promise.all([newUser(stack), newUser(stack), newUser(stack)]);
     const header = uniqueText('Our products');
     const [aOwn, bOwn1, bOwn2] = [uniqueText('A paragraph'), uniqueText('B paragraph one'), uniqueText('B paragraph two')];
 
@@ -73,7 +73,7 @@ describe('what is shared, and what it costs', () => {
   });
 
   it('serves a page free to a second reader who sends the same texts, in any order and with any ids', async () => {
-    const [a, b] = await Promise.all([newUser(stack.http), newUser(stack.http)]);
+    const [a, b] = await Promise.all([newUser(stack), newUser(stack)]);
     const page = [uniqueText('Docs'), uniqueText('Blog'), uniqueText('A long paragraph of the article')];
     expect((await translate(a, page.map((text, i) => ({ id: `a${i}`, text })))).status).toBe(200);
     stack.fake.reset();
@@ -85,7 +85,7 @@ describe('what is shared, and what it costs', () => {
   });
 
   it('shares the answer of a page with a single new text at once', async () => {
-    const [a, b] = await Promise.all([newUser(stack.http), newUser(stack.http)]);
+    const [a, b] = await Promise.all([newUser(stack), newUser(stack)]);
     const text = uniqueText('Subscribe');
     expect((await translate(a, [{ id: '1', text }])).body.credits_charged).toBeGreaterThan(0);
     stack.fake.reset();

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { emptyWallet } from '../sentences/support.ts';
 import { batchCalls, pageCharges, providerItems, translateBody, uniqueText } from './support.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -16,7 +17,7 @@ describe('POST /api/immersive-translate', () => {
   it('translates a batch in request order with ids, detected languages and the page-translation charge', async () => {
     const items = [{ id: 'p2', text: uniqueText('Second paragraph') }, { id: 'p1', text: uniqueText('First paragraph') }];
     const body = translateBody(items);
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const res = await translate(body);
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
@@ -26,7 +27,7 @@ describe('POST /api/immersive-translate', () => {
       items: items.map((i) => ({ id: i.id, text: fakeTranslate(i.text, 'fr'), detected_source_language: 'en' })),
       credits_charged: 3, // 0.0012 USD → 0.001 × 3 × 1000
     });
-    expect(await balanceOf(stack.http, user)).toBe(before - 3);
+    expect(await balanceOf(stack, user)).toBe(before - 3);
     expect(await pageCharges(stack, user.userId)).toContainEqual({ idempotency_key: expect.stringMatching(new RegExp(`^page-translation/${body.request_id}/`)), amount: -3 });
   });
 
@@ -63,12 +64,12 @@ describe('POST /api/immersive-translate', () => {
       if (input.items.some((i: { text: string }) => i.text.startsWith('Broken'))) throw new Error('this chunk fails');
       return { items: input.items.map((i: { id: string; text: string }) => ({ id: i.id, text: fakeTranslate(i.text, 'fr'), detected_source_language: 'en' })) };
     });
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const failed = await translate(body);
     expectProblem(failed, 503, 'service_unavailable');
     expect(failed.body.credits_charged).toBe(3); // the kept chunk: 0.0009 → 0.001 × 3 × 1000
     expect(failed.body.detail).toContain('kept and charged (3 credits)');
-    expect(await balanceOf(stack.http, user)).toBe(before - 3);
+    expect(await balanceOf(stack, user)).toBe(before - 3);
     expect((await stack.http('GET', '/api/credits', { token: user.token })).body.held).toBe(0); // the page's hold was settled to the kept cost
 
     stack.fake.reset();
@@ -81,7 +82,7 @@ describe('POST /api/immersive-translate', () => {
     // Two provider calls were paid for, and the user paid for both: once each.
     const charges = (await pageCharges(stack, user.userId)).filter((c) => c.idempotency_key.startsWith(`page-translation/${body.request_id}`));
     expect(charges.map((c) => c.amount)).toEqual([-3, -3]);
-    expect(await balanceOf(stack.http, user)).toBe(before - 6);
+    expect(await balanceOf(stack, user)).toBe(before - 6);
   });
 
   it('keeps placeholders and the outer whitespace of each item', async () => {
@@ -95,7 +96,7 @@ describe('POST /api/immersive-translate', () => {
     ['drops a placeholder', `Read <a0>${uniqueText('the docs')}</a0>`, (text: string) => text.replace(/<\/?a0>/g, ''), 'placeholder <a0> missing'],
     ['carries markup its source lacked', `Sign in ${uniqueText('now')}`, (text: string) => `${text} <img src=x onerror="alert(1)">`, 'adds an HTML tag absent from the source'],
   ])('rejects an answer that %s: 502, nothing charged, nothing cached', async (_name, text, corrupt, reason) => {
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     stack.fake.setResponder('translate_batch', (input) => ({
       items: input.items.map((i: { id: string; text: string }) => ({ id: i.id, text: corrupt(i.text), detected_source_language: 'en' })),
     }));
@@ -103,7 +104,7 @@ describe('POST /api/immersive-translate', () => {
     const res = await translate(body);
     expectProblem(res, 502, 'provider_output_invalid');
     expect(res.body.detail).toContain(reason);
-    expect(await balanceOf(stack.http, user)).toBe(before);
+    expect(await balanceOf(stack, user)).toBe(before);
 
     stack.fake.reset();
     const retry = await translate(body); // same request_id: the failure stored nothing final
@@ -118,11 +119,11 @@ describe('POST /api/immersive-translate', () => {
     ['schema_violation', 502, 'provider_output_invalid'],
     ['privacy_refusal', 503, 'privacy_routing_unavailable'],
   ] as const)('provider %s → %i %s, nothing charged, and the same request_id then succeeds', async (mode, status, code) => {
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const body = translateBody([{ id: 'a', text: uniqueText(`Failure ${mode}`) }]);
     stack.fake.setMode(mode);
     expectProblem(await translate(body), status, code);
-    expect(await balanceOf(stack.http, user)).toBe(before);
+    expect(await balanceOf(stack, user)).toBe(before);
     stack.fake.setMode('ok');
     const retry = await translate(body);
     expect(retry.status, retry.text).toBe(200);
@@ -144,7 +145,7 @@ describe('translation cache', () => {
   it('serves other users from the cache: no provider call, 0 credits; case matters', async () => {
     const text = uniqueText('Shared sentence');
     expect((await translate(translateBody([{ id: 'a', text }]))).status).toBe(200);
-    const other = await newUser(stack.http);
+    const other = await newUser(stack);
     stack.fake.reset();
     const cached = await translate(translateBody([{ id: 'x', text: `  ${text.replace(' ', '\u00a0 ')}` }]), other.token);
     expect(cached.status, cached.text).toBe(200);
@@ -188,7 +189,7 @@ describe('credits and access', () => {
   it('answers 402 before any provider call when the balance is zero, but serves a fully cached page free', async () => {
     const text = uniqueText('Cached for the poor');
     await translate(translateBody([{ id: 'a', text }]));
-    const poor = await newUser(stack.http);
+    const poor = await newUser(stack);
     await emptyWallet(stack, poor.userId);
     stack.fake.reset();
     const body = translateBody([{ id: 'a', text: uniqueText('Not cached') }]);
@@ -203,7 +204,7 @@ describe('credits and access', () => {
   });
 
   it('answers 428 before language setup, 403 to a read-only token and 401 without one', async () => {
-    const fresh = await newUser(stack.http, { languages: null });
+    const fresh = await newUser(stack, { languages: null });
     expectProblem(await translate(translateBody([{ id: 'a', text: 'x' }]), fresh.token), 428, 'language_setup_required');
     const readOnly = await stack.http('POST', '/api/tokens', { cookie: user.cookie, body: { name: 'ro', scope: 'read' } });
     expectProblem(await translate(translateBody([{ id: 'a', text: 'x' }]), readOnly.body.token), 403, 'read_only_token');

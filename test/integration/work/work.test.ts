@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { insertCard, hoursAgo } from '../replay/cards.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
+import { expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 beforeAll(async () => { stack = await startStack({ worker: false }); });
@@ -20,7 +21,7 @@ async function cardCount(userId: string) {
 
 describe('POST /api/work', () => {
   it('drafts English, charges 100 × the provider cost and creates no card', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     stack.fake.setCost('0.0012');
     const res = await work(user, { prompt: 'Je voudrais annuler ma réservation', tone: 'formal' });
     expect(res.status, res.text).toBe(200);
@@ -34,8 +35,8 @@ describe('POST /api/work', () => {
   });
 
   it("offers the user's own ready cards with useLibrary and returns only offered ids", async () => {
-    const user = await newUser(stack.http);
-    const other = await newUser(stack.http);
+    const user = await newUser(stack);
+    const other = await newUser(stack);
     const older = await insertCard(stack.orm, user.userId, { text: 'call it a day', createdAt: hoursAgo(5) });
     const newer = await insertCard(stack.orm, user.userId, { text: 'wrap things up', correctedText: 'Wrap things up.', createdAt: hoursAgo(1) });
     await insertCard(stack.orm, user.userId, { text: 'still pending', status: 'pending' });
@@ -57,7 +58,7 @@ describe('POST /api/work', () => {
   });
 
   it('answers 402 with no credits, before calling the model', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await stack.orm.em.fork().execute(`UPDATE wallets SET balance = 0 WHERE user_id = ?`, [user.userId]);
     const before = workRequests().length;
     expectProblem(await work(user, { prompt: 'hello' }), 402, 'insufficient_credits');
@@ -65,13 +66,13 @@ describe('POST /api/work', () => {
   });
 
   it('answers 428 until languages are set', async () => {
-    const user = await newUser(stack.http, { languages: null });
+    const user = await newUser(stack, { languages: null });
     expectProblem(await work(user, { prompt: 'hello' }), 428, 'language_setup_required');
     expect(workRequests()).toHaveLength(0);
   });
 
   it('maps provider failures to 502/503 and charges nothing', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const cases = [
       ['malformed', 502, 'provider_output_invalid'],
       ['schema_violation', 502, 'provider_output_invalid'],
@@ -86,7 +87,7 @@ describe('POST /api/work', () => {
   });
 
   it('validates the body', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const bad = [{}, { prompt: '' }, { prompt: '   ' }, { prompt: 'x'.repeat(2001) }, { prompt: 'ok', tone: 'angry' }, { prompt: 'ok', useLibrary: 'yes' }, { prompt: 42 }];
     for (const body of bad) expectProblem(await work(user, body), 400, 'invalid_request');
     expect(workRequests()).toHaveLength(0);
@@ -95,7 +96,7 @@ describe('POST /api/work', () => {
   });
 
   it('charges once per Idempotency-Key', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const key = { 'idempotency-key': `work-${user.userId}` };
     const first = await work(user, { prompt: 'one' }, key);
     const second = await work(user, { prompt: 'one' }, key);
@@ -106,7 +107,7 @@ describe('POST /api/work', () => {
   });
 
   it('does not draft again for free under a used Idempotency-Key: same body → first draft, other body → 422', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const key = { 'idempotency-key': `reuse-${user.userId}` };
     const first = await work(user, { prompt: 'first prompt' }, key);
     expect(first.body.creditsCharged).toBe(120);
@@ -119,7 +120,7 @@ describe('POST /api/work', () => {
     expect(workRequests()).toHaveLength(1);
     expect(await balance(user)).toBe(380);
     // Another user's key space is separate.
-    const other = await newUser(stack.http);
+    const other = await newUser(stack);
     expect((await work(other, { prompt: 'a different prompt' }, key)).body.creditsCharged).toBe(120);
   });
 });
