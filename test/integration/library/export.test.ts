@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { operations } from '../../../clients/rest/schema.d.ts';
 import { CARD_COLUMNS } from '../../../src/domain/library-export.ts';
 import { useStack, type Started } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, waitForStatus } from './helpers.ts';
-import { expectProblem } from '../../support/api.ts';
+import { api, bodyOf, expectProblem, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -49,7 +50,8 @@ async function insertTrickyCard(owner: TestUser): Promise<string> {
   return cardId;
 }
 
-const download = (owner: TestUser, format: string) => stack.http('GET', `/api/library/export?format=${format}`, { token: owner.token });
+type Format = NonNullable<operations['library.export']['parameters']['query']>['format'];
+const download = (owner: TestUser, format: Format) => api(stack, { token: owner.token }).GET('/api/library/export', { params: { query: { format } } });
 
 describe('GET /api/library/export', () => {
   it('csv and tsv: RFC 4180 quoting keeps commas, tabs, quotes, newlines, emoji and right-to-left text intact', async () => {
@@ -117,10 +119,10 @@ describe('GET /api/library/export', () => {
     const owner = await newUser(stack);
     const card = await capture(stack, owner, 'once in a blue moon');
     await waitForStatus(stack, owner, card.cardId, 'ready');
-    const session = await stack.http('GET', '/api/replay?count=10', { token: owner.token });
-    const item = session.body.items[0];
+    const session = bodyOf(await api(stack, { token: owner.token }).GET('/api/replay', { params: { query: { count: '10' } } }), 200);
+    const item = session.items[0]!;
     const before = Date.now();
-    const done = await stack.http('POST', '/api/replay', { token: owner.token, body: { itemId: item.itemId, usedHint: true, autoFilled: false, unaidedErrors: 0 } });
+    const done = await api(stack, { token: owner.token }).POST('/api/replay', { body: { itemId: item.itemId, usedHint: true, autoFilled: false, unaidedErrors: 0 } });
     expect(done.status, done.text).toBe(200);
     const res = await download(owner, 'reviews');
     expect(res.headers.get('content-disposition')).toContain('lcs-reviews.csv');
@@ -131,7 +133,8 @@ describe('GET /api/library/export', () => {
   });
 
   it('answers a problem for an unknown format and without a token', async () => {
-    expectProblem(await download(user, 'apkg'), 400, 'invalid_request');
-    expectProblem(await stack.http('GET', '/api/library/export'), 401, 'unauthenticated');
+    // Raw: a typed client cannot ask for a format the document does not list.
+    expectProblem(await rawHttp(stack, 'GET', '/api/library/export?format=apkg', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await api(stack).GET('/api/library/export'), 401, 'unauthenticated');
   });
 });

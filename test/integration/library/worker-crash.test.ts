@@ -8,6 +8,7 @@ import { newUser } from '../../support/users.ts';
 import { capture, enrichmentCalls, enrichmentCharges, waitForStatus } from './helpers.ts';
 import { asyncHeaders, ledgerKinds, translationCalls, waitForSettled } from '../sentences/support.ts';
 import { SERVICE_NODE_FLAGS } from '../../../src/platform/node-flags.ts';
+import { api, expectStatus } from '../../support/api.ts';
 
 let stack: Stack;
 let child: ChildProcess | undefined;
@@ -78,8 +79,8 @@ it('a worker killed (SIGKILL) in the middle of an async sentence translation: th
   stack.fake.setLatency(15_000);
   child = await spawnWorker();
 
-  const res = await stack.http('POST', '/api/sentences?mode=async', { token: user.token, headers: asyncHeaders, body: { original_text: 'A sentence that outlives its worker.' } });
-  expect(res.status, res.text).toBe(202);
+  const res = await api(stack, { token: user.token }).POST('/api/sentences', { params: { query: { mode: 'async' } }, body: { original_text: 'A sentence that outlives its worker.' }, headers: asyncHeaders });
+  expectStatus(res, 202);
   const sentenceId: string = res.body.sentence.id;
   await vi.waitFor(() => expect(translationCalls(stack)).toHaveLength(1), { timeout: 30_000, interval: 100 });
   const exited = new Promise((resolve) => child!.once('exit', resolve));
