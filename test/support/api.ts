@@ -133,8 +133,11 @@ export function bodyOf<R extends AnyReply, const S extends R['status']>(res: R, 
   return res.body;
 }
 
-/** Asserts an RFC 9457 problem with the given status and code. */
-export function expectProblem<R extends AnyReply & { headers: Headers }>(res: R, status: number, code: string): asserts res is Extract<R, { body: Problem }> {
+/** The problem replies among `R` with status `S`; any problem reply when the document does not declare `S`. */
+type ProblemReply<R, S> = [WithStatus<R, S>] extends [never] ? Extract<R, { body: Problem }> : WithStatus<R, S>;
+
+/** Asserts an RFC 9457 problem with the given status and code; the reply's body then has that status's type. */
+export function expectProblem<R extends AnyReply & { headers: Headers }, const S extends number>(res: R, status: S, code: string): asserts res is ProblemReply<R, S> {
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
