@@ -301,7 +301,7 @@ describe('unlinked audio clips', () => {
     expect(card.status, card.text).toBe(202);
     const requested = await stack.http('POST', '/api/audio', { token: user.token, body: { cardId: card.body.card.cardId } });
     expect(requested.status, requested.text).toBe(202);
-    const { audioId } = await waitForAudio(stack.http, user, requested.body.audio.audioId);
+    const { audioId } = await waitForAudio(stack, user, requested.body.audio.audioId);
     expect(await unlinkEntries(audioId)).toBe(0);
 
     expect((await stack.http('DELETE', `/api/library?cardId=${card.body.card.cardId}`, { token: user.token })).status).toBe(204);
@@ -320,7 +320,7 @@ describe('unlinked audio clips', () => {
     const firstSentence = await insertSentence(stack.orm, first.userId, text);
     const secondSentence = await insertSentence(stack.orm, second.userId, text);
     const requested = await stack.http('POST', '/api/audio', { token: first.token, body: { sentenceId: firstSentence } });
-    const { audioId } = await waitForAudio(stack.http, first, requested.body.audio.audioId);
+    const { audioId } = await waitForAudio(stack, first, requested.body.audio.audioId);
     await sql(`DELETE FROM sentences WHERE id = ?`, [firstSentence]);
 
     // A sweep batch holds the unlinked clip locked while the second user asks for the same text,
@@ -338,7 +338,7 @@ describe('unlinked audio clips', () => {
     const res = await answer!;
     expect(res.status, res.text).toBe(202);
     expect(res.body.audio.audioId).not.toBe(audioId);
-    expect((await waitForAudio(stack.http, second, res.body.audio.audioId)).status).toBe('ready');
+    expect((await waitForAudio(stack, second, res.body.audio.audioId)).status).toBe('ready');
   });
 });
 
