@@ -54,7 +54,8 @@ export type Reply<Op> = {
 }[keyof Responses<Op>];
 /** An answer to a raw request: nothing is known of its body. */
 export interface RawReply { status: number; headers: Headers; body: any; text: string }
-type AnyReply = { status: unknown; text: string; body: unknown };
+/** Any answer, typed or raw. */
+export type AnyReply = { status: unknown; headers: Headers; body: unknown; text: string };
 
 type Call<M extends Method> = <P extends PathsWith<M>>(path: P, ...init: InitArgs<Operation<P, M>>) => Promise<Reply<Operation<P, M>>>;
 export interface Api { GET: Call<'get'>; PUT: Call<'put'>; POST: Call<'post'>; DELETE: Call<'delete'>; PATCH: Call<'patch'> }
@@ -137,7 +138,7 @@ export function bodyOf<R extends AnyReply, const S extends R['status']>(res: R, 
 type ProblemReply<R, S> = [WithStatus<R, S>] extends [never] ? Extract<R, { body: Problem }> : WithStatus<R, S>;
 
 /** Asserts an RFC 9457 problem with the given status and code; the reply's body then has that status's type. */
-export function expectProblem<R extends AnyReply & { headers: Headers }, const S extends number>(res: R, status: S, code: string): asserts res is ProblemReply<R, S> {
+export function expectProblem<R extends AnyReply, const S extends number>(res: R, status: S, code: string): asserts res is ProblemReply<R, S> {
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });

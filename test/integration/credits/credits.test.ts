@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeKind } from '../../../src/domain/credits.ts';
 import { charge, setPlan } from '../../../src/features/credits/wallet.ts';
-import { startStack, type Http, type Stack } from '../../support/stack.ts';
+import type { operations } from '../../../clients/rest/schema.d.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { expectLedgerMatchesBalance, guarded, sql } from '../../support/helpers.ts';
-import { expectProblem } from '../../support/api.ts';
+import { expectLedgerMatchesBalance, sql } from '../../support/helpers.ts';
+import { api, bodyOf, expectProblem, expectStatus } from '../../support/api.ts';
+
+type LedgerEntry = operations['account.ledger']['responses'][200]['content']['application/json']['items'][number];
 
 let stack: Stack;
-let http: Http;
-beforeAll(async () => { stack = await startStack({ worker: false }); http = guarded(stack.http); });
+beforeAll(async () => { stack = await startStack({ worker: false }); });
 afterAll(async () => { await stack?.close(); });
 
 // Longer than a double holds: as a JS number it would be 0.0005 exactly.
@@ -45,7 +47,7 @@ describe('charge() through the real wallet', () => {
     }
     const [{ count }] = (await sql<{ count: string }>(stack, `SELECT count(*)::text AS count FROM ledger_entries WHERE user_id = ? AND kind = ?`, [user.userId, kind])) as [{ count: string }];
     expect(Number(count)).toBe(COSTS.length);
-    expect((await http('GET', '/api/credits', { token: user.token })).body.balance).toBe(balance);
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance).toBe(balance);
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(balance);
   });
 
@@ -75,8 +77,8 @@ describe('GET /api/credits', () => {
   it('shows the free plan’s balance and the current period', async () => {
     const user = await newUser(stack);
     const before = Date.now();
-    const res = await http('GET', '/api/credits', { token: user.token });
-    expect(res.status).toBe(200);
+    const res = await api(stack, { token: user.token }).GET('/api/credits');
+    expectStatus(res, 200);
     expect(res.body).toEqual({ balance: 500, held: 0, plan: 'free', monthlyAllowance: 500, periodStart: expect.any(String), periodEnd: expect.any(String) });
     const start = new Date(res.body.periodStart).getTime();
     const end = new Date(res.body.periodEnd).getTime();
@@ -95,12 +97,13 @@ describe('GET /api/credits/ledger', () => {
     for (let i = 0; i < 7; i++) {
       await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: `page-${i}`, providerCostUsd: '0.0001', kind: 'work', reason: `charge ${i}`, ref: `card-${i}` });
     }
-    const seen: any[] = [];
+    const seen: LedgerEntry[] = [];
+    const page = (cursor: string | null) => api(stack, { token: user.token }).GET('/api/credits/ledger', { params: { query: { limit: 3, ...(cursor ? { cursor } : {}) } } });
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: any = await http('GET', `/api/credits/ledger?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: user.token });
-      expect(res.status).toBe(200);
+      const res = await page(cursor);
+      expectStatus(res, 200);
       expect(res.body.items.length).toBeLessThanOrEqual(3);
       seen.push(...res.body.items);
       cursor = res.body.nextCursor;
@@ -119,8 +122,8 @@ describe('GET /api/credits/ledger', () => {
 
   it('defaults to 50 entries and refuses a limit over 200', async () => {
     const user = await newUser(stack);
-    const res = await http('GET', '/api/credits/ledger', { cookie: user.cookie });
+    const res = await api(stack, { cookie: user.cookie }).GET('/api/credits/ledger');
     expect(res.body).toEqual({ items: [expect.objectContaining({ kind: 'grant' })], nextCursor: null });
-    expectProblem(await http('GET', '/api/credits/ledger?limit=500', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).GET('/api/credits/ledger', { params: { query: { limit: 500 } } }), 400, 'invalid_request');
   });
 });

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { charge, getWallet, setPlan } from '../../../src/features/credits/wallet.ts';
-import { startStack, type Http, type Stack } from '../../support/stack.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { expectLedgerMatchesBalance, guarded, sql } from '../../support/helpers.ts';
+import { expectLedgerMatchesBalance, sql } from '../../support/helpers.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
-let http: Http;
-beforeAll(async () => { stack = await startStack({ worker: false }); http = guarded(stack.http); });
+beforeAll(async () => { stack = await startStack({ worker: false }); });
 afterAll(async () => { await stack?.close(); });
 
 const DAY = 86_400_000;
@@ -83,8 +83,8 @@ describe('period rollover', () => {
     const paid = await setPlan(em(), user.userId, 'paid');
     expect(paid).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
     expect((await entries(user.userId)).slice(-2).map((e) => [e.kind, e.amount])).toEqual([['expiry', -490], ['grant', 5000]]);
-    expect((await http('GET', '/api/credits', { token: user.token })).body).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
-    expect((await http('GET', '/api/me', { token: user.token })).body.plan).toBe('paid');
+    expect((await api(stack, { token: user.token }).GET('/api/credits')).body).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/me'), 200).plan).toBe('paid');
 
     await spend(user.userId, 'paid-spend', '0.01'); // 1,000
     const next = await getWallet(em(), user.userId, later(31));
@@ -110,8 +110,8 @@ describe('npm run set-plan (src/cli/set-plan.ts)', () => {
     const user = await newUser(stack);
     const { stdout } = await run(user.email.toUpperCase(), 'paid');
     expect(stdout).toContain('plan paid, balance 5000');
-    expect((await http('GET', '/api/credits', { token: user.token })).body).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
-    expect((await http('GET', '/api/me', { cookie: user.cookie })).body.plan).toBe('paid');
+    expect((await api(stack, { token: user.token }).GET('/api/credits')).body).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
+    expect(bodyOf(await api(stack, { cookie: user.cookie }).GET('/api/me'), 200).plan).toBe('paid');
     await expectLedgerMatchesBalance(stack, user.userId);
   });
 

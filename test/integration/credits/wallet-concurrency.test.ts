@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { charge } from '../../../src/features/credits/wallet.ts';
-import { startStack, type Http, type Stack } from '../../support/stack.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { expectLedgerMatchesBalance, guarded, sql } from '../../support/helpers.ts';
+import { expectLedgerMatchesBalance, sql } from '../../support/helpers.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
-let http: Http;
-beforeAll(async () => { stack = await startStack({ worker: false }); http = guarded(stack.http); });
+beforeAll(async () => { stack = await startStack({ worker: false }); });
 afterAll(async () => { await stack?.close(); });
 
 // Each call gets its own EntityManager, as concurrent requests and activities do.
@@ -23,7 +23,7 @@ describe('concurrent charges', () => {
     const entries = await sql(stack, `SELECT amount FROM ledger_entries WHERE user_id = ? AND idempotency_key = 'same-key'`, [user.userId]);
     expect(entries).toEqual([{ amount: -160 }]);
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(340);
-    expect((await http('GET', '/api/credits', { token: user.token })).body.balance).toBe(340);
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance).toBe(340);
   });
 
   it('worth more than the balance → never below zero, ends at 0, shortfalls recorded, ledger sums to the balance', async () => {
@@ -49,7 +49,7 @@ describe('concurrent charges', () => {
       expect(-e.amount + e.shortfall).toBe(40);
     }
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(0);
-    expect((await http('GET', '/api/credits', { token: user.token })).body.balance).toBe(0);
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance).toBe(0);
   });
 
   it('retried keys racing with new ones are each counted once', async () => {
