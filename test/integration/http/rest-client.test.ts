@@ -6,12 +6,13 @@ import { restClientTypes, schemaFile } from '../../../clients/rest/generate.ts';
 import { SUPPORTED_LANGUAGES, type LanguageTag } from '../../../src/domain/languages.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
+import { rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let types: string;
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  types = await restClientTypes((await stack.http('GET', '/api/openapi.json')).body);
+  types = await restClientTypes((await rawHttp(stack, 'GET', '/api/openapi.json')).body);
 });
 afterAll(async () => { await stack?.close(); });
 
