@@ -7,6 +7,7 @@ import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { setBalance, waitForStatus } from '../library/helpers.ts';
 import { launchExtension, recordingProxy, serveFixtures, type Extension } from './harness.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 // Pages read bilingually through the extension, in Chromium, against the real service and the
 // fake provider (which answers "[fr] <text>" with every placeholder kept), behind a proxy that
@@ -161,8 +162,8 @@ describe('known expressions', () => {
   it('underlines what the learner has in the library, with its translation on hover, asking the service only for the list', async () => {
     const learner = await learnerReading();
     for (const text of ['A drop in the ocean', 'kicking the can down the road']) {
-      const captured = await stack.http('POST', '/api/library', { token: learner.token, body: { text } });
-      await waitForStatus(stack, learner, captured.body.card.cardId, 'ready');
+      const captured = bodyOf(await api(stack, { token: learner.token }).POST('/api/library', { body: { text } }), 200, 202);
+      await waitForStatus(stack, learner, captured.card.cardId, 'ready');
     }
     const from = proxy.exchanges.length;
     const page = await readTranslated('article.html', ARTICLE_BLOCKS);
