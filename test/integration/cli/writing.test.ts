@@ -6,6 +6,7 @@ import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { startFakeAnkiConnect } from './fake-anki-connect.ts';
 import { captureReady, runLcs, tempHome } from './run-lcs.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -30,8 +31,8 @@ describe('lcs sentence', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.json).toMatchObject({ queued: 2, duplicate: 1, failed: 0 });
     expect(run.json.items.map((i: any) => i.outcome)).toEqual(['queued', 'duplicate', 'queued']);
-    const listed = await stack.http('GET', '/api/sentences?pageSize=100', { token: user.token });
-    expect(listed.body.total).toBe(3);
+    const listed = bodyOf(await api(stack, { token: user.token }).GET('/api/sentences', { params: { query: { pageSize: 100 } } }), 200);
+    expect(listed.total).toBe(3);
   });
 
   it('exits 4 when no credits are left, with the detail', async () => {
