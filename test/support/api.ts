@@ -77,7 +77,8 @@ export function api(target: Target, options: ClientOptions = {}): Api {
   // `Api` types each call; inside, one function serves every path, so openapi-fetch's own generics
   // are bypassed. It must not parse either: a CSV or an audio body is the test's to read.
   const call = (method: Uppercase<Method>) => async (path: string, init: { headers?: HeadersOptions } = {}) => {
-    const { response } = await rest.request(method as never, path as never, { ...init, headers: mergeHeaders(defaults, init.headers), parseAs: 'stream' } as never);
+    const sent = { ...init, headers: mergeHeaders(defaults, init.headers), parseAs: 'stream' };
+    const { response } = await rest.request(method as never, path as never, sent as never);
     return reply(method, path, response.status, response.headers, texts.get(response)!, options);
   };
   return { GET: call('GET'), PUT: call('PUT'), POST: call('POST'), DELETE: call('DELETE'), PATCH: call('PATCH') } as unknown as Api;

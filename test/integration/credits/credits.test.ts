@@ -98,7 +98,8 @@ describe('GET /api/credits/ledger', () => {
       await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: `page-${i}`, providerCostUsd: '0.0001', kind: 'work', reason: `charge ${i}`, ref: `card-${i}` });
     }
     const seen: LedgerEntry[] = [];
-    const page = (cursor: string | null) => api(stack, { token: user.token }).GET('/api/credits/ledger', { params: { query: { limit: 3, ...(cursor ? { cursor } : {}) } } });
+    const page = (cursor: string | null) =>
+      api(stack, { token: user.token }).GET('/api/credits/ledger', { params: { query: { limit: 3, ...(cursor ? { cursor } : {}) } } });
     let cursor: string | null = null;
     let pages = 0;
     do {

@@ -84,7 +84,8 @@ describe('a configured browser-extension origin', () => {
   it('is accepted for cookie-authenticated writes, and does not let the opaque "null" origin in', async () => {
     const user = await newUser(withExtension);
     // A sandboxed iframe, a data: URL or a redirected request on any site sends `Origin: null`.
-    expectProblem(await api(withExtension, { cookie: user.cookie, origin: 'null' }).PUT('/api/settings/language', { body: { targetLanguage: 'en', nativeLanguage: 'es' } }), 403, 'origin_not_allowed');
+    const fromNull = api(withExtension, { cookie: user.cookie, origin: 'null' });
+    expectProblem(await fromNull.PUT('/api/settings/language', { body: { targetLanguage: 'en', nativeLanguage: 'es' } }), 403, 'origin_not_allowed');
     expectProblem(await api(withExtension, { origin: 'null' }).POST('/api/auth/login', { body: { email: user.email, password: user.password } }), 403, 'origin_not_allowed');
     const fromExtension = await api(withExtension, { cookie: user.cookie, origin: EXTENSION }).PUT('/api/settings/language', { body: languages });
     expectStatus(fromExtension, 200);

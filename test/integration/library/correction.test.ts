@@ -68,6 +68,8 @@ describe.each(transports)('rejecting a quiet correction over %s', (transport, re
 it('answers a read token 403 and a malformed id 400 (REST)', async () => {
   const minted = bodyOf(await api(stack, { cookie: user.cookie }).POST('/api/tokens', { body: { name: 'reader', scope: 'read' } }), 201);
   const card = await capture(stack, user, 'teh read token case');
-  expectProblem(await api(stack, { token: minted.token }).DELETE('/api/library/{cardId}/correction', { params: { path: { cardId: card.cardId } } }), 403, 'read_only_token');
-  expectProblem(await api(stack, { token: user.token }).DELETE('/api/library/{cardId}/correction', { params: { path: { cardId: 'not-a-card' } } }), 400, 'invalid_request');
+  const rejectCorrection = (token: string, cardId: string) =>
+    api(stack, { token }).DELETE('/api/library/{cardId}/correction', { params: { path: { cardId } } });
+  expectProblem(await rejectCorrection(minted.token, card.cardId), 403, 'read_only_token');
+  expectProblem(await rejectCorrection(user.token, 'not-a-card'), 400, 'invalid_request');
 });

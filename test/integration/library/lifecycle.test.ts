@@ -116,7 +116,8 @@ describe('GET /api/library', () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await capture(stack, user, `page item ${i}`)).cardId);
     const seen: string[] = [];
-    const page = (cursor: string | null) => api(stack, { token: user.token }).GET('/api/library', { params: { query: { limit: 2, ...(cursor ? { cursor } : {}) } } });
+    const page = (cursor: string | null) =>
+      api(stack, { token: user.token }).GET('/api/library', { params: { query: { limit: 2, ...(cursor ? { cursor } : {}) } } });
     let cursor: string | null = null;
     do {
       const res = await page(cursor);

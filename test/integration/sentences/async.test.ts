@@ -38,7 +38,9 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
   });
 
   it('is sync unless both the query and the header ask for async', async () => {
-    const onlyQuery = await api(stack, { token: user.token }).POST('/api/sentences', { params: { query: { mode: 'async' } }, body: { original_text: `Only query ${randomUUID()}` } });
+    const onlyQuery = await api(stack, { token: user.token }).POST('/api/sentences', {
+      params: { query: { mode: 'async' } }, body: { original_text: `Only query ${randomUUID()}` },
+    });
     expectStatus(onlyQuery, 200);
     expect(onlyQuery.body.sentence.status).toBe('translated');
     const onlyHeader = await api(stack, { token: user.token }).POST('/api/sentences', { body: { original_text: `Only header ${randomUUID()}` }, headers: asyncHeaders });

@@ -37,7 +37,9 @@ describe('POST /api/sentences (sync)', () => {
       const sync = await post(text);
       expectProblem(sync, 400, 'invalid_request');
       expect(sync.body.errors![0]!.path).toBe('original_text');
-      const async = await api(stack, { token: user.token }).POST('/api/sentences', { params: { query: { mode: 'async' } }, body: { original_text: text }, headers: { 'x-service-async': '1' } });
+      const async = await api(stack, { token: user.token }).POST('/api/sentences', {
+        params: { query: { mode: 'async' } }, headers: { 'x-service-async': '1' }, body: { original_text: text },
+      });
       expectProblem(async, 400, 'invalid_request');
     }
     expect(translationCalls(stack)).toHaveLength(0);

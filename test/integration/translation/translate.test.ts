@@ -140,7 +140,8 @@ describe('POST /api/immersive-translate', () => {
     }));
     expectProblem(await translate(translateBody([{ id: 'a', text: uniqueText('Empty') }]), user.token, [502]), 502, 'provider_output_invalid');
     stack.fake.setResponder('translate_batch', (input) => ({ items: input.items.slice(1).map((i: { id: string; text: string }) => ({ ...i, detected_source_language: 'en' })) }));
-    expectProblem(await translate(translateBody([{ id: 'a', text: uniqueText('One') }, { id: 'b', text: uniqueText('Two') }]), user.token, [502]), 502, 'provider_output_invalid');
+    const twoItems = translateBody([{ id: 'a', text: uniqueText('One') }, { id: 'b', text: uniqueText('Two') }]);
+    expectProblem(await translate(twoItems, user.token, [502]), 502, 'provider_output_invalid');
   });
 });
 
@@ -261,7 +262,8 @@ describe('limits', () => {
     ];
     // Raw: a typed client cannot send most of these.
     for (const [overrides, path] of cases) {
-      const res = await rawHttp(stack, 'POST', '/api/immersive-translate', { token: user.token, body: { ...translateBody([{ id: 'a', text: 'x' }]), ...overrides } });
+      const body = { ...translateBody([{ id: 'a', text: 'x' }]), ...overrides };
+      const res = await rawHttp(stack, 'POST', '/api/immersive-translate', { token: user.token, body });
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.errors.map((e: { path: string }) => e.path), JSON.stringify(overrides).slice(0, 80)).toContain(path);
     }
