@@ -14,7 +14,7 @@ export function useStack(bind: (started: Started) => void, options: Parameters<t
   let started: Started | undefined;
   beforeAll(async () => {
     const stack = await startStack(options);
-    started = { stack, user: await newUser(stack.http) };
+    started = { stack, user: await newUser(stack) };
     bind(started);
   });
   afterAll(async () => { await started?.stack.close(); });

@@ -1,29 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { TOKEN_PREFIX } from '../../src/domain/limits.ts';
-import { httpFor as stackHttpFor, type Http, type HttpOptions, type Stack } from './stack.ts';
+import type { Stack } from './stack.ts';
 
 /** Raw SQL against the stack's database, for checks the API cannot show (hashes, ledger sums). */
 export async function sql<T = Record<string, any>>(stack: Stack, query: string, params: unknown[] = []): Promise<T[]> {
   return stack.orm.em.fork().execute<T[]>(query, params);
-}
-
-/** The stack's client, failing the test at the call that gets a 5xx: a 500 is a bug. */
-export function guarded(http: Http): Http {
-  return async (method: string, path: string, options?: HttpOptions) => {
-    const res = await http(method, path, options);
-    expect(res.status, `${method} ${path} answered ${res.status}: ${res.text}`).toBeLessThan(500);
-    return res;
-  };
-}
-
-/** A client for an app that is not the stack's own (e.g. a second API instance); sends no Origin by itself. */
-export const httpFor = (baseUrl: string): Http => stackHttpFor(baseUrl);
-
-export async function mintToken(http: Http, cookie: string, input: { scope: 'read' | 'write'; expiresInDays?: number; name?: string }) {
-  const res = await http('POST', '/api/tokens', { cookie, body: { name: input.name ?? `${input.scope} token`, ...input } });
-  expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; token: string; scope: string; expiresAt: string | null };
 }
 
 /** The same token with one character of its random part changed: the checksum no longer matches. */

@@ -23,29 +23,11 @@ export interface Stack {
   fake: FakeProvider;
   app: App;
   baseUrl: string;
-  http: Http;
   /** Stops this file's worker (e.g. to test work that waits for one); `startWorker` brings it back. */
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
   close(): Promise<void>;
 }
-
-export interface HttpOptions {
-  token?: string;
-  cookie?: string;
-  body?: unknown;
-  rawBody?: string | Buffer;
-  headers?: Record<string, string>;
-}
-
-export interface HttpResponse<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
-
-export type Http = <T = any>(method: string, path: string, options?: HttpOptions) => Promise<HttpResponse<T>>;
 
 /**
  * One test file's service: the real app listening on a real port, its own fake model provider,
@@ -93,10 +75,8 @@ export async function startStack(options: { env?: Record<string, string>; worker
   };
   if (options.worker !== false) await startWorker();
 
-  const http = httpFor(baseUrl, { originOnCookie: baseUrl });
-
   return {
-    config, orm, temporal, fake, app, baseUrl, http,
+    config, orm, temporal, fake, app, baseUrl,
     stopWorker: () => stopWorker(),
     startWorker,
     async close() {
@@ -106,30 +86,5 @@ export async function startStack(options: { env?: Record<string, string>; worker
       await orm.close();
       await fake.close();
     },
-  };
-}
-
-/**
- * A JSON client over real HTTP. With `originOnCookie`, cookie-authenticated requests carry that
- * Origin (as a browser on the service's own page would) unless the test sets one.
- */
-export function httpFor(baseUrl: string, options: { originOnCookie?: string } = {}): Http {
-  return async (method, path, opts = {}) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    if (opts.cookie) {
-      headers.cookie = opts.cookie;
-      if (options.originOnCookie) headers.origin ??= options.originOnCookie;
-    }
-    let body: string | Buffer | undefined = opts.rawBody;
-    if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(baseUrl + path, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try { parsed = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
-    return { status: res.status, headers: res.headers, body: parsed as any, text };
   };
 }

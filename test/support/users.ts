@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
-import type { Http } from './stack.ts';
+import type { operations } from '../../clients/rest/schema.d.ts';
+import { api, bodyOf, expectStatus, type Target } from './api.ts';
+
+type Languages = operations['account.setLanguages']['requestBody']['content']['application/json'];
 
 export interface TestUser {
   userId: string;
@@ -12,32 +14,24 @@ export interface TestUser {
 }
 
 /** Signs up a fresh user through the API, sets languages (unless told not to) and mints a write token. */
-export async function newUser(http: Http, options: { languages?: { targetLanguage: string; nativeLanguage: string } | null } = {}): Promise<TestUser> {
+export async function newUser(target: Target, options: { languages?: Languages | null } = {}): Promise<TestUser> {
   const email = `user-${randomUUID()}@example.test`;
   const password = 'correct horse battery staple';
-  const signup = await http('POST', '/api/auth/signup', { body: { email, password } });
-  expect(signup.status, signup.text).toBe(201);
+  const signup = await api(target).POST('/api/auth/signup', { body: { email, password } });
+  expectStatus(signup, 201);
   const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
-  const languages = options.languages === undefined ? { targetLanguage: 'en', nativeLanguage: 'fr' } : options.languages;
-  if (languages) {
-    const res = await http('PUT', '/api/settings/language', { cookie, body: languages });
-    expect(res.status, res.text).toBe(200);
-  }
-  const minted = await http('POST', '/api/tokens', { cookie, body: { name: 'test', scope: 'write' } });
-  expect(minted.status, minted.text).toBe(201);
-  return { userId: signup.body.userId, email, password, cookie, token: minted.body.token };
+  const languages = options.languages === undefined ? { targetLanguage: 'en', nativeLanguage: 'fr' } satisfies Languages : options.languages;
+  if (languages) expectStatus(await api(target, { cookie }).PUT('/api/settings/language', { body: languages }), 200);
+  const minted = await mintToken(target, cookie, { name: 'test', scope: 'write' });
+  return { userId: signup.body.userId, email, password, cookie, token: minted.token };
 }
 
-/** Asserts an RFC 9457 problem with the given status and code. */
-export function expectProblem(res: { status: number; headers: Headers; body: any; text: string }, status: number, code: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+/** Mints a personal token in the page session `cookie` (a token cannot mint tokens). */
+export async function mintToken(target: Target, cookie: string, input: { scope: 'read' | 'write'; expiresInDays?: number; name?: string }) {
+  return bodyOf(await api(target, { cookie }).POST('/api/tokens', { body: { name: input.name ?? `${input.scope} token`, ...input } }), 201);
 }
 
 /** The user's credit balance, read through the API as a client would. */
-export async function balanceOf(http: Http, user: Pick<TestUser, 'token'>): Promise<number> {
-  const res = await http('GET', '/api/credits', { token: user.token });
-  expect(res.status, res.text).toBe(200);
-  return res.body.balance;
+export async function balanceOf(target: Target, user: Pick<TestUser, 'token'>): Promise<number> {
+  return bodyOf(await api(target, { token: user.token }).GET('/api/credits'), 200).balance;
 }

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_RULES } from '../../../src/domain/login-backoff.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
+import { api, expectProblem } from '../../support/api.ts';
 
 // Two API processes on one database, behind a "proxy" at 127.0.0.1 so that each test speaks from
 // client addresses of its own: sign-up and login counts live in the run's shared PostgreSQL.
@@ -25,11 +26,11 @@ const FREE = LOGIN_RULES.accountFromAddress.free;
  */
 function signedUpUser(): Promise<TestUser> {
   const address = newAddress();
-  return newUser((method, path, options = {}) => stack.http(method, path, { ...options, headers: { ...options.headers, ...from(address) } }));
+  return newUser({ baseUrl: stack.baseUrl, headers: from(address) });
 }
 
 function login(on: Stack, user: Pick<TestUser, 'email'>, password: string, address: string) {
-  return on.http('POST', '/api/auth/login', { headers: from(address), body: { email: user.email, password } });
+  return api(on).POST('/api/auth/login', { body: { email: user.email, password }, headers: from(address) });
 }
 
 describe('login', () => {
@@ -80,7 +81,7 @@ describe('sign-up', () => {
   it('has a per-address bucket of its own, shared by every API process', async () => {
     const address = newAddress();
     const signUp = (on: Stack, at: string) =>
-      on.http('POST', '/api/auth/signup', { headers: from(at), body: { email: `user-${crypto.randomUUID()}@example.test`, password: 'correct horse battery staple' } });
+      api(on).POST('/api/auth/signup', { body: { email: `user-${crypto.randomUUID()}@example.test`, password: 'correct horse battery staple' }, headers: from(at) });
     for (let i = 0; i < SIGNUP_MAX; i++) expect((await signUp(i % 2 ? second : stack, address)).status).toBe(201);
     const refused = await signUp(second, address);
     expectProblem(refused, 429, 'rate_limited');

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCard } from '../replay/cards.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText, waitForAudio } from './support.ts';
+import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let owner: TestUser;
@@ -10,13 +11,13 @@ let audioId: string;
 let full: Buffer;
 beforeAll(async () => {
   stack = await startStack();
-  owner = await newUser(stack.http);
+  owner = await newUser(stack);
   const sentenceId = await insertSentence(stack.orm, owner.userId, uniqueText('The quick brown fox jumps over the lazy dog'));
-  const res = await stack.http('POST', '/api/audio', { token: owner.token, body: { sentenceId } });
-  expect(res.status, res.text).toBe(202);
+  const res = await api(stack, { token: owner.token }).POST('/api/audio', { body: { sentenceId } });
+  expectStatus(res, 202);
   expect(res.body.audio).toMatchObject({ status: 'pending', contentType: null });
   audioId = res.body.audio.audioId;
-  const ready = await waitForAudio(stack.http, owner, audioId);
+  const ready = await waitForAudio(stack, owner, audioId);
   expect(ready).toEqual({ audioId, status: 'ready', contentType: 'audio/wav', url: `/api/audio/${audioId}/content` });
   const content = await fetch(`${stack.baseUrl}${ready.url}`, { headers: { authorization: `Bearer ${owner.token}` } });
   expect(content.status).toBe(200);
@@ -35,9 +36,9 @@ describe('local espeak-ng engine', () => {
     expect(full.toString('latin1', 0, 4)).toBe('RIFF');
     expect(full.readUInt32LE(4)).toBe(full.length - 8);
     expect(full.length).toBeGreaterThan(1000);
-    expect(await balanceOf(stack.http, owner)).toBe(500);
-    const again = await stack.http('POST', '/api/audio', { token: owner.token, body: { sentenceId: (await stack.orm.em.fork().execute<any[]>(`SELECT sentence_id FROM audio_requests WHERE audio_id = ?`, [audioId]))[0].sentence_id } });
-    expect(again.status).toBe(200);
+    expect(await balanceOf(stack, owner)).toBe(500);
+    const again = await api(stack, { token: owner.token }).POST('/api/audio', { body: { sentenceId: (await stack.orm.em.fork().execute<any[]>(`SELECT sentence_id FROM audio_requests WHERE audio_id = ?`, [audioId]))[0].sentence_id } });
+    expectStatus(again, 200);
     expect(again.body.audio).toMatchObject({ audioId, status: 'ready' });
   });
 
@@ -79,42 +80,43 @@ describe('local espeak-ng engine', () => {
   });
 
   it("hides a clip from users who never requested it, and serves it to one who asks for the same text", async () => {
-    const stranger = await newUser(stack.http);
-    expectProblem(await stack.http('GET', `/api/audio/${audioId}`, { token: stranger.token }), 404, 'not_found');
+    const stranger = await newUser(stack);
+    expectProblem(await api(stack, { token: stranger.token }).GET('/api/audio/{audioId}', { params: { path: { audioId } } }), 404, 'not_found');
     expect((await get(undefined, stranger)).status).toBe(404);
 
     const [{ original_text: text }] = await stack.orm.em.fork().execute<any[]>(
       `SELECT s.original_text FROM sentences s JOIN audio_requests r ON r.sentence_id = s.id WHERE r.audio_id = ?`, [audioId]);
     const cardId = await insertCard(stack.orm, stranger.userId, { text });
-    const res = await stack.http('POST', '/api/audio', { token: stranger.token, body: { cardId } });
-    expect(res.status).toBe(200);
+    const res = await api(stack, { token: stranger.token }).POST('/api/audio', { body: { cardId } });
+    expectStatus(res, 200);
     expect(res.body.audio.audioId).toBe(audioId);
     expect((await get(undefined, stranger)).status).toBe(200);
 
     // Deleting the card removes the link, and with it the access.
     await stack.orm.em.fork().execute(`DELETE FROM cards WHERE id = ?`, [cardId]);
-    expect((await stack.http('GET', `/api/audio/${audioId}`, { token: stranger.token })).status).toBe(404);
+    expect((await api(stack, { token: stranger.token }).GET('/api/audio/{audioId}', { params: { path: { audioId } } })).status).toBe(404);
   });
 
   it('speaks the corrected text of a card whose preparation corrected it', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const text = uniqueText('Their going home');
     const corrected = text.replace('Their', "They're");
     const cardId = await insertCard(stack.orm, user.userId, { text, correctedText: corrected });
     const sentenceId = await insertSentence(stack.orm, user.userId, corrected);
-    const fromCard = await stack.http('POST', '/api/audio', { token: user.token, body: { cardId } });
-    const fromSentence = await stack.http('POST', '/api/audio', { token: user.token, body: { sentenceId } });
-    expect(fromSentence.body.audio.audioId).toBe(fromCard.body.audio.audioId);
+    const fromCard = bodyOf(await api(stack, { token: user.token }).POST('/api/audio', { body: { cardId } }), 200, 202);
+    const fromSentence = bodyOf(await api(stack, { token: user.token }).POST('/api/audio', { body: { sentenceId } }), 200, 202);
+    expect(fromSentence.audio.audioId).toBe(fromCard.audio.audioId);
   });
 
   it('validates the request', async () => {
-    const user = await newUser(stack.http);
-    const other = await newUser(stack.http);
+    const user = await newUser(stack);
+    const other = await newUser(stack);
     const cardId = await insertCard(stack.orm, other.userId, { text: uniqueText('not yours') });
-    expectProblem(await stack.http('POST', '/api/audio', { token: user.token, body: {} }), 400, 'invalid_request');
-    expectProblem(await stack.http('POST', '/api/audio', { token: user.token, body: { cardId, sentenceId: cardId } }), 400, 'invalid_request');
-    expectProblem(await stack.http('POST', '/api/audio', { token: user.token, body: { cardId: 'nope' } }), 400, 'invalid_request');
-    expectProblem(await stack.http('POST', '/api/audio', { token: user.token, body: { cardId } }), 404, 'not_found');
-    expectProblem(await stack.http('GET', '/api/audio/not-a-uuid', { token: user.token }), 400, 'invalid_request');
+    // Raw: a typed client cannot ask for neither.
+    expectProblem(await rawHttp(stack, 'POST', '/api/audio', { token: user.token, body: {} }), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).POST('/api/audio', { body: { cardId, sentenceId: cardId } }), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).POST('/api/audio', { body: { cardId: 'nope' } }), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).POST('/api/audio', { body: { cardId } }), 404, 'not_found');
+    expectProblem(await api(stack, { token: user.token }).GET('/api/audio/{audioId}', { params: { path: { audioId: 'not-a-uuid' } } }), 400, 'invalid_request');
   });
 });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyWallet } from '../sentences/support.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText } from './support.ts';
+import { api, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 const QUOTA = 3;
 const WINDOW_SECONDS = 24 * 3600;
@@ -16,18 +17,18 @@ afterAll(async () => { await stack?.close(); });
 
 /** A user with no credits at all: the local engine is free, so only the quota stops them. */
 async function brokeUser(): Promise<TestUser> {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   await emptyWallet(stack, user.userId);
   return user;
 }
 
 const requestClip = async (user: TestUser, text = uniqueText('Clip')) =>
-  stack.http('POST', '/api/audio', { token: user.token, body: { sentenceId: await insertSentence(stack.orm, user.userId, text) } });
+  api(stack, { token: user.token }).POST('/api/audio', { body: { sentenceId: await insertSentence(stack.orm, user.userId, text) } });
 
 async function useUpQuota(user: TestUser) {
   for (let i = 0; i < QUOTA; i++) {
     const res = await requestClip(user);
-    expect(res.status, res.text).toBe(202);
+    expectStatus(res, 202);
   }
 }
 
@@ -51,7 +52,7 @@ describe('audio generation quota', () => {
     expect((await requestClip(starter, shared)).status).toBe(202);
     await useUpQuota(user);
     const existing = await requestClip(user, shared); // someone else's generation, still pending
-    expect(existing.status, existing.text).toBe(202);
+    expectStatus(existing, 202);
     expectProblem(await requestClip(user), 429, 'audio_quota_exceeded');
   });
 
@@ -78,8 +79,8 @@ describe('audio generation quota', () => {
     const user = await brokeUser();
     await useUpQuota(user);
     const sentenceId = await insertSentence(stack.orm, user.userId, uniqueText('Over tRPC'));
-    const res = await stack.http('POST', '/trpc/audio.request', { token: user.token, body: { sentenceId } });
-    expect(res.status, res.text).toBe(429);
+    const res = await rawHttp(stack, 'POST', '/trpc/audio.request', { token: user.token, body: { sentenceId } });
+    expectStatus(res, 429);
     expect(res.body.error.data.problem.code).toBe('audio_quota_exceeded');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(WINDOW_SECONDS - 120);
     expect(res.body.error.data.problem.retryAfterSeconds).toBe(Number(res.headers.get('retry-after')));

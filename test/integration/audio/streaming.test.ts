@@ -4,6 +4,7 @@ import { AUDIO_STREAM_CHUNK_BYTES } from '../../../src/features/audio/service.ts
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText } from './support.ts';
+import { rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let owner: TestUser;
@@ -13,7 +14,7 @@ const clip = randomBytes(AUDIO_STREAM_CHUNK_BYTES * 3 + 12_345);
 
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  owner = await newUser(stack.http);
+  owner = await newUser(stack);
   const sentenceId = await insertSentence(stack.orm, owner.userId, uniqueText('A long clip'));
   audioId = randomUUID();
   const em = stack.orm.em.fork();
@@ -51,7 +52,7 @@ describe('serving a clip larger than one stream chunk', () => {
 
 describe('the OpenAPI document', () => {
   it('documents the 200 and 206 byte answers the content route sends', async () => {
-    const doc = (await stack.http('GET', '/api/openapi.json')).body;
+    const doc = (await rawHttp(stack, 'GET', '/api/openapi.json')).body;
     const responses = doc.paths['/api/audio/{audioId}/content'].get.responses;
     const served = (await get()).headers.get('content-type');
     expect(served).toBe('audio/wav');

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { expect, vi } from 'vitest';
 import type { Orm } from '../../../src/db/orm.ts';
 import { normaliseExpression } from '../../../src/domain/normalise.ts';
-import type { Http } from '../../support/stack.ts';
+
 import type { TestUser } from '../../support/users.ts';
+import { api, bodyOf, type Target } from '../../support/api.ts';
 
 /** A real OpenAI-compatible speech endpoint on 127.0.0.1: records requests, answers MP3-ish bytes or fails. */
 export interface FakeSpeech {
@@ -47,13 +48,12 @@ export async function insertSentence(orm: Orm, userId: string, text: string): Pr
 }
 
 /** Polls GET /api/audio/:id until the clip leaves `pending`. */
-export async function waitForAudio(httpFn: Http, user: TestUser, audioId: string, status: 'ready' | 'failed' = 'ready') {
-  let last: any;
-  await vi.waitFor(async () => {
-    last = (await httpFn('GET', `/api/audio/${audioId}`, { token: user.token })).body;
-    expect(last?.audio?.status).toBe(status);
+export async function waitForAudio(target: Target, user: TestUser, audioId: string, status: 'ready' | 'failed' = 'ready') {
+  return vi.waitFor(async () => {
+    const { audio } = bodyOf(await api(target, { token: user.token }).GET('/api/audio/{audioId}', { params: { path: { audioId } } }), 200);
+    expect(audio.status).toBe(status);
+    return audio;
   }, { timeout: 30_000, interval: 100 });
-  return last.audio;
 }
 
 /**

@@ -4,6 +4,7 @@ import { useStack, type Started } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import type { TestUser } from '../../support/users.ts';
 import { runLcs, tempHome } from './run-lcs.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -19,7 +20,7 @@ describe('lcs capture from stdin under the rate limit', () => {
     expect(run.json).toMatchObject({ new: 12, reused: 0, failed: 0 });
     expect(run.json.items.map((i: any) => i.text)).toEqual(lines); // in input order, whatever finished first
     expect(Date.now() - started).toBeGreaterThan(2_000); // it had to wait at least one window
-    const listed = await stack.http('GET', `/api/library?limit=${LIST_LIMIT_MAX}`, { token: user.token });
-    expect(listed.body.items).toHaveLength(12);
+    const listed = bodyOf(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { limit: LIST_LIMIT_MAX } } }), 200);
+    expect(listed.items).toHaveLength(12);
   });
 });

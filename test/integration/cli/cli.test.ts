@@ -3,9 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useStack, type Started } from '../../support/fixture.ts';
-import { mintToken } from '../../support/helpers.ts';
 import type { Stack } from '../../support/stack.ts';
-import type { TestUser } from '../../support/users.ts';
+import { mintToken, type TestUser } from '../../support/users.ts';
 import { captureReady, runLcs, tempHome } from './run-lcs.ts';
 
 let stack: Stack;
@@ -73,7 +72,7 @@ describe('lcs capture', () => {
 
 describe('lcs list / show / refresh / delete', () => {
   it('lists, searches, filters by status, shows, and deletes', async () => {
-    const { token } = await mintToken(stack.http, user.cookie, { scope: 'write' });
+    const { token } = await mintToken(stack, user.cookie, { scope: 'write' });
     const cardId = await captureReady('call it a day', as(token));
     const listed = await runLcs(['list', '--json'], as(token));
     expect(listed.json.items.map((c: any) => c.cardId)).toContain(cardId);
@@ -127,7 +126,7 @@ describe('exit codes', () => {
   });
 
   it('3 for a write with a read-only token, with the problem detail', async () => {
-    const { token } = await mintToken(stack.http, user.cookie, { scope: 'read' });
+    const { token } = await mintToken(stack, user.cookie, { scope: 'read' });
     const run = await runLcs(['capture', 'on the fence'], as(token));
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/^lcs: on the fence: .*read/i);

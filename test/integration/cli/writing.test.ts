@@ -7,6 +7,7 @@ import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { startFakeAnkiConnect } from './fake-anki-connect.ts';
 import { captureReady, runLcs, tempHome } from './run-lcs.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -31,12 +32,12 @@ describe('lcs sentence', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.json).toMatchObject({ queued: 2, duplicate: 1, failed: 0 });
     expect(run.json.items.map((i: any) => i.outcome)).toEqual(['queued', 'duplicate', 'queued']);
-    const listed = await stack.http('GET', `/api/sentences?pageSize=${SENTENCES_MAX_PAGE_SIZE}`, { token: user.token });
-    expect(listed.body.total).toBe(3);
+    const listed = bodyOf(await api(stack, { token: user.token }).GET('/api/sentences', { params: { query: { pageSize: SENTENCES_MAX_PAGE_SIZE } } }), 200);
+    expect(listed.total).toBe(3);
   });
 
   it('exits 4 when no credits are left, with the detail', async () => {
-    const broke = await newUser(stack.http);
+    const broke = await newUser(stack);
     await stack.orm.em.fork().execute(`UPDATE wallets SET balance = 0 WHERE user_id = ?`, [broke.userId]);
     const run = await runLcs(['sentence', 'add', 'Nothing left.'], as(broke));
     expect(run.code).toBe(4);
@@ -51,10 +52,10 @@ describe('lcs translate', () => {
     const run = await runLcs(['translate', '--to', 'de', '-', '--json'], as(user, { stdin: text }));
     expect(run.code, run.stderr).toBe(0);
     expect(run.json.translations).toHaveLength(3);
-    const balance = await balanceOf(stack.http, user);
+    const balance = await balanceOf(stack, user);
     const rerun = await runLcs(['translate', '--to', 'de', '-'], as(user, { stdin: text }));
     expect(rerun.stdout.trim().split('\n\n')).toEqual(run.json.translations.map((t: any) => t.text));
-    expect(await balanceOf(stack.http, user)).toBe(balance);
+    expect(await balanceOf(stack, user)).toBe(balance);
     expect((await runLcs(['translate', '-'], as(user, { stdin: 'x' }))).code).toBe(2); // --to is required
   });
 });
@@ -70,7 +71,7 @@ describe('lcs work', () => {
 
 describe('lcs anki push', () => {
   it('adds prepared cards through AnkiConnect without duplicates, and a rerun adds only what is new', async () => {
-    const learner = await newUser(stack.http);
+    const learner = await newUser(stack);
     const home = tempHome();
     await captureReady('break a leg', as(learner, { home }));
 
@@ -96,7 +97,7 @@ describe('lcs anki push', () => {
   });
 
   it('updates a note whose card changed since the last push', async () => {
-    const learner = await newUser(stack.http);
+    const learner = await newUser(stack);
     const home = tempHome();
     const cardId = await captureReady('spill the tea', as(learner, { home }));
     await runLcs(['anki', 'push', '--anki-url', anki.url], as(learner, { home }));

@@ -4,9 +4,10 @@ import { MODEL_OUTPUT_TOKEN_CAP, OUTPUT_TOKEN_LIMITS } from '../../../src/domain
 import { counterValue as metric } from '../../support/metrics.ts';
 import { charge, reserveCredits } from '../../../src/features/credits/wallet.ts';
 import { startFakeSpeech, insertSentence, uniqueText, type FakeSpeech } from '../audio/support.ts';
-import { startStack, type HttpResponse, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { expectLedgerMatchesBalance } from '../../support/helpers.ts';
+import { api, bodyOf, expectProblem, expectStatus, rawHttp, type AnyReply, type RawOptions } from '../../support/api.ts';
 
 // Issue 8 §2: a balance check reserved nothing, so with 1 credit left every concurrent unit of
 // model work ran and the shortfall was written off. Every paid unit now holds credits before
@@ -29,14 +30,14 @@ const callsOf = (task: string) => stack.fake.requests.filter((r) => r.body?.resp
 
 /** A user whose ledger says 1 credit is left (499 of the free 500 charged honestly). */
 async function userWithOneCredit(): Promise<TestUser> {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: 'spend-499', providerCostUsd: '0.00499', kind: 'work', reason: 'set-up' });
   expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(1);
   return user;
 }
 
 /** One success (the 1 credit serves one unit, never more); every other answer is a 402 `insufficient_credits` problem. */
-function expectOneServed(answers: HttpResponse[], success: number) {
+function expectOneServed(answers: AnyReply[], success: number) {
   const served = answers.filter((a) => a.status === success);
   expect(served.length, answers.map((a) => a.status).join(',')).toBe(1);
   for (const refused of answers.filter((a) => a.status !== success)) expectProblem(refused, 402, 'insufficient_credits');
@@ -44,7 +45,10 @@ function expectOneServed(answers: HttpResponse[], success: number) {
 }
 
 
-const heldOf = async (user: TestUser) => (await stack.http('GET', '/api/credits', { token: user.token })).body.held as number;
+const heldOf = async (user: TestUser) => bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).held;
+// Raw: the document marks a draft's tone and useLibrary required, though the service defaults them.
+const requestDraft = (user: TestUser, prompt: string, options: Omit<RawOptions, 'token' | 'body'> = {}) =>
+  rawHttp(stack, 'POST', '/api/work', { token: user.token, body: { prompt }, ...options });
 
 const concurrently = <T>(make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: CONCURRENT }, (_, i) => make(i)));
 
@@ -52,7 +56,7 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
   it('Output Flow drafts (POST /api/work)', async () => {
     const user = await userWithOneCredit();
     stack.fake.setLatency(300);
-    const answers = await concurrently((i) => stack.http('POST', '/api/work', { token: user.token, body: { prompt: `Draft number ${i}` } }));
+    const answers = await concurrently((i) => requestDraft(user, `Draft number ${i}`));
     expect(callsOf('work_draft')).toHaveLength(expectOneServed(answers, 200));
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(0);
   });
@@ -60,8 +64,7 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
   it('page translations (POST /api/immersive-translate)', async () => {
     const user = await userWithOneCredit();
     stack.fake.setLatency(300);
-    const answers = await concurrently((i) => stack.http('POST', '/api/immersive-translate', {
-      token: user.token,
+    const answers = await concurrently((i) => api(stack, { token: user.token }).POST('/api/immersive-translate', {
       body: { request_id: `hold-${randomUUID()}`, target_language: 'fr', source_language: 'en', items: [{ id: 'a', text: `Page text ${i} ${randomUUID()}` }] },
     }));
     expect(callsOf('translate_batch')).toHaveLength(expectOneServed(answers, 200));
@@ -71,7 +74,7 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
   it('sync sentences (POST /api/sentences)', async () => {
     const user = await userWithOneCredit();
     stack.fake.setLatency(300);
-    const answers = await concurrently((i) => stack.http('POST', '/api/sentences', { token: user.token, body: { original_text: `Sync sentence ${i} ${randomUUID()}` } }));
+    const answers = await concurrently((i) => api(stack, { token: user.token }).POST('/api/sentences', { body: { original_text: `Sync sentence ${i} ${randomUUID()}` } }));
     expect(callsOf('translate_sentence')).toHaveLength(expectOneServed(answers, 200));
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(0);
   });
@@ -79,8 +82,8 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
   it('async sentences (POST /api/sentences?mode=async): refused at once, not failed later', async () => {
     const user = await userWithOneCredit();
     stack.fake.setLatency(300);
-    const answers = await concurrently((i) => stack.http('POST', '/api/sentences?mode=async', {
-      token: user.token, headers: { 'x-service-async': '1' }, body: { original_text: `Async sentence ${i} ${randomUUID()}` },
+    const answers = await concurrently((i) => api(stack, { token: user.token }).POST('/api/sentences', {
+      params: { query: { mode: 'async' } }, headers: { 'x-service-async': '1' }, body: { original_text: `Async sentence ${i} ${randomUUID()}` },
     }));
     const served = expectOneServed(answers, 202);
     await vi.waitFor(async () => {
@@ -95,8 +98,8 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
     const user = await userWithOneCredit();
     stack.fake.setLatency(300);
     await concurrently(async (i) => {
-      const res = await stack.http('POST', '/api/library', { token: user.token, body: { text: `hold the line ${i} ${randomUUID().slice(0, 8)}` } });
-      expect(res.status, res.text).toBe(202);
+      const res = await api(stack, { token: user.token }).POST('/api/library', { body: { text: `hold the line ${i} ${randomUUID().slice(0, 8)}` } });
+      expectStatus(res, 202);
     });
     const settled = await vi.waitFor(async () => {
       const rows = await stack.orm.em.fork().execute<{ enrichment_status: string; code: string | null }[]>(
@@ -116,7 +119,7 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
     const user = await userWithOneCredit();
     const sentenceIds = await concurrently((i) => insertSentence(stack.orm, user.userId, uniqueText(`Speak sentence ${i}`)));
     const before = speech.requests.length;
-    const answers = await concurrently((i) => stack.http('POST', '/api/audio', { token: user.token, body: { sentenceId: sentenceIds[i] } }));
+    const answers = await concurrently((i) => api(stack, { token: user.token }).POST('/api/audio', { body: { sentenceId: sentenceIds[i]! } }));
     const served = expectOneServed(answers, 202);
     await vi.waitFor(async () => {
       const [row] = await stack.orm.em.fork().execute<{ n: string }[]>(
@@ -130,25 +133,25 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
 
 describe('what is held', () => {
   it('GET /api/credits shows credits held by a draft in progress; a 402 while they are held says so', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: 'spend-490', providerCostUsd: '0.0049', kind: 'work', reason: 'set-up' });
     stack.fake.setLatency(1_000);
-    const first = stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'A slow draft' } });
+    const first = requestDraft(user, 'A slow draft');
     await vi.waitFor(async () => expect(await heldOf(user)).toBe(10), { timeout: 5_000, interval: 50 });
-    const refused = await stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'Another draft' } });
+    const refused = await requestDraft(user, 'Another draft');
     expectProblem(refused, 402, 'insufficient_credits');
     expect(refused.body).toMatchObject({ balance: 10, held: 10 });
     expect(refused.body.detail).toMatch(/held by work in progress/);
     expect((await first).status).toBe(200);
     expect(await heldOf(user)).toBe(0);
-    const spent = await stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'Nothing left' } });
+    const spent = await requestDraft(user, 'Nothing left');
     expect(spent.body).toMatchObject({ code: 'insufficient_credits', balance: 0, held: 0 });
   });
 
   it('holds a draft for its maximum cost, not more than is available, and frees it when the call fails', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     stack.fake.setLatency(500);
-    const draft = stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'Bounded by max_tokens' } });
+    const draft = requestDraft(user, 'Bounded by max_tokens');
     const held = await vi.waitFor(async () => {
       const value = await heldOf(user);
       expect(value).toBeGreaterThan(0);
@@ -159,7 +162,7 @@ describe('what is held', () => {
     expect(held).toBeLessThan(400);
     await draft;
     stack.fake.setMode('fail');
-    expect((await stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'Fails' } })).status).toBe(503);
+    expect((await requestDraft(user, 'Fails', { expected5xx: [503] })).status).toBe(503);
     expect(await heldOf(user)).toBe(0);
   });
 });
@@ -173,7 +176,7 @@ describe('holds lapse and are keyed by the unit of work', () => {
       [user.userId],
     );
     expect(await heldOf(user)).toBe(0);
-    expect((await stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'After a crash' } })).status).toBe(200);
+    expect((await requestDraft(user, 'After a crash')).status).toBe(200);
     expect(await metric('lcs_provider_unbilled_calls_total', { task: 'work_draft', reason: 'lost' })).toBe(lost + 1);
     const [row] = await stack.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM credit_holds WHERE user_id = ?`, [user.userId]);
     expect(Number(row!.n)).toBe(0);
@@ -196,7 +199,7 @@ describe('holds lapse and are keyed by the unit of work', () => {
   });
 
   it('the charge for work kept from a failed unit (its own key) settles the unit\'s hold in the same transaction', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const [requestId, claimToken] = [randomUUID(), randomUUID()];
     const unit = { userId: user.userId, key: `page-translation/${requestId}/${claimToken}`, task: 'translate_batch', maxCredits: 100, lifetimeMs: 60_000 };
     await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: 0 });
@@ -210,7 +213,7 @@ describe('holds lapse and are keyed by the unit of work', () => {
   });
 
   it('a hold taken at request time (async sentence, audio) is reused by the call, which is not a lost one', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const ahead = { userId: user.userId, key: `sentence-translation/${randomUUID()}/attempt-1`, task: 'translate_sentence', maxCredits: 3, lifetimeMs: 60_000 };
     expect(await reserveCredits(stack.orm.em.fork(), ahead)).toEqual({ credits: 3, lostCalls: [] });
     expect(await reserveCredits(stack.orm.em.fork(), { ...ahead, callAttemptAt: Date.now() })).toEqual({ credits: 3, lostCalls: [] });
@@ -220,14 +223,14 @@ describe('holds lapse and are keyed by the unit of work', () => {
 
 describe('every model request sets max_tokens', () => {
   it('sized per kind of work: preparation and drafts fixed, translations by their text', async () => {
-    const user = await newUser(stack.http);
-    await stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'Limits' } });
-    await stack.http('POST', '/api/sentences', { token: user.token, body: { original_text: 'Short sentence here.' } });
-    await stack.http('POST', '/api/immersive-translate', {
-      token: user.token, body: { request_id: `max-${randomUUID()}`, target_language: 'fr', source_language: 'en', items: [{ id: 'a', text: `Item ${randomUUID()}` }] },
+    const user = await newUser(stack);
+    await requestDraft(user, 'Limits');
+    await api(stack, { token: user.token }).POST('/api/sentences', { body: { original_text: 'Short sentence here.' } });
+    await api(stack, { token: user.token }).POST('/api/immersive-translate', {
+      body: { request_id: `max-${randomUUID()}`, target_language: 'fr', source_language: 'en', items: [{ id: 'a', text: `Item ${randomUUID()}` }] },
     });
-    const card = await stack.http('POST', '/api/library', { token: user.token, body: { text: `max tokens ${randomUUID().slice(0, 8)}` } });
-    expect(card.status).toBe(202);
+    const card = await api(stack, { token: user.token }).POST('/api/library', { body: { text: `max tokens ${randomUUID().slice(0, 8)}` } });
+    expectStatus(card, 202);
     await vi.waitFor(() => expect(callsOf('capture_preparation')).toHaveLength(1), { timeout: 30_000, interval: 100 });
 
     const limits = Object.fromEntries(stack.fake.requests.map((r) => [r.body.response_format.json_schema.name, r.body.max_tokens]));
@@ -244,12 +247,12 @@ describe('every model request sets max_tokens', () => {
 
 describe('provider spend nobody paid for', () => {
   it('a concurrent twin draft under the same Idempotency-Key: one charge, the other call counted as duplicate spend', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const duplicates = await metric('lcs_provider_unbilled_calls_total', { task: 'work_draft', reason: 'duplicate' });
     const cost = await metric('lcs_provider_unbilled_cost_usd_total', { task: 'work_draft', reason: 'duplicate' });
     stack.fake.setLatency(300);
     const key = { 'idempotency-key': `twin-${randomUUID()}` };
-    const twins = await Promise.all([0, 1].map(() => stack.http('POST', '/api/work', { token: user.token, body: { prompt: 'Twins' }, headers: key })));
+    const twins = await Promise.all([0, 1].map(() => requestDraft(user, 'Twins', { headers: key })));
     expect(twins.map((t) => t.status)).toEqual([200, 200]);
     expect(twins.map((t) => t.body.creditsCharged).sort()).toEqual([0, 120]);
     expect(callsOf('work_draft')).toHaveLength(2);

@@ -2,13 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeKind } from '../../../src/domain/credits.ts';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import { charge, setPlan } from '../../../src/features/credits/wallet.ts';
-import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser } from '../../support/users.ts';
-import { expectLedgerMatchesBalance, guarded, sql } from '../../support/helpers.ts';
+import type { operations } from '../../../clients/rest/schema.d.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { newUser } from '../../support/users.ts';
+import { expectLedgerMatchesBalance, sql } from '../../support/helpers.ts';
+import { api, bodyOf, expectProblem, expectStatus } from '../../support/api.ts';
+
+type LedgerEntry = operations['account.ledger']['responses'][200]['content']['application/json']['items'][number];
 
 let stack: Stack;
-let http: Http;
-beforeAll(async () => { stack = await startStack({ worker: false }); http = guarded(stack.http); });
+beforeAll(async () => { stack = await startStack({ worker: false }); });
 afterAll(async () => { await stack?.close(); });
 
 // Longer than a double holds: as a JS number it would be 0.0005 exactly.
@@ -26,7 +29,7 @@ const EXPECTED: Record<ChargeKind, number[]> = {
 
 describe('charge() through the real wallet', () => {
   it.each(Object.keys(EXPECTED) as ChargeKind[])('%s: ledger amount, balance after, and exactly once per key', async (kind) => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     await setPlan(stack.orm.em.fork(), user.userId, 'paid');
     let balance = 5000;
     for (const [i, cost] of COSTS.entries()) {
@@ -45,12 +48,12 @@ describe('charge() through the real wallet', () => {
     }
     const [{ count }] = (await sql<{ count: string }>(stack, `SELECT count(*)::text AS count FROM ledger_entries WHERE user_id = ? AND kind = ?`, [user.userId, kind])) as [{ count: string }];
     expect(Number(count)).toBe(COSTS.length);
-    expect((await http('GET', '/api/credits', { token: user.token })).body.balance).toBe(balance);
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance).toBe(balance);
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(balance);
   });
 
   it('takes what is left and records the shortfall when a charge is larger than the balance', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const em = () => stack.orm.em.fork();
     await charge(em(), { userId: user.userId, idempotencyKey: 'big-1', providerCostUsd: '0.0045', kind: 'work', reason: 'x' }); // 450
     const over = await charge(em(), { userId: user.userId, idempotencyKey: 'big-2', providerCostUsd: '0.0016', kind: 'work', reason: 'x' }); // 160
@@ -63,7 +66,7 @@ describe('charge() through the real wallet', () => {
   });
 
   it('refuses garbage costs before touching the ledger', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     for (const cost of ['-1', 'abc', '1e999999', 'NaN', '']) {
       await expect(charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: `bad-${cost}`, providerCostUsd: cost, kind: 'work', reason: 'x' })).rejects.toThrow(RangeError);
     }
@@ -73,10 +76,10 @@ describe('charge() through the real wallet', () => {
 
 describe('GET /api/credits', () => {
   it('shows the free plan’s balance and the current period', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const before = Date.now();
-    const res = await http('GET', '/api/credits', { token: user.token });
-    expect(res.status).toBe(200);
+    const res = await api(stack, { token: user.token }).GET('/api/credits');
+    expectStatus(res, 200);
     expect(res.body).toEqual({ balance: 500, held: 0, plan: 'free', monthlyAllowance: 500, periodStart: expect.any(String), periodEnd: expect.any(String) });
     const start = new Date(res.body.periodStart).getTime();
     const end = new Date(res.body.periodEnd).getTime();
@@ -89,18 +92,20 @@ describe('GET /api/credits', () => {
 
 describe('GET /api/credits/ledger', () => {
   it('lists the user’s own entries, newest first, page by page with a cursor', async () => {
-    const user = await newUser(http);
-    const stranger = await newUser(http);
+    const user = await newUser(stack);
+    const stranger = await newUser(stack);
     await charge(stack.orm.em.fork(), { userId: stranger.userId, idempotencyKey: 'stranger', providerCostUsd: '0.0001', kind: 'work', reason: 'not yours' });
     for (let i = 0; i < 7; i++) {
       await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: `page-${i}`, providerCostUsd: '0.0001', kind: 'work', reason: `charge ${i}`, ref: `card-${i}` });
     }
-    const seen: any[] = [];
+    const seen: LedgerEntry[] = [];
+    const page = (cursor: string | null) =>
+      api(stack, { token: user.token }).GET('/api/credits/ledger', { params: { query: { limit: 3, ...(cursor ? { cursor } : {}) } } });
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: any = await http('GET', `/api/credits/ledger?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: user.token });
-      expect(res.status).toBe(200);
+      const res = await page(cursor);
+      expectStatus(res, 200);
       expect(res.body.items.length).toBeLessThanOrEqual(3);
       seen.push(...res.body.items);
       cursor = res.body.nextCursor;
@@ -118,9 +123,9 @@ describe('GET /api/credits/ledger', () => {
   });
 
   it(`defaults to ${LIST_LIMIT_DEFAULT} entries and refuses a limit over ${LIST_LIMIT_MAX}`, async () => {
-    const user = await newUser(http);
-    const res = await http('GET', '/api/credits/ledger', { cookie: user.cookie });
+    const user = await newUser(stack);
+    const res = await api(stack, { cookie: user.cookie }).GET('/api/credits/ledger');
     expect(res.body).toEqual({ items: [expect.objectContaining({ kind: 'grant' })], nextCursor: null });
-    expectProblem(await http('GET', `/api/credits/ledger?limit=${LIST_LIMIT_MAX + 1}`, { token: user.token }), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).GET('/api/credits/ledger', { params: { query: { limit: LIST_LIMIT_MAX + 1 } } }), 400, 'invalid_request');
   });
 });

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { charge, getWallet, setPlan } from '../../../src/features/credits/wallet.ts';
-import { startStack, type Http, type Stack } from '../../support/stack.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { expectLedgerMatchesBalance, guarded, sql } from '../../support/helpers.ts';
+import { expectLedgerMatchesBalance, sql } from '../../support/helpers.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
-let http: Http;
-beforeAll(async () => { stack = await startStack({ worker: false }); http = guarded(stack.http); });
+beforeAll(async () => { stack = await startStack({ worker: false }); });
 afterAll(async () => { await stack?.close(); });
 
 const DAY = 86_400_000;
@@ -25,7 +25,7 @@ async function entries(userId: string) {
 
 describe('period rollover', () => {
   it('free plan: the unused balance expires and a fresh 500 is granted, no carry-over', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const first = await getWallet(em(), user.userId);
     await spend(user.userId, 'before', '0.001'); // 100 credits
 
@@ -46,7 +46,7 @@ describe('period rollover', () => {
   });
 
   it('after several idle periods: one expiry, one grant for the period containing now', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const wallet = await getWallet(em(), user.userId, later(100));
     expect(wallet.balance).toBe(500);
     expect(new Date(wallet.periodStart).getTime()).toBeLessThanOrEqual(later(100).getTime());
@@ -56,7 +56,7 @@ describe('period rollover', () => {
   });
 
   it('an empty balance has nothing to expire', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     await spend(user.userId, 'all', '0.005'); // 500 credits
     expect((await getWallet(em(), user.userId, later(31))).balance).toBe(500);
     expect((await entries(user.userId)).map((e) => e.kind)).toEqual(['grant', 'work', 'grant']);
@@ -64,7 +64,7 @@ describe('period rollover', () => {
   });
 
   it('concurrent first accesses in a new period roll over once', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const now = later(31);
     const results = await Promise.all([
       ...Array.from({ length: 10 }, () => getWallet(em(), user.userId, now)),
@@ -78,13 +78,13 @@ describe('period rollover', () => {
   });
 
   it('paid plan via setPlan: 5,000 at once, then 5,000 each period, no carry-over', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     await spend(user.userId, 'free-spend', '0.0001'); // 10
     const paid = await setPlan(em(), user.userId, 'paid');
     expect(paid).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
     expect((await entries(user.userId)).slice(-2).map((e) => [e.kind, e.amount])).toEqual([['expiry', -490], ['grant', 5000]]);
-    expect((await http('GET', '/api/credits', { token: user.token })).body).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
-    expect((await http('GET', '/api/me', { token: user.token })).body.plan).toBe('paid');
+    expect((await api(stack, { token: user.token }).GET('/api/credits')).body).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/me'), 200).plan).toBe('paid');
 
     await spend(user.userId, 'paid-spend', '0.01'); // 1,000
     const next = await getWallet(em(), user.userId, later(31));
@@ -107,11 +107,11 @@ describe('npm run set-plan (src/cli/set-plan.ts)', () => {
   );
 
   it('moves an account to the paid plan; the API shows it', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const { stdout } = await run(user.email.toUpperCase(), 'paid');
     expect(stdout).toContain('plan paid, balance 5000');
-    expect((await http('GET', '/api/credits', { token: user.token })).body).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
-    expect((await http('GET', '/api/me', { cookie: user.cookie })).body.plan).toBe('paid');
+    expect((await api(stack, { token: user.token }).GET('/api/credits')).body).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
+    expect(bodyOf(await api(stack, { cookie: user.cookie }).GET('/api/me'), 200).plan).toBe('paid');
     await expectLedgerMatchesBalance(stack, user.userId);
   });
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { charge } from '../../../src/features/credits/wallet.ts';
-import { startStack, type Http, type Stack } from '../../support/stack.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { expectLedgerMatchesBalance, guarded, sql } from '../../support/helpers.ts';
+import { expectLedgerMatchesBalance, sql } from '../../support/helpers.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
-let http: Http;
-beforeAll(async () => { stack = await startStack({ worker: false }); http = guarded(stack.http); });
+beforeAll(async () => { stack = await startStack({ worker: false }); });
 afterAll(async () => { await stack?.close(); });
 
 // Each call gets its own EntityManager, as concurrent requests and activities do.
@@ -15,7 +15,7 @@ const chargeOnce = (userId: string, idempotencyKey: string, providerCostUsd: str
 
 describe('concurrent charges', () => {
   it('50 at once with one key → exactly one ledger entry, the balance reduced once', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const results = await Promise.all(Array.from({ length: 50 }, () => chargeOnce(user.userId, 'same-key', '0.0016')));
     expect(results.filter((r) => r.charged)).toHaveLength(1);
     expect(new Set(results.map((r) => r.entryId)).size).toBe(1);
@@ -23,11 +23,11 @@ describe('concurrent charges', () => {
     const entries = await sql(stack, `SELECT amount FROM ledger_entries WHERE user_id = ? AND idempotency_key = 'same-key'`, [user.userId]);
     expect(entries).toEqual([{ amount: -160 }]);
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(340);
-    expect((await http('GET', '/api/credits', { token: user.token })).body.balance).toBe(340);
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance).toBe(340);
   });
 
   it('worth more than the balance → never below zero, ends at 0, shortfalls recorded, ledger sums to the balance', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     // 30 × 40 credits = 1,200 against 500.
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => chargeOnce(user.userId, `key-${i}`, '0.0004')));
     expect(results.every((r) => r.charged && r.credits === 40)).toBe(true);
@@ -49,11 +49,11 @@ describe('concurrent charges', () => {
       expect(-e.amount + e.shortfall).toBe(40);
     }
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(0);
-    expect((await http('GET', '/api/credits', { token: user.token })).body.balance).toBe(0);
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance).toBe(0);
   });
 
   it('retried keys racing with new ones are each counted once', async () => {
-    const user = await newUser(http);
+    const user = await newUser(stack);
     const keys = Array.from({ length: 60 }, (_, i) => `mixed-${i % 6}`);
     const results = await Promise.all(keys.map((key) => chargeOnce(user.userId, key, '0.0005')));
     expect(results.filter((r) => r.charged)).toHaveLength(6);
@@ -61,7 +61,7 @@ describe('concurrent charges', () => {
   });
 
   it('of different users do not block or affect each other', async () => {
-    const [a, b] = await Promise.all([newUser(http), newUser(http)]);
+    const [a, b] = await Promise.all([newUser(stack), newUser(stack)]);
     await Promise.all([
       ...Array.from({ length: 10 }, (_, i) => chargeOnce(a.userId, `a-${i}`, '0.0001')),
       ...Array.from({ length: 10 }, (_, i) => chargeOnce(b.userId, `b-${i}`, '0.0002')),

@@ -6,6 +6,7 @@ import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { launchExtension, serveFixtures, type Extension } from './harness.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 // The extension's options page and capture, in Chromium, against the real service and the fake
 // provider: the learner pastes a token, checks the connection, selects text and captures it.
@@ -73,7 +74,7 @@ describe('options page', () => {
   it('says in plain words why not: a refused token, languages not set, a service that is not there', async () => {
     const refused = await checkConnection(stack.baseUrl, 'lcp_not-a-real-token');
     expect(refused.outcome).toMatch(/did not accept the token/);
-    const newcomer = await newUser(stack.http, { languages: null });
+    const newcomer = await newUser(stack, { languages: null });
     const noLanguages = await checkConnection(stack.baseUrl, newcomer.token);
     expect(noLanguages.outcome).toMatch(new RegExp(`Connected as ${newcomer.email}, but your languages are not set yet`));
     const away = await checkConnection('http://127.0.0.1:9', user.token);
@@ -90,8 +91,8 @@ describe('capture', () => {
     await page.getByRole('button', { name: 'Capture' }).click();
     await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toBe('Saved: [fr] a drop in the ocean');
     await page.screenshot({ path: `${SCREENS}/extension-toast.png` });
-    const library = await stack.http('GET', '/api/library', { token: user.token });
-    expect(library.body.items.map((card: { text: string }) => card.text)).toContain('a drop in the ocean');
+    const library = bodyOf(await api(stack, { token: user.token }).GET('/api/library'), 200);
+    expect(library.items.map((card) => card.text)).toContain('a drop in the ocean');
 
     await select(page, '#second strong');
     await page.getByRole('button', { name: 'Capture' }).click();
@@ -104,8 +105,8 @@ describe('capture', () => {
     await select(page, 'article');
     await page.getByRole('button', { name: 'Capture' }).click();
     await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toMatch(/^Saved as a sentence: \[fr\] City council backs/);
-    const sentences = await stack.http('GET', '/api/sentences', { token: user.token });
-    expect(sentences.body.items[0].original_text).toMatch(/^City council backs the riverside plan/);
+    const sentences = bodyOf(await api(stack, { token: user.token }).GET('/api/sentences'), 200);
+    expect(sentences.items[0]!.original_text).toMatch(/^City council backs the riverside plan/);
     await page.close();
   });
 
@@ -121,7 +122,7 @@ describe('capture', () => {
   });
 
   it('says why not: languages to set (with a way to the options), a refused token', async () => {
-    const newcomer = await newUser(stack.http, { languages: null });
+    const newcomer = await newUser(stack, { languages: null });
     await extension.configure({ serviceUrl: stack.baseUrl, token: newcomer.token });
     const page = await openArticle();
     await select(page, '#lead b');

@@ -8,6 +8,7 @@ import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { setBalance, waitForStatus } from '../library/helpers.ts';
 import { launchExtension, recordingProxy, serveFixtures, type Extension } from './harness.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 // Pages read bilingually through the extension, in Chromium, against the real service and the
 // fake provider (which answers "[fr] <text>" with every placeholder kept), behind a proxy that
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 /** A new learner whose pages on 127.0.0.1 are translated as they open. */
 async function learnerReading(): Promise<TestUser> {
-  const learner = await newUser(stack.http);
+  const learner = await newUser(stack);
   await extension.configure({ serviceUrl: proxy.url, token: learner.token, autoTranslateSites: ['127.0.0.1'] });
   return learner;
 }
@@ -54,7 +55,7 @@ const ARTICLE_BLOCKS = 9; // nav, h1, byline, three paragraphs, the quote, two l
 describe('page translation', () => {
   it('retries a batch whose answer was lost with the same request_id, and the service charges it once', async () => {
     const learner = await learnerReading();
-    const before = await balanceOf(stack.http, learner);
+    const before = await balanceOf(stack, learner);
     const from = proxy.translations().length;
     proxy.loseAnswers(1);
     const page = await readTranslated('article.html', ARTICLE_BLOCKS);
@@ -68,7 +69,7 @@ describe('page translation', () => {
     const charged = new Map(sent.filter((e) => e.status === 200 && !e.replayed).map((e) => [e.requestBody.request_id, e.responseBody.credits_charged as number]));
     const total = [...charged.values()].reduce((a, b) => a + b, 0);
     expect(total).toBeGreaterThan(0);
-    expect(before - await balanceOf(stack.http, learner)).toBe(total);
+    expect(before - await balanceOf(stack, learner)).toBe(total);
     await page.close();
   });
 
@@ -104,9 +105,9 @@ describe('page translation', () => {
   });
 
   it('sends a long page near the viewport first, in batches within the limits, and a reload costs nothing', async () => {
-    const learner = await newUser(stack.http);
+    const learner = await newUser(stack);
     await extension.configure({ serviceUrl: proxy.url, token: learner.token });
-    const before = await balanceOf(stack.http, learner);
+    const before = await balanceOf(stack, learner);
     const from = proxy.translations().length;
     const page = await extension.context.newPage();
     await page.goto(fixtures.url('long.html'));
@@ -124,7 +125,7 @@ describe('page translation', () => {
     }
     expect(batches[0]!.map((item) => item.text.slice(0, 3))).toContain('51.');
     expect(batches[0]![0]!.text).not.toMatch(/^A long report/);
-    const cost = before - await balanceOf(stack.http, learner);
+    const cost = before - await balanceOf(stack, learner);
     const characters = batches.flat().reduce((sum, item) => sum + countCodePoints(item.text), 0);
     console.info(`long page: ${batches.length} batches, ${batches.flat().length} items, ${characters} characters, ${cost} credits`);
     expect(cost).toBeGreaterThan(0);
@@ -136,7 +137,7 @@ describe('page translation', () => {
     // The same blocks make the same batches, hence the same request_ids: the stored answers come back.
     const reloaded = proxy.translations().slice(reloadFrom).map((e) => ({ status: e.status, charged: e.replayed ? 0 : e.responseBody?.credits_charged }));
     expect(reloaded).toEqual(reloaded.map(() => ({ status: 200, charged: 0 })));
-    expect(await balanceOf(stack.http, learner)).toBe(before - cost);
+    expect(await balanceOf(stack, learner)).toBe(before - cost);
     await page.close();
   });
 
@@ -162,8 +163,8 @@ describe('known expressions', () => {
   it('underlines what the learner has in the library, with its translation on hover, asking the service only for the list', async () => {
     const learner = await learnerReading();
     for (const text of ['A drop in the ocean', 'kicking the can down the road']) {
-      const captured = await stack.http('POST', '/api/library', { token: learner.token, body: { text } });
-      await waitForStatus(stack, learner, captured.body.card.cardId, 'ready');
+      const captured = bodyOf(await api(stack, { token: learner.token }).POST('/api/library', { body: { text } }), 200, 202);
+      await waitForStatus(stack, learner, captured.card.cardId, 'ready');
     }
     const from = proxy.exchanges.length;
     const page = await readTranslated('article.html', ARTICLE_BLOCKS);

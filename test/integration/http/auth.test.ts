@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../../src/domain/tokens.ts';
 import { startStack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
-import { authenticatedOperations, guarded, mintToken, sql, withOneCharChanged } from '../../support/helpers.ts';
+import { mintToken, newUser, type TestUser } from '../../support/users.ts';
+import { authenticatedOperations, sql, withOneCharChanged } from '../../support/helpers.ts';
+import { api, expectProblem, rawHttp } from '../../support/api.ts';
 
-// The matrix is built from the OpenAPI document, so every route added later is covered too.
+// The matrix is built from the OpenAPI document, so every route added later is covered too; its
+// operations are known only at run time, so they are called through the raw client.
 const stack = await startStack({ worker: false });
-const http = guarded(stack.http);
-const doc = (await stack.http('GET', '/api/openapi.json')).body;
+const doc = (await rawHttp(stack, 'GET', '/api/openapi.json')).body;
 const operations = authenticatedOperations(doc);
 afterAll(async () => { await stack.close(); });
 
@@ -19,12 +20,12 @@ let readToken: string;
 const bad: Record<string, Record<string, string>> = {};
 
 beforeAll(async () => {
-  user = await newUser(http);
-  readToken = (await mintToken(http, user.cookie, { scope: 'read' })).token;
-  const expired = await mintToken(http, user.cookie, { scope: 'write', expiresInDays: 1 });
+  user = await newUser(stack);
+  readToken = (await mintToken(stack, user.cookie, { scope: 'read' })).token;
+  const expired = await mintToken(stack, user.cookie, { scope: 'write', expiresInDays: 1 });
   await sql(stack, `UPDATE api_tokens SET expires_at = now() - interval '1 minute' WHERE id = ?`, [expired.id]);
-  const revoked = await mintToken(http, user.cookie, { scope: 'write' });
-  expect((await http('DELETE', `/api/tokens/${revoked.id}`, { cookie: user.cookie })).status).toBe(204);
+  const revoked = await mintToken(stack, user.cookie, { scope: 'write' });
+  expect((await api(stack, { cookie: user.cookie }).DELETE('/api/tokens/{id}', { params: { path: { id: revoked.id } } })).status).toBe(204);
 
   Object.assign(bad, {
     'missing credentials': {},
@@ -55,26 +56,26 @@ describe('the document lists the foundation routes', () => {
 describe.each(operations.map((o) => [`${o.method} ${o.template}`, o] as const))('%s', (_name, { method, path, template }) => {
   it.each(['missing credentials', 'a bare "Bearer"', 'a Basic scheme', 'a malformed bearer', 'a wrong checksum', 'a never-issued token',
     'an expired token', 'a revoked token', 'an unknown session cookie'])('401 with %s', async (name) => {
-    expectProblem(await http(method, path, { headers: bad[name] }), 401, 'unauthenticated');
+    expectProblem(await rawHttp(stack, method, path, { headers: bad[name] }), 401, 'unauthenticated');
   });
 
   if (method === 'GET') {
     it('accepts a read token', async () => {
-      expect((await http(method, path, { token: readToken })).status).not.toBeOneOf([401, 403]);
+      expect((await rawHttp(stack, method, path, { token: readToken })).status).not.toBeOneOf([401, 403]);
     });
   } else {
     it('403 read_only_token for a read token', async () => {
-      expectProblem(await http(method, path, { token: readToken }), 403, 'read_only_token');
+      expectProblem(await rawHttp(stack, method, path, { token: readToken }), 403, 'read_only_token');
     });
   }
 
   if (SESSION_ONLY.has(`${method} ${template}`)) {
     it('403 forbidden for a write token (page session only)', async () => {
-      expectProblem(await http(method, path, { token: user.token, body: { name: 'minted by a token', scope: 'write' } }), 403, 'forbidden');
+      expectProblem(await rawHttp(stack, method, path, { token: user.token, body: { name: 'minted by a token', scope: 'write' } }), 403, 'forbidden');
     });
   } else {
     it('accepts a write token', async () => {
-      expect((await http(method, path, { token: user.token })).status).not.toBeOneOf([401, 403]);
+      expect((await rawHttp(stack, method, path, { token: user.token })).status).not.toBeOneOf([401, 403]);
     });
   }
 });

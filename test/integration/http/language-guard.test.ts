@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser } from '../../support/users.ts';
-import { guarded, hasOperation } from '../../support/helpers.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { newUser } from '../../support/users.ts';
+import { hasOperation } from '../../support/helpers.ts';
+import { api, bodyOf, expectProblem, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-let http: Http;
-beforeAll(async () => { stack = await startStack({ worker: false }); http = guarded(stack.http); });
+beforeAll(async () => { stack = await startStack({ worker: false }); });
 afterAll(async () => { await stack?.close(); });
 
-/** Capture, translate and work routes, each with a body that would otherwise be accepted. */
+/** Capture, translate and work routes, each with a body that would otherwise be accepted (sent raw: the routes are found at run time). */
 const GUARDED: [string, unknown][] = [
   ['/api/library', { text: 'a piece of cake' }],
   ['/api/sentences', { original_text: 'Ich lerne Englisch.' }],
@@ -25,30 +25,30 @@ function presentRoutes(doc: any): [string, unknown][] {
 describe('428 language_setup_required', () => {
   it('on capture, translate and work routes until both languages are set', async () => {
     const routes = presentRoutes(stack.app.swagger());
-    const user = await newUser(http, { languages: null });
+    const user = await newUser(stack, { languages: null });
     for (const [path, body] of routes) {
-      expectProblem(await http('POST', path, { token: user.token, body }), 428, 'language_setup_required');
-      expectProblem(await http('POST', path, { cookie: user.cookie, body }), 428, 'language_setup_required');
+      expectProblem(await rawHttp(stack, 'POST', path, { token: user.token, body }), 428, 'language_setup_required');
+      expectProblem(await rawHttp(stack, 'POST', path, { cookie: user.cookie, body }), 428, 'language_setup_required');
     }
     // Nothing was charged on the way.
-    expect((await http('GET', '/api/credits', { token: user.token })).body.balance).toBe(500);
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance).toBe(500);
   });
 
   it('ends once languages are set', async () => {
     const routes = presentRoutes(stack.app.swagger());
-    const user = await newUser(http, { languages: null });
-    expect((await http('PUT', '/api/settings/language', { token: user.token, body: { targetLanguage: 'en', nativeLanguage: 'fr' } })).status).toBe(200);
+    const user = await newUser(stack, { languages: null });
+    expect((await api(stack, { token: user.token }).PUT('/api/settings/language', { body: { targetLanguage: 'en', nativeLanguage: 'fr' } })).status).toBe(200);
     for (const [path] of routes) {
       // An empty body: validation answers, the guard no longer does.
-      expectProblem(await http('POST', path, { token: user.token, body: {} }), 400, 'invalid_request');
+      expectProblem(await rawHttp(stack, 'POST', path, { token: user.token, body: {} }), 400, 'invalid_request');
     }
   });
 
   it('does not guard account, token and credit routes', async () => {
-    const user = await newUser(http, { languages: null });
-    const me = await http('GET', '/api/me', { token: user.token });
+    const user = await newUser(stack, { languages: null });
+    const me = await api(stack, { token: user.token }).GET('/api/me');
     expect(me.body).toMatchObject({ targetLanguage: null, nativeLanguage: null });
-    expect((await http('GET', '/api/credits', { token: user.token })).status).toBe(200);
-    expect((await http('GET', '/api/tokens', { token: user.token })).status).toBe(200);
+    expect((await api(stack, { token: user.token }).GET('/api/credits')).status).toBe(200);
+    expect((await api(stack, { token: user.token }).GET('/api/tokens')).status).toBe(200);
   });
 });

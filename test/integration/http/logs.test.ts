@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.ts';
 import type { App } from '../../../src/http/deps.ts';
 import { createModelClient } from '../../../src/model/model-client.ts';
-import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { guarded, httpFor, withOneCharChanged } from '../../support/helpers.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { withOneCharChanged } from '../../support/helpers.ts';
+import { api, expectStatus, rawHttp, type Target } from '../../support/api.ts';
 
 let stack: Stack;
 let app: App;
-let http: Http;
-let unguarded: Http;
+/** This file's own app, whose log lines the tests read. */
+let logged: Target;
 const lines: string[] = [];
 
 beforeAll(async () => {
@@ -24,8 +25,7 @@ beforeAll(async () => {
     throw new DriverException(Object.assign(new Error(`invalid input syntax for type uuid: "${quoted}"`), { code: '22P02', detail: `Key (text)=(${quoted}) already exists.`, where: `unnamed portal parameter $1 = '${quoted}'`, routine: 'string_to_uuid' }));
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  unguarded = httpFor(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
-  http = guarded(unguarded);
+  logged = { baseUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
 });
 afterAll(async () => { await app?.close(); await stack?.close(); });
 
@@ -34,23 +34,24 @@ describe('request logs', () => {
     const email = `Secret.Person-${randomUUID()}@example.test`;
     const password = `pw-${randomUUID()}`;
     const origin = stack.baseUrl; // an allowed origin for cookie writes
-    const signup = await http('POST', '/api/auth/signup', { body: { email, password } });
-    expect(signup.status).toBe(201);
+    const signup = await api(logged).POST('/api/auth/signup', { body: { email, password } });
+    expectStatus(signup, 201);
     const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
     const sessionId = cookie.split('=')[1]!;
-    expect((await http('POST', '/api/auth/login', { body: { email, password } })).status).toBe(200);
-    expect((await http('POST', '/api/auth/login', { body: { email, password: `${password}-wrong` } })).status).toBe(401);
-    expect((await http('POST', '/api/auth/signup', { body: { email, password: 'short' } })).status).toBe(400);
-    expect((await http('POST', '/api/auth/login', { rawBody: `{"email":"${email}","password":"${password}"`, headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await http('PUT', '/api/settings/language', { cookie, headers: { origin }, body: { targetLanguage: 'en', nativeLanguage: 'fr' } })).status).toBe(200);
-    const minted = await http('POST', '/api/tokens', { cookie, headers: { origin }, body: { name: `name-${password}`, scope: 'write' } });
-    expect(minted.status).toBe(201);
+    expect((await api(logged).POST('/api/auth/login', { body: { email, password } })).status).toBe(200);
+    expect((await api(logged).POST('/api/auth/login', { body: { email, password: `${password}-wrong` } })).status).toBe(401);
+    expect((await api(logged).POST('/api/auth/signup', { body: { email, password: 'short' } })).status).toBe(400);
+    // Raw: malformed JSON, a query parameter the document does not list, and tRPC.
+    expect((await rawHttp(logged, 'POST', '/api/auth/login', { rawBody: `{"email":"${email}","password":"${password}"`, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await api(logged, { cookie, origin }).PUT('/api/settings/language', { body: { targetLanguage: 'en', nativeLanguage: 'fr' } })).status).toBe(200);
+    const minted = await api(logged, { cookie, origin }).POST('/api/tokens', { body: { name: `name-${password}`, scope: 'write' } });
+    expectStatus(minted, 201);
     const token: string = minted.body.token;
-    expect((await http('GET', '/api/me', { token })).status).toBe(200);
-    expect((await http('GET', `/api/credits/ledger?cursor=abc&note=${encodeURIComponent(password)}`, { token })).status).toBe(400);
-    expect((await http('GET', '/api/me', { token: withOneCharChanged(token) })).status).toBe(401);
-    expect((await http('GET', `/trpc/account.ledger?input=${encodeURIComponent(JSON.stringify({ limit: 5, cursor: password }))}`, { cookie })).status).toBe(400);
-    expect((await http('GET', '/api/tokens', { cookie })).status).toBe(200);
+    expect((await api(logged, { token }).GET('/api/me')).status).toBe(200);
+    expect((await rawHttp(logged, 'GET', `/api/credits/ledger?cursor=abc&note=${encodeURIComponent(password)}`, { token })).status).toBe(400);
+    expect((await api(logged, { token: withOneCharChanged(token) }).GET('/api/me')).status).toBe(401);
+    expect((await rawHttp(logged, 'GET', `/trpc/account.ledger?input=${encodeURIComponent(JSON.stringify({ limit: 5, cursor: password }))}`, { cookie })).status).toBe(400);
+    expect((await api(logged, { cookie }).GET('/api/tokens')).status).toBe(200);
 
     await expect.poll(() => lines.filter((l) => l.includes('"msg":"request"')).length).toBeGreaterThanOrEqual(12);
     const entries = lines.map((l) => JSON.parse(l));
@@ -69,8 +70,8 @@ describe('request logs', () => {
 
   it('of a database failure keep its class and SQLSTATE but not the values it quotes', async () => {
     const secret = `private-words-${randomUUID()}`;
-    const res = await unguarded('GET', `/test/database-failure?q=${secret}`);
-    expect(res.status).toBe(500);
+    const res = await rawHttp(logged, 'GET', `/test/database-failure?q=${secret}`, { expected5xx: [500] });
+    expectStatus(res, 500);
     await expect.poll(() => lines.some((l) => l.includes('"msg":"request failed"'))).toBe(true);
     const failure = lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'request failed');
     expect(failure.err).toMatchObject({ type: 'DriverException', code: '22P02', routine: 'string_to_uuid', stack: expect.stringContaining('at ') });

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Http, type Stack } from '../../support/stack.ts';
-import { guarded } from '../../support/helpers.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { api, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-let http: Http;
 let doc: any;
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  http = guarded(stack.http);
-  const res = await http('GET', '/api/openapi.json');
-  expect(res.status).toBe(200);
+  const res = await rawHttp(stack, 'GET', '/api/openapi.json');
+  expectStatus(res, 200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   doc = res.body;
 });
@@ -64,8 +62,8 @@ describe('GET /api/openapi.json', () => {
     }
     expect(undocumented).toEqual([]);
     expect(JSON.stringify(doc.paths['/api/me'].get.responses['401'].content['application/problem+json'].schema)).toContain('Problem');
-    const sent = await stack.http('GET', '/api/me');
-    expect(sent.status).toBe(401);
+    const sent = await api(stack).GET('/api/me');
+    expectStatus(sent, 401);
     expect(sent.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
 
@@ -81,14 +79,14 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('is served without credentials', async () => {
-    expect((await stack.http('GET', '/api/openapi.json')).status).toBe(200);
+    expect((await rawHttp(stack, 'GET', '/api/openapi.json')).status).toBe(200);
   });
 });
 
 describe('/docs', () => {
   it('serves the rendered reference page', async () => {
-    const res = await http('GET', '/docs');
-    expect(res.status).toBe(200);
+    const res = await rawHttp(stack, 'GET', '/docs');
+    expectStatus(res, 200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.text).toMatch(/swagger-ui/i);
   });
@@ -96,14 +94,14 @@ describe('/docs', () => {
 
 describe('health', () => {
   it('GET /healthz → 200', async () => {
-    const res = await http('GET', '/healthz');
-    expect(res.status).toBe(200);
+    const res = await api(stack).GET('/healthz');
+    expectStatus(res, 200);
     expect(res.body).toEqual({ status: 'ok' });
   });
 
   it('GET /readyz → 200 with database and temporal ok', async () => {
-    const res = await http('GET', '/readyz');
-    expect(res.status).toBe(200);
+    const res = await api(stack).GET('/readyz');
+    expectStatus(res, 200);
     expect(res.body).toEqual({ status: 'ready', database: 'ok', temporal: 'ok' });
   });
 });

@@ -6,12 +6,13 @@ import { restClientTypes, schemaFile } from '../../../clients/rest/generate.ts';
 import { SUPPORTED_LANGUAGES, type LanguageTag } from '../../../src/domain/languages.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
+import { rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let types: string;
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  types = await restClientTypes((await stack.http('GET', '/api/openapi.json')).body);
+  types = await restClientTypes((await rawHttp(stack, 'GET', '/api/openapi.json')).body);
 });
 afterAll(async () => { await stack?.close(); });
 
@@ -49,7 +50,7 @@ describe('the REST client types (openapi-typescript) of the live document', () =
 
 describe('the shared REST client (openapi-fetch)', () => {
   it('reads the account with a bearer token, and a wrong token gets the problem', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const { data, error } = await createRestClient({ baseUrl: `${stack.baseUrl}/`, token: user.token }).GET('/api/me');
     expect(error).toBeUndefined();
     expect(data?.email).toBe(user.email);

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mintToken } from '../../support/helpers.ts';
-import { startStack, type HttpOptions, type Stack } from '../../support/stack.ts';
-import { newUser, type TestUser } from '../../support/users.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
+import { mintToken, newUser, type TestUser } from '../../support/users.ts';
+import { api, bodyOf, type ClientOptions } from '../../support/api.ts';
 
 /**
  * schemathesis against the OpenAPI document, with every check and every phase (examples,
@@ -34,16 +34,16 @@ beforeAll(async () => {
   // A provider that costs nothing, so that no generated request meets a 402 (ST202) by running the wallet dry.
   stack = await startStack({ env: { MODEL_INPUT_USD_PER_MILLION_TOKENS: '0', MODEL_OUTPUT_USD_PER_MILLION_TOKENS: '0' } });
   stack.fake.setCost('0');
-  [user, sessionUser] = [await newUser(stack.http), await newUser(stack.http)];
-  readToken = (await mintToken(stack.http, user.cookie, { scope: 'read' })).token;
+  [user, sessionUser] = [await newUser(stack), await newUser(stack)];
+  readToken = (await mintToken(stack, user.cookie, { scope: 'read' })).token;
   // Prepared cards, so that GET /api/replay opens a session whose items the stateful phase can complete.
   for (const { token } of [user, sessionUser]) {
     for (const text of ['break a leg', 'under the weather', 'a piece of cake']) {
-      expect((await stack.http('POST', '/api/library', { token, body: { text } })).status).toBe(202);
+      expect((await api(stack, { token }).POST('/api/library', { body: { text } })).status).toBe(202);
     }
     await vi.waitFor(async () => {
-      const { items } = (await stack.http('GET', '/api/library', { token })).body;
-      expect(items.map((card: { enrichmentStatus: string }) => card.enrichmentStatus)).toEqual(['ready', 'ready', 'ready']);
+      const { items } = bodyOf(await api(stack, { token }).GET('/api/library'), 200);
+      expect(items.map((card) => card.enrichmentStatus)).toEqual(['ready', 'ready', 'ready']);
     }, { timeout: 30_000, interval: 200 });
   }
 }, 900_000);
@@ -57,7 +57,7 @@ type CredentialKind = 'write token' | 'read token' | 'session cookie' | 'no cred
  * mid-run: logout, logout everywhere, a password change, and a login that succeeds (with an account
  * the run signed up) all end the session they are sent with; the other kinds call those operations.
  */
-const credentials = (): Record<CredentialKind, { args: string[]; alive?: HttpOptions }> => ({
+const credentials = (): Record<CredentialKind, { args: string[]; alive?: ClientOptions }> => ({
   'write token': { args: ['-H', `Authorization: Bearer ${user.token}`], alive: { token: user.token } },
   'read token': { args: ['-H', `Authorization: Bearer ${readToken}`], alive: { token: readToken } },
   'session cookie': {
@@ -88,6 +88,6 @@ describe(`schemathesis --checks all, ${EXAMPLES} examples per operation`, () => 
     expect(code, output.slice(output.indexOf('= FAILURES =') >= 0 ? output.indexOf('= FAILURES =') : 0)).toBe(0);
     expect(summary).toMatch(/\d+ generated, \d+ passed/);
     const { alive } = credentials()[kind];
-    if (alive) expect((await stack.http('GET', '/api/me', alive)).status, 'the credential still works').toBe(200);
+    if (alive) expect((await api(stack, alive).GET('/api/me')).status, 'the credential still works').toBe(200);
   });
 });

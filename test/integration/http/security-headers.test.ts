@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
+import { api, rawHttp, type RawOptions } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  user = await newUser(stack.http);
+  user = await newUser(stack);
 });
 afterAll(async () => { await stack?.close(); });
 
@@ -21,7 +22,8 @@ function expectHardened(headers: Headers, what: string) {
 
 describe('security headers', () => {
   it('are on the web page, the API reference, the API, its errors and 404s', async () => {
-    const cases: [string, string, Parameters<Stack['http']>[2]?][] = [
+    // Raw: pages, static files, malformed bodies, an unknown route and tRPC, all through one loop.
+    const cases: [string, string, RawOptions?][] = [
       ['GET', '/'],
       ['GET', '/library'],
       ['GET', '/favicon.svg'],
@@ -41,15 +43,15 @@ describe('security headers', () => {
       ['GET', '/%E0%A4%A'],
     ];
     for (const [method, path, options] of cases) {
-      const res = await stack.http(method, path, options);
+      const res = await rawHttp(stack, method, path, options);
       expectHardened(res.headers, `${method} ${path} → ${res.status}`);
     }
   });
 
   it('give JSON answers a CSP that loads nothing, and keep the pages’ own policies', async () => {
-    expect((await stack.http('GET', '/api/me', { token: user.token })).headers.get('content-security-policy')).toMatch(/default-src 'none'/);
-    expect((await stack.http('GET', '/')).headers.get('content-security-policy')).toMatch(/default-src 'self'/);
-    const docs = (await stack.http('GET', '/docs/static/index.html')).headers.get('content-security-policy')!;
+    expect((await api(stack, { token: user.token }).GET('/api/me')).headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect((await rawHttp(stack, 'GET', '/')).headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    const docs = (await rawHttp(stack, 'GET', '/docs/static/index.html')).headers.get('content-security-policy')!;
     const scripts = docs.split(';').find((d) => d.trim().startsWith('script-src'));
     expect(scripts?.trim()).toBe("script-src 'self'");
     expect(docs).not.toMatch(/upgrade-insecure-requests|validator\.swagger\.io/);
@@ -62,6 +64,6 @@ describe('security headers on an https service', () => {
   afterAll(async () => { await https?.close(); });
 
   it('add HSTS', async () => {
-    expect((await https.http('GET', '/healthz')).headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+    expect((await api(https).GET('/healthz')).headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
   });
 });

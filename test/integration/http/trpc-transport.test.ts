@@ -1,14 +1,15 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
+import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 const BODY_LIMIT = 4096;
 let stack: Stack;
 let user: TestUser;
 beforeAll(async () => {
   stack = await startStack({ worker: false, env: { BODY_LIMIT_BYTES: String(BODY_LIMIT) } });
-  user = await newUser(stack.http);
+  user = await newUser(stack);
 });
 afterAll(async () => { await stack?.close(); });
 
@@ -44,10 +45,10 @@ describe('tRPC transport', () => {
 
   it('refuses every body that is not JSON with a 415 problem', async () => {
     for (const type of ['multipart/form-data; boundary=x', 'application/octet-stream', 'text/plain', 'application/x-www-form-urlencoded']) {
-      const res = await stack.http('POST', '/trpc/library.capture', { token: user.token, rawBody: '--x--', headers: { 'content-type': type } });
+      const res = await rawHttp(stack, 'POST', '/trpc/library.capture', { token: user.token, rawBody: '--x--', headers: { 'content-type': type } });
       expectProblem(res, 415, 'unsupported_media_type');
     }
-    expectProblem(await stack.http('POST', '/trpc/library.capture', { token: user.token, rawBody: '{"text":"no type"}' }), 415, 'unsupported_media_type');
+    expectProblem(await rawHttp(stack, 'POST', '/trpc/library.capture', { token: user.token, rawBody: '{"text":"no type"}' }), 415, 'unsupported_media_type');
   });
 
   it('checks who asks before reading a JSON body: an anonymous one is refused unread', async () => {
@@ -74,20 +75,20 @@ describe('tRPC transport', () => {
   });
 
   it('still serves JSON mutations and queries', async () => {
-    const res = await stack.http('POST', '/trpc/account.setLanguages', { token: user.token, body: { targetLanguage: 'en', nativeLanguage: 'de' } });
-    expect(res.status, res.text).toBe(200);
-    expect((await stack.http('GET', '/trpc/account.me', { token: user.token })).body.result.data.nativeLanguage).toBe('de');
+    const res = await rawHttp(stack, 'POST', '/trpc/account.setLanguages', { token: user.token, body: { targetLanguage: 'en', nativeLanguage: 'de' } });
+    expectStatus(res, 200);
+    expect((await rawHttp(stack, 'GET', '/trpc/account.me', { token: user.token })).body.result.data.nativeLanguage).toBe('de');
   });
 
   it('does not batch: many calls in one request are refused, not run behind one rate-limit count', async () => {
     // Six wallet reads (Fastify caps a path parameter at 100 characters).
     const paths = Array(6).fill('account.credits').join(',');
-    const res = await stack.http('GET', `/trpc/${paths}?batch=1&input=${encodeURIComponent('{}')}`, { token: user.token });
-    expect(res.status, res.text).toBe(400);
+    const res = await rawHttp(stack, 'GET', `/trpc/${paths}?batch=1&input=${encodeURIComponent('{}')}`, { token: user.token });
+    expectStatus(res, 400);
     expect(Array.isArray(res.body)).toBe(false);
     expect(res.body.error.message).toMatch(/batching/i);
-    const post = await stack.http('POST', `/trpc/library.capture,library.capture?batch=1`, { token: user.token, body: { 0: { text: 'one' }, 1: { text: 'two' } } });
-    expect(post.status, post.text).toBe(400);
-    expect((await stack.http('GET', '/api/library', { token: user.token })).body.items).toEqual([]);
+    const post = await rawHttp(stack, 'POST', `/trpc/library.capture,library.capture?batch=1`, { token: user.token, body: { 0: { text: 'one' }, 1: { text: 'two' } } });
+    expectStatus(post, 400);
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/library'), 200).items).toEqual([]);
   });
 });

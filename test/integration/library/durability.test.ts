@@ -7,8 +7,9 @@ import { relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
 import { outcomeKey } from '../../../src/temporal/search-attributes.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, enrichmentCalls, enrichmentCharges, waitForStatus } from './helpers.ts';
+import { api, bodyOf, expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -62,7 +63,7 @@ describe('the outbox relay', () => {
       await vi.waitFor(() => expect(slow.starts()).toBeGreaterThanOrEqual(2), { timeout: 5_000, interval: 20 });
 
       const started = Date.now();
-      expect((await stack.http('DELETE', `/api/library?cardId=${deleted.cardId}`, { token: user.token })).status).toBe(204);
+      expect((await api(stack, { token: user.token }).DELETE('/api/library', { params: { query: { cardId: deleted.cardId } } })).status).toBe(204);
       expect(Date.now() - started).toBeLessThan(1_000);
 
       expect(await relaying).toBeGreaterThanOrEqual(2);
@@ -84,7 +85,7 @@ describe('a refresh while the failed run is still closing', () => {
       const rowIds = async () => (await em.execute<{ id: string }[]>(`SELECT id FROM workflow_outbox WHERE workflow_id = ? ORDER BY id`, [workflowId])).map((r) => String(r.id));
       expect(await relayOutboxOnce(stack.orm, stack.temporal, ownQueue())).toBeGreaterThanOrEqual(1);
       await em.execute(`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ?::jsonb WHERE id = ?`, [JSON.stringify({ code: 'service_unavailable', message: 'The work timed out.' }), card.cardId]);
-      expect((await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } })).status).toBe(202);
+      expect((await api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } })).status).toBe(202);
       const refreshRow = (await rowIds())[1]!;
 
       // Refused while the first run runs; by the time the dispatch looks, that run has closed failing.
@@ -117,14 +118,14 @@ describe('a refresh while the failed run is still closing', () => {
 
 describe('concurrent identical captures', () => {
   it('100 at once → one card, one workflow, one charge', async () => {
-    const racer = await newUser(stack.http);
+    const racer = await newUser(stack);
     const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => stack.http('POST', '/api/library', { token: racer.token, body: { text: i % 2 ? 'Once in a blue moon' : 'once in a BLUE moon!' } })),
+      Array.from({ length: 100 }, (_, i) => api(stack, { token: racer.token }).POST('/api/library', { body: { text: i % 2 ? 'Once in a blue moon' : 'once in a BLUE moon!' } })),
     );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 202)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(99);
-    const cardIds = new Set(responses.map((r) => r.body.card.cardId));
+    const cardIds = new Set(responses.map((r) => bodyOf(r, 200, 202).card.cardId));
     expect(cardIds.size).toBe(1);
     const [cardId] = [...cardIds] as [string];
     expect(await outboxRows(cardId)).toHaveLength(1);
@@ -145,7 +146,7 @@ describe('delete during preparation', () => {
     });
     const card = await capture(stack, user, 'deleted while preparing');
     await vi.waitFor(() => expect(enrichmentCalls(stack).length).toBeGreaterThan(0), { timeout: 20_000 });
-    expect((await stack.http('DELETE', `/api/library?cardId=${card.cardId}`, { token: user.token })).status).toBe(204);
+    expect((await api(stack, { token: user.token }).DELETE('/api/library', { params: { query: { cardId: card.cardId } } })).status).toBe(204);
 
     const handle = stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`);
     await expect(handle.result()).resolves.toEqual({ cardId: card.cardId, outcome: 'deleted' });
@@ -155,7 +156,7 @@ describe('delete during preparation', () => {
     // Past the moment the model answers, and a while after, the card stays gone and unpaid.
     await vi.waitFor(() => expect(answered).toBe(true), { timeout: 20_000 });
     for (let i = 0; i < 10; i++) {
-      expectProblem(await stack.http('GET', `/api/library/${card.cardId}`, { token: user.token }), 404, 'not_found');
+      expectProblem(await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId: card.cardId } } }), 404, 'not_found');
       const rows = await stack.orm.em.fork().execute<any[]>(`SELECT 1 FROM cards WHERE id = ?`, [card.cardId]);
       expect(rows).toEqual([]);
       await new Promise((r) => setTimeout(r, 200));
@@ -175,7 +176,7 @@ describe('delete during preparation', () => {
       const started = Date.now();
       await deleteCard(stack.orm.em.fork(), { orm: stack.orm, temporal: unreachable, taskQueue: stack.config.temporal.taskQueue }, user.userId, card.cardId);
       expect(Date.now() - started).toBeLessThan(8_000); // the client's own retries take over 20 s
-      expectProblem(await stack.http('GET', `/api/library/${card.cardId}`, { token: user.token }), 404, 'not_found');
+      expectProblem(await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId: card.cardId } } }), 404, 'not_found');
     } finally {
       await unreachable.connection.close();
     }
@@ -186,7 +187,7 @@ describe('delete during preparation', () => {
     try {
       const card = await capture(stack, user, 'deleted before its start');
       expect(await outboxRows(card.cardId)).toHaveLength(1);
-      expect((await stack.http('DELETE', '/api/library', { token: user.token, body: { cardId: card.cardId } })).status).toBe(204);
+      expect((await api(stack, { token: user.token }).DELETE('/api/library', { body: { cardId: card.cardId } })).status).toBe(204);
       expect(await outboxRows(card.cardId)).toEqual([]);
     } finally {
       await stack.startWorker();

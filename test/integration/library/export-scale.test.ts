@@ -9,7 +9,7 @@ let stack: Stack;
 let user: TestUser;
 beforeAll(async () => {
   stack = await startStack({ worker: false });
-  user = await newUser(stack.http);
+  user = await newUser(stack);
   // 100,000 ready cards with schedules, written directly (the API path is covered in export.test.ts).
   const em = stack.orm.em.fork();
   await em.execute(

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { operations } from '../../../clients/rest/schema.d.ts';
 import { CARD_COLUMNS } from '../../../src/domain/library-export.ts';
 import { useStack, type Started } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, waitForStatus } from './helpers.ts';
+import { api, bodyOf, expectProblem, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -48,11 +50,12 @@ async function insertTrickyCard(owner: TestUser): Promise<string> {
   return cardId;
 }
 
-const download = (owner: TestUser, format: string) => stack.http('GET', `/api/library/export?format=${format}`, { token: owner.token });
+type Format = NonNullable<operations['library.export']['parameters']['query']>['format'];
+const download = (owner: TestUser, format: Format) => api(stack, { token: owner.token }).GET('/api/library/export', { params: { query: { format } } });
 
 describe('GET /api/library/export', () => {
   it('csv and tsv: RFC 4180 quoting keeps commas, tabs, quotes, newlines, emoji and right-to-left text intact', async () => {
-    const owner = await newUser(stack.http);
+    const owner = await newUser(stack);
     const cardId = await insertTrickyCard(owner);
     for (const [format, separator, type] of [['csv', ',', 'text/csv'], ['tsv', '\t', 'text/tab-separated-values']] as const) {
       const res = await download(owner, format);
@@ -71,18 +74,18 @@ describe('GET /api/library/export', () => {
   });
 
   it('is scoped to the caller: another user\'s cards never appear', async () => {
-    const owner = await newUser(stack.http);
+    const owner = await newUser(stack);
     const mine = await insertTrickyCard(owner);
-    const other = await newUser(stack.http);
+    const other = await newUser(stack);
     const theirs = await insertTrickyCard(other);
     const text = (await download(owner, 'csv')).text;
     expect(text).toContain(mine);
     expect(text).not.toContain(theirs);
-    expect((await download(await newUser(stack.http), 'csv')).text).toBe(`${CARD_COLUMNS.join(',')}\r\n`);
+    expect((await download(await newUser(stack), 'csv')).text).toBe(`${CARD_COLUMNS.join(',')}\r\n`);
   });
 
   it('anki: a file Anki imports by its header rules, one note per prepared card with its id as GUID', async () => {
-    const owner = await newUser(stack.http);
+    const owner = await newUser(stack);
     const tricky = await insertTrickyCard(owner);
     const ready = await capture(stack, owner, 'under the weather');
     await waitForStatus(stack, owner, ready.cardId, 'ready');
@@ -113,13 +116,13 @@ describe('GET /api/library/export', () => {
   });
 
   it('reviews: the Replay log in the FSRS optimizer columns', async () => {
-    const owner = await newUser(stack.http);
+    const owner = await newUser(stack);
     const card = await capture(stack, owner, 'once in a blue moon');
     await waitForStatus(stack, owner, card.cardId, 'ready');
-    const session = await stack.http('GET', '/api/replay?count=10', { token: owner.token });
-    const item = session.body.items[0];
+    const session = bodyOf(await api(stack, { token: owner.token }).GET('/api/replay', { params: { query: { count: '10' } } }), 200);
+    const item = session.items[0]!;
     const before = Date.now();
-    const done = await stack.http('POST', '/api/replay', { token: owner.token, body: { itemId: item.itemId, usedHint: true, autoFilled: false, unaidedErrors: 0 } });
+    const done = await api(stack, { token: owner.token }).POST('/api/replay', { body: { itemId: item.itemId, usedHint: true, autoFilled: false, unaidedErrors: 0 } });
     expect(done.status, done.text).toBe(200);
     const res = await download(owner, 'reviews');
     expect(res.headers.get('content-disposition')).toContain('lcs-reviews.csv');
@@ -130,7 +133,8 @@ describe('GET /api/library/export', () => {
   });
 
   it('answers a problem for an unknown format and without a token', async () => {
-    expectProblem(await download(user, 'apkg'), 400, 'invalid_request');
-    expectProblem(await stack.http('GET', '/api/library/export'), 401, 'unauthenticated');
+    // Raw: a typed client cannot ask for a format the document does not list.
+    expectProblem(await rawHttp(stack, 'GET', '/api/library/export?format=apkg', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await api(stack).GET('/api/library/export'), 401, 'unauthenticated');
   });
 });

@@ -4,8 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { FakeMode } from '../../../tools/fake-provider/server.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, enrichmentCalls, enrichmentCharges, setBalance, waitForStatus } from './helpers.ts';
+import { api, bodyOf, expectProblem, expectStatus } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -36,8 +37,8 @@ describe('a failing provider', () => {
     expect(failure.type).toBe(code);
     expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
     // The listing shows the status too.
-    const list = await stack.http('GET', `/api/library?query=${encodeURIComponent(`mode ${mode}`)}`, { token: user.token });
-    expect(list.body.items[0]).toMatchObject({ cardId: card.cardId, enrichmentStatus: 'failed', enrichmentError: { code } });
+    const list = bodyOf(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { query: `mode ${mode}` } } }), 200);
+    expect(list.items[0]).toMatchObject({ cardId: card.cardId, enrichmentStatus: 'failed', enrichmentError: { code } });
   });
 
   it('a refresh prepares the same card again (new attempt, same workflow id, new run), keeping its scheduling', async () => {
@@ -49,11 +50,11 @@ describe('a failing provider', () => {
     await stack.orm.em.fork().execute(`UPDATE card_schedules SET reps = 3, lapses = 1, state = 'review' WHERE card_id = ?`, [card.cardId]);
 
     stack.fake.setMode('ok');
-    const res = await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } });
-    expect(res.status, res.text).toBe(202);
+    const res = await api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } });
+    expectStatus(res, 202);
     expect(res.body.card).toMatchObject({ cardId: card.cardId, enrichmentStatus: 'pending', enrichment: null });
     expect(res.body.card.enrichmentError).toBeUndefined();
-    expectProblem(await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } }), 409, 'conflict');
+    expectProblem(await api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } }), 409, 'conflict');
 
     const ready = await waitForStatus(stack, user, card.cardId, 'ready');
     expect(ready.scheduling).toMatchObject({ reps: 3, lapses: 1, state: 'review' });
@@ -65,18 +66,18 @@ describe('a failing provider', () => {
 
 describe('no credits left', () => {
   it('still saves the capture (202, never 402); preparation fails insufficient_credits without calling the model', async () => {
-    const broke = await newUser(stack.http);
+    const broke = await newUser(stack);
     await setBalance(stack, broke.userId, 0);
     const card = await capture(stack, broke, 'capture while broke');
     const failed = await waitForStatus(stack, broke, card.cardId, 'failed');
-    expect(failed.enrichmentError.code).toBe('insufficient_credits');
+    expect(failed.enrichmentError!.code).toBe('insufficient_credits');
     expect(failed.scheduling.state).toBe('new'); // still in the learning queue
     expect(enrichmentCalls(stack)).toEqual([]);
     expect(await enrichmentCharges(stack, broke.userId)).toEqual([]);
   });
 
   it('is a business outcome: the workflow ends Completed, found by LcsOutcome, and a refresh after a top-up prepares the card', async () => {
-    const broke = await newUser(stack.http);
+    const broke = await newUser(stack);
     await setBalance(stack, broke.userId, 0);
     const card = await capture(stack, broke, 'outcome while broke');
     const workflowId = `card-enrichment/${card.cardId}`;
@@ -91,20 +92,20 @@ describe('no credits left', () => {
     }, { timeout: 10_000 });
 
     await setBalance(stack, broke.userId, 10);
-    expect((await stack.http('PATCH', '/api/library', { token: broke.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } })).status).toBe(202);
+    expect((await api(stack, { token: broke.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } })).status).toBe(202);
     await waitForStatus(stack, broke, card.cardId, 'ready');
   });
 });
 
 describe('the provider spend per card is bounded', () => {
-  const refresh = (cardId: string) => stack.http('PATCH', '/api/library', { token: user.token, body: { cardId, action: 'refresh_enrichment' } });
+  const refresh = (cardId: string) => api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId, action: 'refresh_enrichment' } });
   const callsFor = (text: string) => enrichmentCalls(stack).filter((r) => JSON.stringify(r.body.messages).includes(text)).length;
 
   it('invalid output is asked again once per attempt, and a card makes at most 5 model calls over every refresh', async () => {
     stack.fake.setMode('schema_violation');
     const text = 'never valid output';
     const card = await capture(stack, user, text);
-    expect((await waitForStatus(stack, user, card.cardId, 'failed')).enrichmentError.code).toBe('provider_output_invalid');
+    expect((await waitForStatus(stack, user, card.cardId, 'failed')).enrichmentError!.code).toBe('provider_output_invalid');
     expect(callsFor(text)).toBe(2);
 
     expect((await refresh(card.cardId)).status).toBe(202);

@@ -1,20 +1,21 @@
 import { expect, vi } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
 import type { TestUser } from '../../support/users.ts';
+import { api, expectStatus } from '../../support/api.ts';
 
 /** Polls the card until its enrichmentStatus is `status` (generous: CI has 2 cores). */
 export async function waitForStatus(stack: Stack, user: TestUser, cardId: string, status: 'ready' | 'failed', timeout = 45_000) {
   return vi.waitFor(async () => {
-    const res = await stack.http('GET', `/api/library/${cardId}`, { token: user.token });
-    expect(res.status, res.text).toBe(200);
+    const res = await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId } } });
+    expectStatus(res, 200);
     expect(res.body.card.enrichmentStatus).toBe(status);
     return res.body.card;
   }, { timeout, interval: 200 });
 }
 
-export async function capture(stack: Stack, user: TestUser, text: string, expected = 202) {
-  const res = await stack.http('POST', '/api/library', { token: user.token, body: { text } });
-  expect(res.status, res.text).toBe(expected);
+export async function capture(stack: Stack, user: TestUser, text: string, expected: 200 | 202 = 202) {
+  const res = await api(stack, { token: user.token }).POST('/api/library', { body: { text } });
+  expectStatus(res, expected);
   return res.body.card;
 }
 

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CAPTURE_TEXT_MAX, LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import { kindKey, userIdKey } from '../../../src/temporal/search-attributes.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, enrichmentCharges, waitForStatus } from './helpers.ts';
+import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 beforeAll(async () => { stack = await startStack(); });
@@ -12,7 +13,7 @@ beforeEach(() => { stack.fake.reset(); stack.fake.setCost('0.00001'); }); // 1 c
 
 describe('POST /api/library', () => {
   let user: TestUser;
-  beforeAll(async () => { user = await newUser(stack.http); });
+  beforeAll(async () => { user = await newUser(stack); });
 
   it('answers 202 with a pending card that is already in the learning queue, then prepares it', async () => {
     const before = Date.now();
@@ -38,7 +39,7 @@ describe('POST /api/library', () => {
 
   it('reuses the card for the same expression (normalised) and never creates a second one', async () => {
     const first = await capture(stack, user, 'It’s raining cats and dogs.');
-    const again = await stack.http('POST', '/api/library', { token: user.token, body: { text: "it's RAINING  cats and dogs" } });
+    const again = await api(stack, { token: user.token }).POST('/api/library', { body: { text: "it's RAINING  cats and dogs" } });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ card: expect.objectContaining({ cardId: first.cardId, text: 'It’s raining cats and dogs.' }), reused: true });
     const [{ count }] = await stack.orm.em.fork().execute<{ count: string }[]>(`SELECT count(*) FROM cards WHERE user_id = ? AND normalised_key = ?`, [user.userId, "it's raining cats and dogs"]) as any;
@@ -72,8 +73,9 @@ describe('POST /api/library', () => {
   });
 
   it('validates the text: 400 for empty, too long, letterless, missing or wrong type', async () => {
+    // Raw: a typed client cannot leave the text out or send a number.
     for (const body of [{ text: '   ' }, { text: 'a'.repeat(CAPTURE_TEXT_MAX + 1) }, { text: '12345 !!' }, {}, { text: 42 }]) {
-      const res = await stack.http('POST', '/api/library', { token: user.token, body });
+      const res = await rawHttp(stack, 'POST', '/api/library', { token: user.token, body });
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.errors.length).toBeGreaterThan(0);
     }
@@ -83,45 +85,47 @@ describe('POST /api/library', () => {
 
   it('refuses text PostgreSQL cannot store (U+0000, unpaired surrogates) with 400, not 500, saving nothing', async () => {
     for (const text of ['break\u0000 a leg', 'break a \ud800leg']) {
-      const res = await stack.http('POST', '/api/library', { token: user.token, body: { text } });
+      const res = await api(stack, { token: user.token }).POST('/api/library', { body: { text } });
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.errors).toEqual([{ path: 'text', message: expect.any(String) }]);
     }
-    // Unknown fields are ignored, whatever they hold.
+    // Unknown fields are ignored, whatever they hold (raw: a typed client cannot send one).
     await capture(stack, user, 'a perfectly fine capture', 202);
-    expect((await stack.http('POST', '/api/library', { token: user.token, body: { text: 'another fine capture', note: '\u0000' } })).status).toBe(202);
+    expect((await rawHttp(stack, 'POST', '/api/library', { token: user.token, body: { text: 'another fine capture', note: '\u0000' } })).status).toBe(202);
   });
 
   it('answers 428 before the languages are set, and saves nothing', async () => {
-    const fresh = await newUser(stack.http, { languages: null });
-    expectProblem(await stack.http('POST', '/api/library', { token: fresh.token, body: { text: 'hello there' } }), 428, 'language_setup_required');
-    const list = await stack.http('GET', '/api/library', { token: fresh.token });
+    const fresh = await newUser(stack, { languages: null });
+    expectProblem(await api(stack, { token: fresh.token }).POST('/api/library', { body: { text: 'hello there' } }), 428, 'language_setup_required');
+    const list = await api(stack, { token: fresh.token }).GET('/api/library');
     expect(list.body).toEqual({ items: [], nextCursor: null });
   });
 
   it('refuses unauthenticated and read-only writes', async () => {
-    expectProblem(await stack.http('POST', '/api/library', { body: { text: 'hello' } }), 401, 'unauthenticated');
-    const read = await stack.http('POST', '/api/tokens', { cookie: user.cookie, body: { name: 'ro', scope: 'read' } });
-    expectProblem(await stack.http('POST', '/api/library', { token: read.body.token, body: { text: 'hello' } }), 403, 'read_only_token');
-    expect((await stack.http('GET', '/api/library', { token: read.body.token })).status).toBe(200);
+    expectProblem(await api(stack).POST('/api/library', { body: { text: 'hello' } }), 401, 'unauthenticated');
+    const read = bodyOf(await api(stack, { cookie: user.cookie }).POST('/api/tokens', { body: { name: 'ro', scope: 'read' } }), 201);
+    expectProblem(await api(stack, { token: read.token }).POST('/api/library', { body: { text: 'hello' } }), 403, 'read_only_token');
+    expect((await api(stack, { token: read.token }).GET('/api/library')).status).toBe(200);
   });
 });
 
 describe('GET /api/library', () => {
   let user: TestUser;
-  beforeAll(async () => { user = await newUser(stack.http); });
+  beforeAll(async () => { user = await newUser(stack); });
 
   it('lists newest first with enrichmentStatus on every item, paginated by an opaque cursor', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await capture(stack, user, `page item ${i}`)).cardId);
     const seen: string[] = [];
+    const page = (cursor: string | null) =>
+      api(stack, { token: user.token }).GET('/api/library', { params: { query: { limit: 2, ...(cursor ? { cursor } : {}) } } });
     let cursor: string | null = null;
     do {
-      const res: any = await stack.http('GET', `/api/library?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: user.token });
-      expect(res.status, res.text).toBe(200);
+      const res = await page(cursor);
+      expectStatus(res, 200);
       expect(res.body.items.length).toBeLessThanOrEqual(2);
       for (const item of res.body.items) expect(['pending', 'ready', 'failed']).toContain(item.enrichmentStatus);
-      seen.push(...res.body.items.map((i: any) => i.cardId));
+      seen.push(...res.body.items.map((i) => i.cardId));
       cursor = res.body.nextCursor;
     } while (cursor);
     expect(seen).toEqual([...ids].reverse());
@@ -132,22 +136,22 @@ describe('GET /api/library', () => {
     await capture(stack, user, 'something else');
     await waitForStatus(stack, user, cafe.cardId, 'ready');
     for (const query of ['CAFE', 'café', 'AU LAIT', '[fr] cafe']) {
-      const res = await stack.http('GET', `/api/library?query=${encodeURIComponent(query)}`, { token: user.token });
-      expect(res.body.items.map((i: any) => i.cardId), query).toEqual([cafe.cardId]);
+      const res = bodyOf(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { query } } }), 200);
+      expect(res.items.map((i) => i.cardId), query).toEqual([cafe.cardId]);
     }
-    const wildcard = await stack.http('GET', `/api/library?query=${encodeURIComponent('%')}`, { token: user.token });
-    expect(wildcard.body.items).toEqual([]);
-    expectProblem(await stack.http('GET', '/api/library?query=caf%00e', { token: user.token }), 400, 'invalid_request');
+    const wildcard = bodyOf(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { query: '%' } } }), 200);
+    expect(wildcard.items).toEqual([]);
+    expectProblem(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { query: 'caf\u0000e' } } }), 400, 'invalid_request');
   });
 
   it('takes LIKE wildcards literally even when they arrive in forms that fold to them (％ ＿ ＼)', async () => {
-    const searcher = await newUser(stack.http);
+    const searcher = await newUser(stack);
     const percent = await capture(stack, searcher, 'a 100% sure thing');
     const underscore = await capture(stack, searcher, 'snake_case names');
     const backslash = await capture(stack, searcher, 'back\\slash path');
     await capture(stack, searcher, 'plain words only');
     const search = async (query: string) =>
-      (await stack.http('GET', `/api/library?query=${encodeURIComponent(query)}`, { token: searcher.token })).body.items.map((i: any) => i.cardId);
+      bodyOf(await api(stack, { token: searcher.token }).GET('/api/library', { params: { query: { query } } }), 200).items.map((i) => i.cardId);
     // ％ folds to % (and ﹪ too); escaping before folding let it through as a wildcard matching every card.
     expect(await search('％')).toEqual([percent.cardId]);
     expect(await search('100﹪ SURE')).toEqual([percent.cardId]);
@@ -159,46 +163,47 @@ describe('GET /api/library', () => {
   });
 
   it('rejects a bad cursor or limit with 400', async () => {
-    expectProblem(await stack.http('GET', '/api/library?cursor=not-a-cursor', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { cursor: 'not-a-cursor' } } }), 400, 'invalid_request');
     // Of the cursor's shape but far beyond year 9999: the first page, not a database error.
-    const farFuture = await stack.http('GET', `/api/library?cursor=${'_'.repeat(32)}`, { token: user.token });
+    const farFuture = await api(stack, { token: user.token }).GET('/api/library', { params: { query: { cursor: '_'.repeat(32) } } });
     expect(farFuture.status, farFuture.text).toBe(200);
-    expectProblem(await stack.http('GET', `/api/library?limit=${LIST_LIMIT_MAX + 1}`, { token: user.token }), 400, 'invalid_request');
-    expectProblem(await stack.http('GET', '/api/library?limit=0', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { limit: LIST_LIMIT_MAX + 1 } } }), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { limit: 0 } } }), 400, 'invalid_request');
   });
 
   it('hides other users’ cards (404) and rejects malformed ids (400)', async () => {
     const mine = await capture(stack, user, 'my own card');
-    const other = await newUser(stack.http);
-    expectProblem(await stack.http('GET', `/api/library/${mine.cardId}`, { token: other.token }), 404, 'not_found');
-    expectProblem(await stack.http('DELETE', `/api/library?cardId=${mine.cardId}`, { token: other.token }), 404, 'not_found');
-    expectProblem(await stack.http('PATCH', '/api/library', { token: other.token, body: { cardId: mine.cardId, action: 'refresh_enrichment' } }), 404, 'not_found');
-    expect((await stack.http('GET', '/api/library', { token: other.token })).body.items).toEqual([]);
-    expectProblem(await stack.http('GET', '/api/library/not-a-uuid', { token: user.token }), 400, 'invalid_request');
+    const other = await newUser(stack);
+    expectProblem(await api(stack, { token: other.token }).GET('/api/library/{cardId}', { params: { path: { cardId: mine.cardId } } }), 404, 'not_found');
+    expectProblem(await api(stack, { token: other.token }).DELETE('/api/library', { params: { query: { cardId: mine.cardId } } }), 404, 'not_found');
+    expectProblem(await api(stack, { token: other.token }).PATCH('/api/library', { body: { cardId: mine.cardId, action: 'refresh_enrichment' } }), 404, 'not_found');
+    expect(bodyOf(await api(stack, { token: other.token }).GET('/api/library'), 200).items).toEqual([]);
+    expectProblem(await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId: 'not-a-uuid' } } }), 400, 'invalid_request');
   });
 });
 
 describe('PATCH and DELETE /api/library', () => {
   let user: TestUser;
-  beforeAll(async () => { user = await newUser(stack.http); });
+  beforeAll(async () => { user = await newUser(stack); });
 
   it('refuses to refresh a ready card (409) and unknown actions (400)', async () => {
     const card = await capture(stack, user, 'refresh me not');
     await waitForStatus(stack, user, card.cardId, 'ready');
-    expectProblem(await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'refresh_enrichment' } }), 409, 'conflict');
-    expectProblem(await stack.http('PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'explode' } }), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } }), 409, 'conflict');
+    // Raw: a typed client knows only the actions the document lists.
+    expectProblem(await rawHttp(stack, 'PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'explode' } }), 400, 'invalid_request');
   });
 
   it('deletes by query or JSON body; the card and its scheduling are gone; recapture makes a fresh card', async () => {
     const a = await capture(stack, user, 'delete me by query');
     const b = await capture(stack, user, 'delete me by body');
     await waitForStatus(stack, user, a.cardId, 'ready');
-    const byQuery = await stack.http('DELETE', `/api/library?cardId=${a.cardId}`, { token: user.token });
+    const byQuery = await api(stack, { token: user.token }).DELETE('/api/library', { params: { query: { cardId: a.cardId } } });
     expect(byQuery.status, byQuery.text).toBe(204);
-    const byBody = await stack.http('DELETE', '/api/library', { token: user.token, body: { cardId: b.cardId } });
+    const byBody = await api(stack, { token: user.token }).DELETE('/api/library', { body: { cardId: b.cardId } });
     expect(byBody.status, byBody.text).toBe(204);
-    expectProblem(await stack.http('GET', `/api/library/${a.cardId}`, { token: user.token }), 404, 'not_found');
-    expectProblem(await stack.http('DELETE', `/api/library?cardId=${a.cardId}`, { token: user.token }), 404, 'not_found');
+    expectProblem(await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId: a.cardId } } }), 404, 'not_found');
+    expectProblem(await api(stack, { token: user.token }).DELETE('/api/library', { params: { query: { cardId: a.cardId } } }), 404, 'not_found');
     const [{ count }] = await stack.orm.em.fork().execute<any[]>(`SELECT count(*) FROM card_schedules WHERE card_id IN (?, ?)`, [a.cardId, b.cardId]);
     expect(Number(count)).toBe(0);
 
@@ -208,14 +213,14 @@ describe('PATCH and DELETE /api/library', () => {
   });
 
   it('400 without a cardId', async () => {
-    expectProblem(await stack.http('DELETE', '/api/library', { token: user.token }), 400, 'invalid_request');
-    expectProblem(await stack.http('DELETE', '/api/library?cardId=nope', { token: user.token }), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).DELETE('/api/library'), 400, 'invalid_request');
+    expectProblem(await api(stack, { token: user.token }).DELETE('/api/library', { params: { query: { cardId: 'nope' } } }), 400, 'invalid_request');
   });
 });
 
 describe('API reference', () => {
   it('documents the library routes in the OpenAPI document', async () => {
-    const res = await stack.http('GET', '/api/openapi.json');
+    const res = await rawHttp(stack, 'GET', '/api/openapi.json');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.paths['/api/library'])).toEqual(expect.arrayContaining(['post', 'get', 'patch', 'delete']));
     expect(res.body.paths['/api/library/{cardId}'].get).toBeDefined();

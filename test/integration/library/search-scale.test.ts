@@ -1,16 +1,18 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
+import type { operations } from '../../../clients/rest/schema.d.ts';
 import { LIBRARY_SEARCH_CONDITION } from '../../../src/features/library/service.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, waitForStatus } from './helpers.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
 beforeAll(async () => {
   stack = await startStack();
-  user = await newUser(stack.http);
+  user = await newUser(stack);
   // 100,000 ready cards for one user, written directly (the API path is covered elsewhere).
   await stack.orm.em.fork().execute(
     `INSERT INTO cards (id, user_id, text, normalised_key, enrichment_status, enrichment, enrichment_attempt, created_at)
@@ -26,10 +28,8 @@ beforeAll(async () => {
 afterAll(async () => { await stack?.close(); });
 
 // Behaviour only: the bench measures the times (bench/scenarios/search.ts), the plans below say why they stay low.
-async function get(path: string) {
-  const res = await stack.http('GET', path, { token: user.token });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
+async function list(query: NonNullable<operations['library.list']['parameters']['query']>) {
+  return bodyOf(await api(stack, { token: user.token }).GET('/api/library', { params: { query } }), 200);
 }
 
 it('searches 100,000 cards case- and accent-insensitively through the trigram index', async () => {
@@ -37,8 +37,8 @@ it('searches 100,000 cards case- and accent-insensitively through the trigram in
   const card = await capture(stack, user, 'Crème brûlée');
   await waitForStatus(stack, user, card.cardId, 'ready');
 
-  const body = await get(`/api/library?query=${encodeURIComponent('CREME BRULEE')}`);
-  expect(body.items.map((i: any) => i.cardId)).toEqual([card.cardId]);
+  const body = await list({ query: 'CREME BRULEE' });
+  expect(body.items.map((i) => i.cardId)).toEqual([card.cardId]);
 
   const plan = await stack.orm.em.fork().execute<{ 'QUERY PLAN': string }[]>(
     `EXPLAIN SELECT id FROM cards c WHERE c.user_id = ? AND ${LIBRARY_SEARCH_CONDITION} ORDER BY c.created_at DESC, c.id DESC LIMIT 51`,
@@ -50,7 +50,7 @@ it('searches 100,000 cards case- and accent-insensitively through the trigram in
 it('pages through 100,000 cards with the cursor', async () => {
   let cursor: string | null = null;
   for (let page = 0; page < 5; page++) {
-    const body = await get(`/api/library?limit=${LIST_LIMIT_MAX}${cursor ? `&cursor=${cursor}` : ''}`);
+    const body = await list({ limit: LIST_LIMIT_MAX, ...(cursor ? { cursor } : {}) });
     expect(body.items).toHaveLength(LIST_LIMIT_MAX);
     cursor = body.nextCursor;
   }

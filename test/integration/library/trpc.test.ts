@@ -3,6 +3,7 @@ import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { waitForStatus } from './helpers.ts';
+import { rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -12,8 +13,8 @@ type Auth = { cookie: string } | { token: string };
 
 /** tRPC v11 over HTTP, unbatched, no transformer: queries GET ?input=, mutations POST with the input as body. */
 const query = (auth: Auth, path: string, input: unknown) =>
-  stack.http('GET', `/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, auth);
-const mutate = (auth: Auth, path: string, input: unknown) => stack.http('POST', `/trpc/${path}`, { ...auth, body: input });
+  rawHttp(stack, 'GET', `/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, auth);
+const mutate = (auth: Auth, path: string, input: unknown) => rawHttp(stack, 'POST', `/trpc/${path}`, { ...auth, body: input });
 
 describe.each([
   ['the page session (cookie + Origin)', () => ({ cookie: user.cookie })],
@@ -58,12 +59,12 @@ describe.each([
 });
 
 it('refuses a cookie-authenticated tRPC write from a foreign origin', async () => {
-  const res = await stack.http('POST', '/trpc/library.capture', { cookie: user.cookie, headers: { origin: 'https://evil.example' }, body: { text: 'csrf attempt' } });
+  const res = await rawHttp(stack, 'POST', '/trpc/library.capture', { cookie: user.cookie, headers: { origin: 'https://evil.example' }, body: { text: 'csrf attempt' } });
   expect(res.status).toBe(403);
 });
 
 it('answers 428 over tRPC before languages are set', async () => {
-  const fresh = await newUser(stack.http, { languages: null });
+  const fresh = await newUser(stack, { languages: null });
   const res = await mutate({ token: fresh.token }, 'library.capture', { text: 'too early' });
   expect(res.status).toBe(428);
   expect(res.body.error.data.problem.code).toBe('language_setup_required');

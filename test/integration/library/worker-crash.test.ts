@@ -8,6 +8,7 @@ import { newUser } from '../../support/users.ts';
 import { capture, enrichmentCalls, enrichmentCharges, waitForStatus } from './helpers.ts';
 import { asyncHeaders, ledgerKinds, translationCalls, waitForSettled } from '../sentences/support.ts';
 import { SERVICE_NODE_FLAGS } from '../../../src/platform/node-flags.ts';
+import { api, expectStatus } from '../../support/api.ts';
 
 let stack: Stack;
 let child: ChildProcess | undefined;
@@ -47,7 +48,7 @@ function spawnWorker(): Promise<ChildProcess> {
 const lostEnrichmentCalls = () => counterValue('lcs_provider_unbilled_calls_total', { task: 'capture_preparation', reason: 'lost' });
 
 it('a worker killed (SIGKILL) in the middle of a preparation: the card still reaches ready, charged exactly once, the lost call counted', async () => {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   const lostBefore = await lostEnrichmentCalls();
   stack.fake.setCost('0.00001');
   stack.fake.setLatency(15_000); // the kill lands while the model call is in flight
@@ -73,13 +74,13 @@ it('a worker killed (SIGKILL) in the middle of a preparation: the card still rea
 });
 
 it('a worker killed (SIGKILL) in the middle of an async sentence translation: the sentence is translated within a minute, charged once', async () => {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   stack.fake.setCost('0.00001');
   stack.fake.setLatency(15_000);
   child = await spawnWorker();
 
-  const res = await stack.http('POST', '/api/sentences?mode=async', { token: user.token, headers: asyncHeaders, body: { original_text: 'A sentence that outlives its worker.' } });
-  expect(res.status, res.text).toBe(202);
+  const res = await api(stack, { token: user.token }).POST('/api/sentences', { params: { query: { mode: 'async' } }, body: { original_text: 'A sentence that outlives its worker.' }, headers: asyncHeaders });
+  expectStatus(res, 202);
   const sentenceId: string = res.body.sentence.id;
   await vi.waitFor(() => expect(translationCalls(stack)).toHaveLength(1), { timeout: 30_000, interval: 100 });
   const exited = new Promise((resolve) => child!.once('exit', resolve));

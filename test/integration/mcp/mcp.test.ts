@@ -2,9 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useStack, type Started } from '../../support/fixture.ts';
-import { mintToken } from '../../support/helpers.ts';
 import type { Stack } from '../../support/stack.ts';
-import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
+import { balanceOf, mintToken, newUser, type TestUser } from '../../support/users.ts';
 import { lcsMain, repoRoot, tempHome, tsxLoader } from '../cli/run-lcs.ts';
 
 let stack: Stack;
@@ -66,9 +65,9 @@ describe('lcs mcp', () => {
     const first = await call(client, 'translate_texts', { texts, target_language: 'fr' });
     expect(first.isError, first.content[0].text).toBeFalsy();
     expect(first.structuredContent.translations).toHaveLength(2);
-    const balance = await balanceOf(stack.http, user);
+    const balance = await balanceOf(stack, user);
     const rerun = await call(client, 'translate_texts', { texts, target_language: 'fr' });
-    expect(await balanceOf(stack.http, user)).toBe(balance);
+    expect(await balanceOf(stack, user)).toBe(balance);
     expect(rerun.structuredContent).toMatchObject({ translations: first.structuredContent.translations, creditsCharged: 0 });
 
     const draft = await call(client, 'draft_english', { prompt: 'dire merci pour le cadeau', tone: 'formal' });
@@ -83,12 +82,12 @@ describe('lcs mcp', () => {
     const missing = await call(client, 'get_card', { cardId: '00000000-0000-4000-8000-000000000000' });
     expect(missing).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^not_found: /) }] });
 
-    const noLanguages = await newUser(stack.http, { languages: null });
+    const noLanguages = await newUser(stack, { languages: null });
     const unset = await call(await agent(noLanguages.token), 'capture_expression', { text: 'hold your horses' });
     expect(unset.isError).toBe(true);
     expect(unset.content[0].text).toMatch(/^language_setup_required: .*languages/);
 
-    const broke = await newUser(stack.http);
+    const broke = await newUser(stack);
     await stack.orm.em.fork().execute(`UPDATE wallets SET balance = 0 WHERE user_id = ?`, [broke.userId]);
     const noCredits = await call(await agent(broke.token), 'draft_english', { prompt: 'hello' });
     expect(noCredits.isError).toBe(true);
@@ -100,7 +99,7 @@ describe('lcs mcp', () => {
   });
 
   it('offers a read-scope token the read tools only', async () => {
-    const { token } = await mintToken(stack.http, user.cookie, { scope: 'read' });
+    const { token } = await mintToken(stack, user.cookie, { scope: 'read' });
     const client = await agent(token);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS].sort());

@@ -3,29 +3,31 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { freePort } from '../../../src/platform/free-port.ts';
 import { LEASE } from '../../../src/services/leases.ts';
 import { spawnService, waitForHttp, type ServiceProcess } from '../../support/processes.ts';
-import { httpFor, startStack, type Http, type HttpResponse, type Stack } from '../../support/stack.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
 import { counterValue } from '../../support/metrics.ts';
-import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { batchCalls, pageCharges, translateBody, uniqueText } from '../translation/support.ts';
 import { ledgerKinds, translationCalls } from '../sentences/support.ts';
+import { api, expectProblem, expectStatus, type AnyReply, type Target } from '../../support/api.ts';
 
 // An API process of its own (`src/http/server.ts`) beside this file's stack, on the same database:
 // it takes a request, and is SIGKILLed while the model works on it. The user's retry then reaches
 // the stack's API, as it would reach another process behind a load balancer.
 let stack: Stack;
 let user: TestUser;
-let api: ServiceProcess | undefined;
-let apiHttp: Http;
+/** The API process that dies, and its address. */
+let child: ServiceProcess | undefined;
+let childApi: Target;
 beforeAll(async () => {
   stack = await startStack();
-  user = await newUser(stack.http);
+  user = await newUser(stack);
 });
 afterAll(async () => { await stack?.close(); });
 beforeEach(async () => {
   stack.fake.reset();
   const infra = inject('infra');
   const port = await freePort();
-  api = spawnService('src/http/server.ts', {
+  child = spawnService('src/http/server.ts', {
     DATABASE_URL: infra.databaseUrl,
     TEMPORAL_ADDRESS: infra.temporalAddress,
     TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
@@ -35,29 +37,29 @@ beforeEach(async () => {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
   });
-  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, api);
-  apiHttp = httpFor(`http://127.0.0.1:${port}`);
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, child);
+  childApi = { baseUrl: `http://127.0.0.1:${port}` };
 });
-afterEach(async () => { await api?.kill(); });
+afterEach(async () => { await child?.kill(); });
 
 /**
  * Sends `send` to the child API, kills the child once the provider has the model call, then
  * retries `send` against the surviving API until it is answered with something else than a 409.
  * Returns that answer, the 409s seen meanwhile and how long the retry took after the kill.
  */
-async function crashMidRequest(send: (http: Http) => Promise<HttpResponse>, modelCalls: () => number, beforeKill?: () => Promise<void>) {
+async function crashMidRequest<R extends AnyReply>(send: (service: Target) => Promise<R>, modelCalls: () => number, beforeKill?: () => Promise<void>) {
   stack.fake.setLatency(60_000); // the model is still working when the process dies
-  const lost = send(apiHttp).catch((error: unknown) => error);
+  const lost = send(childApi).catch((error: unknown) => error);
   await vi.waitFor(() => expect(modelCalls()).toBe(1), { timeout: 20_000, interval: 50 });
   await beforeKill?.();
-  await api!.kill('SIGKILL');
+  await child!.kill('SIGKILL');
   await lost;
   stack.fake.setLatency(0);
 
   const killedAt = Date.now();
-  const conflicts: HttpResponse[] = [];
+  const conflicts: R[] = [];
   for (;;) {
-    const res = await send(stack.http);
+    const res = await send(stack);
     if (res.status !== 409 || Date.now() - killedAt > 40_000) return { res, conflicts, afterMs: Date.now() - killedAt };
     conflicts.push(res);
     await new Promise((r) => setTimeout(r, 250));
@@ -76,34 +78,37 @@ async function onlyTheHeldCredits(userId: string) {
 describe('an API process killed mid-request does not strand the user\'s retry', () => {
   it('a sync sentence: the re-post translates it within seconds, under the same id, charged once', async () => {
     const text = `Killed while translating ${randomUUID()}`;
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const { res, conflicts, afterMs } = await crashMidRequest(
-      (http) => http('POST', '/api/sentences', { token: user.token, body: { original_text: text } }),
+      (service) => api(service, { token: user.token }).POST('/api/sentences', { body: { original_text: text } }),
       () => translationCalls(stack).length,
     );
-    expect(res.status, res.text).toBe(200);
+    expectStatus(res, 200);
     expect(afterMs).toBeLessThan(WITHIN_SECONDS_MS);
-    for (const conflict of conflicts) expectProblem(conflict, 409, 'duplicate_sentence');
-    expect(res.body.sentence).toMatchObject({ id: conflicts[0]?.body.existingId ?? res.body.sentence.id, status: 'translated' });
-    expect(await balanceOf(stack.http, user)).toBe(before - 3);
+    const duplicates = conflicts.map((conflict) => {
+      expectProblem(conflict, 409, 'duplicate_sentence');
+      return conflict.body;
+    });
+    expect(res.body.sentence).toMatchObject({ id: duplicates[0]?.existingId ?? res.body.sentence.id, status: 'translated' });
+    expect(await balanceOf(stack, user)).toBe(before - 3);
     expect((await ledgerKinds(stack, user.userId, 'sentence_translation')).filter((c) => c.idempotency_key.includes(res.body.sentence.id))).toHaveLength(1);
-    expectProblem(await stack.http('POST', '/api/sentences', { token: user.token, body: { original_text: text } }), 409, 'duplicate_sentence');
+    expectProblem(await api(stack, { token: user.token }).POST('/api/sentences', { body: { original_text: text } }), 409, 'duplicate_sentence');
   }, 90_000);
 
   it('a page translation: the retried request_id is answered within seconds, charged once', async () => {
     const body = translateBody([{ id: 'a', text: uniqueText('Killed mid-batch') }, { id: 'b', text: uniqueText('And its neighbour') }]);
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const { res, conflicts, afterMs } = await crashMidRequest(
-      (http) => http('POST', '/api/immersive-translate', { token: user.token, body }),
+      (service) => api(service, { token: user.token }).POST('/api/immersive-translate', { body }),
       () => batchCalls(stack).length,
     );
-    expect(res.status, res.text).toBe(200);
+    expectStatus(res, 200);
     expect(afterMs).toBeLessThan(WITHIN_SECONDS_MS);
     for (const conflict of conflicts) expectProblem(conflict, 409, 'request_in_progress');
-    expect(res.body.items.map((i: { id: string }) => i.id)).toEqual(['a', 'b']);
-    expect(await balanceOf(stack.http, user)).toBe(before - res.body.credits_charged);
+    expect(res.body.items.map((i) => i.id)).toEqual(['a', 'b']);
+    expect(await balanceOf(stack, user)).toBe(before - res.body.credits_charged);
     expect((await pageCharges(stack, user.userId)).filter((c) => c.idempotency_key.startsWith(`page-translation/${body.request_id}/`))).toHaveLength(1);
-    const replay = await stack.http('POST', '/api/immersive-translate', { token: user.token, body });
+    const replay = await api(stack, { token: user.token }).POST('/api/immersive-translate', { body });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   }, 90_000);
 
@@ -112,14 +117,14 @@ describe('an API process killed mid-request does not strand the user\'s retry', 
   it.each([
     ['a sync sentence', 'translate_sentence', (token: string) => {
       const text = uniqueText('Held by a dead process');
-      return (http: Http) => http('POST', '/api/sentences', { token, body: { original_text: text } });
+      return (service: Target): Promise<AnyReply> => api(service, { token }).POST('/api/sentences', { body: { original_text: text } });
     }, () => translationCalls(stack).length],
     ['a page translation', 'translate_batch', (token: string) => {
       const body = translateBody([{ id: 'a', text: uniqueText('Held by a dead process') }]);
-      return (http: Http) => http('POST', '/api/immersive-translate', { token, body });
+      return (service: Target): Promise<AnyReply> => api(service, { token }).POST('/api/immersive-translate', { body });
     }, () => batchCalls(stack).length],
   ])('%s, with only the credits the dead process holds left: the retry is served, the lost call counted', async (_kind, task, request, modelCalls) => {
-    const poor = await newUser(stack.http);
+    const poor = await newUser(stack);
     const lost = () => counterValue('lcs_provider_unbilled_calls_total', { task, reason: 'lost' });
     const lostBefore = await lost();
     const { res, afterMs } = await crashMidRequest(request(poor.token), modelCalls, () => onlyTheHeldCredits(poor.userId));

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { retryWindowMs, ACTIVITY_RETRY } from '../../../src/domain/retry-policy.ts';
 import { startPrivateDatabase, type PrivateDatabase } from '../../support/private-database.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser } from '../../support/users.ts';
+import { newUser } from '../../support/users.ts';
 import { capture, enrichmentCalls, enrichmentCharges, setBalance } from '../library/helpers.ts';
 import { asyncHeaders, translationCalls } from '../sentences/support.ts';
+import { api, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let db: PrivateDatabase;
 let stack: Stack;
@@ -24,7 +25,7 @@ const OUTAGE_MS = 20_000;
 
 it('a database outage longer than a few seconds fails no accepted work: captures end ready, async sentences translated, each charged once', async () => {
   expect(retryWindowMs(ACTIVITY_RETRY.infrastructureAttempts)).toBeGreaterThan(OUTAGE_MS * 10);
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   // Each unit holds its maximum cost until charged (src/features/credits/paid-call.ts): ten in flight at once need more than a new wallet.
   await setBalance(stack, user.userId, 100_000);
   stack.fake.setCost('0.00001');
@@ -34,8 +35,10 @@ it('a database outage longer than a few seconds fails no accepted work: captures
   for (let i = 0; i < 5; i++) cardIds.push((await capture(stack, user, `outage capture ${i}`)).cardId);
   const sentenceIds: string[] = [];
   for (let i = 0; i < 5; i++) {
-    const res = await stack.http('POST', '/api/sentences?mode=async', { token: user.token, headers: asyncHeaders, body: { original_text: `Outage sentence ${i} ${randomUUID()}` } });
-    expect(res.status, res.text).toBe(202);
+    const res = await api(stack, { token: user.token }).POST('/api/sentences', {
+      params: { query: { mode: 'async' } }, headers: asyncHeaders, body: { original_text: `Outage sentence ${i} ${randomUUID()}` },
+    });
+    expectStatus(res, 202);
     sentenceIds.push(res.body.sentence.id);
   }
   await vi.waitFor(() => {
@@ -44,7 +47,7 @@ it('a database outage longer than a few seconds fails no accepted work: captures
   }, { timeout: 30_000, interval: 100 });
 
   await db.stop();
-  expect((await stack.http('GET', '/api/library', { token: user.token })).status).toBe(503);
+  expect((await api(stack, { token: user.token, expected5xx: [503] }).GET('/api/library')).status).toBe(503);
   await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
   await db.start();
 
@@ -63,7 +66,7 @@ it('a database outage longer than a few seconds fails no accepted work: captures
 }, 180_000);
 
 it('a request whose database goes away mid-statement answers 503 service_unavailable with Retry-After, over REST and tRPC alike', async () => {
-  const user = await newUser(stack.http);
+  const user = await newUser(stack);
   // The user's row is held, so that both requests pass authentication and wait inside their own
   // statement (REST's route, tRPC's procedure) when PostgreSQL stops.
   let release = () => {};
@@ -75,9 +78,9 @@ it('a request whose database goes away mid-statement answers 503 service_unavail
     await new Promise<void>((resolve) => { release = resolve; });
   }).catch(() => {});
   await lockTaken;
-  const languages = { targetLanguage: 'en', nativeLanguage: 'de' };
-  const rest = stack.http('PUT', '/api/settings/language', { token: user.token, body: languages });
-  const trpc = stack.http('POST', '/trpc/account.setLanguages', { token: user.token, body: languages });
+  const languages = { targetLanguage: 'en', nativeLanguage: 'de' } as const;
+  const rest = api(stack, { token: user.token, expected5xx: [503] }).PUT('/api/settings/language', { body: languages });
+  const trpc = rawHttp(stack, 'POST', '/trpc/account.setLanguages', { token: user.token, body: languages, expected5xx: [503] });
   await vi.waitFor(async () => {
     // Exactly these two requests' statement waits (other sessions may wait on locks of their own).
     const [row] = await stack.orm.em.fork().execute<{ n: number }[]>(

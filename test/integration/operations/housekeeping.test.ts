@@ -9,17 +9,19 @@ import { ensureHousekeepingSchedule, housekeepingScheduleId } from '../../../src
 import { storeGeneratedAudio } from '../../../src/features/audio/service.ts';
 import { audioSweepSql, candidateSql, oldestFirstRule, retentionPolicy, sweepTable, translationCacheCutoff, translationCacheRules } from '../../../src/services/retention.ts';
 import { runWorker } from '../../../src/worker/worker.ts';
-import { startStack, type HttpResponse, type Stack } from '../../support/stack.ts';
+import { startStack, type Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText, waitForAudio } from '../audio/support.ts';
 import { insertCacheCall, linkClip, linkedClip, remaining, seedRetentionRows, undispatchedOutboxRows, unlinkedClip } from './support.ts';
+import type { TranslateRequest } from '../translation/support.ts';
+import { api, bodyOf, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
 // Two rows per batch, so that three old rows per table take more than one batch.
 beforeAll(async () => {
   stack = await startStack({ env: { HOUSEKEEPING_BATCH_ROWS: '2' } });
-  user = await newUser(stack.http);
+  user = await newUser(stack);
 });
 afterAll(async () => {
   await stack?.orm.em.fork().execute(`DELETE FROM workflow_outbox WHERE user_id = ? AND dispatched_at IS NULL`, [user?.userId ?? null]);
@@ -297,14 +299,14 @@ describe('unlinked audio clips', () => {
   });
 
   it('a card deleted through the API starts its clip’s grace time, and the clip goes after it', async () => {
-    const card = await stack.http('POST', '/api/library', { token: user.token, body: { text: uniqueText('spill the beans') } });
-    expect(card.status, card.text).toBe(202);
-    const requested = await stack.http('POST', '/api/audio', { token: user.token, body: { cardId: card.body.card.cardId } });
-    expect(requested.status, requested.text).toBe(202);
-    const { audioId } = await waitForAudio(stack.http, user, requested.body.audio.audioId);
+    const card = await api(stack, { token: user.token }).POST('/api/library', { body: { text: uniqueText('spill the beans') } });
+    expectStatus(card, 202);
+    const requested = await api(stack, { token: user.token }).POST('/api/audio', { body: { cardId: card.body.card.cardId } });
+    expectStatus(requested, 202);
+    const { audioId } = await waitForAudio(stack, user, requested.body.audio.audioId);
     expect(await unlinkEntries(audioId)).toBe(0);
 
-    expect((await stack.http('DELETE', `/api/library?cardId=${card.body.card.cardId}`, { token: user.token })).status).toBe(204);
+    expect((await api(stack, { token: user.token }).DELETE('/api/library', { params: { query: { cardId: card.body.card.cardId } } })).status).toBe(204);
     expect(await unlinkEntries(audioId)).toBe(1);
     await sweep('audio_clips');
     expect(await clipExists(audioId)).toBe(true);
@@ -315,20 +317,21 @@ describe('unlinked audio clips', () => {
   });
 
   it('a request for a clip that housekeeping deletes at that very moment makes the clip anew (no 500)', async () => {
-    const [first, second] = [user, await newUser(stack.http)];
+    const [first, second] = [user, await newUser(stack)];
     const text = uniqueText('Everyone says the same thing');
     const firstSentence = await insertSentence(stack.orm, first.userId, text);
     const secondSentence = await insertSentence(stack.orm, second.userId, text);
-    const requested = await stack.http('POST', '/api/audio', { token: first.token, body: { sentenceId: firstSentence } });
-    const { audioId } = await waitForAudio(stack.http, first, requested.body.audio.audioId);
+    const requested = await api(stack, { token: first.token }).POST('/api/audio', { body: { sentenceId: firstSentence } });
+    const { audioId } = await waitForAudio(stack, first, bodyOf(requested, 202).audio.audioId);
     await sql(`DELETE FROM sentences WHERE id = ?`, [firstSentence]);
+    const requestClip = () => api(stack, { token: second.token }).POST('/api/audio', { body: { sentenceId: secondSentence } });
 
     // A sweep batch holds the unlinked clip locked while the second user asks for the same text,
     // and deletes it once that request waits for the lock.
-    let answer: Promise<HttpResponse> | undefined;
+    let answer: ReturnType<typeof requestClip> | undefined;
     await stack.orm.em.fork().transactional(async (tx) => {
       await tx.execute(`SELECT id FROM audio_clips WHERE id = ? FOR UPDATE`, [audioId]);
-      answer = stack.http('POST', '/api/audio', { token: second.token, body: { sentenceId: secondSentence } });
+      answer = requestClip();
       await vi.waitFor(async () => {
         const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM audio_clips WHERE audio_key%'`);
         expect(waiting.length).toBeGreaterThan(0);
@@ -336,9 +339,9 @@ describe('unlinked audio clips', () => {
       await tx.execute(`DELETE FROM audio_clips WHERE id = ?`, [audioId]);
     });
     const res = await answer!;
-    expect(res.status, res.text).toBe(202);
+    expectStatus(res, 202);
     expect(res.body.audio.audioId).not.toBe(audioId);
-    expect((await waitForAudio(stack.http, second, res.body.audio.audioId)).status).toBe('ready');
+    expect((await waitForAudio(stack, second, res.body.audio.audioId)).status).toBe('ready');
   });
 });
 
@@ -347,45 +350,46 @@ describe('idempotency records past their window', () => {
     (await sql<{ amount: number }>(`SELECT amount FROM ledger_entries WHERE user_id = ? AND kind = ? ORDER BY id`, [userId, kind])).map((r) => r.amount);
 
   it('a request_id used again after its record was swept is a new request, and charged', async () => {
-    const translator = await newUser(stack.http);
+    const translator = await newUser(stack);
     const requestId = `req-${randomUUID()}`;
-    const body = (text: string) => ({ request_id: requestId, target_language: 'fr', source_language: 'en', items: [{ id: 'a', text }] });
-    const first = await stack.http('POST', '/api/immersive-translate', { token: translator.token, body: body(uniqueText('First page')) });
-    expect(first.status, first.text).toBe(200);
+    const body = (text: string): TranslateRequest => ({ request_id: requestId, target_language: 'fr', source_language: 'en', items: [{ id: 'a', text }] });
+    const first = await api(stack, { token: translator.token }).POST('/api/immersive-translate', { body: body(uniqueText('First page')) });
+    expectStatus(first, 200);
     expect(first.body.credits_charged).toBeGreaterThan(0);
     await sql(`UPDATE page_translation_requests SET completed_at = now() - interval '25 hours' WHERE request_id = ?`, [requestId]);
     await sweep('page_translation_requests');
 
-    const before = await balanceOf(stack.http, translator);
-    const again = await stack.http('POST', '/api/immersive-translate', { token: translator.token, body: body(uniqueText('Another page')) });
-    expect(again.status, again.text).toBe(200);
+    const before = await balanceOf(stack, translator);
+    const again = await api(stack, { token: translator.token }).POST('/api/immersive-translate', { body: body(uniqueText('Another page')) });
+    expectStatus(again, 200);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
-    expect(await balanceOf(stack.http, translator)).toBe(before - again.body.credits_charged);
+    expect(await balanceOf(stack, translator)).toBe(before - again.body.credits_charged);
     expect(await ledger(translator.userId, 'page_translation')).toEqual([-first.body.credits_charged, -again.body.credits_charged]);
   });
 
   it('an Idempotency-Key used again after its draft was swept is a new request, and charged', async () => {
-    const writer = await newUser(stack.http);
+    const writer = await newUser(stack);
     const key = `key-${randomUUID()}`;
-    const draft = (prompt: string) => stack.http('POST', '/api/work', { token: writer.token, body: { prompt }, headers: { 'idempotency-key': key } });
+    // Raw: the document marks a draft's tone and useLibrary required, though the service defaults them.
+    const draft = (prompt: string) => rawHttp(stack, 'POST', '/api/work', { token: writer.token, body: { prompt }, headers: { 'idempotency-key': key } });
     const first = await draft('Je voudrais annuler ma réservation');
-    expect(first.status, first.text).toBe(200);
+    expectStatus(first, 200);
     expect(first.body.creditsCharged).toBeGreaterThan(0);
     await sql(`UPDATE work_drafts SET created_at = now() - interval '25 hours' WHERE idempotency_key = ?`, [key]);
     await sweep('work_drafts');
 
-    const before = await balanceOf(stack.http, writer);
+    const before = await balanceOf(stack, writer);
     const again = await draft('Pourriez-vous me rappeler demain ?');
-    expect(again.status, again.text).toBe(200);
+    expectStatus(again, 200);
     expect(again.body.creditsCharged).toBeGreaterThan(0);
-    expect(await balanceOf(stack.http, writer)).toBe(before - again.body.creditsCharged);
+    expect(await balanceOf(stack, writer)).toBe(before - again.body.creditsCharged);
     expect(await ledger(writer.userId, 'work')).toEqual([-first.body.creditsCharged, -again.body.creditsCharged]);
   });
 });
 
 describe('a clip made anew after housekeeping deleted the old one', () => {
   it('is charged to whoever asked for it again', async () => {
-    const payer = await newUser(stack.http);
+    const payer = await newUser(stack);
     const key = randomUUID();
     const generate = async () => {
       const audioId = randomUUID();

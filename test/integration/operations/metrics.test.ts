@@ -5,6 +5,7 @@ import { counterValue, histogramCount, scrapedValue } from '../../support/metric
 import { newUser } from '../../support/users.ts';
 import { capture, setBalance, waitForStatus } from '../library/helpers.ts';
 import { translateBody, uniqueText } from '../translation/support.ts';
+import { api, rawHttp } from '../../support/api.ts';
 
 let stack: Started['stack'];
 let user: Started['user'];
@@ -44,17 +45,17 @@ it('counts requests by route pattern, captures, preparations by outcome and code
   await waitForStatus(stack, user, first.cardId, 'ready'); // GET /api/library/:cardId, 200, at least once each
   await waitForStatus(stack, user, second.cardId, 'ready');
 
-  const broke = await newUser(stack.http);
+  const broke = await newUser(stack);
   await setBalance(stack, broke.userId, 0);
   await waitForStatus(stack, broke, (await capture(stack, broke, 'metrics while broke')).cardId, 'failed');
   stack.fake.setMode('privacy_refusal');
   await waitForStatus(stack, user, (await capture(stack, user, 'metrics refused routing')).cardId, 'failed');
   stack.fake.setMode('ok');
 
-  expect((await stack.http('GET', `/api/no-such-route/${first.cardId}?q=secret`, { token: user.token })).status).toBe(404);
+  expect((await rawHttp(stack, 'GET', `/api/no-such-route/${first.cardId}?q=secret`, { token: user.token })).status).toBe(404);
   const page = translateBody([{ id: 'a', text: uniqueText('Guten Morgen') }, { id: 'b', text: uniqueText('Gute Nacht') }], { target_language: 'en' });
-  expect((await stack.http('POST', '/api/immersive-translate', { token: user.token, body: page })).status).toBe(200);
-  expect((await stack.http('POST', '/api/immersive-translate', { token: user.token, body: { ...page, request_id: `${page.request_id}-again` } })).status).toBe(200);
+  expect((await api(stack, { token: user.token }).POST('/api/immersive-translate', { body: page })).status).toBe(200);
+  expect((await api(stack, { token: user.token }).POST('/api/immersive-translate', { body: { ...page, request_id: `${page.request_id}-again` } })).status).toBe(200);
 
   const after = await read();
   const moved = Object.fromEntries(Object.keys(figures).map((name) => [name, after[name as keyof Figures] - before[name as keyof Figures]]));

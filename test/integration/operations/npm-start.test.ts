@@ -4,14 +4,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { freePorts } from '../../../src/platform/free-port.ts';
 import { spawnService, waitForHttp, type ServiceProcess } from '../../support/processes.ts';
-import { httpFor, type Http } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
+import { api, bodyOf, expectStatus, type Target } from '../../support/api.ts';
 
 // `npm start` itself (src/main.ts) as a child process, with its own embedded PostgreSQL and
 // Temporal dev server under a fresh DATA_DIR: the test kills those and watches it recover.
 let main: ServiceProcess;
 let dataDir: string;
-let http: Http;
+/** The service `npm start` runs: its API on 127.0.0.1, its own origin on localhost. */
+let service: Target;
 let user: TestUser;
 const pids = new Set<number>();
 
@@ -24,8 +25,8 @@ beforeAll(async () => {
     LOG_LEVEL: 'info', DATABASE_URL: '', TEMPORAL_ADDRESS: '',
   });
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 180_000, main);
-  http = httpFor(`http://127.0.0.1:${port}`, { originOnCookie: `http://localhost:${port}` });
-  user = await newUser(http);
+  service = { baseUrl: `http://127.0.0.1:${port}`, origin: `http://localhost:${port}` };
+  user = await newUser(service);
 }, 200_000);
 
 afterAll(async () => {
@@ -53,13 +54,13 @@ function loggedPid(msg: string): number {
 /** Captures `text` (retrying while the service answers 503) and waits until its card is ready. */
 async function captureUntilReady(text: string) {
   const card = await vi.waitFor(async () => {
-    const res = await http('POST', '/api/library', { token: user.token, body: { text } });
-    expect(res.status, res.text).toBe(202);
+    const res = await api(service, { token: user.token, expected5xx: [503] }).POST('/api/library', { body: { text } });
+    expectStatus(res, 202);
     return res.body.card;
   }, { timeout: 60_000, interval: 500 });
   await vi.waitFor(async () => {
-    const res = await http('GET', `/api/library/${card.cardId}`, { token: user.token });
-    expect(res.body.card?.enrichmentStatus).toBe('ready');
+    const res = await api(service, { token: user.token, expected5xx: [503] }).GET('/api/library/{cardId}', { params: { path: { cardId: card.cardId } } });
+    expect(bodyOf(res, 200).card.enrichmentStatus).toBe('ready');
   }, { timeout: 90_000, interval: 500 });
 }
 
@@ -70,7 +71,7 @@ it('restarts its Temporal dev server after a SIGKILL, says so loudly, and a capt
   await vi.waitFor(() => expect(main.output()).toContain('"msg":"Temporal dev server restarted"'), { timeout: 60_000, interval: 200 });
   expect(main.output()).toMatch(/"level":50,[^\n]*"msg":"Temporal dev server exited unexpectedly; restarting it"/);
   loggedPid('Temporal dev server restarted');
-  expect((await http('GET', '/healthz')).status).toBe(200);
+  expect((await api(service).GET('/healthz')).status).toBe(200);
   await captureUntilReady('after the dev server was killed');
 }, 240_000);
 

@@ -6,8 +6,9 @@ import { learnerScheduling } from '../../../src/features/replay/learner-scheduli
 import { optimisationScheduleId } from '../../../src/temporal/schedules.ts';
 import { fsrsOptimisationSweepWorkflow } from '../../../src/workflows/fsrs-optimisation.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { insertCard } from './cards.ts';
+import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 beforeAll(async () => { stack = await startStack(); });
@@ -49,8 +50,8 @@ async function seedReviewLog(user: TestUser, cards: number, reviewsPerCard: numb
   return rows.length;
 }
 
-const settings = async (user: TestUser) => (await stack.http('GET', '/api/replay/settings', { token: user.token })).body;
-const optimise = (user: TestUser) => stack.http('POST', '/api/replay/optimise', { token: user.token });
+const settings = async (user: TestUser) => bodyOf(await api(stack, { token: user.token }).GET('/api/replay/settings'), 200);
+const optimise = (user: TestUser) => api(stack, { token: user.token }).POST('/api/replay/optimise');
 const versions = async (user: TestUser) =>
   (await stack.orm.em.fork().execute<{ n: number }[]>(`SELECT count(*)::int AS n FROM fsrs_parameters WHERE user_id = ?`, [user.userId]))[0]!.n;
 const undispatched = async (user: TestUser) =>
@@ -58,28 +59,28 @@ const undispatched = async (user: TestUser) =>
 
 describe('the personal FSRS optimiser', () => {
   it('refuses a fit until the log can train one, and says how far the learner is', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await seedReviewLog(user, 20, 4);
     const refused = await optimise(user);
     expectProblem(refused, 409, 'conflict');
     expect(refused.body.detail).toContain(`${MIN_LONG_TERM_REVIEWS} reviews`);
     expect((await settings(user)).personalSchedule).toEqual({ longTermReviews: 60, reviewsNeeded: MIN_LONG_TERM_REVIEWS, latest: null });
-    expectProblem(await stack.http('POST', '/api/replay/optimise', { token: user.token.replace(/.$/, '0') }), 401, 'unauthenticated');
+    expectProblem(await api(stack, { token: user.token.replace(/.$/, '0') }).POST('/api/replay/optimise'), 401, 'unauthenticated');
   });
 
   it('fits the learner’s weights on demand, applies them when they beat the defaults on held-out reviews, and fits one log once', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const reviews = await seedReviewLog(user, 400, 7);
     const before = await settings(user);
     expect(before.personalSchedule.longTermReviews).toBe(400 * 6);
 
     const queued = await optimise(user);
-    expect(queued.status, queued.text).toBe(202);
+    expectStatus(queued, 202);
     expect(queued.body).toMatchObject({ queued: true, longTermReviews: 2400, latest: null });
     const latest = await vi.waitFor(async () => {
       const fit = (await settings(user)).personalSchedule.latest;
       expect(fit).not.toBeNull();
-      return fit;
+      return fit!;
     }, { timeout: 60_000, interval: 250 });
 
     console.log(`optimiser on ${reviews} synthetic reviews: held-out log loss ${latest.logLoss.toFixed(4)} vs defaults ${latest.baselineLogLoss.toFixed(4)}, RMSE ${latest.rmse.toFixed(4)} vs ${latest.baselineRmse.toFixed(4)}`);
@@ -94,12 +95,12 @@ describe('the personal FSRS optimiser', () => {
     expect(await versions(user)).toBe(1);
 
     // Replay schedules with them from the next review on.
-    const session = await stack.http('GET', '/api/replay?count=10', { token: user.token });
-    const answered = await stack.http('POST', '/api/replay', { token: user.token, body: { itemId: session.body.items[0].itemId, usedHint: false, autoFilled: false, unaidedErrors: 0 } });
-    expect(answered.status, answered.text).toBe(200);
+    const session = bodyOf(await api(stack, { token: user.token }).GET('/api/replay', { params: { query: { count: '10' } } }), 200);
+    const answered = await api(stack, { token: user.token }).POST('/api/replay', { body: { itemId: session.items[0]!.itemId, usedHint: false, autoFilled: false, unaidedErrors: 0 } });
+    expectStatus(answered, 200);
 
     // On tRPC alike.
-    const viaTrpc = await stack.http('GET', '/trpc/replay.settings', { token: user.token });
+    const viaTrpc = await rawHttp(stack, 'GET', '/trpc/replay.settings', { token: user.token });
     expect(viaTrpc.body.result.data.personalSchedule.latest).toMatchObject({ version: 1, applied: true });
   });
 
@@ -109,7 +110,7 @@ describe('the personal FSRS optimiser', () => {
     expect(schedule.spec.intervals?.map((i) => i.every)).toEqual([7 * DAY_MS]);
     expect(schedule.action).toMatchObject({ workflowType: 'fsrsOptimisationSweepWorkflow', taskQueue: stack.config.temporal.taskQueue });
 
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await seedReviewLog(user, 120, 4, { learningStep: true });
     const pass = await stack.temporal.workflow.execute(fsrsOptimisationSweepWorkflow, {
       taskQueue: stack.config.temporal.taskQueue, workflowId: `test-optimisation-pass/${user.userId}`, args: [],
@@ -118,7 +119,7 @@ describe('the personal FSRS optimiser', () => {
     const fit = await vi.waitFor(async () => {
       const latest = (await settings(user)).personalSchedule.latest;
       expect(latest).not.toBeNull();
-      return latest;
+      return latest!;
     }, { timeout: 60_000, interval: 250 });
     expect(fit.logSize).toBe(360);
   });

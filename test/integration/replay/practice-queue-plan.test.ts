@@ -7,7 +7,7 @@ let stack: Stack;
 let user: TestUser;
 beforeAll(async () => {
   stack = await startStack();
-  user = await newUser(stack.http);
+  user = await newUser(stack);
   // 10,000 ready cards written directly, half new, half reviewed (some due), as a large library holds.
   await stack.orm.em.fork().execute(
     `WITH inserted AS (

@@ -5,29 +5,30 @@ import { fakeTranslate } from '../../../tools/fake-provider/responders.ts';
 import { setPlan } from '../../../src/features/credits/wallet.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import { balanceOf, expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { asyncHeaders, emptyWallet, sentenceRow, translationCalls, waitForSettled } from './support.ts';
+import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
 useStack((started) => ({ stack, user } = started));
 
 const postAsync = (text: string, token = user.token) =>
-  stack.http('POST', '/api/sentences?mode=async', { token, headers: asyncHeaders, body: { original_text: text } });
+  api(stack, { token }).POST('/api/sentences', { params: { query: { mode: 'async' } }, body: { original_text: text }, headers: asyncHeaders });
 
 describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
   it('answers 202 pending at once, then the workflow sentence-translation/<id> translates and charges', async () => {
     const text = `Background translation ${randomUUID()}`;
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     const res = await postAsync(text);
-    expect(res.status, res.text).toBe(202);
+    expectStatus(res, 202);
     expect(res.body.sentence).toMatchObject({ original_text: text, translation: null, status: 'pending', native_language: 'fr' });
     const id = res.body.sentence.id;
 
     expect(await waitForSettled(stack, id)).toMatchObject({ status: 'translated', credits_charged: 3 });
-    const listed = await stack.http('GET', '/api/sentences', { token: user.token });
-    expect(listed.body.items.find((s: { id: string }) => s.id === id)).toMatchObject({ status: 'translated', translation: fakeTranslate(text, 'fr') });
-    expect(await balanceOf(stack.http, user)).toBe(before - 3);
+    const listed = bodyOf(await api(stack, { token: user.token }).GET('/api/sentences'), 200);
+    expect(listed.items.find((s) => s.id === id)).toMatchObject({ status: 'translated', translation: fakeTranslate(text, 'fr') });
+    expect(await balanceOf(stack, user)).toBe(before - 3);
 
     const handle = stack.temporal.workflow.getHandle(`sentence-translation/${id}`);
     await handle.result(); // the row is committed by the activity, just before the workflow completes
@@ -38,30 +39,33 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
   });
 
   it('is sync unless both the query and the header ask for async', async () => {
-    const onlyQuery = await stack.http('POST', '/api/sentences?mode=async', { token: user.token, body: { original_text: `Only query ${randomUUID()}` } });
-    expect(onlyQuery.status).toBe(200);
+    const onlyQuery = await api(stack, { token: user.token }).POST('/api/sentences', {
+      params: { query: { mode: 'async' } }, body: { original_text: `Only query ${randomUUID()}` },
+    });
+    expectStatus(onlyQuery, 200);
     expect(onlyQuery.body.sentence.status).toBe('translated');
-    const onlyHeader = await stack.http('POST', '/api/sentences', { token: user.token, headers: asyncHeaders, body: { original_text: `Only header ${randomUUID()}` } });
+    const onlyHeader = await api(stack, { token: user.token }).POST('/api/sentences', { body: { original_text: `Only header ${randomUUID()}` }, headers: asyncHeaders });
     expect(onlyHeader.status).toBe(200);
-    expectProblem(await stack.http('POST', '/api/sentences?mode=later', { token: user.token, body: { original_text: 'x y' } }), 400, 'invalid_request');
+    // Raw: a typed client knows only the modes the document lists.
+    expectProblem(await rawHttp(stack, 'POST', '/api/sentences?mode=later', { token: user.token, body: { original_text: 'x y' } }), 400, 'invalid_request');
   });
 
   it('marks the sentence failed without charging when the provider output is invalid, and a re-post retries', async () => {
     const text = `Async failure ${randomUUID()}`;
-    const before = await balanceOf(stack.http, user);
+    const before = await balanceOf(stack, user);
     stack.fake.setMode('schema_violation');
     const res = await postAsync(text);
-    expect(res.status).toBe(202);
+    expectStatus(res, 202);
     const id = res.body.sentence.id;
     expect(await waitForSettled(stack, id)).toMatchObject({ status: 'failed', error_code: 'provider_output_invalid' });
     expect(translationCalls(stack)).toHaveLength(1); // not retried: invalid output is final
-    expect(await balanceOf(stack.http, user)).toBe(before);
+    expect(await balanceOf(stack, user)).toBe(before);
     const handle = stack.temporal.workflow.getHandle(`sentence-translation/${id}`);
     await vi.waitFor(async () => expect((await handle.describe()).status.name).toBe('FAILED'), { timeout: 10_000 });
 
     stack.fake.setMode('ok');
     const retry = await postAsync(text);
-    expect(retry.status, retry.text).toBe(202);
+    expectStatus(retry, 202);
     expect(retry.body.sentence).toMatchObject({ id, status: 'pending' });
     expect(await waitForSettled(stack, id)).toMatchObject({ status: 'translated', attempt: 2, credits_charged: 3 });
   });
@@ -71,18 +75,18 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
     const res = await postAsync(`Transient ${randomUUID()}`);
     await vi.waitFor(() => expect(translationCalls(stack).length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
     stack.fake.setMode('ok');
-    expect(await waitForSettled(stack, res.body.sentence.id)).toMatchObject({ status: 'translated' });
+    expect(await waitForSettled(stack, bodyOf(res, 202).sentence.id)).toMatchObject({ status: 'translated' });
   });
 
   it('answers 402 and 409 in async mode too', async () => {
     const text = `Async duplicate ${randomUUID()}`;
     const first = await postAsync(text);
-    expect(first.status).toBe(202);
+    expectStatus(first, 202);
     const again = await postAsync(text);
     expectProblem(again, 409, 'duplicate_sentence');
     expect(again.body.existingId).toBe(first.body.sentence.id);
 
-    const poor = await newUser(stack.http);
+    const poor = await newUser(stack);
     await emptyWallet(stack, poor.userId);
     expectProblem(await postAsync('Nothing left', poor.token), 402, 'insufficient_credits');
   });
@@ -92,7 +96,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
     let restarted = false;
     try {
       const res = await postAsync(`While the worker is down ${randomUUID()}`);
-      expect(res.status).toBe(202);
+      expectStatus(res, 202);
       expect(await sentenceRow(stack, res.body.sentence.id)).toMatchObject({ status: 'pending' });
       await stack.startWorker();
       restarted = true;
@@ -105,7 +109,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
 
 describe('batch upload', () => {
   it('accepts 1,000 async posts in a row and translates every one of them', async () => {
-    const uploader = await newUser(stack.http);
+    const uploader = await newUser(stack);
     await setPlan(stack.orm.em.fork(), uploader.userId, 'paid'); // 1,000 × 3 credits > the free 500
     const started = performance.now();
     const ids: string[] = [];
@@ -114,7 +118,7 @@ describe('batch upload', () => {
     for (let i = 0; i < texts.length; i += concurrency) {
       const answers = await Promise.all(texts.slice(i, i + concurrency).map((text) => postAsync(text, uploader.token)));
       for (const answer of answers) {
-        expect(answer.status, answer.text).toBe(202);
+        expectStatus(answer, 202);
         ids.push(answer.body.sentence.id);
       }
     }
@@ -128,15 +132,15 @@ describe('batch upload', () => {
     const done = performance.now();
     console.log(`1,000 async sentences: accepted in ${Math.round(accepted - started)} ms, all translated after ${Math.round(done - started)} ms`);
     expect(new Set(ids).size).toBe(1000);
-    const listed = await stack.http('GET', `/api/sentences?pageSize=${SENTENCES_MAX_PAGE_SIZE}`, { token: uploader.token });
-    expect(listed.body.total).toBe(1000);
-    expect(await balanceOf(stack.http, uploader)).toBe(5000 - 3000);
+    const listed = bodyOf(await api(stack, { token: uploader.token }).GET('/api/sentences', { params: { query: { pageSize: SENTENCES_MAX_PAGE_SIZE } } }), 200);
+    expect(listed.total).toBe(1000);
+    expect(await balanceOf(stack, uploader)).toBe(5000 - 3000);
   }, 180_000);
 });
 
 describe('tRPC sentences.create in async mode', () => {
   it('answers pending and translates in the background', async () => {
-    const res = await stack.http('POST', '/trpc/sentences.create', { token: user.token, body: { original_text: `tRPC async ${randomUUID()}`, mode: 'async' } });
+    const res = await rawHttp(stack, 'POST', '/trpc/sentences.create', { token: user.token, body: { original_text: `tRPC async ${randomUUID()}`, mode: 'async' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.result.data.sentence.status).toBe('pending');
     expect(await waitForSettled(stack, res.body.result.data.sentence.id)).toMatchObject({ status: 'translated' });

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useStack } from '../../support/fixture.ts';
 import { sql } from '../../support/helpers.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { newUser, expectProblem, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture } from '../library/helpers.ts';
 import { asyncHeaders } from '../sentences/support.ts';
+import { api, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let owner: TestUser;
@@ -15,7 +16,7 @@ let otherApi: Stack;
 let stranger: TestUser;
 beforeAll(async () => {
   otherApi = await startStack({ worker: false });
-  stranger = await newUser(stack.http);
+  stranger = await newUser(stack);
 });
 afterAll(async () => { await otherApi?.close(); });
 
@@ -80,8 +81,10 @@ describe('status.changes over server-sent events', () => {
   it('tells a sentence translated in the background', async () => {
     const stream = await openStream(otherApi, owner.cookie);
     try {
-      const res = await stack.http('POST', '/api/sentences?mode=async', { token: owner.token, headers: asyncHeaders, body: { original_text: 'The stream says when I am translated.' } });
-      expect(res.status, res.text).toBe(202);
+      const res = await api(stack, { token: owner.token }).POST('/api/sentences', {
+        params: { query: { mode: 'async' } }, headers: asyncHeaders, body: { original_text: 'The stream says when I am translated.' },
+      });
+      expectStatus(res, 202);
       const translated = { kind: 'sentence', id: res.body.sentence.id, status: 'translated' };
       await vi.waitFor(() => expect(stream.events.map((e) => e.data)).toContainEqual(translated), { timeout: 45_000, interval: 50 });
     } finally {
@@ -112,6 +115,6 @@ describe('status.changes over server-sent events', () => {
   });
 
   it('refuses a caller without a session or token like any query', async () => {
-    expectProblem(await stack.http('GET', '/trpc/status.changes'), 401, 'unauthenticated');
+    expectProblem(await rawHttp(stack, 'GET', '/trpc/status.changes'), 401, 'unauthenticated');
   });
 });

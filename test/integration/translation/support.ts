@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { operations } from '../../../clients/rest/schema.d.ts';
 import type { Stack } from '../../support/stack.ts';
+
+/** A page-translation request, as the document types it. */
+export type TranslateRequest = operations['pageTranslation.translate']['requestBody']['content']['application/json'];
 
 export const batchCalls = (stack: Stack) =>
   stack.fake.requests.filter((r) => r.body?.response_format?.json_schema?.name === 'translate_batch');
@@ -13,7 +17,7 @@ export const newRequestId = () => `req-${randomUUID()}`;
 /** Unique text, so that tests never share cache entries by accident. */
 export const uniqueText = (label: string) => `${label} ${randomUUID().slice(0, 8)}`;
 
-export function translateBody(items: { id: string; text: string }[], overrides: Record<string, unknown> = {}) {
+export function translateBody(items: { id: string; text: string }[], overrides: Partial<TranslateRequest> = {}): TranslateRequest {
   return { request_id: newRequestId(), target_language: 'fr', source_language: 'auto', items, ...overrides };
 }
 

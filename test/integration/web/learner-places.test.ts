@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
 import { captureReady, DESKTOP, line, openPage, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
+import { api, bodyOf } from '../../support/api.ts';
 
 // The web app's places beyond capture: credits and the ledger, Replay's overview and summary, a
 // quiet correction rejected, notices that belong to their screen. Desktop and phone, one browser.
@@ -123,7 +124,8 @@ it('lets a notice be dismissed, keeps it across a redirect, and undoes a delete 
   await line(page, 'once in a blue moon').waitFor();
   // Not undone: sent once the time to undo has passed.
   await deleteIt();
-  await expect.poll(async () => (await stack.http('GET', '/api/library', { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') })).body.items.length, { timeout: 15_000 }).toBe(0);
+  const cookie = async () => (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  await expect.poll(async () => bodyOf(await api(stack, { cookie: await cookie() }).GET('/api/library'), 200).items.length, { timeout: 15_000 }).toBe(0);
   await page.reload();
   await page.getByText('Your library is empty: capture your first expression above.').waitFor();
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PASSWORD_MIN_LENGTH } from '../../../src/domain/limits.ts';
 import type { Stack } from '../../support/stack.ts';
 import { DESKTOP, hiddenRuns, line, openPage as openPageIn, PASSWORD, PHONE, SCREENS, shoot as shootPage, signUp, useBrowserStack } from './browser.ts';
+import { api, rawHttp } from '../../support/api.ts';
 
 // The learner's web app in a real browser (Debian's Chromium driven by playwright-core) against the
 // real service and the fake provider: every screen, at desktop and phone sizes, one shared browser.
@@ -19,7 +20,7 @@ const openPage = (viewport: { width: number; height: number }) => openPageIn(bro
 describe('web app', () => {
   it('is served as built files: index.html at each of its addresses, hashed assets kept a year', async () => {
     for (const path of ['/', '/library', '/library/5d0f7a59-1d1c-4a53-9c59-2f0e4a3d6b7e', '/replay', '/settings', '/sign-in']) {
-      const page = await stack.http('GET', path);
+      const page = await rawHttp(stack, 'GET', path);
       expect(page.status, path).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(page.headers.get('cache-control')).toBe('no-cache');
@@ -28,7 +29,7 @@ describe('web app', () => {
     const html = await (await fetch(`${stack.baseUrl}/library`)).text();
     const script = /src="(\/assets\/index-[\w-]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
-    const asset = await stack.http('GET', script!);
+    const asset = await rawHttp(stack, 'GET', script!);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     // Compressed at build time, sent to whoever accepts it; the bytes as built to whoever does not.
@@ -38,10 +39,10 @@ describe('web app', () => {
       if (expected) expect(sent.bytes).toBeLessThan(asset.text.length / 2);
       else expect(sent.bytes).toBe(Buffer.byteLength(asset.text));
     }
-    expect((await stack.http('GET', '/assets/missing.js')).status).toBe(404);
-    expect((await stack.http('GET', '/nowhere')).status).toBe(404);
-    expect((await stack.http('GET', '/api/nowhere')).headers.get('content-type')).toMatch(/problem\+json/);
-    const openapi = await stack.http('GET', '/api/openapi.json');
+    expect((await rawHttp(stack, 'GET', '/assets/missing.js')).status).toBe(404);
+    expect((await rawHttp(stack, 'GET', '/nowhere')).status).toBe(404);
+    expect((await rawHttp(stack, 'GET', '/api/nowhere')).headers.get('content-type')).toMatch(/problem\+json/);
+    const openapi = await rawHttp(stack, 'GET', '/api/openapi.json');
     expect(Object.keys(openapi.body.paths).filter((p) => p === '/' || p.startsWith('/assets') || p.startsWith('/library'))).toEqual([]);
   });
 
@@ -128,12 +129,12 @@ describe('web app', () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByRole('heading', { name: 'Token “my extension” created' }).waitFor();
     const token = await page.getByRole('textbox', { name: 'New token' }).inputValue();
-    expect((await stack.http('GET', '/api/credits', { token })).status).toBe(200);
+    expect((await api(stack, { token }).GET('/api/credits')).status).toBe(200);
     await page.getByRole('button', { name: 'Done' }).click();
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Revoke token “my extension”' }).click();
     await page.getByText('Token “my extension” revoked.').waitFor();
-    expect((await stack.http('GET', '/api/credits', { token })).status).toBe(401);
+    expect((await api(stack, { token }).GET('/api/credits')).status).toBe(401);
 
     // Sign out; a wrong password is explained; signing back in lands in the library.
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
@@ -161,13 +162,13 @@ describe('web app', () => {
     await line(page, 'hold your horses').waitFor({ state: 'detached' });
 
     // Signing out everywhere ends the sessions opened elsewhere too.
-    const elsewhere = await stack.http('POST', '/api/auth/login', { body: { email, password: PASSWORD } });
+    const elsewhere = await api(stack).POST('/api/auth/login', { body: { email, password: PASSWORD } });
     const otherCookie = elsewhere.headers.get('set-cookie')!.split(';')[0]!;
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByText('You are signed out on every device.').waitFor();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    expect((await stack.http('GET', '/api/me', { headers: { cookie: otherCookie } })).status).toBe(401);
+    expect((await api(stack).GET('/api/me', { headers: { cookie: otherCookie } })).status).toBe(401);
 
     expect(errors).toEqual([]);
     await context.close();

@@ -2,16 +2,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DRAFT_PROMPT_MAX } from '../../../src/domain/limits.ts';
 import { insertCard, hoursAgo } from '../replay/cards.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { expectProblem, newUser, type TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
+import { api, bodyOf, expectProblem, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 beforeAll(async () => { stack = await startStack({ worker: false }); });
 afterEach(() => stack.fake.reset());
 afterAll(async () => { await stack?.close(); });
 
-const work = (user: TestUser, body: unknown, headers?: Record<string, string>) =>
-  stack.http('POST', '/api/work', { token: user.token, body, ...(headers ? { headers } : {}) });
-const balance = async (user: TestUser) => (await stack.http('GET', '/api/credits', { token: user.token })).body.balance;
+// Raw: the document marks tone and useLibrary required (they have defaults, and the service takes
+// a prompt alone), so the typed client cannot send the bodies these tests need.
+const work = (user: TestUser, body: unknown, headers?: Record<string, string>, expected5xx?: number[]) =>
+  rawHttp(stack, 'POST', '/api/work', { token: user.token, body, expected5xx, ...(headers ? { headers } : {}) });
+const balance = async (user: TestUser) => bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance;
 const workRequests = () => stack.fake.requests.filter((r) => r.body?.response_format?.json_schema?.name === 'work_draft');
 const sentInput = (i = -1) => JSON.parse(workRequests().at(i)!.body.messages.find((m: any) => m.role === 'user').content);
 async function cardCount(userId: string) {
@@ -21,7 +24,7 @@ async function cardCount(userId: string) {
 
 describe('POST /api/work', () => {
   it('drafts English, charges 100 × the provider cost and creates no card', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     stack.fake.setCost('0.0012');
     const res = await work(user, { prompt: 'Je voudrais annuler ma réservation', tone: 'formal' });
     expect(res.status, res.text).toBe(200);
@@ -30,13 +33,13 @@ describe('POST /api/work', () => {
     expect(sentInput()).toEqual({ prompt: 'Je voudrais annuler ma réservation', tone: 'formal', notesLanguage: 'French', expressions: [] });
     expect(workRequests().at(-1)!.body.provider).toMatchObject({ data_collection: 'deny', zdr: true });
     expect(await cardCount(user.userId)).toBe(0);
-    const ledger = (await stack.http('GET', '/api/credits/ledger', { token: user.token })).body.items;
+    const ledger = bodyOf(await api(stack, { token: user.token }).GET('/api/credits/ledger'), 200).items;
     expect(ledger[0]).toMatchObject({ kind: 'work', amount: -120 });
   });
 
   it("offers the user's own ready cards with useLibrary and returns only offered ids", async () => {
-    const user = await newUser(stack.http);
-    const other = await newUser(stack.http);
+    const user = await newUser(stack);
+    const other = await newUser(stack);
     const older = await insertCard(stack.orm, user.userId, { text: 'call it a day', createdAt: hoursAgo(5) });
     const newer = await insertCard(stack.orm, user.userId, { text: 'wrap things up', correctedText: 'Wrap things up.', createdAt: hoursAgo(1) });
     await insertCard(stack.orm, user.userId, { text: 'still pending', status: 'pending' });
@@ -58,7 +61,7 @@ describe('POST /api/work', () => {
   });
 
   it('answers 402 with no credits, before calling the model', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     await stack.orm.em.fork().execute(`UPDATE wallets SET balance = 0 WHERE user_id = ?`, [user.userId]);
     const before = workRequests().length;
     expectProblem(await work(user, { prompt: 'hello' }), 402, 'insufficient_credits');
@@ -66,13 +69,13 @@ describe('POST /api/work', () => {
   });
 
   it('answers 428 until languages are set', async () => {
-    const user = await newUser(stack.http, { languages: null });
+    const user = await newUser(stack, { languages: null });
     expectProblem(await work(user, { prompt: 'hello' }), 428, 'language_setup_required');
     expect(workRequests()).toHaveLength(0);
   });
 
   it('maps provider failures to 502/503 and charges nothing', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const cases = [
       ['malformed', 502, 'provider_output_invalid'],
       ['schema_violation', 502, 'provider_output_invalid'],
@@ -81,13 +84,13 @@ describe('POST /api/work', () => {
     ] as const;
     for (const [mode, status, code] of cases) {
       stack.fake.setMode(mode);
-      expectProblem(await work(user, { prompt: 'hello there' }), status, code);
+      expectProblem(await work(user, { prompt: 'hello there' }, undefined, [status]), status, code);
     }
     expect(await balance(user)).toBe(500);
   });
 
   it('validates the body', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const bad = [{}, { prompt: '' }, { prompt: '   ' }, { prompt: 'x'.repeat(DRAFT_PROMPT_MAX + 1) }, { prompt: 'ok', tone: 'angry' }, { prompt: 'ok', useLibrary: 'yes' }, { prompt: 42 }];
     for (const body of bad) expectProblem(await work(user, body), 400, 'invalid_request');
     expect(workRequests()).toHaveLength(0);
@@ -96,7 +99,7 @@ describe('POST /api/work', () => {
   });
 
   it('charges once per Idempotency-Key', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const key = { 'idempotency-key': `work-${user.userId}` };
     const first = await work(user, { prompt: 'one' }, key);
     const second = await work(user, { prompt: 'one' }, key);
@@ -107,7 +110,7 @@ describe('POST /api/work', () => {
   });
 
   it('does not draft again for free under a used Idempotency-Key: same body → first draft, other body → 422', async () => {
-    const user = await newUser(stack.http);
+    const user = await newUser(stack);
     const key = { 'idempotency-key': `reuse-${user.userId}` };
     const first = await work(user, { prompt: 'first prompt' }, key);
     expect(first.body.creditsCharged).toBe(120);
@@ -120,7 +123,7 @@ describe('POST /api/work', () => {
     expect(workRequests()).toHaveLength(1);
     expect(await balance(user)).toBe(380);
     // Another user's key space is separate.
-    const other = await newUser(stack.http);
+    const other = await newUser(stack);
     expect((await work(other, { prompt: 'a different prompt' }, key)).body.creditsCharged).toBe(120);
   });
 });
