@@ -69,7 +69,7 @@ describe('remote OpenAI-compatible engine', () => {
     expect(answers.map((a) => a.status)).toEqual([202, 202]);
     const [a, b] = answers.map((answer) => bodyOf(answer, 202).audio);
     expect(a!.audioId).toBe(b!.audioId);
-    await waitForAudio(stack, users[0]!, a!.audioId);
+    await waitForAudio(stack, users[0], a!.audioId);
     expect(speech.requests.length).toBe(before + 1);
     const balances = await Promise.all(users.map((u) => balanceOf(stack, u)));
     expect(balances.sort()).toEqual([500 - creditsFor(text), 500].sort());
