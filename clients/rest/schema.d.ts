@@ -274,7 +274,7 @@ export interface paths {
             cookie?: never;
         };
         /** Balance and current period */
-        get: operations["account.credits"];
+        get: operations["credits.balance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -291,7 +291,7 @@ export interface paths {
             cookie?: never;
         };
         /** Ledger entries, newest first */
-        get: operations["account.ledger"];
+        get: operations["credits.ledger"];
         put?: never;
         post?: never;
         delete?: never;
@@ -320,7 +320,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Prepare a failed card again */
-        patch: operations["library.refresh"];
+        patch: operations["library.retryPreparation"];
         trace?: never;
     };
     "/api/library/{cardId}": {
@@ -566,7 +566,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Output Flow: draft English for what you want to say */
-        post: operations["work.draft"];
+        post: operations["drafts.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1937,7 +1937,7 @@ export interface operations {
             };
         };
     };
-    "account.credits": {
+    "credits.balance": {
         parameters: {
             query?: never;
             header?: never;
@@ -1993,7 +1993,7 @@ export interface operations {
             };
         };
     };
-    "account.ledger": {
+    "credits.ledger": {
         parameters: {
             query?: {
                 cursor?: string;
@@ -2295,7 +2295,7 @@ export interface operations {
             };
         };
     };
-    "library.refresh": {
+    "library.retryPreparation": {
         parameters: {
             query?: never;
             header?: never;
@@ -3659,7 +3659,7 @@ export interface operations {
             };
         };
     };
-    "work.draft": {
+    "drafts.create": {
         parameters: {
             query?: never;
             header?: {

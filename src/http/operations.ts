@@ -11,19 +11,20 @@ import type { OperationTree } from './operation.ts';
 import { trpcRouterOf } from './trpc.ts';
 
 /**
- * Every operation on both transports, keyed by its tRPC path (`library.capture`); REST mounts
- * each at its own method and path (src/http/rest.ts). The web page's names predate the feature
- * folders: credits are `account.credits` and page translation is `pageTranslation.translate`.
- * Sign-up, login and logout are here too, so the web app signs in through its typed client.
+ * Every operation on both transports, keyed by its tRPC path (`library.capture`), which is also
+ * its OpenAPI operationId; REST mounts each at its own method and path (src/http/rest.ts). The
+ * keys are the glossary's names (docs/glossary.md). Sign-up, login and logout are here too, so
+ * the web app signs in through its typed client.
  */
 export const operations = {
-  account: { ...signInOperations, ...accountOperations, ...creditOperations },
+  account: { ...signInOperations, ...accountOperations },
+  credits: creditOperations,
   library: libraryOperations,
   sentences: sentenceOperations,
   pageTranslation: translationOperations,
   replay: replayOperations,
   audio: audioOperations,
-  work: workOperations,
+  drafts: workOperations,
 } satisfies OperationTree;
 
 /** tRPC only: live feeds, served as server-sent events (no REST counterpart). */

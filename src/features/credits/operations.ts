@@ -4,9 +4,9 @@ import { getWallet, listLedger } from './wallet.ts';
 
 const tag = 'credits';
 
-/** The wallet and its ledger (tRPC `account.credits`, `account.ledger`). */
+/** The wallet and its ledger at /api/credits and tRPC `credits.*`. */
 export const creditOperations = {
-  credits: defineOperation({
+  balance: defineOperation({
     tag, summary: 'Balance and current period', auth: 'read',
     input: noInput, output: walletSchema,
     rest: { method: 'GET', path: '/api/credits' },

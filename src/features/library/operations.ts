@@ -15,7 +15,7 @@ const tag = 'library';
 const cardId = '$response.body#/card/cardId';
 const cardLinks = {
   get: { operationId: 'library.get', parameters: { 'path.cardId': cardId } },
-  refresh: { operationId: 'library.refresh', requestBody: { cardId, action: 'refresh_enrichment' } },
+  retryPreparation: { operationId: 'library.retryPreparation', requestBody: { cardId, action: 'refresh_enrichment' } },
   // In the query and the body alike: either alone would meet a generated other of a different value.
   delete: { operationId: 'library.delete', parameters: { 'query.cardId': cardId }, requestBody: { cardId } },
   audio: { operationId: 'audio.request', requestBody: { cardId } },
@@ -48,7 +48,7 @@ export const libraryOperations = {
     rest: { method: 'GET', path: '/api/library/:cardId', input: 'params', problems: [404] },
     handler: async ({ em, principal }, { cardId }) => ({ card: await getCardForUser(em, principal.userId, cardId) }),
   }),
-  refresh: defineOperation({
+  retryPreparation: defineOperation({
     tag, summary: 'Prepare a failed card again', auth: 'write', modelBacked: true, requiresLanguages: true,
     input: refreshSchema, output: capturedSchema,
     rest: { method: 'PATCH', path: '/api/library', status: 202, problems: [404, 409, 428] },

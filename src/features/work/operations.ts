@@ -2,10 +2,10 @@ import { defineOperation, restParts } from '../../http/operation.ts';
 import { workHeadersSchema, workInputSchema, workRequestSchema, workResponseSchema } from './schemas.ts';
 import { draftWork } from './service.ts';
 
-/** The Output Flow at /api/work and tRPC `work.draft`. */
+/** Drafts (the spec's Output Flow) at /api/work and tRPC `drafts.create`. */
 export const workOperations = {
-  draft: defineOperation({
-    tag: 'work', summary: 'Output Flow: draft English for what you want to say', auth: 'write', modelBacked: true, requiresLanguages: true,
+  create: defineOperation({
+    tag: 'drafts', summary: 'Output Flow: draft English for what you want to say', auth: 'write', modelBacked: true, requiresLanguages: true,
     input: workInputSchema, output: workResponseSchema,
     rest: {
       method: 'POST', path: '/api/work', problems: [402, 422, 428, 502, 503],

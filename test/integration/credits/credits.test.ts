@@ -8,7 +8,7 @@ import { newUser } from '../../support/users.ts';
 import { expectLedgerMatchesBalance, sql } from '../../support/helpers.ts';
 import { api, bodyOf, expectProblem, expectStatus } from '../../support/api.ts';
 
-type LedgerEntry = operations['account.ledger']['responses'][200]['content']['application/json']['items'][number];
+type LedgerEntry = operations['credits.ledger']['responses'][200]['content']['application/json']['items'][number];
 
 let stack: Stack;
 beforeAll(async () => { stack = await startStack({ worker: false }); });

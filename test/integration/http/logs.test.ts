@@ -50,7 +50,7 @@ describe('request logs', () => {
     expect((await api(logged, { token }).GET('/api/me')).status).toBe(200);
     expect((await rawHttp(logged, 'GET', `/api/credits/ledger?cursor=abc&note=${encodeURIComponent(password)}`, { token })).status).toBe(400);
     expect((await api(logged, { token: withOneCharChanged(token) }).GET('/api/me')).status).toBe(401);
-    expect((await rawHttp(logged, 'GET', `/trpc/account.ledger?input=${encodeURIComponent(JSON.stringify({ limit: 5, cursor: password }))}`, { cookie })).status).toBe(400);
+    expect((await rawHttp(logged, 'GET', `/trpc/credits.ledger?input=${encodeURIComponent(JSON.stringify({ limit: 5, cursor: password }))}`, { cookie })).status).toBe(400);
     expect((await api(logged, { cookie }).GET('/api/tokens')).status).toBe(200);
 
     await expect.poll(() => lines.filter((l) => l.includes('"msg":"request"')).length).toBeGreaterThanOrEqual(12);

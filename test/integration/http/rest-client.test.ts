@@ -42,7 +42,7 @@ describe('the REST client types (openapi-typescript) of the live document', () =
     type Json<O extends keyof operations> = operations[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
     expectTypeOf<Json<'account.setLanguages'>['targetLanguage']>().toEqualTypeOf<LanguageTag>();
     expectTypeOf<Json<'pageTranslation.translate'>['source_language']>().toEqualTypeOf<LanguageTag | 'auto'>();
-    expectTypeOf<Json<'library.refresh'>['action']>().toEqualTypeOf<'refresh_enrichment'>();
+    expectTypeOf<Json<'library.retryPreparation'>['action']>().toEqualTypeOf<'refresh_enrichment'>();
     expectTypeOf<components['schemas']['Card']['enrichmentStatus']>().toEqualTypeOf<'pending' | 'ready' | 'failed'>();
     expectTypeOf<components['schemas']['Account']['nativeLanguage']>().toEqualTypeOf<LanguageTag | null>();
   });

@@ -82,7 +82,7 @@ describe('tRPC transport', () => {
 
   it('does not batch: many calls in one request are refused, not run behind one rate-limit count', async () => {
     // Six wallet reads (Fastify caps a path parameter at 100 characters).
-    const paths = Array(6).fill('account.credits').join(',');
+    const paths = Array(6).fill('credits.balance').join(',');
     const res = await rawHttp(stack, 'GET', `/trpc/${paths}?batch=1&input=${encodeURIComponent('{}')}`, { token: user.token });
     expectStatus(res, 400);
     expect(Array.isArray(res.body)).toBe(false);

@@ -69,7 +69,7 @@ describe('tRPC at /trpc over HTTP', () => {
     const user = await newUser(stack);
     const { token } = await mintToken(stack, user.cookie, { scope: 'read' });
     expectProblem(await rawHttp(stack, 'POST', '/trpc/account.setLanguages', { token, body: { targetLanguage: 'en', nativeLanguage: 'de' } }), 403, 'read_only_token');
-    const credits = await rawHttp(stack, 'GET', query('account.credits'), { token });
+    const credits = await rawHttp(stack, 'GET', query('credits.balance'), { token });
     expectStatus(credits, 200);
     expect(credits.body.result.data).toMatchObject({ balance: 500, plan: 'free' });
   });
@@ -86,13 +86,13 @@ describe('tRPC at /trpc over HTTP', () => {
     expectStatus(res, 400);
     expect(res.body.error.data).toMatchObject({ code: 'BAD_REQUEST', problem: { code: 'invalid_request', status: 400 } });
     expect(res.body.error.data.problem.errors).toContainEqual({ path: 'targetLanguage', message: expect.stringContaining('unsupported language') });
-    const ledger = await rawHttp(stack, 'GET', query('account.ledger', { cursor: '99999999999999999999999' }), { token: user.token });
+    const ledger = await rawHttp(stack, 'GET', query('credits.ledger', { cursor: '99999999999999999999999' }), { token: user.token });
     expectStatus(ledger, 400);
   });
 
-  it('account.ledger pages like REST', async () => {
+  it('credits.ledger pages like REST', async () => {
     const user = await newUser(stack);
-    const res = await rawHttp(stack, 'GET', query('account.ledger', { limit: 10 }), { token: user.token });
+    const res = await rawHttp(stack, 'GET', query('credits.ledger', { limit: 10 }), { token: user.token });
     expect(res.body.result.data).toEqual({ items: [expect.objectContaining({ kind: 'grant', amount: 500 })], nextCursor: null });
   });
 });

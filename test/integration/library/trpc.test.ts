@@ -38,7 +38,7 @@ describe.each([
     const got = await query(auth(), 'library.get', { cardId: card.cardId });
     expect(got.body.result.data.card).toMatchObject({ cardId: card.cardId, enrichment: { translation: `[fr] ${text}` }, scheduling: { reps: 0 } });
 
-    const refresh = await mutate(auth(), 'library.refresh', { cardId: card.cardId, action: 'refresh_enrichment' });
+    const refresh = await mutate(auth(), 'library.retryPreparation', { cardId: card.cardId, action: 'refresh_enrichment' });
     expect(refresh.status).toBe(409);
     expect(refresh.body.error.data.problem).toMatchObject({ code: 'conflict', status: 409 });
 

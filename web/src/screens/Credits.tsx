@@ -6,21 +6,21 @@ import { Link } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
 import { formatDateTime, formatDay } from '../time.ts';
 
-type Entry = Awaited<ReturnType<typeof trpc.account.ledger.query>>['items'][number];
+type Entry = Awaited<ReturnType<typeof trpc.credits.ledger.query>>['items'][number];
 /** The charge kinds of model-backed work, as the learner names them. */
 export type ChargeKind = 'capture_preparation' | 'work' | 'audio' | 'page_translation' | 'sentence_translation';
 
 const LEDGER_PAGE = 50;
 const PLAN_NAME = { free: 'Free', paid: 'Paid' } as const;
 
-export const useCredits = () => useQuery({ queryKey: ['account.credits'], queryFn: () => trpc.account.credits.query() });
+export const useCredits = () => useQuery({ queryKey: ['credits.balance'], queryFn: () => trpc.credits.balance.query() });
 /** The latest entries: enough to say what the last unit of work cost and what one card was charged. */
-const useRecentLedger = () => useQuery({ queryKey: ['account.ledger', 'recent'], queryFn: () => trpc.account.ledger.query({ limit: LEDGER_PAGE }) });
+const useRecentLedger = () => useQuery({ queryKey: ['credits.ledger', 'recent'], queryFn: () => trpc.credits.ledger.query({ limit: LEDGER_PAGE }) });
 
 /** After model-backed work: the balance and the ledger are read again. */
 export const refreshCredits = () => Promise.all([
-  queryClient.invalidateQueries({ queryKey: ['account.credits'] }),
-  queryClient.invalidateQueries({ queryKey: ['account.ledger'] }),
+  queryClient.invalidateQueries({ queryKey: ['credits.balance'] }),
+  queryClient.invalidateQueries({ queryKey: ['credits.ledger'] }),
 ]);
 
 /** The balance in the header, a link to the ledger; marked when it runs low. */
@@ -60,8 +60,8 @@ export function CostAfter({ refId }: { refId: string }) {
 export function Credits() {
   const wallet = useCredits();
   const ledger = useInfiniteQuery({
-    queryKey: ['account.ledger', 'all'],
-    queryFn: ({ pageParam }) => trpc.account.ledger.query({ limit: LEDGER_PAGE, ...(pageParam ? { cursor: pageParam } : {}) }),
+    queryKey: ['credits.ledger', 'all'],
+    queryFn: ({ pageParam }) => trpc.credits.ledger.query({ limit: LEDGER_PAGE, ...(pageParam ? { cursor: pageParam } : {}) }),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,
   });

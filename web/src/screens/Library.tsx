@@ -135,7 +135,7 @@ function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
 /** Prepares a failed card again. */
 export function useRetry(card: Card) {
   return useMutation({
-    mutationFn: () => trpc.library.refresh.mutate({ cardId: card.cardId, action: 'refresh_enrichment' }),
+    mutationFn: () => trpc.library.retryPreparation.mutate({ cardId: card.cardId, action: 'refresh_enrichment' }),
     onSuccess: () => {
       void refreshLibrary();
       void queryClient.invalidateQueries({ queryKey: ['library.get', card.cardId] });

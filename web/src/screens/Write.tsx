@@ -15,7 +15,7 @@ export function Write() {
   const prompt = useRef<HTMLTextAreaElement>(null);
   const [error, setError] = useState('');
   const draft = useMutation({
-    mutationFn: (input: { prompt: string; tone: Tone; useLibrary: boolean }) => trpc.work.draft.mutate({ ...input, idempotencyKey: crypto.randomUUID() }),
+    mutationFn: (input: { prompt: string; tone: Tone; useLibrary: boolean }) => trpc.drafts.create.mutate({ ...input, idempotencyKey: crypto.randomUUID() }),
     onSuccess: () => void refreshCredits(),
     onError: (failure) => setError(explainField(failure, 'prompt')),
   });
