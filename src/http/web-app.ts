@@ -37,7 +37,8 @@ export async function webAppPlugin(app: FastifyInstance) {
     app.get(url, { config: { auth: 'public' }, schema: { hide: true } }, page('index.html', 'no-cache'));
   }
   for (const [from, to] of Object.entries(MOVED_APP_PATHS)) {
-    app.get(from, { config: { auth: 'public' }, schema: { hide: true } }, (request, reply) => reply.redirect(to + new URL(request.url, 'http://app').search, 301));
+    const redirect = (request: FastifyRequest, reply: FastifyReply) => reply.redirect(to + new URL(request.url, 'http://app').search, 301);
+    app.get(from, { config: { auth: 'public' }, schema: { hide: true } }, redirect);
   }
   app.get('/favicon.svg', { config: { auth: 'public' }, schema: { hide: true } }, page('favicon.svg', 'public, max-age=86400'));
 }

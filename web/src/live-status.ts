@@ -72,7 +72,8 @@ const cached = (filters: QueryFilters) => queryClient.getQueryCache().findAll(fi
 function onStatus(event: StatusEvent) {
   if (event.kind === 'resync') return resync();
   // Only a card somebody looks at is read (a list or its details in the cache).
-  if (event.kind === 'card' && (cached(trpc.library.list.pathFilter()) || cached(trpc.library.get.pathFilter()))) return void cardSettled(event.id).catch(resync);
+  const showsCards = cached(trpc.library.list.pathFilter()) || cached(trpc.library.get.pathFilter());
+  if (event.kind === 'card' && showsCards) return void cardSettled(event.id).catch(resync);
   if (event.kind === 'sentence') void queryClient.invalidateQueries(trpc.sentences.list.pathFilter());
 }
 

@@ -70,7 +70,9 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
       {e?.correctedText && (
         <div className="correction">
           <p>You wrote “<span lang="en">{card.text}</span>”. {e.correctionNote ?? ''} Replay and audio use the corrected English.</p>
-          <button type="button" onClick={() => keepMine.mutate({ cardId })} disabled={keepMine.isPending}>{keepMine.isPending ? 'Saving…' : 'Keep my text'}</button>
+          <button type="button" onClick={() => keepMine.mutate({ cardId })} disabled={keepMine.isPending}>
+            {keepMine.isPending ? 'Saving…' : 'Keep my text'}
+          </button>
         </div>
       )}
       {e && (

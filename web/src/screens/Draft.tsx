@@ -15,7 +15,8 @@ export function Draft() {
   const prompt = useRef<HTMLTextAreaElement>(null);
   const [error, setError] = useState('');
   const draft = useMutation({
-    mutationFn: (input: { prompt: string; tone: Tone; useLibrary: boolean }) => trpcClient.drafts.create.mutate({ ...input, idempotencyKey: crypto.randomUUID() }),
+    mutationFn: (input: { prompt: string; tone: Tone; useLibrary: boolean }) =>
+      trpcClient.drafts.create.mutate({ ...input, idempotencyKey: crypto.randomUUID() }),
     onSuccess: () => void refreshCredits(),
     onError: (failure) => setError(explainField(failure, 'prompt')),
   });
