@@ -40,7 +40,7 @@ export function fail(error: unknown, json: boolean): never {
   throw error;
 }
 
-/** One line per card for lists, then its enrichment when shown alone. */
+/** One line per card for lists, then its preparation when shown alone. */
 export function cardLine(card: Card): string {
   const translation = card.enrichment ? `  →  ${card.enrichment.translation}` : '';
   return `${card.cardId}  ${card.enrichmentStatus.padEnd(7)}  ${card.text}${translation}`;
@@ -55,7 +55,7 @@ export function cardDetail(card: Card & { scheduling?: { state: string; due: str
     for (const example of e.usage.examples) lines.push(`  e.g. ${example}`);
     for (const focus of e.focuses) lines.push(`  ${focus.kind}: ${focus.note}`);
   }
-  if (card.enrichmentError) lines.push(`  failed: ${card.enrichmentError.message} (${card.enrichmentError.code}); \`lcs refresh ${card.cardId}\` tries again`);
+  if (card.enrichmentError) lines.push(`  failed: ${card.enrichmentError.message} (${card.enrichmentError.code}); \`lcs retry ${card.cardId}\` tries again`);
   if (card.scheduling) lines.push(`  ${card.scheduling.state}, due ${card.scheduling.due}, ${card.scheduling.reps} reviews, ${card.scheduling.lapses} lapses`);
   return lines.join('\n');
 }

@@ -3,7 +3,8 @@ import { cardSchema } from '../../src/features/library/schemas.ts';
 import type { Card } from './context.ts';
 import type { Api } from './service.ts';
 
-export const ENRICHMENT_STATUSES = cardSchema.shape.enrichmentStatus.options;
+/** The states of a card's preparation (the API's `enrichmentStatus`). */
+export const PREPARATION_STATUSES = cardSchema.shape.enrichmentStatus.options;
 
 /**
  * Up to `limit` cards, newest first, matching `query` (the API's search) and `status` (which the

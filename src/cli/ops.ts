@@ -90,8 +90,10 @@ program.command('failed')
     ].join('\n'));
   }));
 
-program.command('redrive')
-  .description('prepares failed cards again through the refresh path learners use (the new attempt is charged once, when it succeeds)')
+program.command('retry')
+  // Its name before the glossary, kept for the scripts that call it.
+  .alias('redrive')
+  .description('retries failed cards: prepares them again as a learner\'s retry does (the new attempt is charged once, when it succeeds)')
   .option('--since <duration>', 'cards that failed since (default 24h)', since)
   .option('--code <codes>', 'comma-separated failure codes', INFRASTRUCTURE_CODES)
   .option('--user <email>', 'only this user\'s cards')
@@ -104,24 +106,24 @@ program.command('redrive')
     if (options.dryRun) return print(program.opts<{ json: boolean }>().json, { cards }, () => `${cards.length} card(s) would be prepared again (codes ${wanted.join(', ')})`);
     const temporal = await connectTemporal(operatorTemporalAddress(config), config.temporal.namespace);
     const dispatch = { orm, temporal, taskQueue: config.temporal.taskQueue };
-    const outcomes: { cardId: string; redriven: boolean; reason?: string }[] = [];
+    const outcomes: { cardId: string; retried: boolean; reason?: string }[] = [];
     try {
       for (const card of cards) {
         try {
           await refreshEnrichment(orm.em.fork(), dispatch, card.userId, card.cardId);
-          outcomes.push({ cardId: card.cardId, redriven: true });
+          outcomes.push({ cardId: card.cardId, retried: true });
         } catch (error) {
-          // Refreshed or deleted meanwhile: the learner's own action wins.
-          outcomes.push({ cardId: card.cardId, redriven: false, reason: (error as Error).message });
+          // Retried or deleted meanwhile: the learner's own action wins.
+          outcomes.push({ cardId: card.cardId, retried: false, reason: (error as Error).message });
         }
       }
     } finally {
       await temporal.connection.close();
     }
-    const redriven = outcomes.filter((o) => o.redriven).length;
+    const retried = outcomes.filter((o) => o.retried).length;
     print(program.opts<{ json: boolean }>().json, { outcomes }, () => [
-      `${redriven} of ${cards.length} card(s) prepared again (codes ${wanted.join(', ')}, failed since ${options.since.toISOString()})`,
-      ...outcomes.filter((o) => !o.redriven).map((o) => `  skipped ${o.cardId}: ${o.reason}`),
+      `${retried} of ${cards.length} card(s) prepared again (codes ${wanted.join(', ')}, failed since ${options.since.toISOString()})`,
+      ...outcomes.filter((o) => !o.retried).map((o) => `  skipped ${o.cardId}: ${o.reason}`),
     ].join('\n'));
   }));
 
@@ -133,11 +135,11 @@ program.command('costs')
     const em = orm.em.fork();
     const kinds = await spendByKind(em, options.since);
     const extraCalls = await extraEnrichmentCalls(em, options.since);
-    print(program.opts<{ json: boolean }>().json, { since: options.since, kinds, unbilledEnrichmentCalls: extraCalls }, () => [
+    print(program.opts<{ json: boolean }>().json, { since: options.since, kinds, unbilledPreparationCalls: extraCalls }, () => [
       `since ${options.since.toISOString()}`,
       `${'kind'.padEnd(22)} ${'charges'.padStart(8)} ${'credits'.padStart(9)} ${'provider USD'.padStart(14)} ${'USD/credit'.padStart(11)}`,
       ...kinds.map((k) => `${k.kind.padEnd(22)} ${String(k.charges).padStart(8)} ${String(k.credits).padStart(9)} ${Number(k.providerUsd).toFixed(6).padStart(14)} ${(k.credits ? Number(k.providerUsd) / k.credits : 0).toFixed(6).padStart(11)}`),
-      `card enrichment calls beyond the charged one (retries, at-least-once duplicates, not billed): ${extraCalls}`,
+      `card preparation calls beyond the charged one (retries, at-least-once duplicates, not billed): ${extraCalls}`,
       'Their cost per process: lcs_provider_unbilled_cost_usd_total on the metrics listener.',
     ].join('\n'));
   }));

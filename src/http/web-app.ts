@@ -3,14 +3,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { webBuildDir } from '../platform/web-build.ts';
-import { APP_PATHS } from '../../web/src/paths.ts';
+import { APP_PATHS, MOVED_APP_PATHS } from '../../web/src/paths.ts';
 
 const WEB_PAGE_CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
 
 /**
  * The learner's web app, built by Vite into dist/web (src/platform/web-build.ts). Its hashed
  * files under /assets/ never change, so browsers keep them a year; index.html is asked again
- * every time, and answers each of the app's addresses so deep links, Back and Refresh work.
+ * every time, and answers each of the app's addresses so deep links, Back and Refresh work; an
+ * address the app had before (a bookmark) redirects to its address now.
  */
 export async function webAppPlugin(app: FastifyInstance) {
   const built = existsSync(path.join(webBuildDir, 'index.html'));
@@ -34,6 +35,10 @@ export async function webAppPlugin(app: FastifyInstance) {
     reply.header('content-security-policy', WEB_PAGE_CSP).header('cache-control', cacheControl).sendFile(file, webBuildDir, { cacheControl: false });
   for (const url of Object.values(APP_PATHS)) {
     app.get(url, { config: { auth: 'public' }, schema: { hide: true } }, page('index.html', 'no-cache'));
+  }
+  for (const [from, to] of Object.entries(MOVED_APP_PATHS)) {
+    const redirect = (request: FastifyRequest, reply: FastifyReply) => reply.redirect(to + new URL(request.url, 'http://app').search, 301);
+    app.get(from, { config: { auth: 'public' }, schema: { hide: true } }, redirect);
   }
   app.get('/favicon.svg', { config: { auth: 'public' }, schema: { hide: true } }, page('favicon.svg', 'public, max-age=86400'));
 }

@@ -4,22 +4,21 @@ import { APP_PATHS, matchPath } from './paths.ts';
 import { Link, navigate, onLearnerMove, useLocation } from './router.tsx';
 import { CardDetails } from './screens/CardDetails.tsx';
 import { Credits, CreditsBadge } from './screens/Credits.tsx';
+import { Draft } from './screens/Draft.tsx';
 import { Library } from './screens/Library.tsx';
 import { Replay } from './screens/Replay.tsx';
 import { ReplayTabLabel } from './screens/ReplayOverview.tsx';
 import { Sentences } from './screens/Sentences.tsx';
 import { Settings } from './screens/Settings.tsx';
 import { Translate } from './screens/Translate.tsx';
-import { Write } from './screens/Write.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { Welcome } from './screens/Welcome.tsx';
-import { forgetAccount, queryClient, sessionEvents, trpc } from './trpc.ts';
+import { accountQuery, forgetAccount, queryClient, sessionEvents, trpcClient, type Account } from './trpc.ts';
 import { Notice, NoticeContext, useNotify, type NoticeAction, type NoticeState, type Tone } from './ui.tsx';
 import { sendWaitingDeletes } from './pending-deletes.ts';
 import { followStatusChanges } from './live-status.ts';
-import { problemOf } from './trpc.ts';
 
-export type Account = Awaited<ReturnType<typeof trpc.account.me.query>>;
+export type { Account };
 
 const SIGNED_OUT_PATHS: string[] = [APP_PATHS.signIn, APP_PATHS.signUp];
 const TABS = [
@@ -27,25 +26,12 @@ const TABS = [
   { to: APP_PATHS.sentences, label: 'Sentences' },
   { to: APP_PATHS.replay, label: 'Replay' },
   { to: APP_PATHS.translate, label: 'Translate' },
-  { to: APP_PATHS.write, label: 'Write' },
+  { to: APP_PATHS.draft, label: 'Draft' },
   { to: APP_PATHS.settings, label: 'Settings' },
 ] as const;
 
 /** The signed-in account, or null when nobody is: the one source every screen reads. */
-export function useAccount() {
-  return useQuery({
-    queryKey: ['account.me'],
-    queryFn: async () => {
-      try {
-        return await trpc.account.me.query();
-      } catch (error) {
-        if (problemOf(error).code === 'unauthenticated') return null;
-        throw error;
-      }
-    },
-    staleTime: Infinity,
-  });
-}
+export const useAccount = () => useQuery(accountQuery);
 
 export const hasLanguages = (account: Account) => Boolean(account.targetLanguage && account.nativeLanguage);
 
@@ -61,7 +47,7 @@ export function App() {
 
   useEffect(() => {
     sessionEvents.onSignedOut = () => {
-      if (queryClient.getQueryData(['account.me']) === null) return;
+      if (queryClient.getQueryData(accountQuery.queryKey) === null) return;
       forgetAccount();
       notify('Your session has ended. Please sign in again.', 'error');
     };
@@ -103,7 +89,7 @@ export function App() {
     if (route.path === APP_PATHS.credits) screen = <Credits />;
     if (route.path === APP_PATHS.sentences) screen = <Sentences account={me} />;
     if (route.path === APP_PATHS.translate) screen = <Translate account={me} />;
-    if (route.path === APP_PATHS.write) screen = <Write />;
+    if (route.path === APP_PATHS.draft) screen = <Draft />;
   }
   const workspace = me && hasLanguages(me) && route && route.path !== APP_PATHS.welcome;
 
@@ -136,7 +122,7 @@ function AccountBar({ account }: { account: Account }) {
   const signOut = useMutation({
     mutationFn: async () => {
       await sendWaitingDeletes();
-      return trpc.account.logout.mutate();
+      return trpcClient.account.logout.mutate();
     },
     // An ended session is signed out already.
     onSettled: () => {

@@ -42,7 +42,7 @@ const FIELD_WORDS: Record<string, string> = {
   text: `Enter an English expression with at least one letter (at most ${CAPTURE_TEXT_MAX} characters).`,
   name: `Give it a name (at most ${TOKEN_NAME_MAX} characters).`,
   original_text: `Enter a sentence of at most ${SENTENCE_MAX_CHARS.toLocaleString('en')} characters.`,
-  prompt: `Say what you want to write, in at most ${DRAFT_PROMPT_MAX.toLocaleString('en')} characters.`,
+  prompt: `Say what you mean in at most ${DRAFT_PROMPT_MAX.toLocaleString('en')} characters.`,
   items: 'That text is too long or has too many paragraphs to translate at once; translate it in parts.',
 };
 

@@ -1,11 +1,12 @@
-import type { InfiniteData, QueryKey } from '@tanstack/react-query';
+import { matchQuery, type InfiniteData, type QueryFilters } from '@tanstack/react-query';
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useSyncExternalStore } from 'react';
 import type { StatusEvent } from '../../src/features/status/hub.ts';
-import { queryClient, trpc } from './trpc.ts';
+import { queryClient, trpc, trpcClient } from './trpc.ts';
 
-type CardPage = Awaited<ReturnType<typeof trpc.library.list.query>>;
-type CardDetail = Awaited<ReturnType<typeof trpc.library.get.query>>;
-type SentencePage = Awaited<ReturnType<typeof trpc.sentences.list.query>>;
+type CardPage = inferOutput<typeof trpc.library.list>;
+type CardDetail = inferOutput<typeof trpc.library.get>;
+type SentencePage = inferOutput<typeof trpc.sentences.list>;
 
 /**
  * While the status stream is down, screens with something pending ask again at this slow pace;
@@ -41,16 +42,16 @@ export const fallbackPoll = (pending: boolean, live: boolean) => (pending && !li
  * read already: that read may have begun before the change and land after this write, so it is
  * asked again instead (invalidating cancels it).
  */
-function freshen<T>(filters: { queryKey: QueryKey; exact?: boolean }, update: (data: T) => T) {
+function freshen<T>(filters: QueryFilters, update: (data: T) => T) {
   if (queryClient.isFetching(filters) > 0) void queryClient.invalidateQueries(filters);
   else queryClient.setQueriesData<T>(filters, (data) => data && update(data));
 }
 
 /** A card that settled: read once, then written into its details and into every list page that shows it. */
 async function cardSettled(cardId: string) {
-  const detail = await trpc.library.get.query({ cardId });
-  freshen<CardDetail>({ queryKey: ['library.get', cardId], exact: true }, () => detail);
-  freshen<InfiniteData<CardPage>>({ queryKey: ['library.list'] }, (data) => ({
+  const detail = await trpcClient.library.get.query({ cardId });
+  freshen<CardDetail>(trpc.library.get.queryFilter({ cardId }, { exact: true }), () => detail);
+  freshen<InfiniteData<CardPage>>(trpc.library.list.pathFilter(), (data) => ({
     ...data,
     pages: data.pages.map((page) => ({ ...page, items: page.items.map((card) => (card.cardId === cardId ? { ...card, ...detail.card } : card)) })),
   }));
@@ -59,25 +60,26 @@ async function cardSettled(cardId: string) {
 /** Possibly missed events (the stream (re)opened): whatever shows something pending is read again. */
 function resync() {
   void queryClient.invalidateQueries({
-    predicate: ({ queryKey: [key], state }) =>
-      (key === 'library.list' && pendingIn.cards(state.data as InfiniteData<CardPage>))
-      || (key === 'library.get' && pendingIn.card(state.data as CardDetail))
-      || (key === 'sentences.list' && pendingIn.sentences(state.data as SentencePage)),
+    predicate: (query) =>
+      (matchQuery(trpc.library.list.pathFilter(), query) && pendingIn.cards(query.state.data as InfiniteData<CardPage>))
+      || (matchQuery(trpc.library.get.pathFilter(), query) && pendingIn.card(query.state.data as CardDetail))
+      || (matchQuery(trpc.sentences.list.pathFilter(), query) && pendingIn.sentences(query.state.data as SentencePage)),
   });
 }
+
+const cached = (filters: QueryFilters) => queryClient.getQueryCache().findAll(filters).length > 0;
 
 function onStatus(event: StatusEvent) {
   if (event.kind === 'resync') return resync();
   // Only a card somebody looks at is read (a list or its details in the cache).
-  if (event.kind === 'card' && queryClient.getQueryCache().findAll({ predicate: ({ queryKey: [key] }) => key === 'library.list' || key === 'library.get' }).length > 0) {
-    return void cardSettled(event.id).catch(resync);
-  }
-  if (event.kind === 'sentence') void queryClient.invalidateQueries({ queryKey: ['sentences.list'] });
+  const showsCards = cached(trpc.library.list.pathFilter()) || cached(trpc.library.get.pathFilter());
+  if (event.kind === 'card' && showsCards) return void cardSettled(event.id).catch(resync);
+  if (event.kind === 'sentence') void queryClient.invalidateQueries(trpc.sentences.list.pathFilter());
 }
 
 /** Listens to the signed-in learner's status stream until the returned function is called (sign-out). */
 export function followStatusChanges(): () => void {
-  const subscription = trpc.status.changes.subscribe(undefined, {
+  const subscription = trpcClient.status.changes.subscribe(undefined, {
     onData: onStatus,
     onConnectionStateChange: ({ state }) => setStreaming(state === 'pending'),
     onError: () => setStreaming(false),

@@ -14,8 +14,16 @@ export const APP_PATHS = {
   credits: '/credits',
   sentences: '/sentences',
   translate: '/translate',
-  write: '/write',
+  draft: '/draft',
 } as const;
+
+/**
+ * Addresses the app had before, kept for bookmarks: the server answers each with a permanent
+ * redirect to its address now (src/http/web-app.ts).
+ */
+export const MOVED_APP_PATHS: Readonly<Record<string, AppPath>> = {
+  '/write': APP_PATHS.draft,
+};
 
 export type AppPath = (typeof APP_PATHS)[keyof typeof APP_PATHS];
 

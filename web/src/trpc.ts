@@ -1,12 +1,13 @@
-import { QueryCache, QueryClient, MutationCache } from '@tanstack/react-query';
+import { hashKey, MutationCache, QueryCache, QueryClient, queryOptions } from '@tanstack/react-query';
 import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink, TRPCClientError } from '@trpc/client';
+import { createTRPCOptionsProxy, type inferOutput } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../src/http/operations.ts';
 
 /**
  * The one client of the app, typed by the server's router: one call per request (the server does
  * not batch); subscriptions (the live status) as server-sent events, with the page's cookie.
  */
-export const trpc = createTRPCClient<AppRouter>({
+export const trpcClient = createTRPCClient<AppRouter>({
   links: [splitLink({
     condition: (op) => op.type === 'subscription',
     true: httpSubscriptionLink({ url: '/trpc' }),
@@ -32,12 +33,6 @@ export function problemOf(error: unknown): Problem {
   return unreachable;
 }
 
-/** After sign-out, or a session that ended: nothing of the previous account stays in memory. */
-export function forgetAccount() {
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'account.me' });
-  queryClient.setQueryData(['account.me'], null);
-}
-
 /** Errors that change the screen, handled once for every query and mutation. */
 export const sessionEvents = { onSignedOut: () => {}, onLanguagesMissing: () => {} };
 
@@ -52,3 +47,38 @@ export const queryClient = new QueryClient({
   mutationCache: new MutationCache({ onError: onAnyError }),
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } },
 });
+
+/**
+ * The router as TanStack Query options: `trpc.library.get.queryOptions({ cardId })` for a screen,
+ * `trpc.library.get.queryKey(…)` and `trpc.library.pathFilter()` to write into or invalidate the
+ * cache. Every query key is derived here from the procedure's path and input, never typed by hand.
+ */
+export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
+
+/** The account as the page knows it: what signing in answers (`account.me` adds a token's scope, which a page has no use for). */
+export type Account = inferOutput<typeof trpc.account.login>;
+
+/**
+ * The signed-in account, or null when nobody is: the one source every screen reads. Its own key
+ * (the procedure's path), since what it caches is not only `account.me`'s answer: also null, and
+ * the account that signing in or setting the languages answers.
+ */
+export const accountQuery = queryOptions({
+  queryKey: trpc.account.me.pathKey(),
+  queryFn: async (): Promise<Account | null> => {
+    try {
+      return await trpcClient.account.me.query();
+    } catch (error) {
+      if (problemOf(error).code === 'unauthenticated') return null;
+      throw error;
+    }
+  },
+  staleTime: Infinity,
+});
+
+/** After sign-out, or a session that ended: nothing of the previous account stays in memory. */
+export function forgetAccount() {
+  const signedIn = hashKey(accountQuery.queryKey);
+  queryClient.removeQueries({ predicate: (query) => query.queryHash !== signedIn });
+  queryClient.setQueryData(accountQuery.queryKey, null);
+}

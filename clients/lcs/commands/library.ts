@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { runBatch } from '../batch.ts';
 import { api, type Card, cardDetail, cardLine, CliError, isJson } from '../context.ts';
-import { ENRICHMENT_STATUSES, searchLibrary } from '../library.ts';
+import { PREPARATION_STATUSES, searchLibrary } from '../library.ts';
 import { EXIT } from '../service.ts';
 import { output, progress, stdinLines } from '../terminal.ts';
 
-/** capture, list, show, delete, refresh. */
+/** capture, list, show, delete, retry. */
 export function libraryCommands(program: Command) {
   program.command('capture')
     .description('capture an expression; with no text or `-`, one expression per line of stdin')
@@ -38,10 +38,10 @@ export function libraryCommands(program: Command) {
   program.command('list')
     .description('list and search the library, newest first')
     .option('--query <q>', 'matches text and translation, case- and accent-insensitive')
-    .option('--status <status>', `only cards whose preparation is ${ENRICHMENT_STATUSES.join('|')}`)
+    .option('--status <status>', `only cards whose preparation is ${PREPARATION_STATUSES.join('|')}`)
     .option('--limit <n>', 'at most this many cards', '50')
     .action(async ({ query, status, limit }: { query?: string; status?: string; limit: string }, command: Command) => {
-      if (status && !(ENRICHMENT_STATUSES as readonly string[]).includes(status)) throw new CliError(`--status is one of ${ENRICHMENT_STATUSES.join(', ')}.`, EXIT.usage);
+      if (status && !(PREPARATION_STATUSES as readonly string[]).includes(status)) throw new CliError(`--status is one of ${PREPARATION_STATUSES.join(', ')}.`, EXIT.usage);
       const wanted = Number(limit);
       if (!Number.isInteger(wanted) || wanted < 1) throw new CliError('--limit is a whole number of cards, at least 1.', EXIT.usage);
       const shown = await searchLibrary(await api(), { query, status: status as Card['enrichmentStatus'] | undefined, limit: wanted });
@@ -64,12 +64,15 @@ export function libraryCommands(program: Command) {
       output(isJson(command), { deleted: true, cardId }, () => `Deleted ${cardId}.`);
     });
 
-  program.command('refresh')
-    .description('prepare a failed card again')
-    .argument('<cardId>')
-    .action(async (cardId: string, _options, command: Command) => {
-      const { card } = await (await api()).call((c) => c.PATCH('/api/library', { body: { cardId, action: 'refresh_enrichment' } }));
-      output(isJson(command), { card }, () => `Preparing again: ${cardLine(card)}`);
-    });
+  // `refresh` was this command's name: it still answers, out of the help, for the scripts that call it.
+  for (const [name, hidden] of [['retry', false], ['refresh', true]] as const) {
+    program.command(name, { hidden })
+      .description('retry a failed card: prepare it again')
+      .argument('<cardId>')
+      .action(async (cardId: string, _options, command: Command) => {
+        const { card } = await (await api()).call((c) => c.PATCH('/api/library', { body: { cardId, action: 'refresh_enrichment' } }));
+        output(isJson(command), { card }, () => `Preparing again: ${cardLine(card)}`);
+      });
+  }
 }
 

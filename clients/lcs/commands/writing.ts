@@ -10,7 +10,7 @@ import { translateTexts } from '../translate.ts';
 /** A file's text, or stdin's for `-`. */
 const readInput = (file: string) => (file === '-' ? stdinText() : readFile(file, 'utf8'));
 
-/** sentence add/import, translate, work: the service's writing and translating. */
+/** sentence add/import, translate, draft: the service's writing and translating. */
 export function writingCommands(program: Command) {
   const sentence = program.command('sentence').description('save sentences with their translation');
 
@@ -63,7 +63,9 @@ export function writingCommands(program: Command) {
       output(isJson(command), result, () => result.translations.map((t) => t.text).join('\n\n'));
     });
 
-  program.command('work')
+  program.command('draft')
+    // Its name before the glossary, kept for the scripts that call it.
+    .alias('work')
     .description('draft English from what you want to say (any language)')
     .argument('<prompt...>')
     .option('--tone <tone>', TONES.join('|'), 'neutral')

@@ -1,5 +1,7 @@
 /**
- * The MCP tools: each one API call (or a few, for translation) through the shared REST client.
+ * The MCP tools: each one API call (or a few, for page translation) through the shared REST client.
+ * Their names are public (agents' configurations name them), so they stay; their descriptions use
+ * the glossary's words (docs/glossary.md).
  * Input schemas are the API's own zod schemas, so an agent is told the same rules the service
  * enforces; results are structured content beside a short text.
  */
@@ -36,12 +38,12 @@ function tool<S extends z.ZodRawShape>(
 const cardText = (card: Pick<Card, 'text' | 'enrichmentStatus' | 'enrichment'>) =>
   `"${card.text}" (${card.enrichmentStatus})${card.enrichment ? `: ${card.enrichment.translation}` : ''}`;
 
-const translation = pageTranslationRequestSchema.shape;
-const work = workRequestSchema.shape;
+const pageTranslation = pageTranslationRequestSchema.shape;
+const draftRequest = workRequestSchema.shape;
 
 export const tools: Record<string, ToolDefinition> = {
   capture_expression: tool({
-    description: 'Capture an English expression into the learner\'s library. Translation, correction and usage guidance are prepared in the background (get_card shows them once ready); capturing the same expression again reuses its card.',
+    description: 'Capture an English expression into the learner\'s library as a card. Its preparation (translation, correction, usage guidance) runs in the background (get_card shows it once ready); capturing the same expression again reuses its card.',
     writes: true,
     inputSchema: captureSchema.shape,
     outputSchema: captureResultSchema.shape,
@@ -75,7 +77,7 @@ export const tools: Record<string, ToolDefinition> = {
     },
   }),
   get_card: tool({
-    description: 'One card with its translation, usage guidance, examples and learning schedule.',
+    description: 'One card with its preparation (translation, usage guidance, examples) and its schedule.',
     writes: false,
     inputSchema: cardIdInputSchema.shape,
     outputSchema: { card: cardDetailSchema },
@@ -85,12 +87,12 @@ export const tools: Record<string, ToolDefinition> = {
     },
   }),
   translate_texts: tool({
-    description: 'Translate texts (any number; split into valid batches). Asking again for the same texts costs nothing.',
+    description: 'Page translation: translate texts in order (any number, split into valid batches). Asking again for the same texts costs nothing.',
     writes: true,
     inputSchema: {
       texts: z.array(z.string()).min(1).describe('The texts, translated in order.'),
-      target_language: translation.target_language,
-      source_language: translation.source_language.optional(),
+      target_language: pageTranslation.target_language,
+      source_language: pageTranslation.source_language.optional(),
     },
     outputSchema: { translations: z.array(z.object({ text: z.string(), detectedSourceLanguage: z.string() })), creditsCharged: z.number().int() },
     async run(api, { texts, target_language, source_language }) {
@@ -101,7 +103,7 @@ export const tools: Record<string, ToolDefinition> = {
   draft_english: tool({
     description: 'Draft English from what the learner wants to say (any language), optionally using expressions from their library.',
     writes: true,
-    inputSchema: { prompt: work.prompt, tone: work.tone.optional(), use_library: work.useLibrary.optional() },
+    inputSchema: { prompt: draftRequest.prompt, tone: draftRequest.tone.optional(), use_library: draftRequest.useLibrary.optional() },
     outputSchema: workResponseSchema.shape,
     async run(api, { prompt, tone, use_library }) {
       // What is left out takes the service's default; the generated types mark defaulted members required.

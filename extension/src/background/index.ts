@@ -1,4 +1,4 @@
-import { TRANSLATION_PORT, type Answers, type PageCommand, type Request, type TranslationPortMessage } from '../shared/messages.ts';
+import { PAGE_TRANSLATION_PORT, type Answers, type PageCommand, type Request, type PageTranslationPortMessage } from '../shared/messages.ts';
 import { loadSettings } from '../shared/settings.ts';
 import { isAutoTranslated } from '../shared/site-list.ts';
 import { capture, cardProgress } from './capture.ts';
@@ -48,9 +48,9 @@ chrome.runtime.onMessage.addListener((request: Request, sender, sendResponse) =>
 });
 
 chrome.runtime.onConnect.addListener((port) => {
-  if (port.name !== TRANSLATION_PORT) return;
+  if (port.name !== PAGE_TRANSLATION_PORT) return;
   const queue = new PageTranslationQueue((message) => port.postMessage(message));
-  port.onMessage.addListener((message: TranslationPortMessage) => {
+  port.onMessage.addListener((message: PageTranslationPortMessage) => {
     if (message.type === 'translate') queue.add(message.items);
   });
   port.onDisconnect.addListener(() => queue.close());

@@ -1,5 +1,5 @@
 import { batchRequest, holdsFullBatch, takeBatch, type BatchLanguages } from '../shared/batching.ts';
-import type { TranslationItem, TranslationPortMessage } from '../shared/messages.ts';
+import type { PageTranslationItem, PageTranslationPortMessage } from '../shared/messages.ts';
 import { plainReason, retryAfterSeconds, serviceClient, sleep, unreachable, type RestClient } from '../shared/service.ts';
 
 /** A part-filled batch waits this long for more blocks (read-frog's figure): fewer, fuller requests. */
@@ -27,13 +27,13 @@ export class PageTranslationQueue {
   private stopped = false;
   private session: Promise<{ api: RestClient; languages: BatchLanguages } | null> | null = null;
 
-  private readonly post: (message: TranslationPortMessage) => void;
+  private readonly post: (message: PageTranslationPortMessage) => void;
 
-  constructor(post: (message: TranslationPortMessage) => void) {
+  constructor(post: (message: PageTranslationPortMessage) => void) {
     this.post = post;
   }
 
-  add(items: readonly TranslationItem[]): void {
+  add(items: readonly PageTranslationItem[]): void {
     if (this.stopped) return;
     for (const { key, text } of items) {
       const keys = this.waiting.get(text);

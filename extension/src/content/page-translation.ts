@@ -1,4 +1,4 @@
-import { ask, TRANSLATION_PORT, type KnownExpression, type TranslationItem, type TranslationPortMessage } from '../shared/messages.ts';
+import { ask, PAGE_TRANSLATION_PORT, type KnownExpression, type PageTranslationItem, type PageTranslationPortMessage } from '../shared/messages.ts';
 import { findBlocks, SEEN } from './blocks.ts';
 import { restoreTranslation, serialiseBlock } from './inline-markup.ts';
 import { markKnown } from './known-marks.ts';
@@ -59,8 +59,8 @@ export class PageTranslation {
 
   private connect(): chrome.runtime.Port {
     if (this.port) return this.port;
-    const port = chrome.runtime.connect({ name: TRANSLATION_PORT });
-    port.onMessage.addListener((message: TranslationPortMessage) => this.receive(message));
+    const port = chrome.runtime.connect({ name: PAGE_TRANSLATION_PORT });
+    port.onMessage.addListener((message: PageTranslationPortMessage) => this.receive(message));
     port.onDisconnect.addListener(() => {
       // The service worker went away mid-page: what was waiting is sent again on the next pass.
       this.port = null;
@@ -72,7 +72,7 @@ export class PageTranslation {
   }
 
   private send(blocks: Element[]): void {
-    const items = new Map<Element, TranslationItem>();
+    const items = new Map<Element, PageTranslationItem>();
     for (const block of blocks) {
       block.setAttribute(SEEN, 'sent');
       const { text, nodes } = serialiseBlock(block);
@@ -87,12 +87,12 @@ export class PageTranslation {
       observer.disconnect();
       const near = new Set(entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target));
       const ordered = [...items].sort(([a], [b]) => Number(near.has(b)) - Number(near.has(a))).map(([, item]) => item);
-      this.connect().postMessage({ type: 'translate', items: ordered } satisfies TranslationPortMessage);
+      this.connect().postMessage({ type: 'translate', items: ordered } satisfies PageTranslationPortMessage);
     }, { rootMargin: NEAR_VIEWPORT });
     for (const block of items.keys()) observer.observe(block);
   }
 
-  private receive(message: TranslationPortMessage): void {
+  private receive(message: PageTranslationPortMessage): void {
     if (message.type === 'translated') {
       const entry = this.waiting.get(message.key);
       if (!entry) return;

@@ -47,12 +47,12 @@ export type PageCommand =
   | { type: 'toggle-translation' };
 
 /** Page translation runs over a port of this name, one per page. */
-export const TRANSLATION_PORT = 'page-translation';
+export const PAGE_TRANSLATION_PORT = 'page-translation';
 
-export interface TranslationItem { key: string; text: string }
+export interface PageTranslationItem { key: string; text: string }
 
-export type TranslationPortMessage =
-  | { type: 'translate'; items: TranslationItem[] }
+export type PageTranslationPortMessage =
+  | { type: 'translate'; items: PageTranslationItem[] }
   | { type: 'translated'; key: string; text: string }
   | { type: 'stopped'; message: string; openOptions?: boolean }
   | { type: 'waiting'; seconds: number };

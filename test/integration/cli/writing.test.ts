@@ -60,12 +60,18 @@ describe('lcs translate', () => {
   });
 });
 
-describe('lcs work', () => {
+describe('lcs draft', () => {
   it('drafts English with a tone', async () => {
-    const run = await runLcs(['work', 'remercier', 'mon', 'collègue', '--tone', 'formal', '--json'], as(user));
+    const run = await runLcs(['draft', 'remercier', 'mon', 'collègue', '--tone', 'formal', '--json'], as(user));
     expect(run.code, run.stderr).toBe(0);
     expect(run.json).toMatchObject({ english: expect.any(String), notes: expect.any(Array), creditsCharged: expect.any(Number) });
-    expect((await runLcs(['work', 'hi', '--tone', 'rude'], as(user))).code).toBe(2);
+    expect((await runLcs(['draft', 'hi', '--tone', 'rude'], as(user))).code).toBe(2);
+  });
+
+  it('still answers to `work`, its name before the glossary, for the scripts that call it', async () => {
+    const run = await runLcs(['work', 'dire', 'merci', '--json'], as(user));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json).toMatchObject({ english: expect.any(String), creditsCharged: expect.any(Number) });
   });
 });
 

@@ -4,8 +4,8 @@ import { SENTENCE_MAX_CHARS } from '../../../src/domain/limits.ts';
 import type { Stack } from '../../support/stack.ts';
 import { DESKTOP, openPage, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
 
-// Sentences (one, or many lines in the background), audio, page translation and the Output Flow
-// through the page, against the real service and the fake provider; desktop and phone.
+// Sentences (one, or many lines in the background), audio, page translation and drafts (the spec's
+// Output Flow) through the page, against the real service and the fake provider; desktop and phone.
 
 let stack: Stack;
 let browser: Browser;
@@ -14,7 +14,7 @@ useBrowserStack((started) => ({ stack, browser } = started));
 
 const paste = (page: Page, label: string, text: string) => page.getByLabel(label).fill(text);
 
-describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('sentences, audio, translation and writing (%s)', (_size, viewport) => {
+describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('sentences, audio, page translation and drafts (%s)', (_size, viewport) => {
   it('saves sentences one at a time or many at once, plays them, translates a page and drafts English', { timeout: 150_000 }, async () => {
     const { context, page, errors } = await openPage(browser, stack.baseUrl, viewport);
     stack.fake.setCost('0.002'); // 6 credits a sentence, 200 a draft
@@ -57,15 +57,20 @@ describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('sentences, aud
     await bilingual.getByText(/^Charged \d+ credits?\.$/).waitFor();
     await shoot(page, 'translate');
 
-    // Output Flow: English, notes, the charge.
-    await page.getByRole('link', { name: 'Write' }).click();
+    // A draft: English, notes, the charge.
+    await page.getByRole('link', { name: 'Draft' }).click();
+    expect(new URL(page.url()).pathname).toBe('/draft');
     await paste(page, 'What do you want to say?', 'Dis à mon équipe que je serai en retard.');
     await page.getByLabel('Tone').selectOption('formal');
-    await page.getByRole('button', { name: 'Write it' }).click();
+    await page.getByRole('button', { name: 'Draft it' }).click();
     const draft = page.getByRole('region', { name: 'Draft' });
     await draft.getByRole('heading', { name: 'Your English' }).waitFor();
     await draft.getByText('Charged 200 credits.').waitFor();
-    await shoot(page, 'write');
+    await shoot(page, 'draft');
+    // The screen's address before it took the glossary's name, as a bookmark: the same screen.
+    await page.goto('/write');
+    await page.getByRole('heading', { name: 'Draft English', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/draft');
 
     // Out of credits: the first line is refused, and the rest are not sent.
     await stack.orm.em.fork().execute(`UPDATE wallets SET balance = 0 WHERE user_id = (SELECT id FROM users WHERE email = ?)`, [email]);

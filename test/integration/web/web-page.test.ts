@@ -19,13 +19,17 @@ const openPage = (viewport: { width: number; height: number }) => openPageIn(bro
 
 describe('web app', () => {
   it('is served as built files: index.html at each of its addresses, hashed assets kept a year', async () => {
-    for (const path of ['/', '/library', '/library/5d0f7a59-1d1c-4a53-9c59-2f0e4a3d6b7e', '/replay', '/settings', '/sign-in']) {
+    for (const path of ['/', '/library', '/library/5d0f7a59-1d1c-4a53-9c59-2f0e4a3d6b7e', '/replay', '/settings', '/sign-in', '/draft']) {
       const page = await rawHttp(stack, 'GET', path);
       expect(page.status, path).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(page.headers.get('cache-control')).toBe('no-cache');
       expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
     }
+    // An address the app had before, kept for bookmarks: sent on to the screen's address now, with its query.
+    const moved = await fetch(`${stack.baseUrl}/write?from=bookmark`, { redirect: 'manual' });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe('/draft?from=bookmark');
     const html = await (await fetch(`${stack.baseUrl}/library`)).text();
     const script = /src="(\/assets\/index-[\w-]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();

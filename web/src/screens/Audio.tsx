@@ -1,10 +1,11 @@
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useRef, useState } from 'react';
 import { explain } from '../errors.ts';
-import { trpc } from '../trpc.ts';
+import { trpc, trpcClient } from '../trpc.ts';
 import { refreshCredits } from './Credits.tsx';
 
 type Subject = { cardId: string } | { sentenceId: string };
-type Audio = Awaited<ReturnType<typeof trpc.audio.get.query>>['audio'];
+type Audio = inferOutput<typeof trpc.audio.get>['audio'];
 
 /** How often a clip being generated is asked after, and for how long at most. */
 const POLL_MS = 1_000;
@@ -13,11 +14,11 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits for a clip being generated; the same clip afterwards is ready at once and free. */
 async function readyClip(subject: Subject): Promise<Audio> {
-  let { audio } = await trpc.audio.request.mutate(subject);
+  let { audio } = await trpcClient.audio.request.mutate(subject);
   const giveUp = Date.now() + GIVE_UP_MS;
   while (audio.status === 'pending' && Date.now() < giveUp) {
     await pause(POLL_MS);
-    ({ audio } = await trpc.audio.get.query({ audioId: audio.audioId }));
+    ({ audio } = await trpcClient.audio.get.query({ audioId: audio.audioId }));
   }
   return audio;
 }

@@ -1,37 +1,35 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate } from '../router.tsx';
-import { problemOf, queryClient, trpc } from '../trpc.ts';
+import { problemOf, queryClient, trpc, trpcClient } from '../trpc.ts';
 import { dueFromNow, formatDateTime, formatDay } from '../time.ts';
 import { useNotify } from '../ui.tsx';
 import { PlayAudio } from './Audio.tsx';
 import { deleteLater, undoDelete } from '../pending-deletes.ts';
 import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
 import { RATING_WORD, refreshForecast } from './ReplayOverview.tsx';
-import { refreshLibrary, STATUS_LABEL, useRetry } from './Library.tsx';
+import { forgetCard, refreshLibrary, STATUS_LABEL, useRetryPreparation } from './Library.tsx';
 
-/** One card in full: enrichment, correction, scheduling; retry and delete. */
+/** One card in full: preparation, correction, scheduling; retry and delete. */
 export function CardDetails({ account, cardId }: { account: Account; cardId: string }) {
   const notify = useNotify();
   const live = useStatusStream();
-  const detail = useQuery({
-    queryKey: ['library.get', cardId],
-    queryFn: () => trpc.library.get.query({ cardId }),
+  const detail = useQuery(trpc.library.get.queryOptions({ cardId }, {
     refetchInterval: (query) => fallbackPoll(pendingIn.card(query.state.data), live),
-  });
+  }));
   const card = detail.data?.card;
-  const keepMine = useMutation({
-    mutationFn: () => trpc.library.rejectCorrection.mutate({ cardId }),
+  const keepMine = useMutation(trpc.library.rejectCorrection.mutationOptions({
     onSuccess: (result) => {
-      queryClient.setQueryData(['library.get', cardId], result);
+      queryClient.setQueryData(trpc.library.get.queryKey({ cardId }), result);
       void refreshLibrary();
       notify(`Correction dropped: you practise “${result.card.text}” as you wrote it.`, 'ok');
     },
     onError: (error) => notify(explain(error).message, 'error'),
-  });
-  const retry = useRetry(card ?? ({ cardId } as Parameters<typeof useRetry>[0]));
+  }));
+  const retry = useRetryPreparation(card ?? ({ cardId } as Parameters<typeof useRetryPreparation>[0]));
 
   if (!card) {
     return (
@@ -48,8 +46,8 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
   const onDelete = () => {
     deleteLater(cardId, async () => {
       try {
-        await trpc.library.delete.mutate({ cardId });
-        queryClient.removeQueries({ queryKey: ['library.get', cardId] });
+        await trpcClient.library.delete.mutate({ cardId });
+        forgetCard(cardId);
       } catch (error) {
         if (problemOf(error).code !== 'not_found') notify(explain(error).message, 'error');
       } finally {
@@ -72,7 +70,9 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
       {e?.correctedText && (
         <div className="correction">
           <p>You wrote “<span lang="en">{card.text}</span>”. {e.correctionNote ?? ''} Replay and audio use the corrected English.</p>
-          <button type="button" onClick={() => keepMine.mutate()} disabled={keepMine.isPending}>{keepMine.isPending ? 'Saving…' : 'Keep my text'}</button>
+          <button type="button" onClick={() => keepMine.mutate({ cardId })} disabled={keepMine.isPending}>
+            {keepMine.isPending ? 'Saving…' : 'Keep my text'}
+          </button>
         </div>
       )}
       {e && (
@@ -104,11 +104,11 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
   );
 }
 
-type Review = Awaited<ReturnType<typeof trpc.replay.reviews.query>>['items'][number];
+type Review = inferOutput<typeof trpc.replay.reviews>['items'][number];
 
 /** What each Replay review of the card was, and the evidence its rating came from. */
 function ReviewHistory({ cardId }: { cardId: string }) {
-  const reviews = useQuery({ queryKey: ['library.get', cardId, 'reviews'], queryFn: () => trpc.replay.reviews.query({ cardId }) }).data?.items;
+  const reviews = useQuery(trpc.replay.reviews.queryOptions({ cardId })).data?.items;
   if (!reviews?.length) return null;
   const evidence = (r: Review) => [
     r.autoFilled ? 'answer shown' : r.usedHint ? 'with a hint' : r.unaidedErrors ? `${r.unaidedErrors} letter${r.unaidedErrors === 1 ? '' : 's'} wrong first` : 'no mistakes',

@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import { available, chargedFor, credits, isLow, lastCost } from '../credits.ts';
 import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
@@ -6,22 +7,19 @@ import { Link } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
 import { formatDateTime, formatDay } from '../time.ts';
 
-type Entry = Awaited<ReturnType<typeof trpc.credits.ledger.query>>['items'][number];
+type Entry = inferOutput<typeof trpc.credits.ledger>['items'][number];
 /** The charge kinds of model-backed work, as the learner names them. */
 export type ChargeKind = 'capture_preparation' | 'work' | 'audio' | 'page_translation' | 'sentence_translation';
 
 const LEDGER_PAGE = 50;
 const PLAN_NAME = { free: 'Free', paid: 'Paid' } as const;
 
-export const useCredits = () => useQuery({ queryKey: ['credits.balance'], queryFn: () => trpc.credits.balance.query() });
+export const useCredits = () => useQuery(trpc.credits.balance.queryOptions());
 /** The latest entries: enough to say what the last unit of work cost and what one card was charged. */
-const useRecentLedger = () => useQuery({ queryKey: ['credits.ledger', 'recent'], queryFn: () => trpc.credits.ledger.query({ limit: LEDGER_PAGE }) });
+const useRecentLedger = () => useQuery(trpc.credits.ledger.queryOptions({ limit: LEDGER_PAGE }));
 
 /** After model-backed work: the balance and the ledger are read again. */
-export const refreshCredits = () => Promise.all([
-  queryClient.invalidateQueries({ queryKey: ['credits.balance'] }),
-  queryClient.invalidateQueries({ queryKey: ['credits.ledger'] }),
-]);
+export const refreshCredits = () => queryClient.invalidateQueries(trpc.credits.pathFilter());
 
 /** The balance in the header, a link to the ledger; marked when it runs low. */
 export function CreditsBadge() {
@@ -59,12 +57,7 @@ export function CostAfter({ refId }: { refId: string }) {
 /** The wallet: what is left, what the plan gives, the ledger with reasons. */
 export function Credits() {
   const wallet = useCredits();
-  const ledger = useInfiniteQuery({
-    queryKey: ['credits.ledger', 'all'],
-    queryFn: ({ pageParam }) => trpc.credits.ledger.query({ limit: LEDGER_PAGE, ...(pageParam ? { cursor: pageParam } : {}) }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (page) => page.nextCursor,
-  });
+  const ledger = useInfiniteQuery(trpc.credits.ledger.infiniteQueryOptions({ limit: LEDGER_PAGE }, { getNextPageParam: (page) => page.nextCursor }));
   const w = wallet.data;
   const entries = ledger.data?.pages.flatMap((p) => p.items) ?? [];
   return (

@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
-import { queryClient, trpc } from '../trpc.ts';
+import { accountQuery, queryClient, trpc } from '../trpc.ts';
 import { FormError, SelectField, textField } from '../ui.tsx';
 
 /**
@@ -10,22 +10,21 @@ import { FormError, SelectField, textField } from '../ui.tsx';
  * What is captured is English, so the target language is always English.
  */
 export function LanguageForm({ account, submitLabel, onSaved }: { account: Account; submitLabel: string; onSaved: () => void }) {
-  const languages = useQuery({ queryKey: ['account.languages'], queryFn: () => trpc.account.languages.query(), staleTime: Infinity });
+  const languages = useQuery(trpc.account.languages.queryOptions(undefined, { staleTime: Infinity }));
   const [message, setMessage] = useState('');
-  const save = useMutation({
-    mutationFn: (nativeLanguage: string) => trpc.account.setLanguages.mutate({ targetLanguage: 'en', nativeLanguage }),
+  const save = useMutation(trpc.account.setLanguages.mutationOptions({
     onSuccess: (saved) => {
-      queryClient.setQueryData(['account.me'], saved);
+      queryClient.setQueryData(accountQuery.queryKey, saved);
       onSaved();
     },
     onError: (error) => setMessage(explain(error).message),
-  });
+  }));
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const nativeLanguage = textField(new FormData(event.currentTarget), 'nativeLanguage');
     if (!nativeLanguage) return setMessage('Choose the language translations should be written in.');
     setMessage('');
-    save.mutate(nativeLanguage);
+    save.mutate({ targetLanguage: 'en', nativeLanguage });
   };
   const choices = (languages.data?.languages ?? []).filter((l) => l.tag !== 'en');
   return (

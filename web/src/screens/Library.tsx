@@ -1,24 +1,32 @@
-import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, type QueryFilters } from '@tanstack/react-query';
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { CAPTURE_TEXT_MAX } from '../../../src/domain/limits.ts';
 import { explain, explainField } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate, searchParam, useLocation } from '../router.tsx';
-import { queryClient, trpc } from '../trpc.ts';
+import { queryClient, trpc, trpcClient } from '../trpc.ts';
 import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
 import { refreshForecast } from './ReplayOverview.tsx';
 import { useWaitingDeletes } from '../pending-deletes.ts';
 import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
 import { textField } from '../ui.tsx';
 
-export type Card = Awaited<ReturnType<typeof trpc.library.list.query>>['items'][number];
+export type Card = inferOutput<typeof trpc.library.list>['items'][number];
 
 export const STATUS_LABEL: Record<Card['enrichmentStatus'], string> = { pending: 'Preparing…', ready: 'Ready', failed: 'Preparation failed' };
 const PAGE_SIZE = 20;
 
 export const cardPath = (cardId: string) => APP_PATHS.card.replace(':cardId', encodeURIComponent(cardId));
-export const refreshLibrary = () => queryClient.invalidateQueries({ queryKey: ['library.list'] });
+export const refreshLibrary = () => queryClient.invalidateQueries(trpc.library.list.pathFilter());
+
+/** What the page may hold of one card besides the lists: its details and its review history. */
+const cardFilters = (cardId: string): QueryFilters[] => [trpc.library.get.queryFilter({ cardId }), trpc.replay.reviews.queryFilter({ cardId })];
+/** The card changed (retried, practised): its details and history are read again. */
+export const refreshCard = (cardId: string) => Promise.all(cardFilters(cardId).map((filters) => queryClient.invalidateQueries(filters)));
+/** The card is gone: its details and history leave the cache. */
+export const forgetCard = (cardId: string) => cardFilters(cardId).forEach((filters) => queryClient.removeQueries(filters));
 
 /** Capture, and the library as a compact list: one line per card, its details a click away. */
 export function Library({ account }: { account: Account }) {
@@ -28,14 +36,11 @@ export function Library({ account }: { account: Account }) {
   const [status, setStatus] = useState<{ text: string; tone: string; charged?: string }>({ text: '', tone: '' });
   const lastCaptured = useRef<string | null>(null);
   const captureInput = useRef<HTMLInputElement>(null);
-  const list = useInfiniteQuery({
-    queryKey: ['library.list', search],
-    queryFn: ({ pageParam }) => trpc.library.list.query({ limit: PAGE_SIZE, ...(search ? { query: search } : {}), ...(pageParam ? { cursor: pageParam } : {}) }),
-    initialPageParam: null as string | null,
+  const list = useInfiniteQuery(trpc.library.list.infiniteQueryOptions({ limit: PAGE_SIZE, ...(search ? { query: search } : {}) }, {
     getNextPageParam: (page) => page.nextCursor,
     // Settled cards are pushed (live-status.ts); polling is the fallback while the stream is down.
     refetchInterval: (query) => fallbackPoll(pendingIn.cards(query.state.data), live),
-  });
+  }));
   const deleting = useWaitingDeletes();
   const cards = (list.data?.pages.flatMap((p) => p.items) ?? []).filter((c) => !deleting.has(c.cardId));
 
@@ -56,8 +61,7 @@ export function Library({ account }: { account: Account }) {
       : { text: `“${captured.text}” is saved, but its preparation failed. Try again from its line below.`, tone: 'error' });
   }, [captured]);
 
-  const capture = useMutation({
-    mutationFn: (text: string) => trpc.library.capture.mutate({ text }),
+  const capture = useMutation(trpc.library.capture.mutationOptions({
     onSuccess: ({ card, reused }) => {
       captureInput.current!.value = '';
       lastCaptured.current = reused ? null : card.cardId;
@@ -65,13 +69,13 @@ export function Library({ account }: { account: Account }) {
       void refreshLibrary();
     },
     onError: (error) => setStatus({ text: explainField(error, 'text'), tone: 'error' }),
-  });
+  }));
 
   const onCapture = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const text = captureInput.current!.value.trim();
     if (!text) return setStatus({ text: 'Type or paste an English expression first.', tone: 'error' });
-    capture.mutate(text);
+    capture.mutate({ text });
   };
   const onSearch = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -114,7 +118,7 @@ export function Library({ account }: { account: Account }) {
 
 function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
   const title = card.enrichment?.correctedText ?? card.text;
-  const retry = useRetry(card);
+  const retry = useRetryPreparation(card);
   return (
     <li>
       <article className="card-line" aria-label={title}>
@@ -132,13 +136,13 @@ function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
   );
 }
 
-/** Prepares a failed card again. */
-export function useRetry(card: Card) {
+/** Prepares a failed card again (a retry). */
+export function useRetryPreparation(card: Card) {
   return useMutation({
-    mutationFn: () => trpc.library.retryPreparation.mutate({ cardId: card.cardId, action: 'refresh_enrichment' }),
+    mutationFn: () => trpcClient.library.retryPreparation.mutate({ cardId: card.cardId, action: 'refresh_enrichment' }),
     onSuccess: () => {
       void refreshLibrary();
-      void queryClient.invalidateQueries({ queryKey: ['library.get', card.cardId] });
+      void refreshCard(card.cardId);
     },
   });
 }

@@ -1,11 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useEffect, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
-import { queryClient, trpc } from '../trpc.ts';
+import { trpc, trpcClient } from '../trpc.ts';
 import { PlayAudio } from './Audio.tsx';
 import { refreshForecast, ReplayOverview, type Count, type Outcome, type Result } from './ReplayOverview.tsx';
 import { dueFromNow, formatDateTime } from '../time.ts';
+import { refreshCard } from './Library.tsx';
 import { REPLAY_DURATION_MAX_MS } from '../../../src/domain/limits.ts';
 
 // Replay: rebuild each expression from its translation, with the service's mask ('_' hidden,
@@ -13,7 +15,7 @@ import { REPLAY_DURATION_MAX_MS } from '../../../src/domain/limits.ts';
 // usedHint (a letter was revealed), autoFilled ("show answer"), unaidedErrors (letters wrong or
 // missing, summed over the checks that failed).
 
-type Session = Awaited<ReturnType<typeof trpc.replay.session.query>>;
+type Session = inferOutput<typeof trpc.replay.session>;
 type Item = Session['items'][number];
 type Segment = { shown: string } | { hidden: string };
 
@@ -57,7 +59,7 @@ export function Replay({ account }: { account: Account }) {
   const [finished, setFinished] = useState<Outcome[] | null>(null);
   const [startMessage, setStartMessage] = useState('');
   const open = useMutation({
-    mutationFn: (count: Count) => trpc.replay.session.query({ count }),
+    mutationFn: (count: Count) => trpcClient.replay.session.query({ count }),
     onSuccess: (opened) => {
       // Nothing left after all (practised elsewhere meanwhile): the overview says what comes next.
       if (opened.items.length === 0) return void refreshForecast();
@@ -67,16 +69,15 @@ export function Replay({ account }: { account: Account }) {
   });
   const outcome = session?.outcomes[session.index] ?? null;
   // A rating taken back: the item is open again (same mask) and its schedule as before.
-  const undo = useMutation({
-    mutationFn: (itemId: string) => trpc.replay.undo.mutate({ itemId }),
+  const undo = useMutation(trpc.replay.undo.mutationOptions({
     onSuccess: ({ item }) => {
       if (!session) return;
       setSession({ ...session, items: session.items.map((it, i) => (i === session.index ? item : it)), outcomes: session.outcomes.slice(0, session.index), tries: session.tries + 1 });
-      void queryClient.invalidateQueries({ queryKey: ['library.get', item.cardId] });
+      void refreshCard(item.cardId);
       void refreshForecast();
     },
     onError: (error) => setStartMessage(explain(error).message),
-  });
+  }));
 
   const onStart = (count: Count) => {
     setStartMessage('');
@@ -95,13 +96,13 @@ export function Replay({ account }: { account: Account }) {
     if (!done) return next();
     setSession({ ...session, outcomes: [...session.outcomes.slice(0, session.index), done] });
     // The card's scheduling changed: its details and the forecast are read again.
-    void queryClient.invalidateQueries({ queryKey: ['library.get', done.result.cardId] });
+    void refreshCard(done.result.cardId);
     void refreshForecast();
   };
 
   let body;
   if (session && outcome) body = <Feedback outcome={outcome} last={session.index === session.items.length - 1} lang={account.nativeLanguage} onNext={next}
-    onUndo={() => undo.mutate(outcome.result.itemId)} undoing={undo.isPending} />;
+    onUndo={() => undo.mutate({ itemId: outcome.result.itemId })} undoing={undo.isPending} />;
   else if (session) {
     body = <ItemForm key={`${session.items[session.index]!.itemId}/${session.tries}`} item={session.items[session.index]!} lang={account.nativeLanguage}
       progress={`Item ${session.index + 1} of ${session.items.length}${session.resumed ? ' (resumed session)' : ''}`}
@@ -133,7 +134,7 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
 
   const complete = useMutation({
     // durationMs: from showing the item to answering; a fluent recall may rate easy, a slow one good.
-    mutationFn: () => trpc.replay.complete.mutate({
+    mutationFn: () => trpcClient.replay.complete.mutate({
       itemId: item.itemId, ...evidence.current, durationMs: Math.min(Math.round(performance.now() - shownAt.current), REPLAY_DURATION_MAX_MS),
     }),
     onSuccess: (result) => onDone({ result, firstTry: firstTry.current }),

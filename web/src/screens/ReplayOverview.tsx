@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import type { FormEvent } from 'react';
 import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
@@ -7,15 +8,15 @@ import { queryClient, trpc } from '../trpc.ts';
 import { textField } from '../ui.tsx';
 import { REPLAY_COUNTS } from '../../../src/domain/limits.ts';
 
-export type Result = Awaited<ReturnType<typeof trpc.replay.complete.mutate>>;
+export type Result = inferOutput<typeof trpc.replay.complete>;
 /** One completed item: the service's result and the learner's first wrong try, if there was one. */
 export interface Outcome { result: Result; firstTry: string | null }
 export type Count = `${(typeof REPLAY_COUNTS)[number]}`;
 
 export const RATING_WORD: Record<Result['rating'], string> = { easy: 'Effortless', good: 'Recalled', hard: 'With help', again: 'Again soon' };
 
-export const useForecast = () => useQuery({ queryKey: ['replay.forecast'], queryFn: () => trpc.replay.forecast.query() });
-export const refreshForecast = () => queryClient.invalidateQueries({ queryKey: ['replay.forecast'] });
+export const useForecast = () => useQuery(trpc.replay.forecast.queryOptions());
+export const refreshForecast = () => queryClient.invalidateQueries(trpc.replay.forecast.pathFilter());
 type Forecast = NonNullable<ReturnType<typeof useForecast>['data']>;
 
 /** What a session would hold now: the due reviews, then the cards never practised. */

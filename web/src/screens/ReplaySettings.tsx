@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useState, type FormEvent } from 'react';
 import { explain } from '../errors.ts';
 import { queryClient, trpc } from '../trpc.ts';
@@ -18,20 +19,19 @@ const RETENTION_CHOICES = [
 export function ReplaySettingsForm() {
   const notify = useNotify();
   const [message, setMessage] = useState('');
-  const settings = useQuery({ queryKey: ['replay.settings'], queryFn: () => trpc.replay.settings.query() });
-  const save = useMutation({
-    mutationFn: (desiredRetention: number) => trpc.replay.updateSettings.mutate({ desiredRetention }),
+  const settings = useQuery(trpc.replay.settings.queryOptions());
+  const save = useMutation(trpc.replay.updateSettings.mutationOptions({
     onSuccess: (saved) => {
-      queryClient.setQueryData(['replay.settings'], saved);
+      queryClient.setQueryData(trpc.replay.settings.queryKey(), saved);
       void refreshForecast();
       notify('Replay setting saved. It applies from each card’s next review.', 'ok');
     },
     onError: (error) => setMessage(explain(error).message),
-  });
+  }));
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setMessage('');
-    save.mutate(Number(new FormData(event.currentTarget).get('desiredRetention')));
+    save.mutate({ desiredRetention: Number(new FormData(event.currentTarget).get('desiredRetention')) });
   };
   if (!settings.data) return null;
   return (
@@ -47,19 +47,18 @@ export function ReplaySettingsForm() {
   );
 }
 
-type Schedule = Awaited<ReturnType<typeof trpc.replay.settings.query>>['personalSchedule'];
+type Schedule = inferOutput<typeof trpc.replay.settings>['personalSchedule'];
 
 /** Where the learner stands with their own FSRS weights, and a way to fit them now once the log allows. */
 function PersonalSchedule({ schedule }: { schedule: Schedule }) {
   const [message, setMessage] = useState('');
-  const optimise = useMutation({
-    mutationFn: () => trpc.replay.optimise.mutate(),
+  const optimise = useMutation(trpc.replay.optimise.mutationOptions({
     onSuccess: () => {
       // The fit takes seconds in the background; the settings answer carries its result.
-      setTimeout(() => void queryClient.invalidateQueries({ queryKey: ['replay.settings'] }), 3_000);
+      setTimeout(() => void queryClient.invalidateQueries(trpc.replay.settings.pathFilter()), 3_000);
     },
     onError: (error) => setMessage(explain(error).message),
-  });
+  }));
   const { latest, longTermReviews, reviewsNeeded } = schedule;
   const ready = longTermReviews >= reviewsNeeded;
   return (

@@ -1,21 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explain, explainField } from '../errors.ts';
 import { SENTENCE_MAX_CHARS } from '../../../src/domain/limits.ts';
 import { BUSY_RETRIES, busyWaitMs, linesOf, settled, tooLong, type LineState } from '../sentences.ts';
 import { formatDay } from '../time.ts';
-import { problemOf, queryClient, trpc } from '../trpc.ts';
+import { problemOf, queryClient, trpc, trpcClient } from '../trpc.ts';
 import { PlayAudio } from './Audio.tsx';
 import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
 import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
 
-type Sentence = Awaited<ReturnType<typeof trpc.sentences.list.query>>['items'][number];
+type Sentence = inferOutput<typeof trpc.sentences.list>['items'][number];
 interface Line { text: string; state: LineState }
 
 const PAGE_SIZE = 20;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const refreshSentences = () => queryClient.invalidateQueries({ queryKey: ['sentences.list'] });
+const refreshSentences = () => queryClient.invalidateQueries(trpc.sentences.list.pathFilter());
 
 const LINE_WORDS: Record<LineState['kind'], string> = {
   waiting: 'Waiting', sending: 'Sending…', saved: 'Saved', duplicate: 'Already in your sentences',
@@ -26,11 +27,9 @@ const STATUS_WORDS: Record<Sentence['status'], string> = { pending: 'Translating
 /** One sentence at a time (answered with its translation), or many lines at once in the background. */
 export function Sentences({ account }: { account: Account }) {
   const live = useStatusStream();
-  const list = useQuery({
-    queryKey: ['sentences.list'],
-    queryFn: () => trpc.sentences.list.query({ page: 1, pageSize: PAGE_SIZE }),
+  const list = useQuery(trpc.sentences.list.queryOptions({ page: 1, pageSize: PAGE_SIZE }, {
     refetchInterval: (query) => fallbackPoll(pendingIn.sentences(query.state.data), live),
-  });
+  }));
   const [lines, setLines] = useState<Line[]>([]);
   const [error, setError] = useState('');
   const [single, setSingle] = useState<Sentence | null>(null);
@@ -44,7 +43,7 @@ export function Sentences({ account }: { account: Account }) {
     for (let attempt = 1; ; attempt += 1) {
       setLine(i, { kind: 'sending' });
       try {
-        const { sentence } = await trpc.sentences.create.mutate({ original_text: text, mode: 'async' });
+        const { sentence } = await trpcClient.sentences.create.mutate({ original_text: text, mode: 'async' });
         setLine(i, { kind: 'saved', sentenceId: sentence.id });
         return 'go-on';
       } catch (failure) {
@@ -74,7 +73,7 @@ export function Sentences({ account }: { account: Account }) {
     if (found.length === 1) {
       setLines([]);
       try {
-        const { sentence } = await trpc.sentences.create.mutate({ original_text: found[0]!, mode: 'sync' });
+        const { sentence } = await trpcClient.sentences.create.mutate({ original_text: found[0]!, mode: 'sync' });
         setSingle(sentence);
         textarea.current!.value = '';
       } catch (failure) {

@@ -1,19 +1,20 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
 import { PASSWORD_MIN_LENGTH, TOKEN_NAME_MAX, TOKEN_PREFIX } from '../../../src/domain/limits.ts';
 import { explain } from '../errors.ts';
-import { forgetAccount, problemOf, queryClient, trpc } from '../trpc.ts';
+import { forgetAccount, problemOf, queryClient, trpc, trpcClient } from '../trpc.ts';
 import { formatDay } from '../time.ts';
 import { Field, FormError, SelectField, useNotify, textField } from '../ui.tsx';
 import { LanguageForm } from './Languages.tsx';
 import { ReplaySettingsForm } from './ReplaySettings.tsx';
 import { sendWaitingDeletes } from '../pending-deletes.ts';
 
-type Token = Awaited<ReturnType<typeof trpc.account.tokens.list.query>>['items'][number];
-type CreatedToken = Awaited<ReturnType<typeof trpc.account.tokens.create.mutate>>;
+type Token = inferOutput<typeof trpc.account.tokens.list>['items'][number];
+type CreatedToken = inferOutput<typeof trpc.account.tokens.create>;
 
 const EXPIRY_CHOICES = [['', 'Never'], ['30', 'In 30 days'], ['90', 'In 90 days'], ['365', 'In a year']] as const;
 
@@ -23,7 +24,7 @@ export function Settings({ account }: { account: Account }) {
   const signOutEverywhere = useMutation({
     mutationFn: async () => {
       await sendWaitingDeletes();
-      return trpc.account.logoutEverywhere.mutate({ revokeTokens: false });
+      return trpcClient.account.logoutEverywhere.mutate({ revokeTokens: false });
     },
     onSuccess: () => {
       forgetAccount();
@@ -58,7 +59,7 @@ function PasswordForm() {
   const [message, setMessage] = useState('');
   const form = useRef<HTMLFormElement>(null);
   const change = useMutation({
-    mutationFn: (input: { currentPassword: string; newPassword: string }) => trpc.account.changePassword.mutate({ ...input, revokeTokens: false }),
+    mutationFn: (input: { currentPassword: string; newPassword: string }) => trpcClient.account.changePassword.mutate({ ...input, revokeTokens: false }),
     onSuccess: ({ sessionsEnded }) => {
       form.current?.reset();
       notify(`Password changed. ${sessionsEnded > 1 ? `${sessionsEnded - 1} other session${sessionsEnded === 2 ? ' was' : 's were'} signed out.` : ''}`.trim(), 'ok');
@@ -94,13 +95,12 @@ function PasswordForm() {
 
 function Tokens() {
   const notify = useNotify();
-  const tokens = useQuery({ queryKey: ['account.tokens.list'], queryFn: () => trpc.account.tokens.list.query() });
+  const tokens = useQuery(trpc.account.tokens.list.queryOptions());
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const [nameError, setNameError] = useState('');
   const [message, setMessage] = useState('');
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['account.tokens.list'] });
-  const create = useMutation({
-    mutationFn: (input: Parameters<typeof trpc.account.tokens.create.mutate>[0]) => trpc.account.tokens.create.mutate(input),
+  const refresh = () => queryClient.invalidateQueries(trpc.account.tokens.list.pathFilter());
+  const create = useMutation(trpc.account.tokens.create.mutationOptions({
     onSuccess: (token) => {
       setCreated(token);
       void refresh();
@@ -110,9 +110,9 @@ function Tokens() {
       setNameError(explained.fields.name ?? '');
       setMessage(explained.fields.name ? '' : explained.message);
     },
-  });
+  }));
   const revoke = useMutation({
-    mutationFn: (token: Token) => trpc.account.tokens.revoke.mutate({ id: token.id }),
+    mutationFn: (token: Token) => trpcClient.account.tokens.revoke.mutate({ id: token.id }),
     onSuccess: (_, token) => {
       notify(`Token “${token.name}” revoked.`);
       void refresh();

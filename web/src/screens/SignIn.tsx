@@ -4,7 +4,7 @@ import { PASSWORD_MIN_LENGTH } from '../../../src/domain/limits.ts';
 import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
-import { queryClient, trpc } from '../trpc.ts';
+import { accountQuery, queryClient, trpcClient } from '../trpc.ts';
 import { Field, FormError, textField } from '../ui.tsx';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -16,8 +16,8 @@ export function SignIn({ mode }: { mode: 'login' | 'signup' }) {
   const [message, setMessage] = useState('');
   const submit = useMutation({
     mutationFn: (credentials: { email: string; password: string }) =>
-      signUp ? trpc.account.signup.mutate(credentials) : trpc.account.login.mutate(credentials),
-    onSuccess: (account) => queryClient.setQueryData(['account.me'], account),
+      signUp ? trpcClient.account.signup.mutate(credentials) : trpcClient.account.login.mutate(credentials),
+    onSuccess: (account) => queryClient.setQueryData(accountQuery.queryKey, account),
     onError: (error) => {
       const explained = explain(error, { unauthenticated: 'Email or password is wrong.' });
       setFields(explained.fields);

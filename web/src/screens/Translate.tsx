@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
+import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explainField } from '../errors.ts';
-import { trpc } from '../trpc.ts';
+import { trpc, trpcClient } from '../trpc.ts';
 import { credits } from '../credits.ts';
 import { CostBefore, refreshCredits } from './Credits.tsx';
 import { textBlocksOf } from '../html-blocks.ts';
@@ -11,7 +12,7 @@ import { PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
 /** What one request may carry (the service's limits): paragraphs beyond them are not sent. */
 const { maxItems: MAX_ITEMS, maxTotalCodePoints: MAX_CHARS } = PAGE_TRANSLATION_LIMITS;
 
-type Translated = Awaited<ReturnType<typeof trpc.pageTranslation.translate.mutate>>;
+type Translated = inferOutput<typeof trpc.pageTranslation.translate>;
 
 /** The paragraphs of a paste: separated by blank lines, inner line breaks kept as spaces. */
 const paragraphsOf = (text: string) => text.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
@@ -22,7 +23,7 @@ export function Translate({ account }: { account: Account }) {
   const [error, setError] = useState('');
   const [sent, setSent] = useState<string[]>([]);
   const translate = useMutation({
-    mutationFn: (paragraphs: string[]) => trpc.pageTranslation.translate.mutate({
+    mutationFn: (paragraphs: string[]) => trpcClient.pageTranslation.translate.mutate({
       request_id: crypto.randomUUID(), target_language: account.nativeLanguage!, source_language: 'auto',
       items: paragraphs.map((text, i) => ({ id: String(i), text })),
     }),

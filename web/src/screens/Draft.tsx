@@ -3,19 +3,20 @@ import { useRef, useState, type FormEvent } from 'react';
 import { credits } from '../credits.ts';
 import { explainField } from '../errors.ts';
 import { Link } from '../router.tsx';
-import { trpc } from '../trpc.ts';
+import { trpc, trpcClient } from '../trpc.ts';
 import { SelectField, textField } from '../ui.tsx';
 import { CostBefore, refreshCredits } from './Credits.tsx';
 import { cardPath } from './Library.tsx';
 import { DRAFT_PROMPT_MAX } from '../../../src/domain/limits.ts';
 import type { Tone } from '../../../src/features/work/schemas.ts';
 
-/** Output Flow: say what you mean in any language; get English, notes, and the cards it used. */
-export function Write() {
+/** A draft (the spec's Output Flow): say what you mean in any language; get English, notes, and the cards it used. */
+export function Draft() {
   const prompt = useRef<HTMLTextAreaElement>(null);
   const [error, setError] = useState('');
   const draft = useMutation({
-    mutationFn: (input: { prompt: string; tone: Tone; useLibrary: boolean }) => trpc.drafts.create.mutate({ ...input, idempotencyKey: crypto.randomUUID() }),
+    mutationFn: (input: { prompt: string; tone: Tone; useLibrary: boolean }) =>
+      trpcClient.drafts.create.mutate({ ...input, idempotencyKey: crypto.randomUUID() }),
     onSuccess: () => void refreshCredits(),
     onError: (failure) => setError(explainField(failure, 'prompt')),
   });
@@ -23,28 +24,28 @@ export function Write() {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const text = textField(data, 'prompt').trim();
-    if (!text) return setError('Say what you want to write first, in any language.');
+    if (!text) return setError('Say what you mean first, in any language.');
     if (Array.from(text).length > DRAFT_PROMPT_MAX) return setError(`Keep it under ${DRAFT_PROMPT_MAX} characters.`);
     setError('');
     draft.mutate({ prompt: text, tone: textField(data, 'tone') as Tone, useLibrary: data.get('useLibrary') === 'on' });
   };
   const result = draft.data;
   return (
-    <section className="panel" aria-labelledby="write-heading">
-      <h1 id="write-heading" tabIndex={-1}>Write in English</h1>
+    <section className="panel" aria-labelledby="draft-heading">
+      <h1 id="draft-heading" tabIndex={-1}>Draft English</h1>
       <form onSubmit={onSubmit} noValidate aria-busy={draft.isPending}>
-        <label htmlFor="write-prompt">What do you want to say?</label>
-        <textarea id="write-prompt" name="prompt" ref={prompt} rows={4} aria-describedby="write-hint write-error" aria-invalid={error ? true : undefined}
+        <label htmlFor="draft-prompt">What do you want to say?</label>
+        <textarea id="draft-prompt" name="prompt" ref={prompt} rows={4} aria-describedby="draft-hint draft-error" aria-invalid={error ? true : undefined}
           placeholder="In any language: e.g. Tell my landlord the heating is broken again." />
-        <p id="write-hint" className="hint">You get English to use, notes on the choices made, and the expressions of your library it drew on. <CostBefore kind="work" noun="draft" /></p>
-        <p id="write-error" className="field-error" role="alert">{error}</p>
+        <p id="draft-hint" className="hint">You get English to use, notes on the choices made, and the expressions of your library it drew on. <CostBefore kind="work" noun="draft" /></p>
+        <p id="draft-error" className="field-error" role="alert">{error}</p>
         <SelectField label="Tone" name="tone" defaultValue="neutral">
           <option value="neutral">Neutral</option>
           <option value="formal">Formal</option>
           <option value="casual">Casual</option>
         </SelectField>
         <label className="check"><input type="checkbox" name="useLibrary" /> Use expressions from my library</label>
-        <div className="actions"><button type="submit" className="primary" disabled={draft.isPending}>{draft.isPending ? 'Writing…' : 'Write it'}</button></div>
+        <div className="actions"><button type="submit" className="primary" disabled={draft.isPending}>{draft.isPending ? 'Drafting…' : 'Draft it'}</button></div>
       </form>
       {result && (
         <div className="draft" role="region" aria-label="Draft">
@@ -63,6 +64,6 @@ export function Write() {
 
 /** A card used by the draft, named by its English, linked to its details. */
 function CardName({ cardId, fallback }: { cardId: string; fallback: string }) {
-  const card = useQuery({ queryKey: ['library.get', cardId], queryFn: () => trpc.library.get.query({ cardId }) }).data?.card;
+  const card = useQuery(trpc.library.get.queryOptions({ cardId })).data?.card;
   return <Link to={cardPath(cardId)} lang="en">{card ? (card.enrichment?.correctedText ?? card.text) : fallback}</Link>;
 }
