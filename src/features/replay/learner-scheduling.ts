@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, firstRow, run } from '../../db/sql.ts';
 import { DEFAULT_DESIRED_RETENTION, type LearnerScheduling } from '../../domain/scheduling.ts';
 
 /**
@@ -6,10 +7,9 @@ import { DEFAULT_DESIRED_RETENTION, type LearnerScheduling } from '../../domain/
  * weights the optimiser fitted and applied for them (fsrs_parameters), both with defaults.
  */
 export async function learnerScheduling(em: Em, userId: string): Promise<LearnerScheduling> {
-  const [row] = await em.execute<{ desired_retention: number | null; weights: number[] | null }[]>(
-    `SELECT (SELECT desired_retention FROM replay_settings WHERE user_id = ?) AS desired_retention,
-            (SELECT weights FROM fsrs_parameters WHERE user_id = ? AND applied ORDER BY version DESC LIMIT 1) AS weights`,
-    [userId, userId],
+  const row = await firstRow<{ desired_retention: number | null; weights: number[] | null }>(em,
+    sql`SELECT (SELECT desired_retention FROM replay_settings WHERE user_id = ${userId}) AS desired_retention,
+            (SELECT weights FROM fsrs_parameters WHERE user_id = ${userId} AND applied ORDER BY version DESC LIMIT 1) AS weights`,
   );
   return {
     desiredRetention: row?.desired_retention == null ? DEFAULT_DESIRED_RETENTION : Number(row.desired_retention),
@@ -26,10 +26,9 @@ export async function replaySettings(em: Em, userId: string): Promise<{ desiredR
  * new retention applies from each card's next review.
  */
 export async function updateReplaySettings(em: Em, userId: string, desiredRetention: number): Promise<{ desiredRetention: number }> {
-  await em.execute(
-    `INSERT INTO replay_settings (user_id, desired_retention) VALUES (?, ?)
+  await run(em,
+    sql`INSERT INTO replay_settings (user_id, desired_retention) VALUES (${userId}, ${desiredRetention})
      ON CONFLICT (user_id) DO UPDATE SET desired_retention = excluded.desired_retention, updated_at = now()`,
-    [userId, desiredRetention],
   );
   return { desiredRetention };
 }
