@@ -1,5 +1,5 @@
 import type { Em } from '../../db/orm.ts';
-import { sql, allRows, firstRow, type Sql } from '../../db/sql.ts';
+import { sql, allRows, firstRow, preparedStatement, type Sql } from '../../db/sql.ts';
 import type { ReplayCandidate } from '../../domain/replay-session.ts';
 import type { SchedulingStateName } from '../../domain/scheduling.ts';
 
@@ -42,9 +42,12 @@ export const practiceCandidatesSql = (userId: string, now: Date, count: number):
    UNION ALL
    (${practiceSelect(userId)} AND s.state = 'new' ORDER BY s.due, s.card_id LIMIT ${count})`;
 
+/** Prepared (src/db/sql.ts): every Replay session opened runs it. */
+const practiceCandidatesStatement = preparedStatement('practice_candidates', practiceCandidatesSql);
+
 /** At most `count` due reviewed cards and `count` new ones, ready only, with their translation as the prompt. */
 export async function practiceCandidates(em: Em, userId: string, count: number, now: Date): Promise<ReplayCandidate[]> {
-  const rows = await allRows(em, practiceCandidatesSql(userId, now, count));
+  const rows = await allRows(em, practiceCandidatesStatement(userId, now, count));
   return rows.map((r) => ({
     cardId: r.card_id, prompt: r.prompt, answer: r.answer, isNew: r.state === 'new',
     due: new Date(r.due), stability: Number(r.stability), reps: r.reps,
@@ -53,12 +56,14 @@ export async function practiceCandidates(em: Em, userId: string, count: number, 
 
 export interface CardFeedback { answer: string; translation: string; usage: { register: string; guidance: string; examples: string[] } }
 
+/** Prepared (src/db/sql.ts): every Replay answer and session runs it. */
+const feedbackOf = preparedStatement('card_feedback', (cardIds: readonly string[]) =>
+  sql<{ id: string } & CardFeedback>`SELECT c.id, ${ANSWER} AS answer, c.enrichment ->> 'translation' AS translation, c.enrichment -> 'usage' AS usage
+     FROM cards c WHERE c.id = ANY(${cardIds}::uuid[])`);
+
 /** The English practised, translation and usage of enriched cards, by card id (what Replay shows beside an item). */
 export async function cardFeedback(em: Em, cardIds: readonly string[]): Promise<Map<string, CardFeedback>> {
   if (cardIds.length === 0) return new Map();
-  const rows = await allRows<{ id: string } & CardFeedback>(em,
-    sql`SELECT c.id, ${ANSWER} AS answer, c.enrichment ->> 'translation' AS translation, c.enrichment -> 'usage' AS usage FROM cards c
-         WHERE c.id = ANY(${cardIds}::uuid[])`,
-  );
+  const rows = await allRows(em, feedbackOf(cardIds));
   return new Map(rows.map(({ id, ...feedback }) => [id, feedback]));
 }

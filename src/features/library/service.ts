@@ -182,15 +182,22 @@ export interface ListOptions {
 export const librarySearchCondition = (query: string): Sql =>
   sql`library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_contains_pattern(${query})`;
 
+const listing = (where: Sql[], limit: number) =>
+  sql<CardRow>`SELECT ${CARD_COLUMNS} FROM cards c WHERE ${sql.join(where, sql` AND `)} ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`;
+const ofUser = (userId: string) => sql`c.user_id = ${userId}`;
+const afterCursor = (cursor: ListCursor) => sql`(c.created_at, c.id) < (${cursor.createdAt}::timestamptz, ${cursor.cardId}::uuid)`;
+
+/** Prepared (src/db/sql.ts): every page of the library without a search runs one of them. */
+const firstPage = preparedStatement('card_list', (userId: string, limit: number) => listing([ofUser(userId)], limit));
+const pageAfter = preparedStatement('card_list_after', (userId: string, cursor: ListCursor, limit: number) => listing([ofUser(userId), afterCursor(cursor)], limit));
+
 /** Newest first, keyset-paginated; `query` matches text and translation (trigram index). */
 export async function listCards(em: Em, userId: string, options: ListOptions): Promise<{ items: Card[]; nextCursor: string | null }> {
-  const where = [sql`c.user_id = ${userId}`];
-  if (options.cursor) where.push(sql`(c.created_at, c.id) < (${options.cursor.createdAt}::timestamptz, ${options.cursor.cardId}::uuid)`);
   const query = options.query?.trim();
-  if (query) where.push(librarySearchCondition(query));
-  const rows = await allRows<CardRow>(em,
-    sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE ${sql.join(where, sql` AND `)} ORDER BY c.created_at DESC, c.id DESC LIMIT ${options.limit + 1}`,
-  );
+  const limit = options.limit + 1;
+  const rows = await allRows(em, query
+    ? listing([ofUser(userId), ...(options.cursor ? [afterCursor(options.cursor)] : []), librarySearchCondition(query)], limit)
+    : options.cursor ? pageAfter(userId, options.cursor, limit) : firstPage(userId, limit));
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {

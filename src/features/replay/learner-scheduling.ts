@@ -1,5 +1,5 @@
 import type { Em } from '../../db/orm.ts';
-import { sql, firstRow, run } from '../../db/sql.ts';
+import { sql, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { DEFAULT_DESIRED_RETENTION, type LearnerScheduling } from '../../domain/scheduling.ts';
 
 /**
@@ -7,15 +7,18 @@ import { DEFAULT_DESIRED_RETENTION, type LearnerScheduling } from '../../domain/
  * weights the optimiser fitted and applied for them (fsrs_parameters), both with defaults.
  */
 export async function learnerScheduling(em: Em, userId: string): Promise<LearnerScheduling> {
-  const row = await firstRow<{ desired_retention: number | null; weights: number[] | null }>(em,
-    sql`SELECT (SELECT desired_retention FROM replay_settings WHERE user_id = ${userId}) AS desired_retention,
-            (SELECT weights FROM fsrs_parameters WHERE user_id = ${userId} AND applied ORDER BY version DESC LIMIT 1) AS weights`,
-  );
+  const row = await firstRow(em, learnerSettings(userId));
   return {
     desiredRetention: row?.desired_retention == null ? DEFAULT_DESIRED_RETENTION : Number(row.desired_retention),
     weights: row?.weights ? row.weights.map(Number) : null,
   };
 }
+
+/** Prepared (src/db/sql.ts): every Replay answer runs it. */
+const learnerSettings = preparedStatement('learner_scheduling', (userId: string) =>
+  sql<{ desired_retention: number | null; weights: number[] | null }>`
+     SELECT (SELECT desired_retention FROM replay_settings WHERE user_id = ${userId}) AS desired_retention,
+            (SELECT weights FROM fsrs_parameters WHERE user_id = ${userId} AND applied ORDER BY version DESC LIMIT 1) AS weights`);
 
 export async function replaySettings(em: Em, userId: string): Promise<{ desiredRetention: number }> {
   return { desiredRetention: (await learnerScheduling(em, userId)).desiredRetention };
