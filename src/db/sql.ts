@@ -27,11 +27,14 @@
  * library search for a word on 3 cards wants the trigram index, for a word on 30,000 the newest
  * cards first. A plan made once and reused would serve one of them badly from then on.
  *
- * **Prepared statements** are for the few statements that run on every request and cost more to
- * plan than to run (a token lookup by its hash, a rate-limit bucket's upsert): declared once with
- * `preparedStatement(name, build)`, they run by name, parsed once per pooled connection, and
- * PostgreSQL reuses a generic plan once it finds one no dearer than planning for the values
- * (after five runs). Their rules, checked when a statement first runs:
+ * **Prepared statements** are for the statements of the hot paths, where planning costs as much as
+ * running: those every request runs (the token lookup, the rate-limit bucket's upsert) and those of
+ * the busiest operations (a capture, a cached page, a Replay session and its answers, a page of the
+ * library). Declared once with `preparedStatement(name, build)`, they run by name, parsed once per
+ * pooled connection, and PostgreSQL reuses a generic plan once it finds one no dearer than
+ * planning for the values (after five runs). Measure before adding one: a statement that runs
+ * rarely gains nothing and holds memory on every connection. Their rules, checked when a statement
+ * first runs:
  * - one text: `build` must produce the same SQL whatever its arguments (no optional clauses, no
  *   `sql.join` over a list of varying length); a second text under one name throws.
  * - named columns, never `SELECT *` or `RETURNING *`: a prepared statement's result columns are
