@@ -1,5 +1,5 @@
 import type { Em } from '../../db/orm.ts';
-import { sql, allRows, firstRow, run } from '../../db/sql.ts';
+import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import {
   type ChargeKind,
   type Plan,
@@ -56,16 +56,18 @@ export async function openWallet(em: Em, userId: string, plan: Plan, anchor: Dat
   await insertEntry(em, userId, `grant:${period.start.toISOString()}`, 'grant', monthlyAllowance[plan], monthlyAllowance[plan], null, 0, `${plan} monthly allowance`, null, period.start);
 }
 
+/** Prepared (src/db/sql.ts), like the charge's and the hold's statements: every paid call runs them. */
+const walletLock = preparedStatement('wallet_lock', (userId: string) =>
+  sql<WalletRow>`SELECT w.period_anchor, w.period_start, w.period_end, w.balance, u.plan
+     FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.user_id = ${userId} FOR UPDATE OF w`);
+
 /**
  * Locks the wallet row for the rest of the transaction and rolls it into the current period
  * when the previous one has ended: the unused balance expires (a ledger entry says so) and the
  * plan's allowance is granted. Periods are computed on access; no scheduler is involved.
  */
 async function lockCurrentWallet(tx: Em, userId: string, now: Date): Promise<WalletRow> {
-  const wallet = await firstRow<WalletRow>(tx,
-    sql`SELECT w.period_anchor, w.period_start, w.period_end, w.balance, u.plan
-     FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.user_id = ${userId} FOR UPDATE OF w`,
-  );
+  const wallet = await firstRow(tx, walletLock(userId));
   if (!wallet) throw new AppError('not_found', 'No wallet for this account.');
   if (now < new Date(wallet.period_end)) return wallet;
   return startPeriod(tx, userId, wallet, new Date(wallet.period_anchor), wallet.plan, now);
@@ -114,8 +116,19 @@ export async function charge(em: Em, request: ChargeRequest, now = new Date()): 
     const { debited, shortfall, balanceAfter } = applyCharge(wallet.balance, credits);
     // One statement under the wallet lock (it serialises the user's preparations): the hold
     // settled, the entry written unless the key already has one, and the balance taken.
-    const row = await firstRow<{ inserted_id: string | null; existing: { id: string; amount: number; shortfall: number } | null }>(tx,
-      sql`WITH released AS (
+    const row = await firstRow(tx, chargeStatement(request, wallet, { debited, shortfall, balanceAfter }));
+    const existing = row!.existing;
+    if (existing) {
+      return { charged: false, credits: Math.abs(existing.amount) + existing.shortfall, debited: Math.abs(existing.amount), shortfall: existing.shortfall, balanceAfter: wallet.balance, entryId: String(existing.id) };
+    }
+    return { charged: true, credits, debited, shortfall, balanceAfter, entryId: String(row!.inserted_id) };
+  });
+  if (result.charged) creditsCharged.inc({ kind: request.kind }, result.debited);
+  return result;
+}
+
+const chargeStatement = preparedStatement('credit_charge', (request: ChargeRequest, wallet: WalletRow, { debited, shortfall, balanceAfter }: { debited: number; shortfall: number; balanceAfter: number }) =>
+  sql<{ inserted_id: string | null; existing: { id: string; amount: number; shortfall: number } | null }>`WITH released AS (
          DELETE FROM credit_holds WHERE user_id = ${request.userId} AND hold_key = ${request.settlesHold ?? request.idempotencyKey}
        ), existing AS (
          SELECT id, amount, shortfall FROM ledger_entries WHERE user_id = ${request.userId} AND idempotency_key = ${request.idempotencyKey}
@@ -127,17 +140,7 @@ export async function charge(em: Em, request: ChargeRequest, now = new Date()): 
        ), debited AS (
          UPDATE wallets SET balance = ${balanceAfter} WHERE user_id = ${request.userId} AND EXISTS (SELECT 1 FROM inserted)
        )
-       SELECT (SELECT id FROM inserted)::text AS inserted_id, (SELECT row_to_json(e) FROM existing e) AS existing`,
-    );
-    const existing = row!.existing;
-    if (existing) {
-      return { charged: false, credits: Math.abs(existing.amount) + existing.shortfall, debited: Math.abs(existing.amount), shortfall: existing.shortfall, balanceAfter: wallet.balance, entryId: String(existing.id) };
-    }
-    return { charged: true, credits, debited, shortfall, balanceAfter, entryId: String(row!.inserted_id) };
-  });
-  if (result.charged) creditsCharged.inc({ kind: request.kind }, result.debited);
-  return result;
-}
+       SELECT (SELECT id FROM inserted)::text AS inserted_id, (SELECT row_to_json(e) FROM existing e) AS existing`);
 
 export async function getWallet(em: Em, userId: string, now = new Date()): Promise<WalletView> {
   const { wallet, held } = await em.transactional(async (tx) => {
@@ -203,16 +206,7 @@ export async function reserveCredits(em: Em, request: HoldRequest, now = new Dat
   return em.transactional(async (tx) => {
     const wallet = await lockCurrentWallet(tx, request.userId, now);
     // In one round trip under the wallet lock: the lapsed holds reaped, the unit's own live hold, what the others hold.
-    const holds = await firstRow<{ lost: string[]; own: HoldRow | null; held: string }>(tx,
-      sql`WITH lapsed AS (
-         DELETE FROM credit_holds WHERE user_id = ${request.userId} AND expires_at <= now() RETURNING task, call_in_flight
-       )
-       SELECT (SELECT coalesce(json_agg(task), '[]') FROM lapsed WHERE call_in_flight) AS lost,
-              (SELECT row_to_json(h) FROM (SELECT task, credits, call_in_flight, call_attempt_at FROM credit_holds
-                 WHERE user_id = ${request.userId} AND hold_key = ${request.key} AND expires_at > now()) h) AS own,
-              (SELECT coalesce(sum(credits), 0)::text FROM credit_holds WHERE user_id = ${request.userId} AND expires_at > now()
-                AND hold_key <> ${request.key}) AS held`,
-    );
+    const holds = await firstRow(tx, holdsOf(request));
     const { lost: lostCalls, own } = holds!;
     // Temporal runs one attempt of an activity at a time: a call an earlier attempt left in flight is over, its answer lost.
     if (own?.call_in_flight && request.callAttemptAt !== undefined && own.call_attempt_at < request.callAttemptAt) lostCalls.push(own.task);
@@ -227,21 +221,35 @@ export async function reserveCredits(em: Em, request: HoldRequest, now = new Dat
       credits = decision.credits;
     }
     const callStarts = request.callAttemptAt !== undefined;
-    await run(tx,
-      sql`INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, call_attempt_at, expires_at)
-       VALUES (${request.userId}, ${request.key}, ${request.task}, ${credits}, ${callStarts}, ${request.callAttemptAt ?? 0},
-       now() + (${request.lifetimeMs} * interval '1 millisecond'))
-       ON CONFLICT (user_id, hold_key) DO UPDATE SET expires_at = EXCLUDED.expires_at,
-         call_in_flight = credit_holds.call_in_flight OR EXCLUDED.call_in_flight,
-         call_attempt_at = GREATEST(credit_holds.call_attempt_at, EXCLUDED.call_attempt_at)`,
-    );
+    await run(tx, holdUpsert(request, credits, callStarts));
     return { credits, lostCalls };
   });
 }
 
+const holdsOf = preparedStatement('credit_holds_of', (request: HoldRequest) =>
+  sql<{ lost: string[]; own: HoldRow | null; held: string }>`WITH lapsed AS (
+         DELETE FROM credit_holds WHERE user_id = ${request.userId} AND expires_at <= now() RETURNING task, call_in_flight
+       )
+       SELECT (SELECT coalesce(json_agg(task), '[]') FROM lapsed WHERE call_in_flight) AS lost,
+              (SELECT row_to_json(h) FROM (SELECT task, credits, call_in_flight, call_attempt_at FROM credit_holds
+                 WHERE user_id = ${request.userId} AND hold_key = ${request.key} AND expires_at > now()) h) AS own,
+              (SELECT coalesce(sum(credits), 0)::text FROM credit_holds WHERE user_id = ${request.userId} AND expires_at > now()
+                AND hold_key <> ${request.key}) AS held`);
+
+const holdUpsert = preparedStatement('credit_hold_upsert', (request: HoldRequest, credits: number, callStarts: boolean) =>
+  sql`INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, call_attempt_at, expires_at)
+       VALUES (${request.userId}, ${request.key}, ${request.task}, ${credits}, ${callStarts}, ${request.callAttemptAt ?? 0},
+       now() + (${request.lifetimeMs} * interval '1 millisecond'))
+       ON CONFLICT (user_id, hold_key) DO UPDATE SET expires_at = EXCLUDED.expires_at,
+         call_in_flight = credit_holds.call_in_flight OR EXCLUDED.call_in_flight,
+         call_attempt_at = GREATEST(credit_holds.call_attempt_at, EXCLUDED.call_attempt_at)`);
+
+const holdRelease = preparedStatement('credit_hold_release', (userId: string, key: string) =>
+  sql`DELETE FROM credit_holds WHERE user_id = ${userId} AND hold_key = ${key}`);
+
 /** Frees a unit's hold (its call failed, or settled without a charge). A no-op once settled. */
 export async function releaseHold(em: Em, userId: string, key: string): Promise<void> {
-  await run(em, sql`DELETE FROM credit_holds WHERE user_id = ${userId} AND hold_key = ${key}`);
+  await run(em, holdRelease(userId, key));
 }
 
 /**

@@ -71,6 +71,16 @@ export async function translatePage(
 const pageTranslationUnit = (requestId: string) => `page-translation/${requestId}/`;
 const pageTranslationKey = (requestId: string, claimToken: string) => `${pageTranslationUnit(requestId)}${claimToken}`;
 
+/** Prepared (src/db/sql.ts): every page not wholly cached runs it. */
+const claim = preparedStatement('page_translation_claim', (userId: string, requestId: string, bodyHash: string, token: string) =>
+  sql<{ claim_token: string; took_over: boolean }>`INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, lease_expires_at)
+     VALUES (${userId}, ${requestId}, ${bodyHash}, 'running', ${token}, ${leaseExpirySql(LEASE.durationMs)})
+     ON CONFLICT (user_id, request_id) DO UPDATE
+       SET body_hash = EXCLUDED.body_hash, claim_token = EXCLUDED.claim_token, claimed_at = now(), lease_expires_at = EXCLUDED.lease_expires_at
+       WHERE page_translation_requests.status = 'running'
+         AND page_translation_requests.lease_expires_at < clock_timestamp()
+     RETURNING claim_token, xmax <> 0 AS took_over`);
+
 /**
  * Claims the request_id under a lease (src/services/leases.ts). A running claim whose lease has
  * lapsed lost its process, and this request takes it over.
@@ -79,15 +89,7 @@ async function claimRequest(em: Em, userId: string, requestId: string, bodyHash:
   // A claimant that fails deletes its row; a request arriving just then finds no row and tries again.
   for (let round = 0; round < 3; round++) {
     const token = randomUUID();
-    const claimed = await firstRow<{ claim_token: string; took_over: boolean }>(em,
-      sql`INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, lease_expires_at)
-       VALUES (${userId}, ${requestId}, ${bodyHash}, 'running', ${token}, ${leaseExpirySql(LEASE.durationMs)})
-       ON CONFLICT (user_id, request_id) DO UPDATE
-         SET body_hash = EXCLUDED.body_hash, claim_token = EXCLUDED.claim_token, claimed_at = now(), lease_expires_at = EXCLUDED.lease_expires_at
-         WHERE page_translation_requests.status = 'running'
-           AND page_translation_requests.lease_expires_at < clock_timestamp()
-       RETURNING claim_token, xmax <> 0 AS took_over`,
-    );
+    const claimed = await firstRow(em, claim(userId, requestId, bodyHash, token));
     // xmax is set on a row the upsert updated: an earlier claim was taken over, not a new one inserted.
     if (claimed) return { kind: 'claimed', token, tookOver: claimed.took_over };
     const existing = await firstRow<{ body_hash: string; status: 'running' | 'done'; response: PageTranslationResponse | null }>(em,
