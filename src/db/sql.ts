@@ -30,9 +30,10 @@
  * **Prepared statements** are for the statements of the hot paths, where planning costs as much as
  * running: those every request runs (the token lookup, the rate-limit bucket's upsert) and those of
  * the busiest operations (a capture, a page translation, a paid call's hold and charge, a Replay
- * session and its answers, a page of the library). Declared once with `preparedStatement(name, build)`, they run by name, parsed once per
- * pooled connection, and PostgreSQL reuses a generic plan once it finds one no dearer than
- * planning for the values (after five runs). Measure before adding one: a statement that runs
+ * session and its answers, a page of the library). Declared once with
+ * `preparedStatement(name, build)`, they run by name, parsed once per pooled connection, and
+ * PostgreSQL reuses a generic plan once it finds one no dearer than planning for the values
+ * (after five runs). Measure before adding one: a statement that runs
  * rarely gains nothing and holds memory on every connection. Their rules, checked when a statement
  * first runs:
  * - one text: `build` must produce the same SQL whatever its arguments (no optional clauses, no
