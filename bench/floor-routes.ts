@@ -3,6 +3,11 @@ import { getHeapSpaceStatistics } from 'node:v8';
 import { z } from 'zod';
 import type { App } from '../src/http/deps.ts';
 import type { Orm } from '../src/db/orm.ts';
+import { preparedStatement, run, sql } from '../src/db/sql.ts';
+
+/** Prepared, like the capture's statement (src/features/library/service.ts), so that the floor stays comparable. */
+const floorInsert = preparedStatement('bench_floor_insert', (id: string, userId: string, text: string) =>
+  sql`INSERT INTO bench_floor_cards (id, user_id, text) VALUES (${id}, ${userId}, ${text})`);
 
 /**
  * Bench-only routes, registered before the app listens (never part of the production app).
@@ -18,7 +23,7 @@ export async function addBenchRoutes(app: App, orm: Orm): Promise<void> {
     schema: { hide: true, body: z.object({ text: z.string().min(1).max(1000) }) },
   }, async (request, reply) => {
     const id = randomUUID();
-    await orm.em.fork().execute(`INSERT INTO bench_floor_cards (id, user_id, text) VALUES (?, ?, ?)`, [id, request.principal!.userId, request.body.text]);
+    await run(orm.em.fork(), floorInsert(id, request.principal!.userId, request.body.text));
     return reply.code(202).send({ id });
   });
   app.get('/bench/memory', { config: { auth: 'public' }, schema: { hide: true } }, async () => {

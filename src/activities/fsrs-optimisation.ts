@@ -5,6 +5,7 @@ import { wakeOutboxRelay } from '../temporal/outbox-dispatch.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
 import { whileHeartbeating } from './background-call.ts';
 import type { ActivityDeps } from './index.ts';
+import { sql, allRows } from '../db/sql.ts';
 
 /** The personal FSRS optimiser's activities: one learner's fit, and the weekly pass that queues fits. */
 export function createFsrsOptimisationActivities(deps: ActivityDeps) {
@@ -26,10 +27,10 @@ export function createFsrsOptimisationActivities(deps: ActivityDeps) {
       try {
         const em = deps.orm.em.fork();
         const queued = await em.transactional(async (tx) => {
-          const due = await tx.execute<{ user_id: string }[]>(
-            `SELECT r.user_id FROM review_logs r GROUP BY r.user_id
-             HAVING count(*) >= ? AND max(r.reviewed_at) > coalesce((SELECT max(p.created_at) FROM fsrs_parameters p WHERE p.user_id = r.user_id), '-infinity')`,
-            [MIN_LONG_TERM_REVIEWS],
+          const due = await allRows<{ user_id: string }>(tx,
+            sql`SELECT r.user_id FROM review_logs r GROUP BY r.user_id
+             HAVING count(*) >= ${MIN_LONG_TERM_REVIEWS} AND max(r.reviewed_at) > coalesce((SELECT max(p.created_at) FROM fsrs_parameters p
+               WHERE p.user_id = r.user_id), '-infinity')`,
           );
           for (const { user_id } of due) await enqueueOptimisation(tx, user_id, deps.config.temporal.taskQueue);
           return due.length;

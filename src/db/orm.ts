@@ -1,13 +1,14 @@
-import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { MikroORM, type EntityManager, type PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { migrations } from './migrations/index.ts';
 import { PostgreSqlDriverForOutages } from './postgresql-driver.ts';
+import { sql, run } from './sql.ts';
 
 export type Orm = MikroORM;
 export type Em = EntityManager;
 
 export async function createOrm(databaseUrl: string, options: { poolMax?: number } = {}): Promise<Orm> {
-  return MikroORM.init({
+  return MikroORM.init<PostgreSqlDriver>({
     clientUrl: databaseUrl,
     driver: PostgreSqlDriverForOutages,
     // No entities: the ORM is the pool, the migrator and the unit of work (transactions); each
@@ -30,7 +31,7 @@ export async function createOrm(databaseUrl: string, options: { poolMax?: number
 export async function migrate(orm: Orm): Promise<void> {
   const em = orm.em.fork();
   await em.transactional(async (tx) => {
-    await tx.execute('SELECT pg_advisory_xact_lock(745001)');
+    await run(tx, sql`SELECT pg_advisory_xact_lock(745001)`);
     await orm.migrator.up();
   });
 }

@@ -1,8 +1,8 @@
-import { PostgreSqlConnection, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Configuration, Transaction } from '@mikro-orm/core';
-import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type TransactionSettings } from 'kysely';
+import { EntityManagerType, type Configuration } from '@mikro-orm/core';
+import { AbstractSqlDriver, EntityManager, MikroORM, PostgreSqlConnection, PostgreSqlPlatform } from '@mikro-orm/postgresql';
+import type { DatabaseConnection, Dialect, Driver, TransactionSettings } from 'kysely';
 import { isDatabaseUnavailable } from '../domain/database-errors.ts';
-import { boundStatement, PreparingClient } from './prepared-statements.ts';
+import { NamedStatementClient } from './sql.ts';
 
 /**
  * Kysely releases a transaction's pooled connection only after its ROLLBACK succeeds. When
@@ -34,28 +34,14 @@ class ReleasingDeadConnectionsDriver implements Driver {
   destroy() { return this.inner.destroy(); }
 }
 
-type ExecuteArgs = Parameters<PostgreSqlConnection['execute']>;
-type QueryExecutor = { executeQuery(query: CompiledQuery, abort?: unknown): Promise<{ rows: unknown[] }> };
-
-/** The connection: dead clients go back to the pool, and raw SQL runs bound (prepared-statements.ts). */
+/**
+ * MikroORM's PostgreSQL connection (its pool, pool error handling and type parsers), with two
+ * changes: the pool's clients run declared prepared statements by name (src/db/sql.ts), and
+ * Kysely's driver gives dead connections back.
+ */
 class OurPostgreSqlConnection extends PostgreSqlConnection {
   override mapOptions(overrides: Parameters<PostgreSqlConnection['mapOptions']>[0]) {
-    return { ...super.mapOptions(overrides), Client: PreparingClient };
-  }
-
-  override async execute<T>(query: ExecuteArgs[0], params: ExecuteArgs[1] = [], method: ExecuteArgs[2] = 'all', ctx?: Transaction, loggerContext?: ExecuteArgs[4]): Promise<T> {
-    const sql = typeof query === 'string' && Array.isArray(params) ? this.config.get('onQuery')(query, params) : null;
-    const bound = sql === null ? null : boundStatement(sql, params as unknown[]);
-    if (sql === null || bound === null) return super.execute(query, params, method, ctx, loggerContext) as Promise<T>;
-    await this.ensureConnection();
-    // What MikroORM's execute does with its logger context: cancellation options go to Kysely, the rest to the query log.
-    const { signal, inflightQueryAbortStrategy, ...logContext } = (loggerContext ?? {}) as Record<string, unknown>;
-    const abort = signal == null && inflightQueryAbortStrategy == null ? undefined : { signal, inflightQueryAbortStrategy };
-    const executor = (ctx ?? this.getClient()) as unknown as QueryExecutor;
-    return this.executeQuery<T>(sql, async () => {
-      const result = await executor.executeQuery(CompiledQuery.raw(bound, params as unknown[]), abort);
-      return this.transformRawResult(result, method);
-    }, { query: sql, params: params as unknown[], ...logContext });
+    return { ...super.mapOptions(overrides), Client: NamedStatementClient };
   }
 
   override createKyselyDialect(overrides: Parameters<PostgreSqlConnection['createKyselyDialect']>[0]) {
@@ -70,10 +56,23 @@ class OurPostgreSqlConnection extends PostgreSqlConnection {
   }
 }
 
-/** MikroORM's PostgreSQL driver, on a connection that never leaks a pooled client to an outage. */
-export class PostgreSqlDriverForOutages extends PostgreSqlDriver {
+/**
+ * MikroORM's PostgreSQL driver on our connection class, passed to AbstractSqlDriver's constructor
+ * the way PostgreSqlDriver passes its own (it has no other way to choose one).
+ */
+export class PostgreSqlDriverForOutages extends AbstractSqlDriver<PostgreSqlConnection, PostgreSqlPlatform> {
+  declare [EntityManagerType]: EntityManager<this>;
+
   constructor(config: Configuration) {
-    super(config);
-    (this as unknown as { connection: PostgreSqlConnection }).connection = new OurPostgreSqlConnection(this.config);
+    super(config, new PostgreSqlPlatform(), OurPostgreSqlConnection, ['kysely', 'pg']);
+  }
+
+  override createEntityManager(useContext?: boolean): this[typeof EntityManagerType] {
+    const EntityManagerClass = this.config.get('entityManager', EntityManager);
+    return new EntityManagerClass(this.config, this, this.metadata, useContext);
+  }
+
+  override getORMClass(): typeof MikroORM {
+    return MikroORM;
   }
 }

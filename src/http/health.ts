@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { App, AppDeps } from './deps.ts';
 import { AppError } from '../domain/problems.ts';
 import { problems } from './problem-responses.ts';
+import { run, sql } from '../db/sql.ts';
 
 export async function healthRoutes(app: App, { orm, temporal }: AppDeps) {
   app.get('/healthz', {
@@ -18,7 +19,7 @@ export async function healthRoutes(app: App, { orm, temporal }: AppDeps) {
     // interceptor may still be waiting out a backoff when it passes (answers came seconds late).
     const deadline = Date.now() + READY_DEADLINE_MS;
     const [database, workflows] = await Promise.allSettled([
-      byDeadline(orm.em.fork().execute('SELECT 1'), deadline),
+      byDeadline(run(orm.em.fork(), sql`SELECT 1`), deadline),
       byDeadline(temporal.connection.withDeadline(deadline, () => temporal.connection.workflowService.getSystemInfo({})), deadline),
     ]);
     if (database.status === 'rejected') throw new AppError('service_unavailable', 'The database is not reachable.');

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Orm } from '../db/orm.ts';
+import { run, sql, type Sql } from '../db/sql.ts';
 
 /**
  * A short lease on a row that one request works on: a sync sentence being translated, a claimed
@@ -10,14 +11,13 @@ import type { Orm } from '../db/orm.ts';
  */
 export const LEASE = { durationMs: 8_000, renewEveryMs: 2_000 } as const;
 
-/** The `lease_expires_at` of a lease taken or renewed now (binds one parameter: LEASE.durationMs). */
-export const LEASE_EXPIRY_SQL = `clock_timestamp() + (? * interval '1 millisecond')`;
+/** The `lease_expires_at` of a lease of `durationMs` (LEASE.durationMs; null: no lease) taken or renewed now. */
+export const leaseExpirySql = (durationMs: number | null): Sql => sql`clock_timestamp() + (${durationMs} * interval '1 millisecond')`;
 
-/** The rows a lease may cover; `where` picks the owner's row (binds `params`). */
+/** The rows a lease may cover; `where` picks the owner's row. */
 export interface LeasedRow {
   table: 'sentences' | 'page_translation_requests';
-  where: string;
-  params: unknown[];
+  where: Sql;
 }
 
 /**
@@ -29,7 +29,7 @@ export async function whileLeased<T>(orm: Orm, row: LeasedRow, work: () => Promi
   let timer: NodeJS.Timeout | undefined;
   const renew = async () => {
     try {
-      await orm.em.fork().execute(`UPDATE ${row.table} SET lease_expires_at = ${LEASE_EXPIRY_SQL} WHERE ${row.where}`, [LEASE.durationMs, ...row.params]);
+      await run(orm.em.fork(), sql`UPDATE ${sql.table(row.table)} SET lease_expires_at = ${leaseExpirySql(LEASE.durationMs)} WHERE ${row.where}`);
     } catch (error) {
       logger?.warn({ table: row.table, err: (error as Error).name }, 'lease renewal failed');
     } finally {

@@ -1,5 +1,16 @@
 import type { Orm } from '../db/orm.ts';
+import { firstRow, preparedStatement, sql } from '../db/sql.ts';
 import { describeBucket, emissionMs, takeFromBucket, type Quota, type RateLimitDecision } from '../domain/rate-limit.ts';
+
+/** Prepared (src/db/sql.ts): every API request runs it. */
+const bucketHit = preparedStatement('rate_limit_hit', (bucket: string, emission: number, periodMs: number) => {
+  const next = sql`GREATEST(b.tat, now()) + ${emission} * interval '1 millisecond'`;
+  const fits = sql`${next} <= now() + ${periodMs} * interval '1 millisecond'`;
+  return sql<{ allowed: boolean; tat_ms: string; now_ms: string }>`
+     INSERT INTO rate_limit_buckets AS b (bucket, tat, allowed) VALUES (${bucket}, now() + ${emission} * interval '1 millisecond', true)
+     ON CONFLICT (bucket) DO UPDATE SET allowed = ${fits}, tat = CASE WHEN ${fits} THEN ${next} ELSE b.tat END
+     RETURNING allowed, (extract(epoch FROM tat) * 1000)::text AS tat_ms, (extract(epoch FROM now()) * 1000)::text AS now_ms`;
+});
 
 /**
  * A GCRA bucket in PostgreSQL (src/domain/rate-limit.ts, in SQL), so every API process shares one
@@ -8,16 +19,7 @@ import { describeBucket, emissionMs, takeFromBucket, type Quota, type RateLimitD
  * buckets, the same as no row: housekeeping deletes them (src/services/retention.ts).
  */
 export async function hitBucket(orm: Orm, bucket: string, quota: Quota): Promise<RateLimitDecision> {
-  const em = orm.em.fork();
-  const emission = emissionMs(quota);
-  const next = `GREATEST(b.tat, now()) + ? * interval '1 millisecond'`;
-  const fits = `${next} <= now() + ? * interval '1 millisecond'`;
-  const [row] = await em.execute<{ allowed: boolean; tat_ms: string; now_ms: string }[]>(
-    `INSERT INTO rate_limit_buckets AS b (bucket, tat, allowed) VALUES (?, now() + ? * interval '1 millisecond', true)
-     ON CONFLICT (bucket) DO UPDATE SET allowed = ${fits}, tat = CASE WHEN ${fits} THEN ${next} ELSE b.tat END
-     RETURNING allowed, (extract(epoch FROM tat) * 1000)::text AS tat_ms, (extract(epoch FROM now()) * 1000)::text AS now_ms`,
-    [bucket, emission, emission, quota.periodMs, emission, quota.periodMs, emission],
-  );
+  const row = await firstRow(orm.em.fork(), bucketHit(bucket, emissionMs(quota), quota.periodMs));
   return describeBucket(Number(row!.tat_ms), Number(row!.now_ms), row!.allowed, quota);
 }
 

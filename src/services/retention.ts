@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config.ts';
 import type { Em, Orm } from '../db/orm.ts';
+import { sql, allRows, firstRow, run, type Sql } from '../db/sql.ts';
 import { FAILURES_FORGOTTEN_AFTER_MS } from '../domain/login-backoff.ts';
 import { nextBatchLimit, type RetentionTable, type SweepBudget, type TableSweep } from '../domain/retention.ts';
 import { counter } from '../platform/metrics.ts';
@@ -34,48 +35,45 @@ type Batch = (tx: Em, limit: number) => Promise<{ deleted: number; full: boolean
 /** The rows a table's batches take, oldest first: its sweep's whole rule in one place. */
 interface OldestFirst {
   /** Columns that identify a row. */
-  key: string;
-  /** Which rows may go, with `?` parameters from `params`. */
-  where: string;
-  order: string;
-  params: unknown[];
+  key: Sql;
+  /** Which rows may go. */
+  where: Sql;
+  order: Sql;
 }
 
 const oldestFirst: Record<Exclude<RetentionTable, 'translation_cache' | 'audio_clips'>, (p: RetentionPolicy) => OldestFirst> = {
-  sessions: () => ({ key: 'id_hash', where: `expires_at < now()`, order: 'expires_at', params: [] }),
+  sessions: () => ({ key: sql`id_hash`, where: sql`expires_at < now()`, order: sql`expires_at` }),
   // A bucket whose theoretical arrival time has passed is full: to every limit, whatever its size,
   // that is what a missing row means too (src/services/rate-limit-store.ts).
-  rate_limit_buckets: () => ({ key: 'bucket', where: `tat < now()`, order: 'tat', params: [] }),
+  rate_limit_buckets: () => ({ key: sql`bucket`, where: sql`tat < now()`, order: sql`tat` }),
   // Failures this old no longer count (src/domain/login-backoff.ts): the row means what its absence does.
   login_failures: () => ({
-    key: 'key',
-    where: `last_failure_at < now() - ? * interval '1 millisecond'`,
-    order: 'last_failure_at',
-    params: [FAILURES_FORGOTTEN_AFTER_MS],
+    key: sql`key`,
+    where: sql`last_failure_at < now() - ${FAILURES_FORGOTTEN_AFTER_MS} * interval '1 millisecond'`,
+    order: sql`last_failure_at`,
   }),
   // Undispatched rows are work not yet started: never deleted, whatever their age.
-  workflow_outbox: (p) => ({ key: 'id', where: `dispatched_at < now() - ? * interval '1 day'`, order: 'dispatched_at', params: [p.outboxDays] }),
+  workflow_outbox: (p) => ({ key: sql`id`, where: sql`dispatched_at < now() - ${p.outboxDays} * interval '1 day'`, order: sql`dispatched_at` }),
   // Finished records end their request_id's replay window; a claim this old was abandoned long ago.
   page_translation_requests: (p) => ({
-    key: 'user_id, request_id',
-    where: `coalesce(completed_at, claimed_at) < now() - ? * interval '1 hour'`,
-    order: 'coalesce(completed_at, claimed_at)',
-    params: [p.idempotencyHours],
+    key: sql`user_id, request_id`,
+    where: sql`coalesce(completed_at, claimed_at) < now() - ${p.idempotencyHours} * interval '1 hour'`,
+    order: sql`coalesce(completed_at, claimed_at)`,
   }),
-  work_drafts: (p) => ({ key: 'user_id, idempotency_key', where: `created_at < now() - ? * interval '1 hour'`, order: 'created_at', params: [p.idempotencyHours] }),
+  work_drafts: (p) => ({ key: sql`user_id, idempotency_key`, where: sql`created_at < now() - ${p.idempotencyHours} * interval '1 hour'`,
+    order: sql`created_at` }),
 };
 
 /** The query that picks a batch's rows (also what the plan test explains). */
-export function candidateSql(table: string, rule: OldestFirst): string {
-  return `SELECT ${rule.key} FROM ${table} WHERE ${rule.where} ORDER BY ${rule.order} LIMIT ? FOR UPDATE SKIP LOCKED`;
+export function candidateSql(table: string, rule: OldestFirst, limit: number): Sql {
+  return sql`SELECT ${rule.key} FROM ${sql.table(table)} WHERE ${rule.where} ORDER BY ${rule.order} LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
 }
 
 function deleteOldest(table: string, rule: OldestFirst): Batch {
   return async (tx, limit) => {
-    const [row] = await tx.execute<{ n: number }[]>(
-      `WITH gone AS (DELETE FROM ${table} WHERE (${rule.key}) IN (${candidateSql(table, rule)}) RETURNING 1)
+    const row = await firstRow<{ n: number }>(tx,
+      sql`WITH gone AS (DELETE FROM ${sql.table(table)} WHERE (${rule.key}) IN (${candidateSql(table, rule, limit)}) RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
-      [...rule.params, limit],
     );
     return { deleted: row!.n, full: row!.n === limit };
   };
@@ -88,10 +86,10 @@ function deleteOldest(table: string, rule: OldestFirst): Batch {
  */
 export async function translationCacheCutoff(em: Em, p: RetentionPolicy): Promise<string> {
   // As text: a JavaScript Date would drop the microseconds the cut falls between.
-  const [row] = await em.execute<{ cutoff: string }[]>(
-    `SELECT greatest(now() - ? * interval '1 day',
-       (SELECT created_at + interval '1 microsecond' FROM translation_cache ORDER BY created_at DESC OFFSET ? LIMIT 1))::text AS cutoff`,
-    [p.translationCacheDays, p.translationCacheMaxRows],
+  const row = await firstRow<{ cutoff: string }>(em,
+    sql`SELECT greatest(now() - ${p.translationCacheDays} * interval '1 day',
+       (SELECT created_at + interval '1 microsecond' FROM translation_cache
+         ORDER BY created_at DESC OFFSET ${p.translationCacheMaxRows} LIMIT 1))::text AS cutoff`,
   );
   return row!.cutoff;
 }
@@ -103,8 +101,8 @@ export async function translationCacheCutoff(em: Em, p: RetentionPolicy): Promis
  */
 export function translationCacheRules(cutoff: string): { alone: OldestFirst; calls: OldestFirst } {
   return {
-    alone: { key: 'id', where: `context_id IS NULL AND created_at < ?::timestamptz`, order: 'created_at', params: [cutoff] },
-    calls: { key: 'id', where: `created_at < ?::timestamptz`, order: 'created_at', params: [cutoff] },
+    alone: { key: sql`id`, where: sql`context_id IS NULL AND created_at < ${cutoff}::timestamptz`, order: sql`created_at` },
+    calls: { key: sql`id`, where: sql`created_at < ${cutoff}::timestamptz`, order: sql`created_at` },
   };
 }
 
@@ -113,12 +111,11 @@ function translationCache(cutoff: string): Batch {
   const rules = translationCacheRules(cutoff);
   return async (tx, limit) => {
     const alone = await deleteOldest('translation_cache', rules.alone)(tx, limit);
-    const [calls] = await tx.execute<{ contexts: number; answers: number }[]>(
-      `WITH doomed AS (${candidateSql('translation_contexts', rules.calls)}),
+    const calls = await firstRow<{ contexts: number; answers: number }>(tx,
+      sql`WITH doomed AS (${candidateSql('translation_contexts', rules.calls, limit)}),
        answers AS (SELECT count(*)::int AS n FROM translation_cache WHERE context_id IN (SELECT id FROM doomed)),
        gone AS (DELETE FROM translation_contexts WHERE id IN (SELECT id FROM doomed) RETURNING 1)
        SELECT (SELECT count(*) FROM gone)::int AS contexts, (SELECT n FROM answers) AS answers`,
-      [...rules.calls.params, limit],
     );
     return { deleted: alone.deleted + calls!.answers, full: alone.full || calls!.contexts === limit };
   };
@@ -131,45 +128,42 @@ function translationCache(cutoff: string): Batch {
  * is checked, in a statement of its own, so a request that links it meanwhile either committed
  * first (and is seen) or waits for this batch (and makes the clip anew).
  */
-export function audioSweepSql(): string {
-  return `SELECT u.audio_id FROM audio_unlinks u
-          WHERE u.unlinked_at < now() - ? * interval '1 day'
+export function audioSweepSql(graceDays: number, limit: number): Sql<{ audio_id: string }> {
+  return sql`SELECT u.audio_id FROM audio_unlinks u
+          WHERE u.unlinked_at < now() - ${graceDays} * interval '1 day'
             AND NOT EXISTS (SELECT 1 FROM audio_clips c WHERE c.id = u.audio_id AND c.status = 'pending')
-          ORDER BY u.unlinked_at LIMIT ?`;
+          ORDER BY u.unlinked_at LIMIT ${limit}`;
 }
 
 function unlinkedAudio(p: RetentionPolicy): Batch {
   const graceDays = p.unlinkedAudioDays;
   return async (tx, limit) => {
-    const due = await tx.execute<{ audio_id: string }[]>(audioSweepSql(), [graceDays, limit]);
+    const due = await allRows(tx, audioSweepSql(graceDays, limit));
     const ids = [...new Set(due.map((r) => r.audio_id))];
     if (ids.length === 0) return { deleted: 0, full: false };
-    const locked = (await tx.execute<{ id: string }[]>(
-      `SELECT id FROM audio_clips WHERE id IN (?) AND status <> 'pending' FOR UPDATE SKIP LOCKED`,
-      [ids],
+    const locked = (await allRows<{ id: string }>(tx,
+      sql`SELECT id FROM audio_clips WHERE id = ANY(${ids}::uuid[]) AND status <> 'pending' FOR UPDATE SKIP LOCKED`,
     )).map((r) => r.id);
     let deleted = 0;
     if (locked.length > 0) {
-      const [gone] = await tx.execute<{ n: number }[]>(
-        `WITH gone AS (
-           DELETE FROM audio_clips c WHERE c.id IN (?)
+      const gone = await firstRow<{ n: number }>(tx,
+        sql`WITH gone AS (
+           DELETE FROM audio_clips c WHERE c.id = ANY(${locked}::uuid[])
              AND NOT EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id)
-             AND NOT EXISTS (SELECT 1 FROM audio_unlinks u WHERE u.audio_id = c.id AND u.unlinked_at >= now() - ? * interval '1 day')
+             AND NOT EXISTS (SELECT 1 FROM audio_unlinks u WHERE u.audio_id = c.id AND u.unlinked_at >= now() - ${graceDays} * interval '1 day')
            RETURNING 1)
          SELECT count(*)::int AS n FROM gone`,
-        [locked, graceDays],
       );
       deleted = gone!.n;
     }
     // The old entries are done with once their clip was checked here or no longer exists; a clip
     // someone else held locked keeps them for the next batch or pass.
-    const [forgotten] = await tx.execute<{ n: number }[]>(
-      `WITH gone AS (
-         DELETE FROM audio_unlinks u WHERE u.audio_id IN (?) AND u.unlinked_at < now() - ? * interval '1 day'
-           AND (u.audio_id = ANY (?::uuid[]) OR NOT EXISTS (SELECT 1 FROM audio_clips c WHERE c.id = u.audio_id))
+    const forgotten = await firstRow<{ n: number }>(tx,
+      sql`WITH gone AS (
+         DELETE FROM audio_unlinks u WHERE u.audio_id = ANY(${ids}::uuid[]) AND u.unlinked_at < now() - ${graceDays} * interval '1 day'
+           AND (u.audio_id = ANY (${locked}::uuid[]) OR NOT EXISTS (SELECT 1 FROM audio_clips c WHERE c.id = u.audio_id))
          RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
-      [ids, graceDays, `{${locked.join(',')}}`],
     );
     return { deleted, full: due.length === limit && forgotten!.n > 0 };
   };
@@ -199,7 +193,7 @@ export async function sweepTable(orm: Orm, table: RetentionTable, policy: Retent
     const limit = nextBatchLimit(budget, { deleted: sweep.deleted, elapsedMs: Date.now() - started, lastBatchFull });
     if (limit === 0) break;
     const result = await orm.em.fork().transactional(async (tx) => {
-      await tx.execute(`SET LOCAL statement_timeout = '${BATCH_STATEMENT_TIMEOUT}'`);
+      await run(tx, sql`SET LOCAL statement_timeout = ${sql.lit(BATCH_STATEMENT_TIMEOUT)}`);
       return batch(tx, limit);
     });
     sweep.batches += 1;

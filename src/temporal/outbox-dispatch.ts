@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { listen } from '../db/notifications.ts';
 import { withTraceContext } from '../platform/telemetry.ts';
 import type { Orm } from '../db/orm.ts';
+import { sql, allRows, run } from '../db/sql.ts';
 import { OUTBOX_COLUMNS, type WorkflowStart } from './outbox.ts';
 import { isBusinessOutcome } from '../domain/workflow-outcome.ts';
 import { outcomeKey, searchAttributesOf } from './search-attributes.ts';
@@ -30,7 +31,7 @@ export function wakeOutboxRelay(orm: Orm): void {
     return;
   }
   state.sending = true;
-  orm.em.fork().execute(`SELECT pg_notify(?, '')`, [OUTBOX_CHANNEL])
+  run(orm.em.fork(), sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`)
     .catch(() => {}) // the relay's poll covers it
     .finally(() => {
       state.sending = false;
@@ -53,7 +54,7 @@ interface OutboxRow {
   kind: WorkflowStart['kind'];
   trace_context: Record<string, string> | null;
 }
-const ROW_COLUMNS = `id, ${OUTBOX_COLUMNS}`;
+const ROW_COLUMNS = sql`id, ${OUTBOX_COLUMNS}`;
 
 /**
  * A later run under the same workflow id is allowed only after a failed one: a retried dispatch
@@ -137,14 +138,13 @@ export interface RelayPass {
  */
 export async function relayOutboxOnce(orm: Orm, temporal: Client, pass: RelayPass, logger?: Pick<Logger, 'warn'>): Promise<number> {
   const em = orm.em.fork();
-  const rows = await em.execute<OutboxRow[]>(
-    `UPDATE workflow_outbox SET lease_expires_at = clock_timestamp() + (? * interval '1 millisecond')
+  const rows = await allRows<OutboxRow>(em,
+    sql`UPDATE workflow_outbox SET lease_expires_at = clock_timestamp() + (${RELAY_CLAIM_MS} * interval '1 millisecond')
      WHERE id IN (
        SELECT id FROM workflow_outbox
-       WHERE dispatched_at IS NULL AND task_queue = ? AND (lease_expires_at IS NULL OR lease_expires_at < clock_timestamp())
-       ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)
+       WHERE dispatched_at IS NULL AND task_queue = ${pass.taskQueue} AND (lease_expires_at IS NULL OR lease_expires_at < clock_timestamp())
+       ORDER BY created_at LIMIT ${pass.batch ?? RELAY_BATCH} FOR UPDATE SKIP LOCKED)
      RETURNING ${ROW_COLUMNS}`,
-    [RELAY_CLAIM_MS, pass.taskQueue, pass.batch ?? RELAY_BATCH],
   );
   if (rows.length === 0) return 0;
   const outcomes = await Promise.all(rows.map(async (row) => ({ row, outcome: await startWithinDeadline(temporal, row, pass.eager ?? false) })));
@@ -153,15 +153,17 @@ export async function relayOutboxOnce(orm: Orm, temporal: Client, pass: RelayPas
   const waiting = idsWhere((o) => o === 'after-previous-run');
   // The real time of the starts, not of a transaction that began before them.
   if (started.length > 0) {
-    await em.execute(`UPDATE workflow_outbox SET dispatched_at = clock_timestamp(), attempts = attempts + 1, lease_expires_at = NULL WHERE id IN (?)`, [started]);
+    await run(em, sql`UPDATE workflow_outbox SET dispatched_at = clock_timestamp(), attempts = attempts + 1, lease_expires_at = NULL
+      WHERE id = ANY(${started}::bigint[])`);
   }
   if (waiting.length > 0) {
-    await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = 'waiting for the previous run to close', lease_expires_at = NULL WHERE id IN (?)`, [waiting]);
+    await run(em, sql`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = 'waiting for the previous run to close', lease_expires_at = NULL
+      WHERE id = ANY(${waiting}::bigint[])`);
   }
   for (const { row, outcome } of outcomes) {
     if (typeof outcome === 'string') continue;
     logger?.warn({ workflowId: row.workflow_id, err: outcome.error }, 'workflow start failed; the relay tries again');
-    await em.execute(`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = ?, lease_expires_at = NULL WHERE id = ?`, [outcome.error, row.id]);
+    await run(em, sql`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = ${outcome.error}, lease_expires_at = NULL WHERE id = ${row.id}`);
   }
   return rows.length;
 }

@@ -1,4 +1,5 @@
 import type { Orm } from '../db/orm.ts';
+import { sql, allRows } from '../db/sql.ts';
 import { gauge } from '../platform/metrics.ts';
 
 /**
@@ -19,8 +20,8 @@ function readBacklog(): Promise<Backlog | null> {
   const orm = [...watched].at(-1);
   if (!orm) return Promise.resolve(null);
   if (reading && Date.now() - reading.at < READING_REUSE_MS) return reading.backlog;
-  const backlog = orm.em.fork().execute<{ pending: number; oldest_s: number | null }[]>(
-    `SELECT count(*)::int AS pending, extract(epoch FROM clock_timestamp() - min(created_at))::float8 AS oldest_s
+  const backlog = allRows<{ pending: number; oldest_s: number | null }>(orm.em.fork(),
+    sql`SELECT count(*)::int AS pending, extract(epoch FROM clock_timestamp() - min(created_at))::float8 AS oldest_s
      FROM workflow_outbox WHERE dispatched_at IS NULL`,
   ).then(([row]) => ({ pending: row!.pending, oldestSeconds: row!.oldest_s ?? 0 }), () => null); // a database away costs the scrape these two figures only
   reading = { at: Date.now(), backlog };

@@ -1,5 +1,6 @@
 import type { Workflow } from '@temporalio/common';
 import type { Em } from '../db/orm.ts';
+import { sql, run } from '../db/sql.ts';
 import { activeTraceContext } from '../platform/telemetry.ts';
 import type * as workflows from '../workflows/index.ts';
 import type { WorkflowKind } from './workflow-ids.ts';
@@ -38,22 +39,22 @@ export function outboxStart<W extends RegisteredWorkflow>(
 }
 
 /**
- * The outbox row's columns, their placeholders and, in the same order, a start's values for them:
- * the start, and the trace of the request that recorded it (null when tracing is off).
+ * The outbox row's columns and, in the same order, a start's values for them: the start, and the
+ * trace of the request that recorded it (null when tracing is off).
  */
-export const OUTBOX_COLUMNS = 'workflow_type, workflow_id, task_queue, args, user_id, kind, trace_context';
-export const OUTBOX_PLACEHOLDERS = '?, ?, ?, ?::jsonb, ?, ?, ?::jsonb';
+export const OUTBOX_COLUMNS = sql`workflow_type, workflow_id, task_queue, args, user_id, kind, trace_context`;
 export const outboxValues = (start: WorkflowStart) => {
   const trace = activeTraceContext();
-  return [start.workflowType, start.workflowId, start.taskQueue, JSON.stringify(start.args), start.userId, start.kind, trace && JSON.stringify(trace)];
+  return sql`${start.workflowType}, ${start.workflowId}, ${start.taskQueue}, ${JSON.stringify(start.args)}::jsonb, ${start.userId},
+    ${start.kind}, ${trace && JSON.stringify(trace)}::jsonb`;
 };
 
 /** Records a workflow to start; call inside the transaction that creates its subject. */
 export async function enqueueWorkflow(tx: Em, start: WorkflowStart): Promise<void> {
-  await tx.execute(`INSERT INTO workflow_outbox (${OUTBOX_COLUMNS}) VALUES (${OUTBOX_PLACEHOLDERS})`, outboxValues(start));
+  await run(tx, sql`INSERT INTO workflow_outbox (${OUTBOX_COLUMNS}) VALUES (${outboxValues(start)})`);
 }
 
 /** Drops undispatched starts of a subject that no longer exists (e.g. a deleted card). */
 export async function discardPendingStarts(tx: Em, workflowId: string): Promise<void> {
-  await tx.execute(`DELETE FROM workflow_outbox WHERE workflow_id = ? AND dispatched_at IS NULL`, [workflowId]);
+  await run(tx, sql`DELETE FROM workflow_outbox WHERE workflow_id = ${workflowId} AND dispatched_at IS NULL`);
 }

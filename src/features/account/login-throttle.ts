@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, allRows, run } from '../../db/sql.ts';
 import { blockedUntil, LOGIN_RULES, recentFailures, type LoginRule } from '../../domain/login-backoff.ts';
 import { hashSecret } from '../../domain/tokens.ts';
 
@@ -30,20 +31,18 @@ export async function claimLoginAttempt(em: Em, keys: LoginKeys): Promise<{ allo
   const rules = rulesOf(keys);
   return em.transactional(async (tx) => {
     // Rows in key order, so that two claims lock them in the same order; DO UPDATE locks an existing row.
-    const rows = await tx.execute<{ key: string; failures: number; last_ms: string; now_ms: string }[]>(
-      `INSERT INTO login_failures AS f (key, failures, last_failure_at) VALUES (?, 0, now()), (?, 0, now())
+    const rows = await allRows<{ key: string; failures: number; last_ms: string; now_ms: string }>(tx,
+      sql`INSERT INTO login_failures AS f (key, failures, last_failure_at) VALUES ${sql.join(rules.map(([key]) => sql`(${key}, 0, now())`))}
        ON CONFLICT (key) DO UPDATE SET key = f.key
        RETURNING key, failures, (extract(epoch FROM last_failure_at) * 1000)::text AS last_ms, (extract(epoch FROM now()) * 1000)::text AS now_ms`,
-      rules.map(([key]) => key),
     );
     const now = Number(rows[0]!.now_ms);
     const counts = rows.map((row) => ({ key: row.key, failures: row.failures, lastFailureAt: Number(row.last_ms) }));
     const until = Math.max(...counts.map((count) => blockedUntil(count, rules.find(([key]) => key === count.key)![1], now)));
     if (until > now) return { allowed: false as const, retryAfterMs: until - now };
-    await tx.execute(
-      `UPDATE login_failures AS f SET failures = v.failures, last_failure_at = now()
-       FROM (VALUES (?, ?::int), (?, ?::int)) AS v (key, failures) WHERE f.key = v.key`,
-      counts.flatMap((count) => [count.key, recentFailures(count, now) + 1]),
+    await run(tx,
+      sql`UPDATE login_failures AS f SET failures = v.failures, last_failure_at = now()
+       FROM (VALUES ${sql.join(counts.map((count) => sql`(${count.key}, ${recentFailures(count, now) + 1}::int)`))}) AS v (key, failures) WHERE f.key = v.key`,
     );
     return { allowed: true as const };
   });
@@ -51,5 +50,5 @@ export async function claimLoginAttempt(em: Em, keys: LoginKeys): Promise<{ allo
 
 /** The password was right: the attempt and the failures before it no longer count. */
 export async function forgetLoginFailures(em: Em, keys: LoginKeys): Promise<void> {
-  await em.execute(`DELETE FROM login_failures WHERE key IN (?, ?)`, [keys.accountFromAddress, keys.account]);
+  await run(em, sql`DELETE FROM login_failures WHERE key IN (${keys.accountFromAddress}, ${keys.account})`);
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import pLimit from 'p-limit';
 import type { Em } from '../../db/orm.ts';
+import { sql, affectedRows, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { AppError, rateLimited } from '../../domain/problems.ts';
 import { generateSessionId, hashSecret } from '../../domain/tokens.ts';
 import { claimLoginAttempt, forgetLoginFailures, loginKeys } from './login-throttle.ts';
@@ -26,7 +27,7 @@ const verify = (hashed: string, password: string) => passwordWork(() => argon2Ve
 const dummyHash = hash('not-a-real-password', PASSWORD_HASH_OPTIONS);
 
 interface UserRow { id: string; email: string; plan: 'free' | 'paid'; target_language: string | null; native_language: string | null }
-const ACCOUNT_COLUMNS = 'id, email, plan, target_language, native_language';
+const ACCOUNT_COLUMNS = sql`id, email, plan, target_language, native_language`;
 
 const view = (u: UserRow): Account => ({
   userId: u.id,
@@ -40,11 +41,10 @@ export async function signUp(em: Em, email: string, password: string): Promise<{
   const passwordHash = await hash(password, PASSWORD_HASH_OPTIONS);
   const id = randomUUID();
   return em.transactional(async (tx) => {
-    const rows = await tx.execute<UserRow[]>(
-      `INSERT INTO users (id, email, password_hash) VALUES (?, ?, ?)
+    const rows = await allRows<UserRow>(tx,
+      sql`INSERT INTO users (id, email, password_hash) VALUES (${id}, ${email}, ${passwordHash})
        ON CONFLICT (lower(email)) DO NOTHING
        RETURNING ${ACCOUNT_COLUMNS}`,
-      [id, email, passwordHash],
     );
     const user = rows[0];
     if (!user) throw new AppError('email_taken', 'An account with this email already exists.');
@@ -75,9 +75,8 @@ async function checkPassword(em: Em, email: string, password: string, addressKey
   const keys = loginKeys(email, addressKey);
   const claim = await claimLoginAttempt(em, keys);
   if (!claim.allowed) throw rateLimited('login', claim.retryAfterMs);
-  const [user] = await em.execute<(UserRow & { password_hash: string })[]>(
-    `SELECT ${ACCOUNT_COLUMNS}, password_hash FROM users WHERE lower(email) = lower(?)`,
-    [email],
+  const user = await firstRow<UserRow & { password_hash: string }>(em,
+    sql`SELECT ${ACCOUNT_COLUMNS}, password_hash FROM users WHERE lower(email) = lower(${email})`,
   );
   const ok = await verify(user?.password_hash ?? (await dummyHash), password);
   if (!user || !ok) throw wrong();
@@ -87,18 +86,15 @@ async function checkPassword(em: Em, email: string, password: string, addressKey
 
 async function createSession(em: Em, userId: string): Promise<string> {
   // Sessions expire; signing in sweeps the user's expired ones so the table does not grow forever.
-  await em.execute(`DELETE FROM sessions WHERE user_id = ? AND expires_at <= now()`, [userId]);
+  await run(em, sql`DELETE FROM sessions WHERE user_id = ${userId} AND expires_at <= now()`);
   const sessionId = generateSessionId();
-  await em.execute(`INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (?, ?, ?)`, [
-    hashSecret(sessionId),
-    userId,
-    new Date(Date.now() + SESSION_TTL_MS),
-  ]);
+  await run(em, sql`INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (${hashSecret(sessionId)}, ${userId},
+    ${new Date(Date.now() + SESSION_TTL_MS)})`);
   return sessionId;
 }
 
 export async function logOut(em: Em, sessionId: string): Promise<void> {
-  await em.execute(`DELETE FROM sessions WHERE id_hash = ?`, [hashSecret(sessionId)]);
+  await run(em, sql`DELETE FROM sessions WHERE id_hash = ${hashSecret(sessionId)}`);
 }
 
 /**
@@ -108,13 +104,13 @@ export async function logOut(em: Em, sessionId: string): Promise<void> {
  */
 export async function endAllSessions(em: Em, userId: string, { revokeTokens }: { revokeTokens: boolean }): Promise<SessionsEnded> {
   return em.transactional(async (tx) => ({
-    sessionsEnded: (await tx.execute(`DELETE FROM sessions WHERE user_id = ? RETURNING 1`, [userId])).length,
+    sessionsEnded: await affectedRows(tx, sql`DELETE FROM sessions WHERE user_id = ${userId}`),
     tokensRevoked: revokeTokens ? await revokeAllTokens(tx, userId) : 0,
   }));
 }
 
 async function revokeAllTokens(em: Em, userId: string): Promise<number> {
-  return (await em.execute(`UPDATE api_tokens SET revoked_at = now() WHERE user_id = ? AND revoked_at IS NULL RETURNING 1`, [userId])).length;
+  return affectedRows(em, sql`UPDATE api_tokens SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`);
 }
 
 /**
@@ -127,43 +123,44 @@ export async function changePassword(
   userId: string,
   input: { currentPassword: string; newPassword: string; revokeTokens: boolean; addressKey: string },
 ): Promise<SessionsEnded & { sessionId: string }> {
-  const [owner] = await em.execute<{ email: string }[]>(`SELECT email FROM users WHERE id = ?`, [userId]);
+  const owner = await firstRow<{ email: string }>(em, sql`SELECT email FROM users WHERE id = ${userId}`);
   if (!owner) throw new AppError('unauthenticated', 'The account no longer exists.');
   await checkPassword(em, owner.email, input.currentPassword, input.addressKey, () => new AppError('wrong_password', 'The current password is wrong.'));
   const passwordHash = await hash(input.newPassword, PASSWORD_HASH_OPTIONS);
   return em.transactional(async (tx) => {
-    await tx.execute(`UPDATE users SET password_hash = ? WHERE id = ?`, [passwordHash, userId]);
+    await run(tx, sql`UPDATE users SET password_hash = ${passwordHash} WHERE id = ${userId}`);
     const ended = await endAllSessions(tx, userId, { revokeTokens: input.revokeTokens });
     return { ...ended, sessionId: await createSession(tx, userId) };
   });
 }
 
+/** Prepared (src/db/sql.ts): every request with a session cookie runs it. */
+const sessionLookup = preparedStatement('session_lookup', (idHash: string) =>
+  sql<{ user_id: string; target_language: string | null; native_language: string | null }>`
+     SELECT s.user_id, u.target_language, u.native_language FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.id_hash = ${idHash} AND s.expires_at > now()`);
+
 /** The signed-in user of a live session, with the account's languages (for the 428 guard). */
 export async function sessionUser(em: Em, sessionId: string): Promise<{ userId: string; targetLanguage: string | null; nativeLanguage: string | null } | null> {
-  const [row] = await em.execute<{ user_id: string; target_language: string | null; native_language: string | null }[]>(
-    `SELECT s.user_id, u.target_language, u.native_language FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.id_hash = ? AND s.expires_at > now()`,
-    [hashSecret(sessionId)],
-  );
+  const row = await firstRow(em, sessionLookup(hashSecret(sessionId)));
   return row ? { userId: row.user_id, targetLanguage: row.target_language, nativeLanguage: row.native_language } : null;
 }
 
 export async function getAccount(em: Em, userId: string): Promise<Account> {
-  const [user] = await em.execute<UserRow[]>(`SELECT ${ACCOUNT_COLUMNS} FROM users WHERE id = ?`, [userId]);
+  const user = await firstRow<UserRow>(em, sql`SELECT ${ACCOUNT_COLUMNS} FROM users WHERE id = ${userId}`);
   if (!user) throw new AppError('unauthenticated', 'The account no longer exists.');
   return view(user);
 }
 
 export async function setLanguages(em: Em, userId: string, targetLanguage: string, nativeLanguage: string): Promise<Account> {
-  const [user] = await em.execute<UserRow[]>(
-    `UPDATE users SET target_language = ?, native_language = ? WHERE id = ? RETURNING ${ACCOUNT_COLUMNS}`,
-    [targetLanguage, nativeLanguage, userId],
+  const user = await firstRow<UserRow>(em,
+    sql`UPDATE users SET target_language = ${targetLanguage}, native_language = ${nativeLanguage} WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`,
   );
   if (!user) throw new AppError('unauthenticated', 'The account no longer exists.');
   return view(user);
 }
 
 export async function findUserIdByEmail(em: Em, email: string): Promise<string | null> {
-  const [row] = await em.execute<{ id: string }[]>(`SELECT id FROM users WHERE lower(email) = lower(?)`, [email]);
+  const row = await firstRow<{ id: string }>(em, sql`SELECT id FROM users WHERE lower(email) = lower(${email})`);
   return row?.id ?? null;
 }

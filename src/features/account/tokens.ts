@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Em } from '../../db/orm.ts';
+import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 import { generateToken, hashSecret, tokenLooksValid } from '../../domain/tokens.ts';
 import type { TokenScope, TokenView } from './schemas.ts';
 
 interface TokenRow { id: string; name: string; scope: TokenScope; created_at: Date; expires_at: Date | null; last_used_at: Date | null; revoked_at: Date | null }
-const TOKEN_COLUMNS = 'id, name, scope, created_at, expires_at, last_used_at, revoked_at';
+const TOKEN_COLUMNS = sql`id, name, scope, created_at, expires_at, last_used_at, revoked_at`;
 const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
 
 const view = (t: TokenRow): TokenView => ({
@@ -22,29 +23,35 @@ export async function createToken(em: Em, userId: string, input: { name: string;
   const token = generateToken();
   const now = new Date();
   const expiresAt = input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null;
-  const [created] = await em.execute<TokenRow[]>(
-    `INSERT INTO api_tokens (id, user_id, name, scope, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+  const created = await firstRow<TokenRow>(em,
+    sql`INSERT INTO api_tokens (id, user_id, name, scope, token_hash, created_at, expires_at)
+     VALUES (${randomUUID()}, ${userId}, ${input.name}, ${input.scope}, ${hashSecret(token)}, ${now}, ${expiresAt})
      RETURNING ${TOKEN_COLUMNS}`,
-    [randomUUID(), userId, input.name, input.scope, hashSecret(token), now, expiresAt],
   );
   return { ...view(created!), token };
 }
 
 export async function listTokens(em: Em, userId: string): Promise<TokenView[]> {
-  const tokens = await em.execute<TokenRow[]>(`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE user_id = ? ORDER BY created_at DESC`, [userId]);
+  const tokens = await allRows<TokenRow>(em, sql`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE user_id = ${userId} ORDER BY created_at DESC`);
   return tokens.map(view);
 }
 
 /** Revoking a revoked token again is fine (204); an unknown or another user's token is a 404. */
 export async function revokeToken(em: Em, userId: string, tokenId: string): Promise<void> {
-  const [token] = await em.execute<{ id: string }[]>(
-    `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = ? AND user_id = ? RETURNING id`,
-    [tokenId, userId],
+  const token = await firstRow<{ id: string }>(em,
+    sql`UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${tokenId} AND user_id = ${userId} RETURNING id`,
   );
   if (!token) throw new AppError('not_found', 'No such token.');
 }
 
 export interface TokenPrincipal { userId: string; tokenId: string; scope: TokenScope; targetLanguage: string | null; nativeLanguage: string | null }
+
+/** Prepared (src/db/sql.ts): every request with a bearer token runs it. */
+const tokenLookup = preparedStatement('token_lookup', (tokenHash: string) =>
+  sql<{ id: string; user_id: string; scope: TokenScope; last_used_at: Date | null; target_language: string | null; native_language: string | null }>`
+     SELECT t.id, t.user_id, t.scope, t.last_used_at, u.target_language, u.native_language
+     FROM api_tokens t JOIN users u ON u.id = t.user_id
+     WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`);
 
 /**
  * Resolves a bearer token. Format and checksum are checked before touching the database, so
@@ -54,15 +61,10 @@ export interface TokenPrincipal { userId: string; tokenId: string; scope: TokenS
 export async function authenticateToken(em: Em, token: string): Promise<TokenPrincipal | null> {
   if (!tokenLooksValid(token)) return null;
   // The account's languages come along: the 428 guard needs them, and this saves it a query.
-  const [row] = await em.execute<{ id: string; user_id: string; scope: TokenScope; last_used_at: Date | null; target_language: string | null; native_language: string | null }[]>(
-    `SELECT t.id, t.user_id, t.scope, t.last_used_at, u.target_language, u.native_language
-     FROM api_tokens t JOIN users u ON u.id = t.user_id
-     WHERE t.token_hash = ? AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`,
-    [hashSecret(token)],
-  );
+  const row = await firstRow(em, tokenLookup(hashSecret(token)));
   if (!row) return null;
   if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
-    await em.execute(`UPDATE api_tokens SET last_used_at = now() WHERE id = ?`, [row.id]);
+    await run(em, sql`UPDATE api_tokens SET last_used_at = now() WHERE id = ${row.id}`);
   }
   return { userId: row.user_id, tokenId: row.id, scope: row.scope, targetLanguage: row.target_language, nativeLanguage: row.native_language };
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Em } from '../../db/orm.ts';
+import { sql, firstRow, run } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 
 /**
@@ -16,7 +17,7 @@ const AUDIO_QUOTA_LOCK = 745011;
  * clip row is locked, so that two of the user's requests can never wait on each other in a cycle.
  */
 export async function lockAudioQuota(tx: Em, userId: string): Promise<void> {
-  await tx.execute(`SELECT pg_advisory_xact_lock(?::int, hashtext(?))`, [AUDIO_QUOTA_LOCK, userId]);
+  await run(tx, sql`SELECT pg_advisory_xact_lock(${AUDIO_QUOTA_LOCK}::int, hashtext(${userId}))`);
 }
 
 /**
@@ -26,11 +27,10 @@ export async function lockAudioQuota(tx: Em, userId: string): Promise<void> {
  */
 export async function consumeAudioGeneration(tx: Em, userId: string, quota: Config['audioQuota']): Promise<void> {
   const window = `${quota.windowHours} hours`;
-  const [usage] = await tx.execute<{ used: number; retry_after: number | null }[]>(
-    `WITH expired AS (DELETE FROM audio_generation_starts WHERE user_id = ? AND started_at <= now() - ?::interval)
-     SELECT count(*)::int AS used, ceil(extract(epoch FROM min(started_at) + ?::interval - now()))::int AS retry_after
-     FROM audio_generation_starts WHERE user_id = ? AND started_at > now() - ?::interval`,
-    [userId, window, window, userId, window],
+  const usage = await firstRow<{ used: number; retry_after: number | null }>(tx,
+    sql`WITH expired AS (DELETE FROM audio_generation_starts WHERE user_id = ${userId} AND started_at <= now() - ${window}::interval)
+     SELECT count(*)::int AS used, ceil(extract(epoch FROM min(started_at) + ${window}::interval - now()))::int AS retry_after
+     FROM audio_generation_starts WHERE user_id = ${userId} AND started_at > now() - ${window}::interval`,
   );
   if (usage!.used >= quota.clips) {
     const retryAfterSeconds = Math.max(1, usage!.retry_after ?? 1);
@@ -41,5 +41,5 @@ export async function consumeAudioGeneration(tx: Em, userId: string, quota: Conf
       { retryAfterSeconds },
     );
   }
-  await tx.execute(`INSERT INTO audio_generation_starts (user_id) VALUES (?)`, [userId]);
+  await run(tx, sql`INSERT INTO audio_generation_starts (user_id) VALUES (${userId})`);
 }

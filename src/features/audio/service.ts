@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Em, Orm } from '../../db/orm.ts';
+import { sql, allRows, firstRow, run } from '../../db/sql.ts';
 import { audioKey, spokenText } from '../../domain/audio-key.ts';
 import { byteChunks, type ByteRange } from '../../domain/byte-range.ts';
 import { creditsForCost } from '../../domain/credits.ts';
@@ -59,10 +60,9 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
     let clip: ClipRow | undefined = found.clip;
     let generate = found.inserted;
     if (!generate && clip.status === 'failed') {
-      [clip] = await tx.execute<ClipRow[]>(
-        `UPDATE audio_clips SET status = 'pending', pending_text = ?, requested_by = ?, attempt = attempt + 1,
-           error_code = NULL, finished_at = NULL WHERE id = ? RETURNING id, status, content_type`,
-        [text, userId, clip.id],
+      [clip] = await allRows<ClipRow>(tx,
+        sql`UPDATE audio_clips SET status = 'pending', pending_text = ${text}, requested_by = ${userId}, attempt = attempt + 1,
+           error_code = NULL, finished_at = NULL WHERE id = ${clip.id} RETURNING id, status, content_type`,
       );
       generate = true;
     }
@@ -72,9 +72,9 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
       : { lostCalls: [] };
     if (generate) await consumeAudioGeneration(tx, userId, deps.config.audioQuota);
 
-    await tx.execute(
-      `INSERT INTO audio_requests (user_id, audio_id, card_id, sentence_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-      [userId, clip!.id, subject.cardId ?? null, subject.sentenceId ?? null],
+    await run(tx,
+      sql`INSERT INTO audio_requests (user_id, audio_id, card_id, sentence_id) VALUES (${userId}, ${clip!.id}, ${subject.cardId ?? null},
+           ${subject.sentenceId ?? null}) ON CONFLICT DO NOTHING`,
     );
     // Started by the worker's outbox relay, woken after the commit.
     if (generate) {
@@ -101,13 +101,13 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
  */
 async function insertOrLockClip(tx: Em, c: { key: string; engine: SpeechEngine; text: string; userId: string }): Promise<{ clip: ClipRow; inserted: boolean }> {
   for (let round = 0; round < 3; round++) {
-    const [inserted] = await tx.execute<ClipRow[]>(
-      `INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT (audio_key) DO NOTHING RETURNING id, status, content_type`,
-      [randomUUID(), c.key, c.engine.engine, c.engine.voice, c.engine.model, c.text, c.userId],
+    const inserted = await firstRow<ClipRow>(tx,
+      sql`INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by)
+       VALUES (${randomUUID()}, ${c.key}, ${c.engine.engine}, ${c.engine.voice}, ${c.engine.model}, 'pending', ${c.text}, ${c.userId})
+       ON CONFLICT (audio_key) DO NOTHING RETURNING id, status, content_type`,
     );
     if (inserted) return { clip: inserted, inserted: true };
-    const [existing] = await tx.execute<ClipRow[]>(`SELECT id, status, content_type FROM audio_clips WHERE audio_key = ? FOR UPDATE`, [c.key]);
+    const existing = await firstRow<ClipRow>(tx, sql`SELECT id, status, content_type FROM audio_clips WHERE audio_key = ${c.key} FOR UPDATE`);
     if (existing) return { clip: existing, inserted: false };
   }
   throw new AppError('service_unavailable', 'The audio could not be requested just now; try again.');
@@ -119,9 +119,8 @@ async function subjectText(tx: Em, userId: string, subject: AudioSubject): Promi
     if (answer === null) throw new AppError('not_found', 'No such card.');
     return answer;
   }
-  const [sentence] = await tx.execute<{ original_text: string }[]>(
-    `SELECT original_text FROM sentences WHERE id = ? AND user_id = ?`,
-    [subject.sentenceId, userId],
+  const sentence = await firstRow<{ original_text: string }>(tx,
+    sql`SELECT original_text FROM sentences WHERE id = ${subject.sentenceId} AND user_id = ${userId}`,
   );
   if (!sentence) throw new AppError('not_found', 'No such sentence.');
   return sentence.original_text;
@@ -129,10 +128,9 @@ async function subjectText(tx: Em, userId: string, subject: AudioSubject): Promi
 
 /** A clip the user has asked for (for any card or sentence); anyone else's → 404. */
 export async function getAudio(em: Em, userId: string, audioId: string): Promise<AudioView> {
-  const [row] = await em.execute<ClipRow[]>(
-    `SELECT c.id, c.status, c.content_type FROM audio_clips c
-     WHERE c.id = ? AND EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id AND r.user_id = ?)`,
-    [audioId, userId],
+  const row = await firstRow<ClipRow>(em,
+    sql`SELECT c.id, c.status, c.content_type FROM audio_clips c
+     WHERE c.id = ${audioId} AND EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id AND r.user_id = ${userId})`,
   );
   if (!row) throw new AppError('not_found', 'No such audio.');
   return view(row);
@@ -142,10 +140,9 @@ export interface AudioContentInfo { contentType: string; size: number }
 
 /** Type and size of a ready clip the user may read; 404 if not theirs, 409 while not ready. */
 export async function audioContentInfo(em: Em, userId: string, audioId: string): Promise<AudioContentInfo> {
-  const [row] = await em.execute<{ status: AudioStatus; content_type: string | null; byte_length: number | null }[]>(
-    `SELECT c.status, c.content_type, c.byte_length FROM audio_clips c
-     WHERE c.id = ? AND EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id AND r.user_id = ?)`,
-    [audioId, userId],
+  const row = await firstRow<{ status: AudioStatus; content_type: string | null; byte_length: number | null }>(em,
+    sql`SELECT c.status, c.content_type, c.byte_length FROM audio_clips c
+     WHERE c.id = ${audioId} AND EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id AND r.user_id = ${userId})`,
   );
   if (!row) throw new AppError('not_found', 'No such audio.');
   if (row.status !== 'ready') {
@@ -156,9 +153,8 @@ export async function audioContentInfo(em: Em, userId: string, audioId: string):
 
 /** Bytes [start, end] (inclusive) of a clip; PostgreSQL slices, so a seek never reads the whole clip. */
 export async function audioBytes(em: Em, audioId: string, start: number, end: number): Promise<Buffer> {
-  const [row] = await em.execute<{ chunk: Buffer }[]>(
-    `SELECT substring(content FROM ?::int FOR ?::int) AS chunk FROM audio_clips WHERE id = ?`,
-    [start + 1, end - start + 1, audioId],
+  const row = await firstRow<{ chunk: Buffer }>(em,
+    sql`SELECT substring(content FROM ${start + 1}::int FOR ${end - start + 1}::int) AS chunk FROM audio_clips WHERE id = ${audioId}`,
   );
   if (!row) throw new AppError('not_found', 'No such audio.');
   return row.chunk;
@@ -199,9 +195,8 @@ export interface PendingGeneration {
 
 /** The clip's pending generation, or null when there is none (done, failed, deleted). */
 export async function pendingGeneration(em: Em, audioId: string): Promise<PendingGeneration | null> {
-  const [row] = await em.execute<{ audio_key: string; pending_text: string | null; engine: string; voice: string; model: string; requested_by: string | null }[]>(
-    `SELECT audio_key, pending_text, engine, voice, model, requested_by FROM audio_clips WHERE id = ? AND status = 'pending'`,
-    [audioId],
+  const row = await firstRow<{ audio_key: string; pending_text: string | null; engine: string; voice: string; model: string; requested_by: string | null }>(em,
+    sql`SELECT audio_key, pending_text, engine, voice, model, requested_by FROM audio_clips WHERE id = ${audioId} AND status = 'pending'`,
   );
   if (!row?.pending_text) return null;
   return { audioId, audioKey: row.audio_key, text: row.pending_text, engine: row.engine, voice: row.voice, model: row.model, requestedBy: row.requested_by };
@@ -215,10 +210,10 @@ export async function pendingGeneration(em: Em, audioId: string): Promise<Pendin
  */
 export async function storeGeneratedAudio(em: Em, job: PendingGeneration, audio: SpeechAudio, costUsd: string): Promise<boolean> {
   return em.transactional(async (tx) => {
-    const [updated] = await tx.execute<{ requested_by: string | null }[]>(
-      `UPDATE audio_clips SET status = 'ready', content = ?, content_type = ?, byte_length = ?, provider_cost_usd = ?,
-         pending_text = NULL, finished_at = now() WHERE id = ? AND status = 'pending' RETURNING requested_by`,
-      [audio.bytes, audio.contentType, audio.bytes.length, costUsd, job.audioId],
+    const updated = await firstRow<{ requested_by: string | null }>(tx,
+      sql`UPDATE audio_clips SET status = 'ready', content = ${audio.bytes}, content_type = ${audio.contentType}, byte_length = ${audio.bytes.length},
+           provider_cost_usd = ${costUsd},
+         pending_text = NULL, finished_at = now() WHERE id = ${job.audioId} AND status = 'pending' RETURNING requested_by`,
     );
     if (!updated) return false;
     if (!updated.requested_by) return true;
@@ -236,8 +231,8 @@ export async function storeGeneratedAudio(em: Em, job: PendingGeneration, audio:
 
 /** Ends a pending generation as failed; nothing is charged. Asking again restarts it. */
 export async function markAudioFailed(em: Em, audioId: string, errorCode: string): Promise<void> {
-  await em.execute(
-    `UPDATE audio_clips SET status = 'failed', error_code = ?, pending_text = NULL, finished_at = now() WHERE id = ? AND status = 'pending'`,
-    [errorCode, audioId],
+  await run(em,
+    sql`UPDATE audio_clips SET status = 'failed', error_code = ${errorCode}, pending_text = NULL, finished_at = now() WHERE id = ${audioId}
+         AND status = 'pending'`,
   );
 }

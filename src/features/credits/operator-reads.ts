@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, allRows } from '../../db/sql.ts';
 
 export interface SpendByKind { kind: string; charges: number; credits: number; providerUsd: string }
 
@@ -7,8 +8,7 @@ export interface SpendByKind { kind: string; charges: number; credits: number; p
  * cost us (the ledger keeps each charge's provider cost). For the operator command.
  */
 export async function spendByKind(em: Em, since: Date): Promise<SpendByKind[]> {
-  return em.execute<SpendByKind[]>(
-    `SELECT kind, count(*)::int AS charges, (-sum(amount))::int AS credits, coalesce(sum(provider_cost_usd), 0)::text AS "providerUsd"
-       FROM ledger_entries WHERE created_at >= ? AND amount < 0 GROUP BY kind ORDER BY kind`,
-    [since]);
+  return allRows<SpendByKind>(em,
+    sql`SELECT kind, count(*)::int AS charges, (-sum(amount))::int AS credits, coalesce(sum(provider_cost_usd), 0)::text AS "providerUsd"
+       FROM ledger_entries WHERE created_at >= ${since} AND amount < 0 GROUP BY kind ORDER BY kind`);
 }

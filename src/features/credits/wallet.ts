@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import {
   type ChargeKind,
   type Plan,
@@ -48,12 +49,17 @@ interface WalletRow { period_anchor: Date; period_start: Date; period_end: Date;
 /** Creates the wallet and the first period's grant. Called inside the sign-up transaction. */
 export async function openWallet(em: Em, userId: string, plan: Plan, anchor: Date): Promise<void> {
   const period = periodContaining(anchor, anchor);
-  await em.execute(
-    `INSERT INTO wallets (user_id, period_anchor, period_start, period_end, balance) VALUES (?, ?, ?, ?, ?)`,
-    [userId, anchor, period.start, period.end, monthlyAllowance[plan]],
+  await run(em,
+    sql`INSERT INTO wallets (user_id, period_anchor, period_start, period_end, balance) VALUES (${userId}, ${anchor}, ${period.start},
+         ${period.end}, ${monthlyAllowance[plan]})`,
   );
   await insertEntry(em, userId, `grant:${period.start.toISOString()}`, 'grant', monthlyAllowance[plan], monthlyAllowance[plan], null, 0, `${plan} monthly allowance`, null, period.start);
 }
+
+/** Prepared (src/db/sql.ts), like the charge's and the hold's statements: every paid call runs them. */
+const walletLock = preparedStatement('wallet_lock', (userId: string) =>
+  sql<WalletRow>`SELECT w.period_anchor, w.period_start, w.period_end, w.balance, u.plan
+     FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.user_id = ${userId} FOR UPDATE OF w`);
 
 /**
  * Locks the wallet row for the rest of the transaction and rolls it into the current period
@@ -61,11 +67,7 @@ export async function openWallet(em: Em, userId: string, plan: Plan, anchor: Dat
  * plan's allowance is granted. Periods are computed on access; no scheduler is involved.
  */
 async function lockCurrentWallet(tx: Em, userId: string, now: Date): Promise<WalletRow> {
-  const [wallet] = await tx.execute<WalletRow[]>(
-    `SELECT w.period_anchor, w.period_start, w.period_end, w.balance, u.plan
-     FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.user_id = ? FOR UPDATE OF w`,
-    [userId],
-  );
+  const wallet = await firstRow(tx, walletLock(userId));
   if (!wallet) throw new AppError('not_found', 'No wallet for this account.');
   if (now < new Date(wallet.period_end)) return wallet;
   return startPeriod(tx, userId, wallet, new Date(wallet.period_anchor), wallet.plan, now);
@@ -83,9 +85,9 @@ async function startPeriod(tx: Em, userId: string, wallet: WalletRow, anchor: Da
     await insertEntry(tx, userId, `expire:${new Date(wallet.period_start).toISOString()}:${period.start.toISOString()}`, 'expiry', -wallet.balance, 0, null, 0, 'unused credits expire at the end of the period', null, new Date(wallet.period_start));
   }
   await insertEntry(tx, userId, `grant:${period.start.toISOString()}`, 'grant', allowance, allowance, null, 0, `${plan} monthly allowance`, null, period.start);
-  await tx.execute(
-    `UPDATE wallets SET period_anchor = ?, period_start = ?, period_end = ?, balance = ? WHERE user_id = ?`,
-    [anchor, period.start, period.end, allowance, userId],
+  await run(tx,
+    sql`UPDATE wallets SET period_anchor = ${anchor}, period_start = ${period.start}, period_end = ${period.end}, balance = ${allowance}
+         WHERE user_id = ${userId}`,
   );
   return { period_anchor: anchor, period_start: period.start, period_end: period.end, balance: allowance, plan };
 }
@@ -94,10 +96,9 @@ async function insertEntry(
   em: Em, userId: string, key: string, kind: string, amount: number, balanceAfter: number,
   cost: string | null, shortfall: number, reason: string, ref: string | null, periodStart: Date,
 ): Promise<string> {
-  const [row] = await em.execute<{ id: string }[]>(
-    `INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, provider_cost_usd, shortfall, reason, ref, period_start)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    [userId, key, kind, amount, balanceAfter, cost, shortfall, reason, ref, periodStart],
+  const row = await firstRow<{ id: string }>(em,
+    sql`INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, provider_cost_usd, shortfall, reason, ref, period_start)
+     VALUES (${userId}, ${key}, ${kind}, ${amount}, ${balanceAfter}, ${cost}, ${shortfall}, ${reason}, ${ref}, ${periodStart}) RETURNING id`,
   );
   return String(row!.id);
 }
@@ -115,26 +116,7 @@ export async function charge(em: Em, request: ChargeRequest, now = new Date()): 
     const { debited, shortfall, balanceAfter } = applyCharge(wallet.balance, credits);
     // One statement under the wallet lock (it serialises the user's preparations): the hold
     // settled, the entry written unless the key already has one, and the balance taken.
-    const [row] = await tx.execute<{ inserted_id: string | null; existing: { id: string; amount: number; shortfall: number } | null }[]>(
-      `WITH released AS (
-         DELETE FROM credit_holds WHERE user_id = ? AND hold_key = ?
-       ), existing AS (
-         SELECT id, amount, shortfall FROM ledger_entries WHERE user_id = ? AND idempotency_key = ?
-       ), inserted AS (
-         INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, provider_cost_usd, shortfall, reason, ref, period_start)
-         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM existing)
-         RETURNING id
-       ), debited AS (
-         UPDATE wallets SET balance = ? WHERE user_id = ? AND EXISTS (SELECT 1 FROM inserted)
-       )
-       SELECT (SELECT id FROM inserted)::text AS inserted_id, (SELECT row_to_json(e) FROM existing e) AS existing`,
-      [
-        request.userId, request.settlesHold ?? request.idempotencyKey,
-        request.userId, request.idempotencyKey,
-        request.userId, request.idempotencyKey, request.kind, -debited, balanceAfter, request.providerCostUsd, shortfall, request.reason, request.ref ?? null, new Date(wallet.period_start),
-        balanceAfter, request.userId,
-      ],
-    );
+    const row = await firstRow(tx, chargeStatement(request, wallet, { debited, shortfall, balanceAfter }));
     const existing = row!.existing;
     if (existing) {
       return { charged: false, credits: Math.abs(existing.amount) + existing.shortfall, debited: Math.abs(existing.amount), shortfall: existing.shortfall, balanceAfter: wallet.balance, entryId: String(existing.id) };
@@ -144,6 +126,21 @@ export async function charge(em: Em, request: ChargeRequest, now = new Date()): 
   if (result.charged) creditsCharged.inc({ kind: request.kind }, result.debited);
   return result;
 }
+
+const chargeStatement = preparedStatement('credit_charge', (request: ChargeRequest, wallet: WalletRow, { debited, shortfall, balanceAfter }: { debited: number; shortfall: number; balanceAfter: number }) =>
+  sql<{ inserted_id: string | null; existing: { id: string; amount: number; shortfall: number } | null }>`WITH released AS (
+         DELETE FROM credit_holds WHERE user_id = ${request.userId} AND hold_key = ${request.settlesHold ?? request.idempotencyKey}
+       ), existing AS (
+         SELECT id, amount, shortfall FROM ledger_entries WHERE user_id = ${request.userId} AND idempotency_key = ${request.idempotencyKey}
+       ), inserted AS (
+         INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, provider_cost_usd, shortfall, reason, ref, period_start)
+         SELECT ${request.userId}, ${request.idempotencyKey}, ${request.kind}, ${-debited}, ${balanceAfter}, ${request.providerCostUsd},
+         ${shortfall}, ${request.reason}, ${request.ref ?? null}, ${new Date(wallet.period_start)} WHERE NOT EXISTS (SELECT 1 FROM existing)
+         RETURNING id
+       ), debited AS (
+         UPDATE wallets SET balance = ${balanceAfter} WHERE user_id = ${request.userId} AND EXISTS (SELECT 1 FROM inserted)
+       )
+       SELECT (SELECT id FROM inserted)::text AS inserted_id, (SELECT row_to_json(e) FROM existing e) AS existing`);
 
 export async function getWallet(em: Em, userId: string, now = new Date()): Promise<WalletView> {
   const { wallet, held } = await em.transactional(async (tx) => {
@@ -209,16 +206,7 @@ export async function reserveCredits(em: Em, request: HoldRequest, now = new Dat
   return em.transactional(async (tx) => {
     const wallet = await lockCurrentWallet(tx, request.userId, now);
     // In one round trip under the wallet lock: the lapsed holds reaped, the unit's own live hold, what the others hold.
-    const [holds] = await tx.execute<{ lost: string[]; own: HoldRow | null; held: string }[]>(
-      `WITH lapsed AS (
-         DELETE FROM credit_holds WHERE user_id = ? AND expires_at <= now() RETURNING task, call_in_flight
-       )
-       SELECT (SELECT coalesce(json_agg(task), '[]') FROM lapsed WHERE call_in_flight) AS lost,
-              (SELECT row_to_json(h) FROM (SELECT task, credits, call_in_flight, call_attempt_at FROM credit_holds
-                 WHERE user_id = ? AND hold_key = ? AND expires_at > now()) h) AS own,
-              (SELECT coalesce(sum(credits), 0)::text FROM credit_holds WHERE user_id = ? AND expires_at > now() AND hold_key <> ?) AS held`,
-      [request.userId, request.userId, request.key, request.userId, request.key],
-    );
+    const holds = await firstRow(tx, holdsOf(request));
     const { lost: lostCalls, own } = holds!;
     // Temporal runs one attempt of an activity at a time: a call an earlier attempt left in flight is over, its answer lost.
     if (own?.call_in_flight && request.callAttemptAt !== undefined && own.call_attempt_at < request.callAttemptAt) lostCalls.push(own.task);
@@ -233,21 +221,35 @@ export async function reserveCredits(em: Em, request: HoldRequest, now = new Dat
       credits = decision.credits;
     }
     const callStarts = request.callAttemptAt !== undefined;
-    await tx.execute(
-      `INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, call_attempt_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, now() + (? * interval '1 millisecond'))
-       ON CONFLICT (user_id, hold_key) DO UPDATE SET expires_at = EXCLUDED.expires_at,
-         call_in_flight = credit_holds.call_in_flight OR EXCLUDED.call_in_flight,
-         call_attempt_at = GREATEST(credit_holds.call_attempt_at, EXCLUDED.call_attempt_at)`,
-      [request.userId, request.key, request.task, credits, callStarts, request.callAttemptAt ?? 0, request.lifetimeMs],
-    );
+    await run(tx, holdUpsert(request, credits, callStarts));
     return { credits, lostCalls };
   });
 }
 
+const holdsOf = preparedStatement('credit_holds_of', (request: HoldRequest) =>
+  sql<{ lost: string[]; own: HoldRow | null; held: string }>`WITH lapsed AS (
+         DELETE FROM credit_holds WHERE user_id = ${request.userId} AND expires_at <= now() RETURNING task, call_in_flight
+       )
+       SELECT (SELECT coalesce(json_agg(task), '[]') FROM lapsed WHERE call_in_flight) AS lost,
+              (SELECT row_to_json(h) FROM (SELECT task, credits, call_in_flight, call_attempt_at FROM credit_holds
+                 WHERE user_id = ${request.userId} AND hold_key = ${request.key} AND expires_at > now()) h) AS own,
+              (SELECT coalesce(sum(credits), 0)::text FROM credit_holds WHERE user_id = ${request.userId} AND expires_at > now()
+                AND hold_key <> ${request.key}) AS held`);
+
+const holdUpsert = preparedStatement('credit_hold_upsert', (request: HoldRequest, credits: number, callStarts: boolean) =>
+  sql`INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, call_attempt_at, expires_at)
+       VALUES (${request.userId}, ${request.key}, ${request.task}, ${credits}, ${callStarts}, ${request.callAttemptAt ?? 0},
+       now() + (${request.lifetimeMs} * interval '1 millisecond'))
+       ON CONFLICT (user_id, hold_key) DO UPDATE SET expires_at = EXCLUDED.expires_at,
+         call_in_flight = credit_holds.call_in_flight OR EXCLUDED.call_in_flight,
+         call_attempt_at = GREATEST(credit_holds.call_attempt_at, EXCLUDED.call_attempt_at)`);
+
+const holdRelease = preparedStatement('credit_hold_release', (userId: string, key: string) =>
+  sql`DELETE FROM credit_holds WHERE user_id = ${userId} AND hold_key = ${key}`);
+
 /** Frees a unit's hold (its call failed, or settled without a charge). A no-op once settled. */
 export async function releaseHold(em: Em, userId: string, key: string): Promise<void> {
-  await em.execute(`DELETE FROM credit_holds WHERE user_id = ? AND hold_key = ?`, [userId, key]);
+  await run(em, holdRelease(userId, key));
 }
 
 /**
@@ -256,18 +258,17 @@ export async function releaseHold(em: Em, userId: string, key: string): Promise<
  * next reservation reaps them like any lapsed hold, counting a call left in flight as lost.
  */
 export async function expireEarlierHolds(em: Em, userId: string, unitPrefix: string, keepKey: string): Promise<void> {
-  await em.execute(
-    `UPDATE credit_holds SET expires_at = least(expires_at, now()) WHERE user_id = ? AND starts_with(hold_key, ?) AND hold_key <> ?`,
-    [userId, unitPrefix, keepKey],
+  await run(em,
+    sql`UPDATE credit_holds SET expires_at = least(expires_at, now()) WHERE user_id = ${userId} AND starts_with(hold_key, ${unitPrefix})
+         AND hold_key <> ${keepKey}`,
   );
 }
 
 /** Credits held by the user's live holds, but for the one keyed `exceptKey`. */
 async function heldCredits(tx: Em, userId: string, exceptKey: string | null): Promise<number> {
-  const [row] = await tx.execute<{ held: string }[]>(
-    `SELECT COALESCE(SUM(credits), 0)::text AS held FROM credit_holds
-     WHERE user_id = ? AND expires_at > now() AND (?::text IS NULL OR hold_key <> ?::text)`,
-    [userId, exceptKey, exceptKey],
+  const row = await firstRow<{ held: string }>(tx,
+    sql`SELECT COALESCE(SUM(credits), 0)::text AS held FROM credit_holds
+     WHERE user_id = ${userId} AND expires_at > now() AND (${exceptKey}::text IS NULL OR hold_key <> ${exceptKey}::text)`,
   );
   return Number(row!.held);
 }
@@ -276,17 +277,16 @@ async function heldCredits(tx: Em, userId: string, exceptKey: string | null): Pr
 export async function setPlan(em: Em, userId: string, plan: Plan, now = new Date()): Promise<WalletView> {
   await em.transactional(async (tx) => {
     const wallet = await lockCurrentWallet(tx, userId, now);
-    await tx.execute(`UPDATE users SET plan = ? WHERE id = ?`, [plan, userId]);
+    await run(tx, sql`UPDATE users SET plan = ${plan} WHERE id = ${userId}`);
     await startPeriod(tx, userId, wallet, now, plan, now);
   });
   return getWallet(em, userId, now);
 }
 
 export async function listLedger(em: Em, userId: string, cursor: string | undefined, limit: number): Promise<LedgerPage> {
-  const rows = await em.execute<{ id: string; kind: string; amount: number; balance_after: number; reason: string; ref: string | null; created_at: Date }[]>(
-    `SELECT id, kind, amount, balance_after, reason, ref, created_at FROM ledger_entries
-     WHERE user_id = ? AND (?::bigint IS NULL OR id < ?::bigint) ORDER BY id DESC LIMIT ?`,
-    [userId, cursor ?? null, cursor ?? null, limit + 1],
+  const rows = await allRows<{ id: string; kind: string; amount: number; balance_after: number; reason: string; ref: string | null; created_at: Date }>(em,
+    sql`SELECT id, kind, amount, balance_after, reason, ref, created_at FROM ledger_entries
+     WHERE user_id = ${userId} AND (${cursor ?? null}::bigint IS NULL OR id < ${cursor ?? null}::bigint) ORDER BY id DESC LIMIT ${limit + 1}`,
   );
   const items = rows.slice(0, limit).map((r) => ({
     id: String(r.id), kind: r.kind, amount: r.amount, balanceAfter: r.balance_after, reason: r.reason, ref: r.ref, createdAt: new Date(r.created_at).toISOString(),

@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, allRows, firstRow, preparedStatement, type Sql } from '../../db/sql.ts';
 import type { ReplayCandidate } from '../../domain/replay-session.ts';
 import type { SchedulingStateName } from '../../domain/scheduling.ts';
 
@@ -8,42 +9,45 @@ import type { SchedulingStateName } from '../../domain/scheduling.ts';
  */
 
 /** The corrected text when enrichment corrected a surface error, else the text as captured. */
-const ANSWER = `coalesce(c.enrichment ->> 'correctedText', c.text)`;
+const ANSWER = sql`coalesce(c.enrichment ->> 'correctedText', c.text)`;
 
 /** The English of one of the user's cards, or null when it is missing or another user's. */
 export async function cardAnswer(em: Em, userId: string, cardId: string): Promise<string | null> {
-  const [card] = await em.execute<{ answer: string }[]>(`SELECT ${ANSWER} AS answer FROM cards c WHERE c.id = ? AND c.user_id = ?`, [cardId, userId]);
+  const card = await firstRow<{ answer: string }>(em, sql`SELECT ${ANSWER} AS answer FROM cards c WHERE c.id = ${cardId} AND c.user_id = ${userId}`);
   return card?.answer ?? null;
 }
 
 /** The user's newest ready cards, as the English they practise. */
 export async function readyCardAnswers(em: Em, userId: string, limit: number): Promise<{ cardId: string; text: string }[]> {
-  const rows = await em.execute<{ id: string; answer: string }[]>(
-    `SELECT c.id, ${ANSWER} AS answer FROM cards c
-     WHERE c.user_id = ? AND c.enrichment_status = 'ready' ORDER BY c.created_at DESC, c.id DESC LIMIT ?`,
-    [userId, limit],
+  const rows = await allRows<{ id: string; answer: string }>(em,
+    sql`SELECT c.id, ${ANSWER} AS answer FROM cards c
+     WHERE c.user_id = ${userId} AND c.enrichment_status = 'ready' ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`,
   );
   return rows.map((r) => ({ cardId: r.id, text: r.answer }));
 }
 
 interface CandidateRow { card_id: string; prompt: string; answer: string; state: SchedulingStateName; due: Date; stability: number; reps: number }
 
-const PRACTICE_SELECT = `SELECT s.card_id, c.enrichment ->> 'translation' AS prompt, ${ANSWER} AS answer, s.state, s.due, s.stability, s.reps
+const practiceSelect = (userId: string) => sql`SELECT s.card_id, c.enrichment ->> 'translation' AS prompt, ${ANSWER} AS answer, s.state, s.due, s.stability,
+  s.reps
     FROM card_schedules s JOIN cards c ON c.id = s.card_id
-    WHERE s.user_id = ? AND c.enrichment_status = 'ready'`;
+    WHERE s.user_id = ${userId} AND c.enrichment_status = 'ready'`;
 
 /**
  * The candidates of a session: due reviewed cards, then new ones, each in (due, card_id) order and
- * read from an index of its own in that order (migration 0017). Parameters: user, now, count, user, count.
+ * read from an index of its own in that order (migration 0017).
  */
-export const PRACTICE_CANDIDATES_SQL =
-  `(${PRACTICE_SELECT} AND s.state <> 'new' AND s.due <= ? ORDER BY s.due, s.card_id LIMIT ?)
+export const practiceCandidatesSql = (userId: string, now: Date, count: number): Sql<CandidateRow> =>
+  sql`(${practiceSelect(userId)} AND s.state <> 'new' AND s.due <= ${now} ORDER BY s.due, s.card_id LIMIT ${count})
    UNION ALL
-   (${PRACTICE_SELECT} AND s.state = 'new' ORDER BY s.due, s.card_id LIMIT ?)`;
+   (${practiceSelect(userId)} AND s.state = 'new' ORDER BY s.due, s.card_id LIMIT ${count})`;
+
+/** Prepared (src/db/sql.ts): every Replay session opened runs it. */
+const practiceCandidatesStatement = preparedStatement('practice_candidates', practiceCandidatesSql);
 
 /** At most `count` due reviewed cards and `count` new ones, ready only, with their translation as the prompt. */
 export async function practiceCandidates(em: Em, userId: string, count: number, now: Date): Promise<ReplayCandidate[]> {
-  const rows = await em.execute<CandidateRow[]>(PRACTICE_CANDIDATES_SQL, [userId, now, count, userId, count]);
+  const rows = await allRows(em, practiceCandidatesStatement(userId, now, count));
   return rows.map((r) => ({
     cardId: r.card_id, prompt: r.prompt, answer: r.answer, isNew: r.state === 'new',
     due: new Date(r.due), stability: Number(r.stability), reps: r.reps,
@@ -52,12 +56,14 @@ export async function practiceCandidates(em: Em, userId: string, count: number, 
 
 export interface CardFeedback { answer: string; translation: string; usage: { register: string; guidance: string; examples: string[] } }
 
+/** Prepared (src/db/sql.ts): every Replay answer and session runs it. */
+const feedbackOf = preparedStatement('card_feedback', (cardIds: readonly string[]) =>
+  sql<{ id: string } & CardFeedback>`SELECT c.id, ${ANSWER} AS answer, c.enrichment ->> 'translation' AS translation, c.enrichment -> 'usage' AS usage
+     FROM cards c WHERE c.id = ANY(${cardIds}::uuid[])`);
+
 /** The English practised, translation and usage of enriched cards, by card id (what Replay shows beside an item). */
 export async function cardFeedback(em: Em, cardIds: readonly string[]): Promise<Map<string, CardFeedback>> {
   if (cardIds.length === 0) return new Map();
-  const rows = await em.execute<({ id: string } & CardFeedback)[]>(
-    `SELECT c.id, ${ANSWER} AS answer, c.enrichment ->> 'translation' AS translation, c.enrichment -> 'usage' AS usage FROM cards c WHERE c.id IN (?)`,
-    [cardIds], // MikroORM expands an array parameter into a list.
-  );
+  const rows = await allRows(em, feedbackOf(cardIds));
   return new Map(rows.map(({ id, ...feedback }) => [id, feedback]));
 }

@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, run } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 import type { CardDetail } from './schemas.ts';
 import { getCardForUser } from './service.ts';
@@ -15,10 +16,9 @@ export async function rejectCorrection(em: Em, userId: string, cardId: string): 
     throw new AppError('conflict', `Only a prepared card has a correction to reject; this card is ${card.enrichmentStatus}.`);
   }
   // Guarded by the status again: a refresh between the read and the write leaves the card alone.
-  await em.execute(
-    `UPDATE cards SET enrichment = enrichment || '{"correctedText": null, "correctionNote": null}'::jsonb, updated_at = now()
-     WHERE id = ? AND user_id = ? AND enrichment_status = 'ready' AND enrichment ->> 'correctedText' IS NOT NULL`,
-    [cardId, userId],
+  await run(em,
+    sql`UPDATE cards SET enrichment = enrichment || '{"correctedText": null, "correctionNote": null}'::jsonb, updated_at = now()
+     WHERE id = ${cardId} AND user_id = ${userId} AND enrichment_status = 'ready' AND enrichment ->> 'correctedText' IS NOT NULL`,
   );
   return getCardForUser(em, userId, cardId);
 }

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Logger } from 'pino';
 import type { Em } from '../../db/orm.ts';
+import { sql, firstRow, run } from '../../db/sql.ts';
 import {
   type EnrichmentError,
   type EnrichmentOutcome,
@@ -89,10 +90,9 @@ interface EnrichmentCardRow {
  * written back nor charged.
  */
 export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef, background?: BackgroundCall, log?: EnrichmentLog): Promise<EnrichmentOutcome> {
-  const [card] = await em.execute<EnrichmentCardRow[]>(
-    `SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
-     FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ?`,
-    [ref.cardId],
+  const card = await firstRow<EnrichmentCardRow>(em,
+    sql`SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
+     FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ${ref.cardId}`,
   );
   const settled = settledOutcome(card ? { status: card.enrichment_status, attempt: card.enrichment_attempt, error: card.enrichment_error } : null, ref.attempt);
   if (settled || !card) return settled ?? { outcome: 'gone' };
@@ -112,9 +112,8 @@ export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef,
     const answer = await completeWithinBudget(em, model, ref, request, log);
     const enrichment = finaliseEnrichment(card.text, answer.data);
     const stored = await em.transactional(async (tx): Promise<EnrichmentOutcome | { discarded: EnrichmentOutcome }> => {
-      const [locked] = await tx.execute<Omit<EnrichmentCardRow, 'text' | 'native_language'>[]>(
-        `SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ? FOR UPDATE`,
-        [ref.cardId],
+      const locked = await firstRow<Omit<EnrichmentCardRow, 'text' | 'native_language'>>(tx,
+        sql`SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ${ref.cardId} FOR UPDATE`,
       );
       const now = settledOutcome(locked ? { status: locked.enrichment_status, attempt: locked.enrichment_attempt, error: locked.enrichment_error } : null, ref.attempt);
       if (now || !locked) return { discarded: now ?? { outcome: 'gone' } };
@@ -126,10 +125,10 @@ export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef,
         reason: 'capture preparation',
         ref: ref.cardId,
       });
-      const [ready] = await tx.execute<{ waited_s: number }[]>(
-        `UPDATE cards SET enrichment = ?::jsonb, enrichment_status = 'ready', enrichment_error = NULL, enriched_at = now(), updated_at = now() WHERE id = ?
+      const ready = await firstRow<{ waited_s: number }>(tx,
+        sql`UPDATE cards SET enrichment = ${JSON.stringify(enrichment)}::jsonb, enrichment_status = 'ready', enrichment_error = NULL,
+             enriched_at = now(), updated_at = now() WHERE id = ${ref.cardId}
          RETURNING extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s`,
-        [JSON.stringify(enrichment), ref.cardId],
       );
       waitedSeconds = ready!.waited_s;
       return { outcome: 'ready' };
@@ -160,9 +159,9 @@ const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card pr
  */
 async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: EnrichmentRef, request: StructuredRequest<T>, log?: EnrichmentLog): Promise<StructuredResult<T>> {
   for (let invalidAnswers = 0; ;) {
-    const [taken] = await em.execute<{ preparation_calls: number }[]>(
-      `UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ? AND preparation_calls < ? RETURNING preparation_calls`,
-      [ref.cardId, CARD_ENRICHMENT_BUDGET.modelCalls],
+    const taken = await firstRow<{ preparation_calls: number }>(em,
+      sql`UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ${ref.cardId} AND preparation_calls < ${CARD_ENRICHMENT_BUDGET.modelCalls}
+           RETURNING preparation_calls`,
     );
     if (!taken) {
       budgetsSpent.inc();
@@ -177,7 +176,7 @@ async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: Enrichme
       if (!isAppError(error)) throw error; // cancelled, or the call's fate is unknown: it stays counted
       if (error.code !== 'provider_output_invalid') {
         enrichmentCalls.inc({ outcome: 'unserved' });
-        await em.execute(`UPDATE cards SET preparation_calls = preparation_calls - 1 WHERE id = ? AND preparation_calls > 0`, [ref.cardId]);
+        await run(em, sql`UPDATE cards SET preparation_calls = preparation_calls - 1 WHERE id = ${ref.cardId} AND preparation_calls > 0`);
         throw error;
       }
       enrichmentCalls.inc({ outcome: 'invalid' });
@@ -191,10 +190,9 @@ async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: Enrichme
 
 /** Marks the attempt failed (only if it is still the card's pending attempt). */
 export async function recordEnrichmentFailure(em: Em, ref: EnrichmentRef, error: EnrichmentError): Promise<void> {
-  const [marked] = await em.execute<{ user_id: string }[]>(
-    `UPDATE cards SET enrichment_status = 'failed', enrichment_error = ?::jsonb, updated_at = now()
-     WHERE id = ? AND enrichment_attempt = ? AND enrichment_status = 'pending' RETURNING user_id`,
-    [JSON.stringify(error), ref.cardId, ref.attempt],
+  const marked = await firstRow<{ user_id: string }>(em,
+    sql`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ${JSON.stringify(error)}::jsonb, updated_at = now()
+     WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending' RETURNING user_id`,
   );
   // Counted and announced once per attempt: a retried recording finds the attempt settled already.
   if (!marked) return;

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Orm } from '../../db/orm.ts';
+import { allRows, sql } from '../../db/sql.ts';
 import {
   ankiHeader, ankiRow, CARD_COLUMNS, cardFields, delimitedRow, EXPORT_FORMATS, type ExportCard, type ExportFormat, type ExportReview,
   REVIEW_COLUMNS, reviewFields,
@@ -70,12 +71,11 @@ interface CardRow {
 async function* cardBatches(orm: Orm, userId: string): AsyncGenerator<ExportCard[]> {
   let after: { createdAt: Date; id: string } | null = null;
   for (;;) {
-    const rows: CardRow[] = await orm.em.fork().execute<CardRow[]>(
-      `SELECT c.id, c.text, c.created_at, c.enrichment, s.due, s.reps, s.lapses, s.stability
+    const rows: CardRow[] = await allRows<CardRow>(orm.em.fork(),
+      sql`SELECT c.id, c.text, c.created_at, c.enrichment, s.due, s.reps, s.lapses, s.stability
        FROM cards c LEFT JOIN card_schedules s ON s.card_id = c.id
-       WHERE c.user_id = ? ${after ? 'AND (c.created_at, c.id) > (?, ?)' : ''}
-       ORDER BY c.created_at, c.id LIMIT ?`,
-      after ? [userId, after.createdAt, after.id, BATCH] : [userId, BATCH],
+       WHERE c.user_id = ${userId} ${after ? sql`AND (c.created_at, c.id) > (${after.createdAt}, ${after.id})` : sql``}
+       ORDER BY c.created_at, c.id LIMIT ${BATCH}`,
     );
     if (rows.length === 0) return;
     yield rows.map((r) => ({
@@ -95,11 +95,10 @@ async function* reviewBatches(orm: Orm, userId: string): AsyncGenerator<ExportRe
   // The cursor keeps reviewed_at as PostgreSQL's text: a JS Date would drop its microseconds.
   let after: { reviewedAt: string; id: string } | null = null;
   for (;;) {
-    const rows: { id: string; card_id: string; reviewed_at: Date; cursor_at: string; rating: ExportReview['rating']; state: ExportReview['state']; duration_ms: number | null }[] = await orm.em.fork().execute(
-      `SELECT id, card_id, reviewed_at, reviewed_at::text AS cursor_at, rating, state, duration_ms FROM review_logs
-       WHERE user_id = ? ${after ? 'AND (reviewed_at, id) > (?::timestamptz, ?)' : ''}
-       ORDER BY reviewed_at, id LIMIT ?`,
-      after ? [userId, after.reviewedAt, after.id, BATCH] : [userId, BATCH],
+    const rows: { id: string; card_id: string; reviewed_at: Date; cursor_at: string; rating: ExportReview['rating']; state: ExportReview['state']; duration_ms: number | null }[] = await allRows(orm.em.fork(),
+      sql`SELECT id, card_id, reviewed_at, reviewed_at::text AS cursor_at, rating, state, duration_ms FROM review_logs
+       WHERE user_id = ${userId} ${after ? sql`AND (reviewed_at, id) > (${after.reviewedAt}::timestamptz, ${after.id})` : sql``}
+       ORDER BY reviewed_at, id LIMIT ${BATCH}`,
     );
     if (rows.length === 0) return;
     yield rows.map((r) => ({ cardId: r.card_id, reviewedAt: new Date(r.reviewed_at), rating: r.rating, state: r.state, durationMs: r.duration_ms }));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Em } from '../../db/orm.ts';
+import { sql, allRows, firstRow } from '../../db/sql.ts';
 import { normaliseExpression } from '../../domain/normalise.ts';
 import { defineOperation, restParts } from '../../http/operation.ts';
 
@@ -25,18 +26,16 @@ const inputSchema = z.object({ ifNoneMatch: z.string().optional() });
 
 /** What identifies a version of the user's cards: any capture, preparation, refresh or delete changes one of these. */
 async function libraryVersion(em: Em, userId: string): Promise<string> {
-  const [row] = await em.execute<{ n: number; last: string }[]>(
-    `SELECT count(*)::int AS n, coalesce((extract(epoch FROM max(updated_at)) * 1000000)::bigint, 0)::text AS last FROM cards WHERE user_id = ?`,
-    [userId],
+  const row = await firstRow<{ n: number; last: string }>(em,
+    sql`SELECT count(*)::int AS n, coalesce((extract(epoch FROM max(updated_at)) * 1000000)::bigint, 0)::text AS last FROM cards WHERE user_id = ${userId}`,
   );
   return `"ke1-${row!.n}-${row!.last}"`;
 }
 
 async function knownExpressions(em: Em, userId: string): Promise<z.input<typeof expressionSchema>[]> {
-  const rows = await em.execute<{ id: string; key: string; corrected: string | null; translation: string | null }[]>(
-    `SELECT id, normalised_key AS key, enrichment ->> 'correctedText' AS corrected, enrichment ->> 'translation' AS translation
-     FROM cards WHERE user_id = ? ORDER BY created_at, id`,
-    [userId],
+  const rows = await allRows<{ id: string; key: string; corrected: string | null; translation: string | null }>(em,
+    sql`SELECT id, normalised_key AS key, enrichment ->> 'correctedText' AS corrected, enrichment ->> 'translation' AS translation
+     FROM cards WHERE user_id = ${userId} ORDER BY created_at, id`,
   );
   return rows.flatMap(({ id, key, corrected, translation }) => {
     const correctedKey = corrected ? normaliseExpression(corrected) : key;

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Em, Orm } from '../../db/orm.ts';
-import { PLANNED_PER_VALUE } from '../../db/prepared-statements.ts';
+import { sql, allRows, firstRow, preparedStatement, type Sql } from '../../db/sql.ts';
 import type { CardEnrichment, EnrichmentError } from '../../domain/library-enrichment.ts';
 import { type ListCursor, encodeCursor } from '../../domain/library-listing.ts';
 import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
 import { AppError } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
-import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, OUTBOX_PLACEHOLDERS, outboxStart, outboxValues } from '../../temporal/outbox.ts';
+import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues, type WorkflowStart } from '../../temporal/outbox.ts';
 import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { cardEnrichment } from '../../workflows/card-enrichment.ts';
@@ -17,7 +17,8 @@ import { cancelEnrichment, enrichmentWorkflowId } from './enrichment.ts';
 import type { Card, CardDetail, EnrichmentStatus } from './schemas.ts';
 
 /** The `cards` columns every view is built from. */
-const CARD_COLUMNS = `c.id, c.text, c.enrichment_status, c.enrichment, c.enrichment_error, c.created_at`;
+const CARD_COLUMN_LIST = `c.id, c.text, c.enrichment_status, c.enrichment, c.enrichment_error, c.created_at`;
+const CARD_COLUMNS = sql.raw(CARD_COLUMN_LIST);
 
 interface CardRow {
   id: string;
@@ -62,11 +63,10 @@ export const enrichmentDispatch = (deps: { orm: Orm; temporal: Client; config: {
 
 /** The user's card, or null when it does not exist or belongs to someone else. */
 export async function findCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail | null> {
-  const [row] = await em.execute<CardDetailRow[]>(
-    `SELECT ${CARD_COLUMNS}, s.state, s.due, s.reps, s.lapses, s.stability, s.last_review
+  const row = await firstRow<CardDetailRow>(em,
+    sql`SELECT ${CARD_COLUMNS}, s.state, s.due, s.reps, s.lapses, s.stability, s.last_review
      FROM cards c JOIN card_schedules s ON s.card_id = c.id
-     WHERE c.id = ? AND c.user_id = ?`,
-    [cardId, userId],
+     WHERE c.id = ${cardId} AND c.user_id = ${userId}`,
   );
   if (!row) return null;
   return {
@@ -115,9 +115,8 @@ export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: 
       return { card: toCard(created), reused: false };
     }
     // READ COMMITTED: this statement sees the row the conflicting transaction committed.
-    const [existing] = await em.execute<CardRow[]>(
-      `SELECT ${CARD_COLUMNS} FROM cards c WHERE c.user_id = ? AND c.normalised_key = ?`,
-      [userId, key],
+    const existing = await firstRow<CardRow>(em,
+      sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.user_id = ${userId} AND c.normalised_key = ${key}`,
     );
     if (existing) {
       captures.inc({ result: 'existing' });
@@ -127,6 +126,24 @@ export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: 
   throw new AppError('conflict', 'This expression was captured and deleted at the same moment; send it again.');
 }
 
+/** Prepared (src/db/sql.ts): every capture runs it. */
+const cardCapture = preparedStatement('card_capture', (card: { id: string; userId: string; text: string; key: string; now: Date }, start: WorkflowStart) => {
+  const { id: cardId, userId, text, key, now } = card;
+  const s = newSchedulingState(now);
+  return sql<CardRow>`WITH c AS (
+       INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at) VALUES (${cardId}, ${userId}, ${text}, ${key}, ${now}, ${now})
+       ON CONFLICT (user_id, normalised_key) DO NOTHING RETURNING ${sql.raw(CARD_COLUMN_LIST.replaceAll('c.', ''))}
+     ), schedule AS (
+       INSERT INTO card_schedules (card_id, user_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review)
+       SELECT id, ${userId}, ${s.due}, ${s.stability}, ${s.difficulty}, ${s.elapsedDays}, ${s.scheduledDays}, ${s.learningSteps},
+       ${s.reps}, ${s.lapses}, ${s.state}, ${s.lastReview} FROM c
+     ), outbox AS (
+       INSERT INTO workflow_outbox (${OUTBOX_COLUMNS})
+       SELECT ${outboxValues(start)} FROM c
+     )
+     SELECT ${CARD_COLUMNS} FROM c`;
+});
+
 /**
  * The card, its scheduling state and its outbox row (OUTBOX_COLUMNS, as enqueueWorkflow writes it) in one
  * statement: atomic like a transaction, in one round trip instead of five, which is most of a
@@ -134,26 +151,8 @@ export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: 
  */
 async function insertCard(em: Em, taskQueue: string, userId: string, text: string, key: string, now: Date): Promise<CardRow | null> {
   const cardId = randomUUID();
-  const s = newSchedulingState(now);
   const start = enrichmentStart(taskQueue, userId, cardId, 1);
-  const [row] = await em.execute<CardRow[]>(
-    `WITH c AS (
-       INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (user_id, normalised_key) DO NOTHING RETURNING ${CARD_COLUMNS.replaceAll('c.', '')}
-     ), schedule AS (
-       INSERT INTO card_schedules (card_id, user_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review)
-       SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM c
-     ), outbox AS (
-       INSERT INTO workflow_outbox (${OUTBOX_COLUMNS})
-       SELECT ${OUTBOX_PLACEHOLDERS} FROM c
-     )
-     SELECT ${CARD_COLUMNS} FROM c`,
-    [
-      cardId, userId, text, key, now, now,
-      userId, s.due, s.stability, s.difficulty, s.elapsedDays, s.scheduledDays, s.learningSteps, s.reps, s.lapses, s.state, s.lastReview,
-      ...outboxValues(start),
-    ],
-  );
+  const row = await firstRow(em, cardCapture({ id: cardId, userId, text, key, now }, start));
   return row ?? null;
 }
 
@@ -174,31 +173,31 @@ export interface ListOptions {
 }
 
 /**
- * A card of `c` whose text or translation contains the `?` query, case- and accent-insensitively.
+ * A card of `c` whose text or translation contains `query`, case- and accent-insensitively.
  * The left side is the expression of the index cards_search_idx, so the index serves it; the
- * pattern escapes LIKE's wildcards after folding (migration 0011). Planned for each query: how
- * many cards a word matches decides between that index and the newest-first one.
+ * pattern escapes LIKE's wildcards after folding (migration 0011). Never a prepared statement
+ * (src/db/sql.ts): how many cards a word matches decides between that index and the newest-first
+ * one, so a search is planned for each query.
  */
-export const LIBRARY_SEARCH_CONDITION =
-  `${PLANNED_PER_VALUE} library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_contains_pattern(?)`;
+export const librarySearchCondition = (query: string): Sql =>
+  sql`library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_contains_pattern(${query})`;
+
+const listing = (where: Sql[], limit: number) =>
+  sql<CardRow>`SELECT ${CARD_COLUMNS} FROM cards c WHERE ${sql.join(where, sql` AND `)} ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`;
+const ofUser = (userId: string) => sql`c.user_id = ${userId}`;
+const afterCursor = (cursor: ListCursor) => sql`(c.created_at, c.id) < (${cursor.createdAt}::timestamptz, ${cursor.cardId}::uuid)`;
+
+/** Prepared (src/db/sql.ts): every page of the library without a search runs one of them. */
+const firstPage = preparedStatement('card_list', (userId: string, limit: number) => listing([ofUser(userId)], limit));
+const pageAfter = preparedStatement('card_list_after', (userId: string, cursor: ListCursor, limit: number) => listing([ofUser(userId), afterCursor(cursor)], limit));
 
 /** Newest first, keyset-paginated; `query` matches text and translation (trigram index). */
 export async function listCards(em: Em, userId: string, options: ListOptions): Promise<{ items: Card[]; nextCursor: string | null }> {
-  const where = ['c.user_id = ?'];
-  const params: unknown[] = [userId];
-  if (options.cursor) {
-    where.push('(c.created_at, c.id) < (?::timestamptz, ?::uuid)');
-    params.push(options.cursor.createdAt, options.cursor.cardId);
-  }
   const query = options.query?.trim();
-  if (query) {
-    where.push(LIBRARY_SEARCH_CONDITION);
-    params.push(query);
-  }
-  const rows = await em.execute<CardRow[]>(
-    `SELECT ${CARD_COLUMNS} FROM cards c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ?`,
-    [...params, options.limit + 1],
-  );
+  const limit = options.limit + 1;
+  const rows = await allRows(em, query
+    ? listing([ofUser(userId), ...(options.cursor ? [afterCursor(options.cursor)] : []), librarySearchCondition(query)], limit)
+    : options.cursor ? pageAfter(userId, options.cursor, limit) : firstPage(userId, limit));
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {
@@ -215,17 +214,15 @@ export async function refreshEnrichment(em: Em, dispatch: EnrichmentDispatch, us
   assertRefreshable(await getCardForUser(em, userId, cardId));
   // The failed run may still be closing; the outbox starts the new run once it has closed.
   const card = await em.transactional(async (tx) => {
-    const [locked] = await tx.execute<CardRow[]>(
-      `SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = ? AND c.user_id = ? FOR UPDATE`,
-      [cardId, userId],
+    const locked = await firstRow<CardRow>(tx,
+      sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = ${cardId} AND c.user_id = ${userId} FOR UPDATE`,
     );
     if (!locked) throw new AppError('not_found', 'No such card in your library.');
     assertRefreshable(toCard(locked));
-    const [updated] = await tx.execute<(CardRow & { enrichment_attempt: number })[]>(
-      `UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL,
+    const updated = await firstRow<CardRow & { enrichment_attempt: number }>(tx,
+      sql`UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL,
          enrichment_attempt = enrichment_attempt + 1, updated_at = now()
-       WHERE c.id = ? RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
-      [cardId],
+       WHERE c.id = ${cardId} RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
     );
     await enqueueWorkflow(tx, enrichmentStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
     return toCard(updated!);
@@ -247,9 +244,8 @@ function assertRefreshable(card: Card): void {
  */
 export async function deleteCard(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<void> {
   const deleted = await em.transactional(async (tx) => {
-    const [row] = await tx.execute<{ enrichment_status: EnrichmentStatus }[]>(
-      `DELETE FROM cards WHERE id = ? AND user_id = ? RETURNING enrichment_status`,
-      [cardId, userId],
+    const row = await firstRow<{ enrichment_status: EnrichmentStatus }>(tx,
+      sql`DELETE FROM cards WHERE id = ${cardId} AND user_id = ${userId} RETURNING enrichment_status`,
     );
     if (row) await discardPendingStarts(tx, enrichmentWorkflowId(cardId));
     return row;

@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, allRows, firstRow } from '../../db/sql.ts';
 import { trainingItems, type LoggedReview, type OptimisationOutcome } from '../../domain/fsrs-optimisation.ts';
 import type { RatingName } from '../../domain/replay-rating.ts';
 import { fitAndJudge } from './fsrs-fit.ts';
@@ -11,15 +12,15 @@ import { FITTED_COLUMNS, fittedOf, type FittedRow } from './optimiser.ts';
  */
 
 async function reviewLog(em: Em, userId: string): Promise<LoggedReview[]> {
-  const rows = await em.execute<{ card_id: string; rating: RatingName; reviewed_at: Date }[]>(
-    `SELECT card_id, rating, reviewed_at FROM review_logs WHERE user_id = ? ORDER BY reviewed_at, id`, [userId],
+  const rows = await allRows<{ card_id: string; rating: RatingName; reviewed_at: Date }>(em,
+    sql`SELECT card_id, rating, reviewed_at FROM review_logs WHERE user_id = ${userId} ORDER BY reviewed_at, id`,
   );
   return rows.map((row) => ({ cardId: row.card_id, rating: row.rating, reviewedAt: new Date(row.reviewed_at) }));
 }
 
 async function appliedWeights(em: Em, userId: string): Promise<number[] | null> {
-  const [row] = await em.execute<{ weights: number[] }[]>(
-    `SELECT weights FROM fsrs_parameters WHERE user_id = ? AND applied ORDER BY version DESC LIMIT 1`, [userId],
+  const row = await firstRow<{ weights: number[] }>(em,
+    sql`SELECT weights FROM fsrs_parameters WHERE user_id = ${userId} AND applied ORDER BY version DESC LIMIT 1`,
   );
   return row ? row.weights.map(Number) : null;
 }
@@ -30,7 +31,7 @@ async function appliedWeights(em: Em, userId: string): Promise<number[] | null> 
  * activity returns what the first attempt stored.
  */
 export async function fitLearnerParameters(em: Em, userId: string, runKey: string): Promise<OptimisationOutcome> {
-  const [done] = await em.execute<FittedRow[]>(`SELECT ${FITTED_COLUMNS} FROM fsrs_parameters WHERE run_key = ?`, [runKey]);
+  const done = await firstRow<FittedRow>(em, sql`SELECT ${FITTED_COLUMNS} FROM fsrs_parameters WHERE run_key = ${runKey}`);
   if (done) return { outcome: done.applied ? 'applied' : 'kept', ...fittedOf(done) };
 
   const judgement = await fitAndJudge(trainingItems(await reviewLog(em, userId)), await appliedWeights(em, userId));
@@ -38,12 +39,12 @@ export async function fitLearnerParameters(em: Em, userId: string, runKey: strin
   const { weights, fitted, baseline, applied, logSize } = judgement;
 
   // The version is the next of this learner's; a concurrent fit of another run takes the one after.
-  const [row] = await em.execute<FittedRow[]>(
-    `INSERT INTO fsrs_parameters (user_id, version, weights, log_size, log_loss, rmse, baseline_log_loss, baseline_rmse, applied, run_key)
-     SELECT ?, coalesce(max(version), 0) + 1, ?::double precision[], ?, ?, ?, ?, ?, ?, ? FROM fsrs_parameters WHERE user_id = ?
+  const row = await firstRow<FittedRow>(em,
+    sql`INSERT INTO fsrs_parameters (user_id, version, weights, log_size, log_loss, rmse, baseline_log_loss, baseline_rmse, applied, run_key)
+     SELECT ${userId}, coalesce(max(version), 0) + 1, ${weights}::double precision[], ${logSize}, ${fitted.logLoss}, ${fitted.rmse},
+       ${baseline.logLoss}, ${baseline.rmse}, ${applied}, ${runKey} FROM fsrs_parameters WHERE user_id = ${userId}
      ON CONFLICT (run_key) DO NOTHING
      RETURNING ${FITTED_COLUMNS}`,
-    [userId, `{${weights.join(',')}}`, logSize, fitted.logLoss, fitted.rmse, baseline.logLoss, baseline.rmse, applied, runKey, userId],
   );
   if (!row) return fitLearnerParameters(em, userId, runKey); // a racing attempt stored it first
   return { outcome: row.applied ? 'applied' : 'kept', ...fittedOf(row) };

@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { allRows, firstRow, sql } from '../../db/sql.ts';
 import { FORECAST_DAYS, type ReplayForecast, buildForecast } from '../../domain/replay-forecast.ts';
 
 /**
@@ -8,18 +9,16 @@ import { FORECAST_DAYS, type ReplayForecast, buildForecast } from '../../domain/
  */
 export async function replayForecast(em: Em, userId: string, now = new Date()): Promise<ReplayForecast & { newCards: number }> {
   const windowEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + FORECAST_DAYS));
-  const ready = `FROM card_schedules s JOIN cards c ON c.id = s.card_id WHERE s.user_id = ? AND c.enrichment_status = 'ready'`;
-  const [totals] = await em.execute<{ due_now: string; next_due_at: Date | null; new_cards: string }[]>(
-    `SELECT count(*) FILTER (WHERE s.state <> 'new' AND s.due <= ?) AS due_now,
-            min(s.due) FILTER (WHERE s.state <> 'new' AND s.due > ?) AS next_due_at,
+  const ready = sql`FROM card_schedules s JOIN cards c ON c.id = s.card_id WHERE s.user_id = ${userId} AND c.enrichment_status = 'ready'`;
+  const totals = await firstRow<{ due_now: string; next_due_at: Date | null; new_cards: string }>(em,
+    sql`SELECT count(*) FILTER (WHERE s.state <> 'new' AND s.due <= ${now}) AS due_now,
+            min(s.due) FILTER (WHERE s.state <> 'new' AND s.due > ${now}) AS next_due_at,
             count(*) FILTER (WHERE s.state = 'new') AS new_cards
      ${ready}`,
-    [now, now, userId],
   );
-  const perDay = await em.execute<{ date: string; due: string }[]>(
-    `SELECT to_char(s.due AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*) AS due
-     ${ready} AND s.state <> 'new' AND s.due < ? GROUP BY 1`,
-    [userId, windowEnd],
+  const perDay = await allRows<{ date: string; due: string }>(em,
+    sql`SELECT to_char(s.due AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*) AS due
+     ${ready} AND s.state <> 'new' AND s.due < ${windowEnd} GROUP BY 1`,
   );
   const forecast = buildForecast(
     perDay.map((d) => ({ date: d.date, due: Number(d.due) })),

@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, allRows, firstRow } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 import type { CardReviews } from './schemas.ts';
 
@@ -7,12 +8,11 @@ export const REVIEWS_LISTED = 50;
 
 /** A card's Replay reviews, newest first, with the evidence each rating came from; 404 for another user's card. */
 export async function cardReviews(em: Em, userId: string, cardId: string): Promise<CardReviews> {
-  const [card] = await em.execute<{ id: string }[]>(`SELECT id FROM cards WHERE id = ? AND user_id = ?`, [cardId, userId]);
+  const card = await firstRow<{ id: string }>(em, sql`SELECT id FROM cards WHERE id = ${cardId} AND user_id = ${userId}`);
   if (!card) throw new AppError('not_found', 'No such card in your library.');
-  const rows = await em.execute<{ rating: CardReviews['items'][number]['rating']; reviewed_at: Date; used_hint: boolean; auto_filled: boolean; unaided_errors: number; duration_ms: number | null }[]>(
-    `SELECT rating, reviewed_at, used_hint, auto_filled, unaided_errors, duration_ms FROM review_logs
-     WHERE card_id = ? AND user_id = ? ORDER BY reviewed_at DESC, id DESC LIMIT ?`,
-    [cardId, userId, REVIEWS_LISTED],
+  const rows = await allRows<{ rating: CardReviews['items'][number]['rating']; reviewed_at: Date; used_hint: boolean; auto_filled: boolean; unaided_errors: number; duration_ms: number | null }>(em,
+    sql`SELECT rating, reviewed_at, used_hint, auto_filled, unaided_errors, duration_ms FROM review_logs
+     WHERE card_id = ${cardId} AND user_id = ${userId} ORDER BY reviewed_at DESC, id DESC LIMIT ${REVIEWS_LISTED}`,
   );
   return {
     items: rows.map((r) => ({

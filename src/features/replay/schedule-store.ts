@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import type { SchedulingState, SchedulingStateName } from '../../domain/scheduling.ts';
 
 /** The one place Replay reads and writes a card's FSRS schedule (card_schedules). */
@@ -8,23 +9,24 @@ interface ScheduleRow {
   learning_steps: number; reps: number; lapses: number; state: SchedulingStateName; last_review: Date | null;
 }
 
+/** Prepared (src/db/sql.ts), like scheduleWrite: every Replay answer runs them. */
+const scheduleLock = preparedStatement('schedule_lock', (cardId: string) =>
+  sql<ScheduleRow>`SELECT due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review
+     FROM card_schedules WHERE card_id = ${cardId} FOR UPDATE`);
+
+const scheduleWrite = preparedStatement('schedule_write', (cardId: string, s: SchedulingState) =>
+  sql`UPDATE card_schedules SET due = ${s.due}, stability = ${s.stability}, difficulty = ${s.difficulty}, elapsed_days = ${s.elapsedDays},
+       scheduled_days = ${s.scheduledDays}, learning_steps = ${s.learningSteps}, reps = ${s.reps}, lapses = ${s.lapses}, state = ${s.state},
+       last_review = ${s.lastReview}, updated_at = now() WHERE card_id = ${cardId}`);
+
 /** The card's schedule, locked for the rest of the transaction; null when the card is gone. */
 export async function lockSchedule(tx: Em, cardId: string): Promise<SchedulingState | null> {
-  // The columns by name: a prepared `SELECT *` fails on its connection once a migration adds a column.
-  const [row] = await tx.execute<ScheduleRow[]>(
-    `SELECT due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review
-     FROM card_schedules WHERE card_id = ? FOR UPDATE`,
-    [cardId],
-  );
+  const row = await firstRow(tx, scheduleLock(cardId));
   return row ? fromRow(row) : null;
 }
 
 export async function writeSchedule(tx: Em, cardId: string, s: SchedulingState): Promise<void> {
-  await tx.execute(
-    `UPDATE card_schedules SET due = ?, stability = ?, difficulty = ?, elapsed_days = ?, scheduled_days = ?, learning_steps = ?,
-       reps = ?, lapses = ?, state = ?, last_review = ?, updated_at = now() WHERE card_id = ?`,
-    [s.due, s.stability, s.difficulty, s.elapsedDays, s.scheduledDays, s.learningSteps, s.reps, s.lapses, s.state, s.lastReview, cardId],
-  );
+  await run(tx, scheduleWrite(cardId, s));
 }
 
 /**

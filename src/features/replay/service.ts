@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Em } from '../../db/orm.ts';
+import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 import { buildMask, hiddenCount, hiddenLetterShare } from '../../domain/replay-mask.ts';
 import { type ReplayEvidence, type RatingName, ratingFromEvidence, ratingName } from '../../domain/replay-rating.ts';
 import { type ReplayCount, planSession } from '../../domain/replay-session.ts';
-import { review } from '../../domain/scheduling.ts';
+import { review, type ReviewLogRecord, type SchedulingState } from '../../domain/scheduling.ts';
 import { cardFeedback, practiceCandidates } from '../library/card-reads.ts';
 import { learnerScheduling } from './learner-scheduling.ts';
 import { lockSchedule, scheduleToJson, writeSchedule } from './schedule-store.ts';
@@ -12,6 +13,22 @@ import type { ReplayItemView, ReplayResult, ReplaySessionView } from './schemas.
 
 /** Namespace of the per-user advisory lock that serialises opening sessions. */
 const SESSION_LOCK = 745006;
+
+/** Prepared (src/db/sql.ts), like the three below: every Replay session opened or resumed runs them. */
+const openSession = preparedStatement('replay_open_session', (userId: string) =>
+  sql<{ id: string }>`SELECT id FROM replay_sessions WHERE user_id = ${userId} AND finished_at IS NULL`);
+
+const sessionInsert = preparedStatement('replay_session_insert', (sessionId: string, userId: string, count: ReplayCount, now: Date) =>
+  sql`INSERT INTO replay_sessions (id, user_id, requested_count, created_at) VALUES (${sessionId}, ${userId}, ${count}, ${now})`);
+
+const itemsInsert = preparedStatement('replay_items_insert', (sessionId: string, userId: string, itemsJson: string) =>
+  sql`INSERT INTO replay_items (id, session_id, user_id, card_id, position, answer, mask)
+     SELECT t.id, ${sessionId}, ${userId}, t.card_id, t.position, t.answer, t.mask
+     FROM jsonb_to_recordset(${itemsJson}::jsonb) AS t (id uuid, card_id uuid, position int, answer text, mask text)`);
+
+const remainingOf = preparedStatement('replay_remaining_items', (sessionId: string) =>
+  sql<{ id: string; card_id: string; answer: string; mask: string }>`
+     SELECT id, card_id, answer, mask FROM replay_items WHERE session_id = ${sessionId} AND completed_at IS NULL ORDER BY position`);
 
 /**
  * GET /api/replay: resumes the user's unfinished session, or opens a new one (see planSession
@@ -21,27 +38,22 @@ const SESSION_LOCK = 745006;
  */
 export async function openOrResumeSession(em: Em, userId: string, count: ReplayCount, now = new Date()): Promise<ReplaySessionView> {
   return em.transactional(async (tx) => {
-    await tx.execute(`SELECT pg_advisory_xact_lock(?::int, hashtext(?))`, [SESSION_LOCK, userId]);
-    const [open] = await tx.execute<{ id: string }[]>(`SELECT id FROM replay_sessions WHERE user_id = ? AND finished_at IS NULL`, [userId]);
+    await run(tx, sql`SELECT pg_advisory_xact_lock(${SESSION_LOCK}::int, hashtext(${userId}))`);
+    const open = await firstRow(tx, openSession(userId));
     if (open) {
       const items = await remainingItems(tx, open.id);
       if (items.length > 0) return { sessionId: open.id, resumed: true, items };
       // Every remaining item went with its deleted card: the session is over.
-      await tx.execute(`UPDATE replay_sessions SET finished_at = ? WHERE id = ?`, [now, open.id]);
+      await run(tx, sql`UPDATE replay_sessions SET finished_at = ${now} WHERE id = ${open.id}`);
     }
 
     const planned = planSession(await practiceCandidates(tx, userId, count, now), count, now);
     if (planned.length === 0) return { sessionId: null, resumed: false, items: [] };
     const sessionId = randomUUID();
-    await tx.execute(`INSERT INTO replay_sessions (id, user_id, requested_count, created_at) VALUES (?, ?, ?, ?)`, [sessionId, userId, count, now]);
+    await run(tx, sessionInsert(sessionId, userId, count, now));
     const ids = planned.map(() => randomUUID());
     const rows = planned.map((p, i) => ({ id: ids[i], card_id: p.cardId, position: p.position, answer: p.answer, mask: p.mask }));
-    await tx.execute(
-      `INSERT INTO replay_items (id, session_id, user_id, card_id, position, answer, mask)
-       SELECT t.id, ?, ?, t.card_id, t.position, t.answer, t.mask
-       FROM jsonb_to_recordset(?::jsonb) AS t (id uuid, card_id uuid, position int, answer text, mask text)`,
-      [sessionId, userId, JSON.stringify(rows)],
-    );
+    await run(tx, itemsInsert(sessionId, userId, JSON.stringify(rows)));
     return {
       sessionId,
       resumed: false,
@@ -51,10 +63,7 @@ export async function openOrResumeSession(em: Em, userId: string, count: ReplayC
 }
 
 async function remainingItems(tx: Em, sessionId: string): Promise<ReplayItemView[]> {
-  const rows = await tx.execute<{ id: string; card_id: string; answer: string; mask: string }[]>(
-    `SELECT id, card_id, answer, mask FROM replay_items WHERE session_id = ? AND completed_at IS NULL ORDER BY position`,
-    [sessionId],
-  );
+  const rows = await allRows(tx, remainingOf(sessionId));
   const feedback = await cardFeedback(tx, rows.map((r) => r.card_id));
   // A card deleted meanwhile takes its items with it (cascade): they are not remaining any more.
   const live = rows.filter((r) => feedback.has(r.card_id));
@@ -66,12 +75,32 @@ async function remainingItems(tx: Em, sessionId: string): Promise<ReplayItemView
     const schedule = await lockSchedule(tx, r.card_id);
     r.answer = answer;
     r.mask = buildMask({ cardId: r.card_id, answer, stability: schedule?.stability ?? 0, reps: schedule?.reps ?? 0 });
-    await tx.execute(`UPDATE replay_items SET answer = ?, mask = ? WHERE id = ?`, [r.answer, r.mask, r.id]);
+    await run(tx, sql`UPDATE replay_items SET answer = ${r.answer}, mask = ${r.mask} WHERE id = ${r.id}`);
   }
   return live.map((r) => ({ itemId: r.id, cardId: r.card_id, prompt: feedback.get(r.card_id)!.translation, answer: r.answer, mask: r.mask }));
 }
 
 interface ItemRow { id: string; session_id: string; card_id: string; mask: string; answer: string; rating: RatingName | null; next_review_at: Date | null }
+
+/** Prepared (src/db/sql.ts), like the four below: every Replay answer runs them. */
+const itemLock = preparedStatement('replay_item_lock', (itemId: string, userId: string) =>
+  sql<ItemRow>`SELECT id, session_id, card_id, mask, answer, rating, next_review_at FROM replay_items WHERE id = ${itemId} AND user_id = ${userId} FOR UPDATE`);
+
+const reviewLogInsert = preparedStatement('review_log_insert', (item: ItemRow, userId: string, log: ReviewLogRecord, evidence: ReplayEvidence, hidden: number, before: SchedulingState) =>
+  sql`INSERT INTO review_logs (card_id, user_id, replay_item_id, rating, state, due, stability, difficulty, elapsed_days, last_elapsed_days,
+       scheduled_days, learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count, duration_ms, previous_schedule)
+     VALUES (${item.card_id}, ${userId}, ${item.id}, ${log.rating}, ${log.state}, ${log.due}, ${log.stability}, ${log.difficulty}, ${log.elapsedDays},
+       ${log.lastElapsedDays}, ${log.scheduledDays}, ${log.learningSteps}, ${log.review}, ${evidence.usedHint}, ${evidence.autoFilled},
+       ${evidence.unaidedErrors}, ${hidden}, ${evidence.durationMs ?? null}, ${scheduleToJson(before)}::jsonb)`);
+
+const sessionLock = preparedStatement('replay_session_lock', (sessionId: string) => sql`SELECT 1 FROM replay_sessions WHERE id = ${sessionId} FOR UPDATE`);
+
+const itemCompletion = preparedStatement('replay_item_complete', (itemId: string, now: Date, rating: RatingName, nextReviewAt: Date) =>
+  sql`UPDATE replay_items SET completed_at = ${now}, rating = ${rating}, next_review_at = ${nextReviewAt} WHERE id = ${itemId}`);
+
+const sessionFinish = preparedStatement('replay_session_finish', (sessionId: string, now: Date) =>
+  sql`UPDATE replay_sessions SET finished_at = ${now} WHERE id = ${sessionId} AND finished_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM replay_items WHERE session_id = ${sessionId} AND completed_at IS NULL)`);
 
 /**
  * POST /api/replay: rates the evidence, reschedules the card, logs the review, once per item.
@@ -80,15 +109,12 @@ interface ItemRow { id: string; session_id: string; card_id: string; mask: strin
  */
 export async function completeItem(em: Em, userId: string, itemId: string, evidence: ReplayEvidence, now = new Date()): Promise<ReplayResult> {
   return em.transactional(async (tx) => {
-    const [item] = await tx.execute<ItemRow[]>(
-      `SELECT id, session_id, card_id, mask, answer, rating, next_review_at FROM replay_items WHERE id = ? AND user_id = ? FOR UPDATE`,
-      [itemId, userId],
-    );
+    const item = await firstRow(tx, itemLock(itemId, userId));
     if (!item) throw new AppError('not_found', 'No such Replay item.');
     if (item.rating && item.next_review_at) return result(tx, item, item.rating, new Date(item.next_review_at));
 
     // The session row serialises completions with an undo in the same session (see undo.ts).
-    await tx.execute(`SELECT 1 FROM replay_sessions WHERE id = ? FOR UPDATE`, [item.session_id]);
+    await run(tx, sessionLock(item.session_id));
     const before = await lockSchedule(tx, item.card_id);
     if (!before) throw new AppError('not_found', 'The card of this item no longer exists.');
     const hidden = hiddenCount(item.mask);
@@ -96,19 +122,9 @@ export async function completeItem(em: Em, userId: string, itemId: string, evide
     const { next, log } = review(before, rating, now, await learnerScheduling(tx, userId));
 
     await writeSchedule(tx, item.card_id, next);
-    await tx.execute(
-      `INSERT INTO review_logs (card_id, user_id, replay_item_id, rating, state, due, stability, difficulty, elapsed_days, last_elapsed_days,
-         scheduled_days, learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count, duration_ms, previous_schedule)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)`,
-      [item.card_id, userId, item.id, log.rating, log.state, log.due, log.stability, log.difficulty, log.elapsedDays, log.lastElapsedDays,
-        log.scheduledDays, log.learningSteps, log.review, evidence.usedHint, evidence.autoFilled, evidence.unaidedErrors, hidden, evidence.durationMs ?? null, scheduleToJson(before)],
-    );
-    await tx.execute(`UPDATE replay_items SET completed_at = ?, rating = ?, next_review_at = ? WHERE id = ?`, [now, ratingName(rating), next.due, item.id]);
-    await tx.execute(
-      `UPDATE replay_sessions SET finished_at = ? WHERE id = ? AND finished_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM replay_items WHERE session_id = ? AND completed_at IS NULL)`,
-      [now, item.session_id, item.session_id],
-    );
+    await run(tx, reviewLogInsert(item, userId, log, evidence, hidden, before));
+    await run(tx, itemCompletion(item.id, now, ratingName(rating), next.due));
+    await run(tx, sessionFinish(item.session_id, now));
     return result(tx, item, ratingName(rating), next.due);
   });
 }

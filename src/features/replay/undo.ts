@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, firstRow, run } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 import { cardFeedback } from '../library/card-reads.ts';
 import { scheduleFromJson, writeSchedule } from './schedule-store.ts';
@@ -12,24 +13,24 @@ import type { ReplayUndoResult } from './schemas.ts';
  */
 export async function undoLastRating(em: Em, userId: string, itemId: string): Promise<ReplayUndoResult> {
   return em.transactional(async (tx) => {
-    const [item] = await tx.execute<{ id: string; session_id: string; card_id: string; answer: string; mask: string; completed_at: Date | null }[]>(
-      `SELECT id, session_id, card_id, answer, mask, completed_at FROM replay_items WHERE id = ? AND user_id = ?`, [itemId, userId]);
+    const item = await firstRow<{ id: string; session_id: string; card_id: string; answer: string; mask: string; completed_at: Date | null }>(tx,
+      sql`SELECT id, session_id, card_id, answer, mask, completed_at FROM replay_items WHERE id = ${itemId} AND user_id = ${userId}`);
     if (!item) throw new AppError('not_found', 'No such Replay item.');
     // The session row serialises undo with the session's completions (completeItem locks it too).
-    const [latest] = await tx.execute<{ id: string }[]>(
-      `SELECT id FROM replay_sessions WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`, [userId]);
+    const latest = await firstRow<{ id: string }>(tx,
+      sql`SELECT id FROM replay_sessions WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`);
     if (latest?.id !== item.session_id) throw new AppError('conflict', 'Only a rating of your latest Replay session can be undone.');
-    const [last] = await tx.execute<{ id: string; replay_item_id: string; previous_schedule: Record<string, unknown> | null }[]>(
-      `SELECT l.id, l.replay_item_id, l.previous_schedule FROM review_logs l JOIN replay_items i ON i.id = l.replay_item_id
-       WHERE i.session_id = ? ORDER BY l.id DESC LIMIT 1`, [item.session_id]);
+    const last = await firstRow<{ id: string; replay_item_id: string; previous_schedule: Record<string, unknown> | null }>(tx,
+      sql`SELECT l.id, l.replay_item_id, l.previous_schedule FROM review_logs l JOIN replay_items i ON i.id = l.replay_item_id
+       WHERE i.session_id = ${item.session_id} ORDER BY l.id DESC LIMIT 1`);
     if (last?.replay_item_id !== item.id) throw new AppError('conflict', 'Only the last rating of the session can be undone.');
     if (!last.previous_schedule) throw new AppError('conflict', 'This rating was recorded before ratings could be undone.');
 
-    await tx.execute(`SELECT 1 FROM card_schedules WHERE card_id = ? FOR UPDATE`, [item.card_id]);
+    await run(tx, sql`SELECT 1 FROM card_schedules WHERE card_id = ${item.card_id} FOR UPDATE`);
     await writeSchedule(tx, item.card_id, scheduleFromJson(last.previous_schedule));
-    await tx.execute(`DELETE FROM review_logs WHERE id = ?`, [last.id]);
-    await tx.execute(`UPDATE replay_items SET completed_at = NULL, rating = NULL, next_review_at = NULL WHERE id = ?`, [item.id]);
-    await tx.execute(`UPDATE replay_sessions SET finished_at = NULL WHERE id = ?`, [item.session_id]);
+    await run(tx, sql`DELETE FROM review_logs WHERE id = ${last.id}`);
+    await run(tx, sql`UPDATE replay_items SET completed_at = NULL, rating = NULL, next_review_at = NULL WHERE id = ${item.id}`);
+    await run(tx, sql`UPDATE replay_sessions SET finished_at = NULL WHERE id = ${item.session_id}`);
     const feedback = (await cardFeedback(tx, [item.card_id])).get(item.card_id)!;
     return {
       sessionId: item.session_id,

@@ -3,12 +3,13 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Em, Orm } from '../../db/orm.ts';
+import { sql, allRows, firstRow } from '../../db/sql.ts';
 import { creditsForCost } from '../../domain/credits.ts';
 import { normaliseExpression } from '../../domain/normalise.ts';
 import { AppError, isAppError } from '../../domain/problems.ts';
 import type { ModelClient } from '../../model/model-client.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
-import { LEASE, LEASE_EXPIRY_SQL, whileLeased } from '../../services/leases.ts';
+import { LEASE, leaseExpirySql, whileLeased } from '../../services/leases.ts';
 import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
 import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
 import { announceStatusChange } from '../status/changes.ts';
@@ -39,7 +40,7 @@ interface SentenceRow {
   created_at: Date;
 }
 
-const COLUMNS = 'id, user_id, original_text, translation, status, native_language, attempt, created_at';
+const COLUMNS = sql`id, user_id, original_text, translation, status, native_language, attempt, created_at`;
 
 const view = (r: Pick<SentenceRow, 'id' | 'original_text' | 'translation' | 'status' | 'native_language' | 'created_at'>): SentenceView => ({
   id: r.id,
@@ -89,7 +90,7 @@ export async function submitSentence(
   }
   try {
     // Leased while it translates: if this process dies, the user's re-post takes over in seconds.
-    const lease = { table: 'sentences' as const, where: `id = ? AND attempt = ? AND status = 'pending'`, params: [row.id, row.attempt] };
+    const lease = { table: 'sentences' as const, where: sql`id = ${row.id} AND attempt = ${row.attempt} AND status = 'pending'` };
     return await whileLeased(deps.orm, lease, () => translateSentence(deps, row.id, row.attempt), deps.logger) ?? view(row);
   } catch (error) {
     const failure = isAppError(error) ? error : new AppError('service_unavailable', 'The translation failed.');
@@ -103,24 +104,23 @@ async function insertOrRetry(tx: Em, input: { userId: string; nativeLanguage: st
   const dedupKey = normaliseExpression(input.text);
   // A sync translation runs under a lease (src/services/leases.ts); an async one belongs to its workflow.
   const lease = input.mode === 'sync' ? LEASE.durationMs : null;
-  const [inserted] = await tx.execute<SentenceRow[]>(
-    `INSERT INTO sentences (id, user_id, original_text, dedup_key, native_language, mode, lease_expires_at)
-     VALUES (?, ?, ?, ?, ?, ?, ${LEASE_EXPIRY_SQL}) ON CONFLICT (user_id, dedup_key) DO NOTHING RETURNING ${COLUMNS}`,
-    [randomUUID(), input.userId, input.text, dedupKey, input.nativeLanguage, input.mode, lease],
+  const inserted = await firstRow<SentenceRow>(tx,
+    sql`INSERT INTO sentences (id, user_id, original_text, dedup_key, native_language, mode, lease_expires_at)
+     VALUES (${randomUUID()}, ${input.userId}, ${input.text}, ${dedupKey}, ${input.nativeLanguage}, ${input.mode}, ${leaseExpirySql(lease)})
+     ON CONFLICT (user_id, dedup_key) DO NOTHING RETURNING ${COLUMNS}`,
   );
   if (inserted) return inserted;
   // A failed sentence, or a sync one whose owner stopped renewing its lease (its process died), is
   // retried. Only one of several identical retries wins the UPDATE; the others see it pending.
-  const [retried] = await tx.execute<SentenceRow[]>(
-    `UPDATE sentences SET status = 'pending', attempt = attempt + 1, mode = ?, native_language = ?, error_code = NULL,
-       lease_expires_at = ${LEASE_EXPIRY_SQL}, updated_at = clock_timestamp()
-     WHERE user_id = ? AND dedup_key = ?
+  const retried = await firstRow<SentenceRow>(tx,
+    sql`UPDATE sentences SET status = 'pending', attempt = attempt + 1, mode = ${input.mode}, native_language = ${input.nativeLanguage}, error_code = NULL,
+       lease_expires_at = ${leaseExpirySql(lease)}, updated_at = clock_timestamp()
+     WHERE user_id = ${input.userId} AND dedup_key = ${dedupKey}
        AND (status = 'failed' OR (status = 'pending' AND mode = 'sync' AND lease_expires_at < clock_timestamp()))
      RETURNING ${COLUMNS}`,
-    [input.mode, input.nativeLanguage, lease, input.userId, dedupKey],
   );
   if (retried) return retried;
-  const [existing] = await tx.execute<{ id: string }[]>(`SELECT id FROM sentences WHERE user_id = ? AND dedup_key = ?`, [input.userId, dedupKey]);
+  const existing = await firstRow<{ id: string }>(tx, sql`SELECT id FROM sentences WHERE user_id = ${input.userId} AND dedup_key = ${dedupKey}`);
   throw new AppError('duplicate_sentence', 'You already saved this sentence.', { existingId: existing?.id ?? null });
 }
 
@@ -143,7 +143,7 @@ export async function translateSentence(
   background?: BackgroundCall,
 ): Promise<SentenceView | null> {
   const em = deps.orm.em.fork();
-  const [row] = await em.execute<SentenceRow[]>(`SELECT ${COLUMNS} FROM sentences WHERE id = ?`, [sentenceId]);
+  const row = await firstRow<SentenceRow>(em, sql`SELECT ${COLUMNS} FROM sentences WHERE id = ${sentenceId}`);
   if (!row || row.status !== 'pending' || row.attempt !== attempt) return null;
   const hold = sentenceHold(deps.model, row);
   return withCreditHold(em, deps.model, hold, background, async () => {
@@ -162,10 +162,10 @@ export async function translateSentence(
               ref: sentenceId,
             })
           : null;
-        const [done] = await tx.execute<SentenceRow[]>(
-          `UPDATE sentences SET status = 'translated', translation = ?, credits_charged = ?, error_code = NULL, updated_at = clock_timestamp()
-           WHERE id = ? AND attempt = ? AND status = 'pending' RETURNING ${COLUMNS}`,
-          [result.data.translation, charged?.debited ?? 0, sentenceId, attempt],
+        const done = await firstRow<SentenceRow>(tx,
+          sql`UPDATE sentences SET status = 'translated', translation = ${result.data.translation}, credits_charged = ${charged?.debited ?? 0},
+               error_code = NULL, updated_at = clock_timestamp()
+           WHERE id = ${sentenceId} AND attempt = ${attempt} AND status = 'pending' RETURNING ${COLUMNS}`,
         );
         if (!done) throw new SentenceSuperseded();
         return view(done);
@@ -184,18 +184,17 @@ class SentenceSuperseded extends Error {}
 
 /** Records a failed attempt; nothing was charged for it. */
 export async function markSentenceFailed(em: Em, sentenceId: string, attempt: number, code: string): Promise<void> {
-  const [marked] = await em.execute<{ user_id: string }[]>(
-    `UPDATE sentences SET status = 'failed', error_code = ?, updated_at = clock_timestamp() WHERE id = ? AND attempt = ? AND status = 'pending' RETURNING user_id`,
-    [code.slice(0, 64), sentenceId, attempt],
+  const marked = await firstRow<{ user_id: string }>(em,
+    sql`UPDATE sentences SET status = 'failed', error_code = ${code.slice(0, 64)}, updated_at = clock_timestamp() WHERE id = ${sentenceId}
+         AND attempt = ${attempt} AND status = 'pending' RETURNING user_id`,
   );
   if (marked) announceStatusChange(em, { userId: marked.user_id, kind: 'sentence', id: sentenceId, status: 'failed' });
 }
 
 export async function listSentences(em: Em, userId: string, page: number, pageSize: number): Promise<SentencePage> {
-  const rows = await em.execute<SentenceRow[]>(
-    `SELECT ${COLUMNS} FROM sentences WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-    [userId, pageSize, (page - 1) * pageSize],
+  const rows = await allRows<SentenceRow>(em,
+    sql`SELECT ${COLUMNS} FROM sentences WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
   );
-  const [counted] = await em.execute<{ total: number }[]>(`SELECT count(*)::int AS total FROM sentences WHERE user_id = ?`, [userId]);
+  const counted = await firstRow<{ total: number }>(em, sql`SELECT count(*)::int AS total FROM sentences WHERE user_id = ${userId}`);
   return { items: rows.map(view), page, pageSize, total: counted!.total };
 }

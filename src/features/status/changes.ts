@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Em } from '../../db/orm.ts';
+import { run, sql } from '../../db/sql.ts';
 
 /**
  * Live status: a card's preparation or a sentence's translation that settled is announced on this
@@ -24,5 +25,5 @@ export type StatusChange = z.infer<typeof statusChangeSchema>;
  * slow fallback poll, never a wrong status.
  */
 export function announceStatusChange(em: Em, change: StatusChange): void {
-  em.fork().execute(`SELECT pg_notify(?, ?)`, [STATUS_CHANNEL, JSON.stringify(change)]).catch(() => {});
+  run(em.fork(), sql`SELECT pg_notify(${STATUS_CHANNEL}, ${JSON.stringify(change)})`).catch(() => {});
 }

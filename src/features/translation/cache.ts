@@ -1,4 +1,5 @@
 import type { Em } from '../../db/orm.ts';
+import { sql, allRows, preparedStatement, run } from '../../db/sql.ts';
 import { answerServes } from '../../domain/translation-sharing.ts';
 import { counter } from '../../platform/metrics.ts';
 
@@ -38,28 +39,32 @@ interface AnswerRow {
 const cacheHits = counter('lcs_translation_cache_hits_total', 'Page-translation texts answered from the cache');
 const cacheMisses = counter('lcs_translation_cache_misses_total', 'Page-translation texts the cache had no answer for that may serve the request');
 
-/** Every cached answer for `keys`, judged against the request (`keys` are all of its texts) and its user. */
-export async function lookupTranslations(em: Em, userId: string, keys: readonly string[]): Promise<CacheLookup> {
-  const lookup: CacheLookup = { found: new Map(), recurring: new Set() };
-  if (keys.length === 0) return lookup;
-  // Whether a call's texts all belong to this request is asked once per call, not once per
-  // answer: `<@` compares every key with every key, and one call answers up to 40 texts.
-  const rows = await em.execute<AnswerRow[]>(
-    `WITH request AS (SELECT ARRAY(SELECT jsonb_array_elements_text(?::jsonb)) AS cache_keys),
+/**
+ * The cached answers for a request's keys (a JSON array), with what decides whether each may serve
+ * it. Prepared (src/db/sql.ts): every page translation runs it. Whether a call's texts all belong
+ * to this request is asked once per call, not once per answer: `<@` compares every key with every
+ * key, and one call answers up to 40 texts.
+ */
+const cachedAnswers = preparedStatement('translation_cache_lookup', (keysJson: string, userId: string) =>
+  sql<AnswerRow>`WITH request AS (SELECT ARRAY(SELECT jsonb_array_elements_text(${keysJson}::jsonb)) AS cache_keys),
      answers AS MATERIALIZED (
        SELECT t.cache_key, t.translation, t.detected_source_language, t.context_id
        FROM request CROSS JOIN translation_cache t WHERE t.cache_key = ANY (request.cache_keys)
      ),
      calls AS MATERIALIZED (
-       SELECT c.id, c.requested_by = ? AS own_call, c.cache_keys <@ request.cache_keys AS call_within_request
+       SELECT c.id, c.requested_by = ${userId} AS own_call, c.cache_keys <@ request.cache_keys AS call_within_request
        FROM request CROSS JOIN translation_contexts c WHERE c.id IN (SELECT context_id FROM answers)
      )
      SELECT a.cache_key, a.translation, a.detected_source_language, a.context_id IS NULL AS alone,
             coalesce(calls.own_call, false) AS own_call, coalesce(calls.call_within_request, false) AS call_within_request
      FROM answers a LEFT JOIN calls ON calls.id = a.context_id
-     ORDER BY a.context_id NULLS FIRST`,
-    [JSON.stringify(keys), userId],
-  );
+     ORDER BY a.context_id NULLS FIRST`);
+
+/** Every cached answer for `keys`, judged against the request (`keys` are all of its texts) and its user. */
+export async function lookupTranslations(em: Em, userId: string, keys: readonly string[]): Promise<CacheLookup> {
+  const lookup: CacheLookup = { found: new Map(), recurring: new Set() };
+  if (keys.length === 0) return lookup;
+  const rows = await allRows(em, cachedAnswers(JSON.stringify(keys), userId));
   for (const row of rows) {
     if (lookup.found.has(row.cache_key)) continue;
     const facts = { alone: row.alone, ownCall: row.own_call, callWithinRequest: row.call_within_request };
@@ -91,27 +96,26 @@ export async function storeTranslations(
   calls: readonly CallAnswers[],
   meta: { sourceLanguage: string; targetLanguage: string; model: string },
 ): Promise<void> {
-  const columns = [meta.sourceLanguage, meta.targetLanguage, meta.model, TRANSLATE_BATCH_PROMPT_VERSION];
+  const columns = sql.join([meta.sourceLanguage, meta.targetLanguage, meta.model, TRANSLATE_BATCH_PROMPT_VERSION]);
   const rows = (answers: CallAnswers['answers']) => JSON.stringify(answers.filter((a) => a.translation.trim() !== ''));
   const alone = calls.filter((call) => call.keys.length === 1);
   if (alone.length > 0) {
-    await em.execute(
-      `INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language)
-       SELECT a.key, ?, ?, ?, ?, a.translation, a."detectedSourceLanguage"
-       FROM jsonb_to_recordset(?::jsonb) AS a(key text, translation text, "detectedSourceLanguage" text)
+    await run(em,
+      sql`INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language)
+       SELECT a.key, ${columns}, a.translation, a."detectedSourceLanguage"
+       FROM jsonb_to_recordset(${rows(alone.flatMap((call) => call.answers))}::jsonb) AS a(key text, translation text, "detectedSourceLanguage" text)
        ON CONFLICT (cache_key, context_id) DO NOTHING`,
-      [...columns, rows(alone.flatMap((call) => call.answers))],
     );
   }
   for (const call of calls.filter((c) => c.keys.length > 1)) {
-    await em.execute(
-      `WITH context AS (
-         INSERT INTO translation_contexts (requested_by, cache_keys) VALUES (?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) RETURNING id
+    await run(em,
+      sql`WITH context AS (
+         INSERT INTO translation_contexts (requested_by, cache_keys)
+         VALUES (${userId}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(call.keys)}::jsonb))) RETURNING id
        )
        INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language, context_id)
-       SELECT a.key, ?, ?, ?, ?, a.translation, a."detectedSourceLanguage", context.id
-       FROM jsonb_to_recordset(?::jsonb) AS a(key text, translation text, "detectedSourceLanguage" text) CROSS JOIN context`,
-      [userId, JSON.stringify(call.keys), ...columns, rows(call.answers)],
+       SELECT a.key, ${columns}, a.translation, a."detectedSourceLanguage", context.id
+       FROM jsonb_to_recordset(${rows(call.answers)}::jsonb) AS a(key text, translation text, "detectedSourceLanguage" text) CROSS JOIN context`,
     );
   }
 }

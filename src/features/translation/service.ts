@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Em, Orm } from '../../db/orm.ts';
+import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { creditsForCost } from '../../domain/credits.ts';
 import { AppError } from '../../domain/problems.ts';
 import { prepareItemText, requestHash, translationCacheKey, type TranslationRequest } from '../../domain/translation-request.ts';
 import { planProviderCalls } from '../../domain/translation-sharing.ts';
 import type { ModelClient } from '../../model/model-client.ts';
 import { batchCalls, PROVIDER_CALL_BUDGET, translateCalls } from './batch-translator.ts';
-import { LEASE, LEASE_EXPIRY_SQL, whileLeased } from '../../services/leases.ts';
+import { LEASE, leaseExpirySql, whileLeased } from '../../services/leases.ts';
 import { holdCredits, modelCallHold } from '../credits/paid-call.ts';
 import { lookupTranslations, storeTranslations, TRANSLATE_BATCH_PROMPT_VERSION, type CachedTranslation } from './cache.ts';
 import { charge, expireEarlierHolds, releaseHold } from '../credits/wallet.ts';
@@ -47,12 +48,13 @@ export async function translatePage(
   if (claim.tookOver) await expireEarlierHolds(em, userId, pageTranslationUnit(request.request_id), pageTranslationKey(request.request_id, claim.token));
   try {
     // Leased while it runs: if this process dies, a retry of the request_id takes over in seconds.
-    const lease = { table: 'page_translation_requests' as const, where: `user_id = ? AND request_id = ? AND claim_token = ? AND status = 'running'`, params: [userId, request.request_id, claim.token] };
+    const lease = { table: 'page_translation_requests' as const, where: sql`user_id = ${userId} AND request_id = ${request.request_id}
+      AND claim_token = ${claim.token} AND status = 'running'` };
     return { response: await whileLeased(deps.orm, lease, () => runClaimed(deps, em, userId, request, claim.token, page)), replayed: false };
   } catch (error) {
-    await em.execute(
-      `DELETE FROM page_translation_requests WHERE user_id = ? AND request_id = ? AND claim_token = ? AND status = 'running'`,
-      [userId, request.request_id, claim.token],
+    await run(em,
+      sql`DELETE FROM page_translation_requests WHERE user_id = ${userId} AND request_id = ${request.request_id} AND claim_token = ${claim.token}
+           AND status = 'running'`,
     );
     throw error;
   } finally {
@@ -69,6 +71,16 @@ export async function translatePage(
 const pageTranslationUnit = (requestId: string) => `page-translation/${requestId}/`;
 const pageTranslationKey = (requestId: string, claimToken: string) => `${pageTranslationUnit(requestId)}${claimToken}`;
 
+/** Prepared (src/db/sql.ts): every page not wholly cached runs it. */
+const claim = preparedStatement('page_translation_claim', (userId: string, requestId: string, bodyHash: string, token: string) =>
+  sql<{ claim_token: string; took_over: boolean }>`INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, lease_expires_at)
+     VALUES (${userId}, ${requestId}, ${bodyHash}, 'running', ${token}, ${leaseExpirySql(LEASE.durationMs)})
+     ON CONFLICT (user_id, request_id) DO UPDATE
+       SET body_hash = EXCLUDED.body_hash, claim_token = EXCLUDED.claim_token, claimed_at = now(), lease_expires_at = EXCLUDED.lease_expires_at
+       WHERE page_translation_requests.status = 'running'
+         AND page_translation_requests.lease_expires_at < clock_timestamp()
+     RETURNING claim_token, xmax <> 0 AS took_over`);
+
 /**
  * Claims the request_id under a lease (src/services/leases.ts). A running claim whose lease has
  * lapsed lost its process, and this request takes it over.
@@ -77,21 +89,11 @@ async function claimRequest(em: Em, userId: string, requestId: string, bodyHash:
   // A claimant that fails deletes its row; a request arriving just then finds no row and tries again.
   for (let round = 0; round < 3; round++) {
     const token = randomUUID();
-    const [claimed] = await em.execute<{ claim_token: string; took_over: boolean }[]>(
-      `INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, lease_expires_at)
-       VALUES (?, ?, ?, 'running', ?, ${LEASE_EXPIRY_SQL})
-       ON CONFLICT (user_id, request_id) DO UPDATE
-         SET body_hash = EXCLUDED.body_hash, claim_token = EXCLUDED.claim_token, claimed_at = now(), lease_expires_at = EXCLUDED.lease_expires_at
-         WHERE page_translation_requests.status = 'running'
-           AND page_translation_requests.lease_expires_at < clock_timestamp()
-       RETURNING claim_token, xmax <> 0 AS took_over`,
-      [userId, requestId, bodyHash, token, LEASE.durationMs],
-    );
+    const claimed = await firstRow(em, claim(userId, requestId, bodyHash, token));
     // xmax is set on a row the upsert updated: an earlier claim was taken over, not a new one inserted.
     if (claimed) return { kind: 'claimed', token, tookOver: claimed.took_over };
-    const [existing] = await em.execute<{ body_hash: string; status: 'running' | 'done'; response: PageTranslationResponse | null }[]>(
-      `SELECT body_hash, status, response FROM page_translation_requests WHERE user_id = ? AND request_id = ?`,
-      [userId, requestId],
+    const existing = await firstRow<{ body_hash: string; status: 'running' | 'done'; response: PageTranslationResponse | null }>(em,
+      sql`SELECT body_hash, status, response FROM page_translation_requests WHERE user_id = ${userId} AND request_id = ${requestId}`,
     );
     if (!existing) continue;
     if (existing.body_hash !== bodyHash) {
@@ -105,14 +107,15 @@ async function claimRequest(em: Em, userId: string, requestId: string, bodyHash:
   throw new AppError('request_in_progress', 'A request with this request_id is being retried concurrently; retry shortly.');
 }
 
+/** Prepared (src/db/sql.ts): every page served wholly from the cache runs it. */
+const freeAnswer = preparedStatement('page_translation_free_answer', (userId: string, requestId: string, bodyHash: string, responseJson: string) =>
+  sql`INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, response, credits_charged, completed_at)
+     VALUES (${userId}, ${requestId}, ${bodyHash}, 'done', ${randomUUID()}, ${responseJson}::jsonb, 0, now())
+     ON CONFLICT (user_id, request_id) DO NOTHING RETURNING 1`);
+
 /** Records a page served wholly from the cache as done; false when its request_id exists already. */
 async function recordFreeAnswer(em: Em, userId: string, requestId: string, bodyHash: string, response: PageTranslationResponse): Promise<boolean> {
-  const inserted = await em.execute(
-    `INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, response, credits_charged, completed_at)
-     VALUES (?, ?, ?, 'done', ?, ?::jsonb, 0, now())
-     ON CONFLICT (user_id, request_id) DO NOTHING RETURNING 1`,
-    [userId, requestId, bodyHash, randomUUID(), JSON.stringify(response)],
-  );
+  const inserted = await allRows(em, freeAnswer(userId, requestId, bodyHash, JSON.stringify(response)));
   return inserted.length === 1;
 }
 
@@ -222,17 +225,16 @@ async function finish(em: Em, model: ModelClient, userId: string, request: Trans
   const response: PageTranslationResponse = { request_id: request.request_id, target_language: request.target_language, items, credits_charged: 0 };
   if (creditsForCost('page_translation', costUsd) === 0) {
     // Nothing to charge (e.g. served from the cache): one conditional write, no transaction.
-    await em.execute(
-      `UPDATE page_translation_requests SET status = 'done', response = ?::jsonb, credits_charged = 0, completed_at = now()
-       WHERE user_id = ? AND request_id = ? AND claim_token = ? AND status = 'running'`,
-      [JSON.stringify(response), userId, request.request_id, token],
+    await run(em,
+      sql`UPDATE page_translation_requests SET status = 'done', response = ${JSON.stringify(response)}::jsonb, credits_charged = 0, completed_at = now()
+       WHERE user_id = ${userId} AND request_id = ${request.request_id} AND claim_token = ${token} AND status = 'running'`,
     );
     return response;
   }
   return em.transactional(async (tx) => {
-    const [mine] = await tx.execute(
-      `SELECT 1 FROM page_translation_requests WHERE user_id = ? AND request_id = ? AND claim_token = ? AND status = 'running' FOR UPDATE`,
-      [userId, request.request_id, token],
+    const mine = await firstRow(tx,
+      sql`SELECT 1 FROM page_translation_requests WHERE user_id = ${userId} AND request_id = ${request.request_id} AND claim_token = ${token}
+           AND status = 'running' FOR UPDATE`,
     );
     if (!mine) {
       // Superseded after our claim went stale: the other run charges and stores; this call's cost is nobody's.
@@ -248,10 +250,10 @@ async function finish(em: Em, model: ModelClient, userId: string, request: Trans
       ref: request.request_id,
     });
     response.credits_charged = charged.debited;
-    await tx.execute(
-      `UPDATE page_translation_requests SET status = 'done', response = ?::jsonb, credits_charged = ?, completed_at = now()
-       WHERE user_id = ? AND request_id = ?`,
-      [JSON.stringify(response), response.credits_charged, userId, request.request_id],
+    await run(tx,
+      sql`UPDATE page_translation_requests SET status = 'done', response = ${JSON.stringify(response)}::jsonb, credits_charged = ${response.credits_charged},
+           completed_at = now()
+       WHERE user_id = ${userId} AND request_id = ${request.request_id}`,
     );
     return response;
   });

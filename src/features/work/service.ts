@@ -1,5 +1,6 @@
 import { hash, randomUUID } from 'node:crypto';
 import type { Em } from '../../db/orm.ts';
+import { sql, firstRow } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 import type { ModelClient } from '../../model/model-client.ts';
 import { MAX_LIBRARY_EXPRESSIONS, workDraftRequest } from './prompts.ts';
@@ -45,10 +46,10 @@ export async function draftWork(em: Em, model: ModelClient, input: WorkInput): P
       if (key !== undefined) {
         // The draft and its charge commit together; a concurrent twin that stored first wins, and
         // this call returns that draft, uncharged.
-        const [stored] = await tx.execute<{ user_id: string }[]>(
-          `INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response) VALUES (?, ?, ?, ?::jsonb)
+        const stored = await firstRow<{ user_id: string }>(tx,
+          sql`INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response) VALUES (${input.userId}, ${key}, ${bodyHash},
+               ${JSON.stringify(draft)}::jsonb)
            ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING user_id`,
-          [input.userId, key, bodyHash, JSON.stringify(draft)],
         );
         if (!stored) return { ...(await storedDraft(tx, input.userId, key, bodyHash))!, twin: true };
       }
@@ -69,9 +70,8 @@ export async function draftWork(em: Em, model: ModelClient, input: WorkInput): P
 
 /** The draft stored under this key (nothing is charged for it again), or null; 422 for another body. */
 async function storedDraft(em: Em, userId: string, key: string, bodyHash: string): Promise<WorkResponse | null> {
-  const [row] = await em.execute<{ body_hash: string; response: Omit<WorkResponse, 'creditsCharged'> }[]>(
-    `SELECT body_hash, response FROM work_drafts WHERE user_id = ? AND idempotency_key = ?`,
-    [userId, key],
+  const row = await firstRow<{ body_hash: string; response: Omit<WorkResponse, 'creditsCharged'> }>(em,
+    sql`SELECT body_hash, response FROM work_drafts WHERE user_id = ${userId} AND idempotency_key = ${key}`,
   );
   if (!row) return null;
   if (row.body_hash !== bodyHash) {

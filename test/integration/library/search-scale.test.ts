@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import type { operations } from '../../../clients/rest/schema.d.ts';
-import { LIBRARY_SEARCH_CONDITION } from '../../../src/features/library/service.ts';
+import { allRows, sql, type Sql } from '../../../src/db/sql.ts';
+import { librarySearchCondition } from '../../../src/features/library/service.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, waitForStatus } from './helpers.ts';
@@ -40,9 +41,8 @@ it('searches 100,000 cards case- and accent-insensitively through the trigram in
   const body = await list({ query: 'CREME BRULEE' });
   expect(body.items.map((i) => i.cardId)).toEqual([card.cardId]);
 
-  const plan = await stack.orm.em.fork().execute<{ 'QUERY PLAN': string }[]>(
-    `EXPLAIN SELECT id FROM cards c WHERE c.user_id = ? AND ${LIBRARY_SEARCH_CONDITION} ORDER BY c.created_at DESC, c.id DESC LIMIT 51`,
-    [user.userId, 'CRÈME BRÛLÉE'],
+  const plan = await allRows<{ 'QUERY PLAN': string }>(stack.orm.em.fork(),
+    sql`EXPLAIN SELECT id FROM cards c WHERE c.user_id = ${user.userId} AND ${librarySearchCondition('CRÈME BRÛLÉE')} ORDER BY c.created_at DESC, c.id DESC LIMIT 51`,
   );
   expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('cards_search_idx');
 });
@@ -59,19 +59,18 @@ it('pages through 100,000 cards with the cursor', async () => {
 
 it('serves every search and listing from an index, never a sequential scan of cards', async () => {
   const em = stack.orm.em.fork();
-  const plan = async (sql: string, params: unknown[]) =>
-    (await em.execute<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`, params)).map((r) => r['QUERY PLAN']).join('\n');
-  const listing = `SELECT id FROM cards c WHERE c.user_id = ?`;
-  const order = `ORDER BY c.created_at DESC, c.id DESC LIMIT 51`;
+  const plan = async (query: Sql) => (await allRows<{ 'QUERY PLAN': string }>(em, sql`EXPLAIN ${query}`)).map((r) => r['QUERY PLAN']).join('\n');
+  const listing = sql`SELECT id FROM cards c WHERE c.user_id = ${user.userId}`;
+  const order = sql`ORDER BY c.created_at DESC, c.id DESC LIMIT 51`;
   const [deep] = await em.execute<{ id: string; created_at: Date }[]>(
     `SELECT id, created_at FROM cards WHERE user_id = ? ORDER BY created_at DESC, id DESC OFFSET 90000 LIMIT 1`, [user.userId],
   );
   const plans = {
-    'rare word': await plan(`${listing} AND ${LIBRARY_SEARCH_CONDITION} ${order}`, [user.userId, md5Of(77)]),
-    'accent-folded': await plan(`${listing} AND ${LIBRARY_SEARCH_CONDITION} ${order}`, [user.userId, 'CRÈME BRÛLÉE']),
-    'common word': await plan(`${listing} AND ${LIBRARY_SEARCH_CONDITION} ${order}`, [user.userId, 'expression']),
-    'first page': await plan(`${listing} ${order}`, [user.userId]),
-    'deep page': await plan(`${listing} AND (c.created_at, c.id) < (?::timestamptz, ?::uuid) ${order}`, [user.userId, deep!.created_at, deep!.id]),
+    'rare word': await plan(sql`${listing} AND ${librarySearchCondition(md5Of(77))} ${order}`),
+    'accent-folded': await plan(sql`${listing} AND ${librarySearchCondition('CRÈME BRÛLÉE')} ${order}`),
+    'common word': await plan(sql`${listing} AND ${librarySearchCondition('expression')} ${order}`),
+    'first page': await plan(sql`${listing} ${order}`),
+    'deep page': await plan(sql`${listing} AND (c.created_at, c.id) < (${deep!.created_at}::timestamptz, ${deep!.id}::uuid) ${order}`),
   };
   for (const [query, text] of Object.entries(plans)) {
     expect(text, query).not.toMatch(/Seq Scan on cards/);

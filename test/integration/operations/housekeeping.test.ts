@@ -7,6 +7,7 @@ import { createModelClient } from '../../../src/model/model-client.ts';
 import { metricsRegistry } from '../../../src/platform/metrics.ts';
 import { ensureHousekeepingSchedule, housekeepingScheduleId } from '../../../src/temporal/schedules.ts';
 import { storeGeneratedAudio } from '../../../src/features/audio/service.ts';
+import { allRows, sql as statement, type Sql } from '../../../src/db/sql.ts';
 import { audioSweepSql, candidateSql, oldestFirstRule, retentionPolicy, sweepTable, translationCacheCutoff, translationCacheRules } from '../../../src/services/retention.ts';
 import { runWorker } from '../../../src/worker/worker.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
@@ -255,20 +256,19 @@ describe('retention sweeps', () => {
       expect(text, index).toMatch(new RegExp(`Index (Only )?Scan (using|on) ${index}`));
       expect(text, index).not.toContain('Seq Scan');
     };
-    const plan = (query: string, params: unknown[]) => stack.orm.em.fork().transactional(async (tx) => {
+    const plan = (query: Sql) => stack.orm.em.fork().transactional(async (tx) => {
       await tx.execute(`SET LOCAL enable_seqscan = off`);
-      return (await tx.execute<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${query}`, params)).map((r) => r['QUERY PLAN']).join('\n');
+      return (await allRows<{ 'QUERY PLAN': string }>(tx, statement`EXPLAIN ${query}`)).map((r) => r['QUERY PLAN']).join('\n');
     });
     for (const [table, index] of Object.entries(expected) as [keyof typeof expected, string][]) {
-      const rule = oldestFirstRule(table, policy());
-      expectIndex(await plan(candidateSql(table, rule), [...rule.params, 500]), index);
+      expectIndex(await plan(candidateSql(table, oldestFirstRule(table, policy()), 500)), index);
     }
     const cache = translationCacheRules(await translationCacheCutoff(stack.orm.em.fork(), policy()));
-    expectIndex(await plan(candidateSql('translation_cache', cache.alone), [...cache.alone.params, 500]), 'translation_cache_alone_created_idx');
-    expectIndex(await plan(candidateSql('translation_contexts', cache.calls), [...cache.calls.params, 500]), 'translation_contexts_created_idx');
+    expectIndex(await plan(candidateSql('translation_cache', cache.alone, 500)), 'translation_cache_alone_created_idx');
+    expectIndex(await plan(candidateSql('translation_contexts', cache.calls, 500)), 'translation_contexts_created_idx');
     // What the cascade from a context deletes is found by its context.
-    expectIndex(await plan(`SELECT id FROM translation_cache WHERE context_id = ?`, [1]), 'translation_cache_context_idx');
-    expectIndex(await plan(audioSweepSql(), [7, 500]), 'audio_unlinks_at_idx');
+    expectIndex(await plan(statement`SELECT id FROM translation_cache WHERE context_id = ${1}`), 'translation_cache_context_idx');
+    expectIndex(await plan(audioSweepSql(7, 500)), 'audio_unlinks_at_idx');
   });
 });
 

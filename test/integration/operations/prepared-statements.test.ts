@@ -1,46 +1,61 @@
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createOrm, type Orm } from '../../../src/db/orm.ts';
+import { allRows, firstRow, preparedStatement, run, sql } from '../../../src/db/sql.ts';
+import { librarySearchCondition } from '../../../src/features/library/service.ts';
 
+/** One pooled connection, so that every statement here runs where the previous ones were prepared. */
 let orm: Orm;
 beforeAll(async () => { orm = await createOrm(inject('infra').databaseUrl, { poolMax: 1 }); });
 afterAll(async () => orm?.close());
 
-const prepared = (tx: Orm['em']) =>
-  tx.execute<{ statement: string; generic_plans: number }[]>(`SELECT statement, generic_plans::int AS generic_plans FROM pg_prepared_statements`);
+const prepared = async () =>
+  allRows<{ name: string; statement: string; generic_plans: number }>(orm.em.fork(), sql`SELECT name, statement, generic_plans::int AS generic_plans FROM pg_prepared_statements`);
 
-it('raw SQL with parameters runs as a prepared statement: parsed once per connection, then on a reused generic plan', async () => {
-  const statement = `SELECT ?::int + 1 AS next, ?::text AS label /* prepared-statements.test */`;
-  await orm.em.fork().transactional(async (tx) => {
-    for (let i = 0; i < 8; i++) expect(await tx.execute(statement, [i, `run ${i}`])).toEqual([{ next: i + 1, label: `run ${i}` }]);
-    const ours = (await prepared(tx)).filter((row) => row.statement.includes('prepared-statements.test */'));
-    expect(ours).toEqual([{ statement: `SELECT $1::int + 1 AS next, $2::text AS label /* prepared-statements.test */`, generic_plans: 3 }]);
-  });
-});
+const nextOf = preparedStatement('test_next', (i: number, label: string) => sql<{ next: number; label: string }>`SELECT ${i}::int + 1 AS next, ${label}::text AS label`);
 
-it('values keep their meaning when bound: quotes, JSON, NULL, dates and booleans', async () => {
-  const at = new Date('2026-11-26T05:00:00.123Z');
-  const [row] = await orm.em.fork().execute<Record<string, unknown>[]>(
-    `SELECT ?::text AS quoted, (?::jsonb)->>'k' AS json, ?::text IS NULL AS missing, ?::timestamptz = '2026-11-26T05:00:00.123Z'::timestamptz AS same_instant, ?::boolean AS yes`,
-    [`it's "here"; DROP TABLE users; --`, JSON.stringify({ k: 'v\u00e9' }), null, at, true],
-  );
-  expect(row).toEqual({ quoted: `it's "here"; DROP TABLE users; --`, json: 'v\u00e9', missing: true, same_instant: true, yes: true });
-});
-
-it('statements binding would change keep MikroORM quoting: an array parameter still expands into a list', async () => {
-  const rows = await orm.em.fork().execute<{ n: number }[]>(`SELECT n FROM generate_series(1, 5) AS n WHERE n IN (?) ORDER BY n`, [[2, 4]]);
-  expect(rows).toEqual([{ n: 2 }, { n: 4 }]);
-});
-
-it('a migration that adds a column does not break what live connections prepared: SELECT * is never prepared', async () => {
-  const table = `prepared_star_${process.pid}`;
+it('a declared statement runs by name: parsed once per connection, then on a reused generic plan', async () => {
   const em = orm.em.fork();
-  await em.execute(`CREATE TABLE ${table} (id int PRIMARY KEY, a text)`);
+  for (let i = 0; i < 8; i++) expect(await firstRow(em, nextOf(i, `run ${i}`))).toEqual({ next: i + 1, label: `run ${i}` });
+  expect((await prepared()).filter((p) => p.name === 'test_next')).toEqual([
+    { name: 'test_next', statement: 'SELECT $1::int + 1 AS next, $2::text AS label', generic_plans: 3 },
+  ]);
+});
+
+it('every other statement runs unnamed, planned for its values: a library search is never prepared', async () => {
+  const em = orm.em.fork();
+  const userId = '00000000-0000-4000-8000-000000000000';
+  for (const word of ['rare', 'common', 'rare', 'common', 'rare', 'common']) {
+    await allRows(em, sql`SELECT id FROM cards c WHERE c.user_id = ${userId} AND ${librarySearchCondition(word)} ORDER BY c.created_at DESC LIMIT 51`);
+  }
+  expect((await prepared()).map((p) => p.statement).filter((s) => s.includes('library_contains_pattern'))).toEqual([]);
+  expect((await prepared()).map((p) => p.name)).toEqual(expect.arrayContaining(['test_next']));
+});
+
+it('a migration that adds a column does not break what live connections prepared: prepared statements name their columns', async () => {
+  const table = `prepared_columns_${process.pid}`;
+  const em = orm.em.fork();
+  await run(em, sql`CREATE TABLE ${sql.table(table)} (id int PRIMARY KEY, a text)`);
   try {
-    await em.execute(`INSERT INTO ${table} (id, a) VALUES (?, ?)`, [1, 'x']);
-    for (let i = 0; i < 2; i++) await em.execute(`SELECT * FROM ${table} WHERE id = ?`, [1]);
-    await em.execute(`ALTER TABLE ${table} ADD COLUMN b text`);
-    expect(await em.execute(`SELECT * FROM ${table} WHERE id = ?`, [1])).toEqual([{ id: 1, a: 'x', b: null }]);
+    const byId = preparedStatement('test_by_id', (id: number) => sql<{ id: number; a: string }>`SELECT id, a FROM ${sql.table(table)} WHERE id = ${id}`);
+    await run(em, sql`INSERT INTO ${sql.table(table)} (id, a) VALUES (${1}, ${'x'})`);
+    for (let i = 0; i < 7; i++) expect(await firstRow(em, byId(1))).toEqual({ id: 1, a: 'x' });
+    await run(em, sql`ALTER TABLE ${sql.table(table)} ADD COLUMN b text`);
+    expect(await firstRow(em, byId(1))).toEqual({ id: 1, a: 'x' });
+    // An unprepared SELECT * sees the new column at once.
+    expect(await firstRow(em, sql`SELECT * FROM ${sql.table(table)} WHERE id = ${1}`)).toEqual({ id: 1, a: 'x', b: null });
   } finally {
-    await em.execute(`DROP TABLE ${table}`);
+    await run(em, sql`DROP TABLE ${sql.table(table)}`);
+  }
+});
+
+it('the statements the service prepares keep their values and their names across connections', async () => {
+  // A second ORM: its connection prepares the same names afresh.
+  const other = await createOrm(inject('infra').databaseUrl, { poolMax: 1 });
+  try {
+    for (const em of [orm.em.fork(), other.em.fork()]) {
+      expect(await firstRow(em, nextOf(41, `it's ?`))).toEqual({ next: 42, label: `it's ?` });
+    }
+  } finally {
+    await other.close();
   }
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PRACTICE_CANDIDATES_SQL } from '../../../src/features/library/card-reads.ts';
+import { allRows, sql } from '../../../src/db/sql.ts';
+import { practiceCandidatesSql } from '../../../src/features/library/card-reads.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 
@@ -30,7 +31,7 @@ afterAll(async () => { await stack?.close(); });
 // Behaviour only: the bench times opening a session (bench/scenarios/replay.ts); the plan says why it stays low.
 it('reads a session\'s candidates from an index per kind of card: in order once analysed, never by a scan of every card', async () => {
   const em = stack.orm.em.fork();
-  const plan = async () => (await em.execute<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${PRACTICE_CANDIDATES_SQL}`, [user.userId, new Date(), 50, user.userId, 50]))
+  const plan = async () => (await allRows<{ 'QUERY PLAN': string }>(em, sql`EXPLAIN ${practiceCandidatesSql(user.userId, new Date(), 50)}`))
     .map((r) => r['QUERY PLAN']).join('\n');
   const fresh = await plan();
   await em.execute(`ANALYZE cards, card_schedules`);
