@@ -33,7 +33,7 @@ import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createOrm, migrate, type Orm } from '../src/db/orm.ts';
-import { optimisationKey } from '../src/domain/fsrs-optimisation.ts';
+import { optimisationKey } from '../src/features/replay/optimisation-rules.ts';
 import { enqueueOptimisation } from '../src/features/replay/optimiser.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createModelClient, type ModelClient } from '../src/model/model-client.ts';

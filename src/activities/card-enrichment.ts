@@ -1,5 +1,5 @@
-import type { EnrichmentError, EnrichmentOutcome } from '../domain/library-enrichment.ts';
-import { type EnrichmentRef, enrichCard, recordEnrichmentFailure } from '../features/library/enrichment.ts';
+import type { EnrichmentError, EnrichmentOutcome } from '../features/library/preparation-rules.ts';
+import { type EnrichmentRef, enrichCard, recordEnrichmentFailure } from '../features/library/preparation.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
 import { whileHeartbeating } from './background-call.ts';
 import type { ActivityDeps } from './index.ts';

@@ -1,4 +1,4 @@
-import { MIN_LONG_TERM_REVIEWS, type OptimisationOutcome } from '../domain/fsrs-optimisation.ts';
+import { MIN_LONG_TERM_REVIEWS, type OptimisationOutcome } from '../features/replay/optimisation-rules.ts';
 import { fitLearnerParameters } from '../features/replay/fitting.ts';
 import { enqueueOptimisation } from '../features/replay/optimiser.ts';
 import { wakeOutboxRelay } from '../temporal/outbox-dispatch.ts';

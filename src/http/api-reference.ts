@@ -1,9 +1,9 @@
 import { libraryReference } from '../features/library/reference.ts';
 import { sentencesReference } from '../features/sentences/reference.ts';
-import { pageTranslationReference } from '../features/translation/reference.ts';
+import { pageTranslationReference } from '../features/page-translation/reference.ts';
 import { replayReference } from '../features/replay/reference.ts';
 import { audioReference } from '../features/audio/reference.ts';
-import { workReference } from '../features/work/reference.ts';
+import { workReference } from '../features/drafts/reference.ts';
 import { TOKEN_PREFIX } from '../domain/limits.ts';
 import { problemCatalog } from '../domain/problems.ts';
 

@@ -1,6 +1,6 @@
 import { isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { EnrichmentOutcome } from '../domain/library-enrichment.ts';
+import type { EnrichmentOutcome } from '../features/library/preparation-rules.ts';
 import type { BusinessOutcome } from '../domain/workflow-outcome.ts';
 import { catalogFailureOf, LOCAL_LONG_CALL, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
 import { outcomeOfFailure, recordOutcome } from './outcome.ts';
@@ -31,7 +31,7 @@ export async function cardEnrichment(input: CardEnrichmentInput): Promise<CardEn
   try {
     result = await (patched(PREPARED_LOCALLY) ? local : remote).prepareCardEnrichment(input);
   } catch (error) {
-    // The service cancels a preparation only when its card is deleted (features/library/enrichment.ts).
+    // The service cancels a preparation only when its card is deleted (features/library/preparation.ts).
     if (isCancellation(error)) return deleted(input.cardId);
     const failure = catalogFailureOf(error);
     await recordCardEnrichmentFailure(input, failure);

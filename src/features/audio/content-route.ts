@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { contentRange, decideRange, unsatisfiedRange } from '../../domain/byte-range.ts';
+import { contentRange, decideRange, unsatisfiedRange } from './byte-range.ts';
 import { AppError } from '../../domain/problems.ts';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { requirePrincipal } from '../../http/plugins/auth.ts';

@@ -1,6 +1,6 @@
 import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, type Sql } from '../../db/sql.ts';
-import type { ReplayCandidate } from '../../domain/replay-session.ts';
+import type { ReplayCandidate } from '../replay/session-plan.ts';
 import type { SchedulingStateName } from '../../domain/scheduling.ts';
 
 /**

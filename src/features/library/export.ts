@@ -5,7 +5,7 @@ import { allRows, sql } from '../../db/sql.ts';
 import {
   ankiHeader, ankiRow, CARD_COLUMNS, cardFields, delimitedRow, EXPORT_FORMATS, type ExportCard, type ExportFormat, type ExportReview,
   REVIEW_COLUMNS, reviewFields,
-} from '../../domain/library-export.ts';
+} from './export-format.ts';
 import type { App, AppDeps } from '../../http/deps.ts';
 import { requirePrincipal } from '../../http/plugins/auth.ts';
 import { AUTHED, problems } from '../../http/problem-responses.ts';

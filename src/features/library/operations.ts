@@ -1,4 +1,4 @@
-import { decodeCursor } from '../../domain/library-listing.ts';
+import { decodeCursor } from './listing.ts';
 import { AppError } from '../../domain/problems.ts';
 import { defineOperation, restParts, type OperationContext } from '../../http/operation.ts';
 import {

@@ -1,4 +1,4 @@
-import { CARD_ENRICHMENT_BUDGET } from '../../domain/enrichment-budget.ts';
+import { CARD_ENRICHMENT_BUDGET } from './preparation-budget.ts';
 import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
 
 export const libraryReference = `## Library (cards)

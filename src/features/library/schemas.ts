@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FOCUS_KINDS, REGISTERS } from '../../domain/library-enrichment.ts';
-import { CURSOR_PATTERN, captureTextProblem } from '../../domain/library-listing.ts';
+import { FOCUS_KINDS, REGISTERS } from './preparation-rules.ts';
+import { CURSOR_PATTERN, captureTextProblem } from './listing.ts';
 import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
 import { cleanedLengthPattern, LETTER_PATTERN } from '../../domain/normalise.ts';
 import { codePointString, isoDate } from '../shared-schemas.ts';

@@ -3,8 +3,8 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Em, Orm } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, type Sql } from '../../db/sql.ts';
-import type { CardEnrichment, EnrichmentError } from '../../domain/library-enrichment.ts';
-import { type ListCursor, encodeCursor } from '../../domain/library-listing.ts';
+import type { CardEnrichment, EnrichmentError } from './preparation-rules.ts';
+import { type ListCursor, encodeCursor } from './listing.ts';
 import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
 import { AppError } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
@@ -13,7 +13,7 @@ import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, out
 import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { cardEnrichment } from '../../workflows/card-enrichment.ts';
-import { cancelEnrichment, enrichmentWorkflowId } from './enrichment.ts';
+import { cancelEnrichment, enrichmentWorkflowId } from './preparation.ts';
 import type { Card, CardDetail, EnrichmentStatus } from './schemas.ts';
 
 /** The `cards` columns every view is built from. */

@@ -1,6 +1,6 @@
 import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow } from '../../db/sql.ts';
-import { trainingItems, type LoggedReview, type OptimisationOutcome } from '../../domain/fsrs-optimisation.ts';
+import { trainingItems, type LoggedReview, type OptimisationOutcome } from './optimisation-rules.ts';
 import type { RatingName } from '../../domain/replay-rating.ts';
 import { fitAndJudge } from './fsrs-fit.ts';
 import { FITTED_COLUMNS, fittedOf, type FittedRow } from './optimiser.ts';

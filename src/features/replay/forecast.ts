@@ -1,6 +1,6 @@
 import type { Em } from '../../db/orm.ts';
 import { allRows, firstRow, sql } from '../../db/sql.ts';
-import { FORECAST_DAYS, type ReplayForecast, buildForecast } from '../../domain/replay-forecast.ts';
+import { FORECAST_DAYS, type ReplayForecast, buildForecast } from './forecast-rules.ts';
 
 /**
  * GET /api/replay/forecast: the reviewed, ready cards due now, the next due time and the cards

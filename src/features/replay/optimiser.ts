@@ -1,6 +1,6 @@
 import type { Em, Orm } from '../../db/orm.ts';
 import { sql, firstRow } from '../../db/sql.ts';
-import { MIN_LONG_TERM_REVIEWS, optimisationKey, type FittedParameters } from '../../domain/fsrs-optimisation.ts';
+import { MIN_LONG_TERM_REVIEWS, optimisationKey, type FittedParameters } from './optimisation-rules.ts';
 import { AppError } from '../../domain/problems.ts';
 import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';

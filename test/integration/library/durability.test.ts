@@ -1,7 +1,7 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
-import { enrichCard } from '../../../src/features/library/enrichment.ts';
+import { enrichCard } from '../../../src/features/library/preparation.ts';
 import { deleteCard } from '../../../src/features/library/service.ts';
 import { relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
 import { outcomeKey } from '../../../src/temporal/search-attributes.ts';

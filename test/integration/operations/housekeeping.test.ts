@@ -14,7 +14,7 @@ import { startStack, type Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText, waitForAudio } from '../audio/support.ts';
 import { insertCacheCall, linkClip, linkedClip, remaining, seedRetentionRows, undispatchedOutboxRows, unlinkedClip } from './support.ts';
-import type { TranslateRequest } from '../translation/support.ts';
+import type { TranslateRequest } from '../page-translation/support.ts';
 import { api, bodyOf, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import type { EnrichmentOutcome } from '../../../src/domain/library-enrichment.ts';
+import type { EnrichmentOutcome } from '../../../src/features/library/preparation-rules.ts';
 import { workflowId, WORKFLOW_KINDS } from '../../../src/temporal/workflow-ids.ts';
 import { cardEnrichment, type CardEnrichmentInput } from '../../../src/workflows/card-enrichment.ts';
 import { attempt, eventKinds, expectFailedWith, failsWith, outcomeOf, runWithWorker, settle, useTimeSkipping, type MockActivities } from './support.ts';

@@ -1,0 +1,201 @@
+import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Logger } from 'pino';
+import type { Em } from '../../db/orm.ts';
+import { sql, firstRow, run } from '../../db/sql.ts';
+import {
+  type EnrichmentError,
+  type EnrichmentOutcome,
+  ENRICHMENT_TASK,
+  buildEnrichmentRequest,
+  finaliseEnrichment,
+  enrichmentOutputSchema,
+  settledOutcome,
+} from './preparation-rules.ts';
+import { OUTPUT_TOKEN_LIMITS } from '../../domain/model-budget.ts';
+import { askAgainAfterInvalidAnswer, BUDGET_SPENT_MESSAGE, CARD_ENRICHMENT_BUDGET } from './preparation-budget.ts';
+import { AppError, isAppError } from '../../domain/problems.ts';
+import type { ModelClient, StructuredRequest, StructuredResult } from '../../model/model-client.ts';
+import { businessOutcomeOf } from '../../domain/workflow-outcome.ts';
+import { counter, histogram } from '../../platform/metrics.ts';
+import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
+import { type BackgroundCall, modelCallHold, withCreditHold } from '../credits/paid-call.ts';
+import { charge } from '../credits/wallet.ts';
+import { announceStatusChange } from '../status/changes.ts';
+
+/**
+ * The preparation of a card ("enrichment"): what the workflow's activities do, and how the API
+ * cancels the workflow.
+ *
+ * Why an outbox: the card row and the intent to prepare it are written in one transaction, and
+ * the workflow is started after the commit. Starting the workflow inside the transaction could
+ * start work for a card that a rollback then removes; starting it after the commit without a
+ * record loses it when the process dies in between (the card would stay pending forever). The
+ * outbox row survives that crash and the relay in the worker starts it a few seconds later.
+ */
+
+export const enrichmentWorkflowId = (cardId: string) => workflowId(WORKFLOW_KINDS.cardEnrichment, cardId);
+
+/** Idempotency key of an attempt's charge: a retried activity can never charge twice. */
+export const enrichmentChargeKey = (cardId: string, attempt: number) => `${enrichmentWorkflowId(cardId)}/attempt-${attempt}`;
+
+const preparations = counter('lcs_card_preparations_total', 'Card preparations settled, by outcome (ready, failed, or a business outcome such as insufficient_credits) and catalog code', ['outcome', 'code']);
+const captureToReady = histogram(
+  'lcs_capture_to_ready_seconds',
+  'Time from a capture to its card being ready, first attempts only (a refresh starts later)',
+  [],
+  [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800],
+);
+
+export interface EnrichmentRef {
+  cardId: string;
+  attempt: number;
+}
+
+/** How long a deletion waits for Temporal to take the cancellation before answering anyway. */
+const CANCEL_DEADLINE_MS = 2_000;
+
+/**
+ * Cancels the card's running preparation, if any. Its absence is not an error. Bounded: with
+ * Temporal unreachable the client retries for tens of seconds, and the deletion (already
+ * committed) must not wait for that.
+ */
+export async function cancelEnrichment(temporal: Client, cardId: string, logger?: Pick<Logger, 'warn'>): Promise<void> {
+  try {
+    const handle = temporal.workflow.getHandle(enrichmentWorkflowId(cardId));
+    await temporal.connection.withDeadline(Date.now() + CANCEL_DEADLINE_MS, () => handle.cancel());
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return;
+    // The card is already gone and preparation only stores into an existing card, so a missed
+    // cancellation costs one model call, never a resurrected card.
+    logger?.warn({ workflowId: enrichmentWorkflowId(cardId), err: (error as Error).message }, 'could not cancel a preparation');
+  }
+}
+
+interface EnrichmentCardRow {
+  user_id: string;
+  text: string;
+  enrichment_status: 'pending' | 'ready' | 'failed';
+  enrichment_attempt: number;
+  enrichment_error: EnrichmentError | null;
+  native_language: string | null;
+}
+
+/**
+ * One preparation attempt of one card: credits held for its maximum cost, a validated model call
+ * within the card's budget (completeWithinBudget), then — in one transaction, with the card row
+ * locked — the charge (keyed by card and attempt, settling the hold) and the stored result. A retry after a crash anywhere either
+ * finds the attempt settled (no model call) or redoes the call and stores it once; the card is
+ * charged at most once per attempt and only when the result is stored. A deleted card is never
+ * written back nor charged.
+ */
+export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef, background?: BackgroundCall, log?: EnrichmentLog): Promise<EnrichmentOutcome> {
+  const card = await firstRow<EnrichmentCardRow>(em,
+    sql`SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
+     FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ${ref.cardId}`,
+  );
+  const settled = settledOutcome(card ? { status: card.enrichment_status, attempt: card.enrichment_attempt, error: card.enrichment_error } : null, ref.attempt);
+  if (settled || !card) return settled ?? { outcome: 'gone' };
+  if (!card.native_language) throw new AppError('language_setup_required', 'The account has no native language set.');
+
+  const request = {
+    task: ENRICHMENT_TASK,
+    schema: enrichmentOutputSchema,
+    ...buildEnrichmentRequest(card.text, card.native_language),
+    maxTokens: OUTPUT_TOKEN_LIMITS.capture_preparation,
+    ...(background?.signal ? { signal: background.signal } : {}),
+  };
+  const unit = enrichmentChargeKey(ref.cardId, ref.attempt);
+  const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
+  let waitedSeconds = 0;
+  return withCreditHold(em, model, hold, background, async () => {
+    const answer = await completeWithinBudget(em, model, ref, request, log);
+    const enrichment = finaliseEnrichment(card.text, answer.data);
+    const stored = await em.transactional(async (tx): Promise<EnrichmentOutcome | { discarded: EnrichmentOutcome }> => {
+      const locked = await firstRow<Omit<EnrichmentCardRow, 'text' | 'native_language'>>(tx,
+        sql`SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ${ref.cardId} FOR UPDATE`,
+      );
+      const now = settledOutcome(locked ? { status: locked.enrichment_status, attempt: locked.enrichment_attempt, error: locked.enrichment_error } : null, ref.attempt);
+      if (now || !locked) return { discarded: now ?? { outcome: 'gone' } };
+      await charge(tx, {
+        userId: locked.user_id,
+        idempotencyKey: unit,
+        providerCostUsd: answer.costUsd,
+        kind: 'capture_preparation',
+        reason: 'capture preparation',
+        ref: ref.cardId,
+      });
+      const ready = await firstRow<{ waited_s: number }>(tx,
+        sql`UPDATE cards SET enrichment = ${JSON.stringify(enrichment)}::jsonb, enrichment_status = 'ready', enrichment_error = NULL,
+             enriched_at = now(), updated_at = now() WHERE id = ${ref.cardId}
+         RETURNING extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s`,
+      );
+      waitedSeconds = ready!.waited_s;
+      return { outcome: 'ready' };
+    });
+    if (!('discarded' in stored)) {
+      announceStatusChange(em, { userId: card.user_id, kind: 'card', id: ref.cardId, status: 'ready' });
+      preparations.inc({ outcome: 'ready', code: '' });
+      if (ref.attempt === 1) captureToReady.observe(waitedSeconds);
+      return stored;
+    }
+    // Deleted, refreshed or settled meanwhile: the answer is not kept, so nobody pays for it.
+    model.recordUnbilled({ task: ENRICHMENT_TASK, reason: 'superseded', costUsd: answer.costUsd });
+    return stored.discarded;
+  });
+}
+
+/** Where the budget's decisions are told to the operator (the activity's log): ids and counts only. */
+export type EnrichmentLog = (message: string, meta: Record<string, unknown>) => void;
+
+const enrichmentCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', ['outcome']);
+const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card preparations that failed because the card had used its model-call budget');
+
+/**
+ * The card's model call, within its budget (CARD_ENRICHMENT_BUDGET): each call is taken from
+ * the card's count before it is made, so a crash mid-call still counts, and given back when the
+ * provider could not serve it. An invalid answer is asked again once unless it cannot get better;
+ * an exhausted budget is a verdict, never retried.
+ */
+async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: EnrichmentRef, request: StructuredRequest<T>, log?: EnrichmentLog): Promise<StructuredResult<T>> {
+  for (let invalidAnswers = 0; ;) {
+    const taken = await firstRow<{ preparation_calls: number }>(em,
+      sql`UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ${ref.cardId} AND preparation_calls < ${CARD_ENRICHMENT_BUDGET.modelCalls}
+           RETURNING preparation_calls`,
+    );
+    if (!taken) {
+      budgetsSpent.inc();
+      log?.('card preparation budget spent', { cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_ENRICHMENT_BUDGET.modelCalls });
+      throw new AppError('provider_output_invalid', BUDGET_SPENT_MESSAGE);
+    }
+    try {
+      const answer = await model.complete(request);
+      enrichmentCalls.inc({ outcome: 'valid' });
+      return answer;
+    } catch (error) {
+      if (!isAppError(error)) throw error; // cancelled, or the call's fate is unknown: it stays counted
+      if (error.code !== 'provider_output_invalid') {
+        enrichmentCalls.inc({ outcome: 'unserved' });
+        await run(em, sql`UPDATE cards SET preparation_calls = preparation_calls - 1 WHERE id = ${ref.cardId} AND preparation_calls > 0`);
+        throw error;
+      }
+      enrichmentCalls.inc({ outcome: 'invalid' });
+      invalidAnswers++;
+      const again = askAgainAfterInvalidAnswer(error.extensions.outputProblem, invalidAnswers);
+      log?.('card preparation answer invalid', { cardId: ref.cardId, attempt: ref.attempt, modelCallsUsed: taken.preparation_calls, outputProblem: error.extensions.outputProblem, askingAgain: again });
+      if (!again) throw error;
+    }
+  }
+}
+
+/** Marks the attempt failed (only if it is still the card's pending attempt). */
+export async function recordEnrichmentFailure(em: Em, ref: EnrichmentRef, error: EnrichmentError): Promise<void> {
+  const marked = await firstRow<{ user_id: string }>(em,
+    sql`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ${JSON.stringify(error)}::jsonb, updated_at = now()
+     WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending' RETURNING user_id`,
+  );
+  // Counted and announced once per attempt: a retried recording finds the attempt settled already.
+  if (!marked) return;
+  announceStatusChange(em, { userId: marked.user_id, kind: 'card', id: ref.cardId, status: 'failed' });
+  preparations.inc({ outcome: businessOutcomeOf(error.code) ?? 'failed', code: error.code });
+}
