@@ -1,5 +1,5 @@
-import type { EnrichmentError, EnrichmentOutcome } from '../features/library/preparation-rules.ts';
-import { type EnrichmentRef, enrichCard, recordEnrichmentFailure } from '../features/library/preparation.ts';
+import type { PreparationError, PreparationOutcome } from '../features/library/preparation-rules.ts';
+import { type PreparationRef, prepareCard, recordPreparationFailure } from '../features/library/preparation.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
 import { whileHeartbeating } from './background-call.ts';
 import type { ActivityDeps } from './index.ts';
@@ -11,10 +11,10 @@ import type { ActivityDeps } from './index.ts';
 export function createCardEnrichmentActivities({ orm, model }: ActivityDeps) {
   return {
     /** One attempt at enriching a card; a cancellation (card deleted) reaches the model call. */
-    async prepareCardEnrichment(ref: EnrichmentRef): Promise<EnrichmentOutcome> {
+    async prepareCardEnrichment(ref: PreparationRef): Promise<PreparationOutcome> {
       return whileHeartbeating(async (call, context) => {
         try {
-          return await enrichCard(orm.em.fork(), model, ref, call, (message, meta) => { context.log.warn(message, meta); });
+          return await prepareCard(orm.em.fork(), model, ref, call, (message, meta) => { context.log.warn(message, meta); });
         } catch (error) {
           if (context.cancellationSignal.aborted) throw error;
           throw activityFailure(error);
@@ -22,8 +22,8 @@ export function createCardEnrichmentActivities({ orm, model }: ActivityDeps) {
       });
     },
 
-    async recordCardEnrichmentFailure(ref: EnrichmentRef, error: EnrichmentError): Promise<void> {
-      await recordEnrichmentFailure(orm.em.fork(), ref, error);
+    async recordCardEnrichmentFailure(ref: PreparationRef, error: PreparationError): Promise<void> {
+      await recordPreparationFailure(orm.em.fork(), ref, error);
     },
   };
 }

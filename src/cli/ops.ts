@@ -8,8 +8,8 @@ import { parseDuration } from '../domain/durations.ts';
 import { findUserIdByEmail } from '../features/account/service.ts';
 import { spendByKind } from '../features/credits/operator-reads.ts';
 import { getWallet } from '../features/credits/wallet.ts';
-import { cardCountsByStatus, extraEnrichmentCalls, failedCards } from '../features/library/operator-reads.ts';
-import { refreshEnrichment } from '../features/library/service.ts';
+import { cardCountsByStatus, extraPreparationCalls, failedCards } from '../features/library/operator-reads.ts';
+import { retryPreparation } from '../features/library/service.ts';
 import { failedSentences, sentenceCountsByStatus } from '../features/sentences/operator-reads.ts';
 import { connectTemporal } from '../temporal/connection.ts';
 import { OperatorError, operatorDatabaseUrl, operatorTemporalAddress } from './operator-config.ts';
@@ -110,7 +110,7 @@ program.command('retry')
     try {
       for (const card of cards) {
         try {
-          await refreshEnrichment(orm.em.fork(), dispatch, card.userId, card.cardId);
+          await retryPreparation(orm.em.fork(), dispatch, card.userId, card.cardId);
           outcomes.push({ cardId: card.cardId, retried: true });
         } catch (error) {
           // Retried or deleted meanwhile: the learner's own action wins.
@@ -134,7 +134,7 @@ program.command('costs')
     const options = { since: after };
     const em = orm.em.fork();
     const kinds = await spendByKind(em, options.since);
-    const extraCalls = await extraEnrichmentCalls(em, options.since);
+    const extraCalls = await extraPreparationCalls(em, options.since);
     print(program.opts<{ json: boolean }>().json, { since: options.since, kinds, unbilledPreparationCalls: extraCalls }, () => [
       `since ${options.since.toISOString()}`,
       `${'kind'.padEnd(22)} ${'charges'.padStart(8)} ${'credits'.padStart(9)} ${'provider USD'.padStart(14)} ${'USD/credit'.padStart(11)}`,

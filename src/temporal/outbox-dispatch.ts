@@ -58,7 +58,7 @@ const ROW_COLUMNS = sql`id, ${OUTBOX_COLUMNS}`;
 
 /**
  * A later run under the same workflow id is allowed only after a failed one: a retried dispatch
- * of work that already succeeded is refused by Temporal, while a refresh after a failure starts anew.
+ * of work that already succeeded is refused by Temporal, while a retry after a failure starts anew.
  * A run that completed with a business outcome (no credits) did not do the work either: a later
  * row starts anew after it too, with AFTER_BUSINESS_OUTCOME.
  */

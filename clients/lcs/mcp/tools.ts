@@ -12,7 +12,7 @@ import { walletSchema } from '../../../src/features/credits/schemas.ts';
 import { captureResultSchema, captureSchema, cardDetailSchema, cardIdInputSchema, cardSchema, listQuerySchema } from '../../../src/features/library/schemas.ts';
 import { createSentenceSchema, sentenceSchema } from '../../../src/features/sentences/schemas.ts';
 import { pageTranslationRequestSchema } from '../../../src/features/page-translation/schemas.ts';
-import { workRequestSchema, workResponseSchema, type Tone } from '../../../src/features/drafts/schemas.ts';
+import { draftRequestSchema as workRequestSchema, draftSchema as workResponseSchema, type Tone } from '../../../src/features/drafts/schemas.ts';
 import type { Card } from '../context.ts';
 import { searchLibrary } from '../library.ts';
 import type { Api } from '../service.ts';

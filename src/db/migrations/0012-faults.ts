@@ -4,7 +4,7 @@ export class Faults extends Migration {
   override name = '0012-faults';
 
   up() {
-    // Model calls a card's preparation has made (src/domain/enrichment-budget.ts): bounded per
+    // Model calls a card's preparation has made (src/features/library/preparation-rules.ts): bounded per
     // card over every retry and refresh. Existing cards start with a fresh budget.
     this.addSql(`ALTER TABLE cards ADD COLUMN preparation_calls integer NOT NULL DEFAULT 0`);
     // Leases (src/services/leases.ts): a sync sentence being translated and a claimed request_id

@@ -7,7 +7,7 @@ import type { Tone } from './schemas.ts';
 export const MAX_LIBRARY_EXPRESSIONS = 100;
 
 /** What the model must return. Every field is required (strict structured output). */
-const workDraftSchema = z.object({
+const draftOutputSchema = z.object({
   english: z.string().trim().min(1).max(8000),
   notes: z.array(z.string().trim().min(1).max(1000)).max(10),
   usedCardIds: z.array(z.string()).max(MAX_LIBRARY_EXPRESSIONS),
@@ -26,13 +26,13 @@ const SYSTEM = [
 ].join(' ');
 
 /** The `work_draft` provider request: the prompt, the tone, and the expressions on offer. */
-export function workDraftRequest(
+export function draftRequest(
   input: { prompt: string; tone: Tone; nativeLanguage: string },
   expressions: { cardId: string; text: string }[],
 ) {
   return {
     task: 'work_draft',
-    schema: workDraftSchema,
+    schema: draftOutputSchema,
     system: SYSTEM,
     input: { prompt: input.prompt, tone: input.tone, notesLanguage: languageName(input.nativeLanguage), expressions },
     maxTokens: OUTPUT_TOKEN_LIMITS.work_draft,

@@ -12,7 +12,7 @@ const prompt = z
   .trim()
   .meta({ description: `What you want to say: 1..${DRAFT_PROMPT_MAX} characters (code points) once trimmed.` });
 
-export const workRequestSchema = z
+export const draftRequestSchema = z
   .object({
     prompt,
     tone: z.enum(TONES).default('neutral'),
@@ -23,12 +23,12 @@ export const workRequestSchema = z
 const idempotencyKey = z.string().regex(IDEMPOTENCY_KEY_PATTERN, `1..${IDEMPOTENCY_KEY_MAX} of A-Z a-z 0-9 . _ : -`);
 
 /** Optional header: retries of one request under the same key are charged once. */
-export const workHeadersSchema = z.looseObject({ 'idempotency-key': idempotencyKey.optional() });
+export const draftHeadersSchema = z.looseObject({ 'idempotency-key': idempotencyKey.optional() });
 
 /** The operation's input: REST takes the key from the `Idempotency-Key` header, tRPC from the input. */
-export const workInputSchema = workRequestSchema.extend({ idempotencyKey: idempotencyKey.optional() });
+export const draftInputSchema = draftRequestSchema.extend({ idempotencyKey: idempotencyKey.optional() });
 
-export const workResponseSchema = z
+export const draftSchema = z
   .object({
     english: z.string(),
     notes: z.array(z.string()),
@@ -37,4 +37,4 @@ export const workResponseSchema = z
   })
   .meta({ id: 'WorkDraft' });
 
-export type WorkResponse = z.infer<typeof workResponseSchema>;
+export type Draft = z.infer<typeof draftSchema>;

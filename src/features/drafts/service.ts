@@ -3,14 +3,14 @@ import type { Em } from '../../db/orm.ts';
 import { sql, firstRow } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 import type { ModelClient } from '../../model/model-client.ts';
-import { MAX_LIBRARY_EXPRESSIONS, workDraftRequest } from './prompts.ts';
-import type { Tone, WorkResponse } from './schemas.ts';
+import { MAX_LIBRARY_EXPRESSIONS, draftRequest } from './prompts.ts';
+import type { Tone, Draft } from './schemas.ts';
 import { readyCardAnswers } from '../library/card-reads.ts';
 import { modelCallHold, withCreditHold } from '../credits/paid-call.ts';
 import { charge } from '../credits/wallet.ts';
 
 
-export interface WorkInput {
+export interface DraftInput {
   userId: string;
   prompt: string;
   tone: Tone;
@@ -21,11 +21,11 @@ export interface WorkInput {
 }
 
 /**
- * The Output Flow: drafts English for what the user wants to say. Never creates cards. Charged
+ * A draft (the spec's Output Flow): English for what the user wants to say. Never creates cards. Charged
  * 100 × the provider cost (kind `work`); the draft's maximum cost is held first, so 402 before
  * the model call when no credits are available.
  */
-export async function draftWork(em: Em, model: ModelClient, input: WorkInput): Promise<WorkResponse> {
+export async function createDraft(em: Em, model: ModelClient, input: DraftInput): Promise<Draft> {
   const bodyHash = hash('sha256', JSON.stringify(['work-v1', input.prompt, input.tone, input.useLibrary]));
   // A repeat under a used Idempotency-Key gets the first draft back: no second (unpaid) model call.
   if (input.idempotencyKey !== undefined) {
@@ -33,7 +33,7 @@ export async function draftWork(em: Em, model: ModelClient, input: WorkInput): P
     if (stored) return stored;
   }
   const expressions = input.useLibrary ? await readyCardAnswers(em, input.userId, MAX_LIBRARY_EXPRESSIONS) : [];
-  const request = workDraftRequest(input, expressions);
+  const request = draftRequest(input, expressions);
   const key = input.idempotencyKey;
   // The unit of work (its hold and its charge) is this call. The stored draft is what makes a
   // repeat free; a key used again after its draft was swept (RETENTION_IDEMPOTENCY_HOURS) is a
@@ -69,8 +69,8 @@ export async function draftWork(em: Em, model: ModelClient, input: WorkInput): P
 }
 
 /** The draft stored under this key (nothing is charged for it again), or null; 422 for another body. */
-async function storedDraft(em: Em, userId: string, key: string, bodyHash: string): Promise<WorkResponse | null> {
-  const row = await firstRow<{ body_hash: string; response: Omit<WorkResponse, 'creditsCharged'> }>(em,
+async function storedDraft(em: Em, userId: string, key: string, bodyHash: string): Promise<Draft | null> {
+  const row = await firstRow<{ body_hash: string; response: Omit<Draft, 'creditsCharged'> }>(em,
     sql`SELECT body_hash, response FROM work_drafts WHERE user_id = ${userId} AND idempotency_key = ${key}`,
   );
   if (!row) return null;

@@ -6,7 +6,7 @@ import { getCardForUser } from './service.ts';
 
 /**
  * The learner disagrees with a quiet correction: the card keeps the text as captured and the
- * correction (and its note) is dropped. Replay, audio and Output Flow read the card's English as
+ * correction (and its note) is dropped. Replay, audio and drafts read the card's English as
  * `correctedText ?? text`, so from now on they use the learner's text; Replay's open items follow
  * (src/features/replay/service.ts). A card without a correction is answered as it is.
  */
@@ -15,7 +15,7 @@ export async function rejectCorrection(em: Em, userId: string, cardId: string): 
   if (card.enrichmentStatus !== 'ready') {
     throw new AppError('conflict', `Only a prepared card has a correction to reject; this card is ${card.enrichmentStatus}.`);
   }
-  // Guarded by the status again: a refresh between the read and the write leaves the card alone.
+  // Guarded by the status again: a retry between the read and the write leaves the card alone.
   await run(em,
     sql`UPDATE cards SET enrichment = enrichment || '{"correctedText": null, "correctionNote": null}'::jsonb, updated_at = now()
      WHERE id = ${cardId} AND user_id = ${userId} AND enrichment_status = 'ready' AND enrichment ->> 'correctedText' IS NOT NULL`,

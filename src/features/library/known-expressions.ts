@@ -24,7 +24,7 @@ const knownExpressionsSchema = z.object({
 
 const inputSchema = z.object({ ifNoneMatch: z.string().optional() });
 
-/** What identifies a version of the user's cards: any capture, preparation, refresh or delete changes one of these. */
+/** What identifies a version of the user's cards: any capture, preparation, retry or delete changes one of these. */
 async function libraryVersion(em: Em, userId: string): Promise<string> {
   const row = await firstRow<{ n: number; last: string }>(em,
     sql`SELECT count(*)::int AS n, coalesce((extract(epoch FROM max(updated_at)) * 1000000)::bigint, 0)::text AS last FROM cards WHERE user_id = ${userId}`,

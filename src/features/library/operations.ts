@@ -3,15 +3,15 @@ import { AppError } from '../../domain/problems.ts';
 import { defineOperation, restParts, type OperationContext } from '../../http/operation.ts';
 import {
   capturedSchema, captureResultSchema, captureSchema, cardEnvelopeSchema, cardIdInputSchema, deleteBodySchema, deleteQuerySchema,
-  deletedSchema, listQuerySchema, listSchema, refreshSchema, reusedSchema,
+  deletedSchema, listQuerySchema, listSchema, retryPreparationSchema, reusedSchema,
 } from './schemas.ts';
 import { rejectCorrection } from './correction.ts';
 import { knownExpressionsOperation } from './known-expressions.ts';
-import { captureCard, deleteCard, enrichmentDispatch, getCardForUser, listCards, refreshEnrichment } from './service.ts';
+import { captureCard, deleteCard, enrichmentDispatch, getCardForUser, listCards, retryPreparation } from './service.ts';
 
 const tag = 'library';
 
-/** What a card's answer leads to: reading, refreshing and deleting it, and its audio. */
+/** What a card's answer leads to: reading it, retrying its preparation, deleting it, and its audio. */
 const cardId = '$response.body#/card/cardId';
 const cardLinks = {
   get: { operationId: 'library.get', parameters: { 'path.cardId': cardId } },
@@ -29,7 +29,7 @@ export const libraryOperations = {
   capture: defineOperation({
     tag, summary: 'Capture an expression (preparation follows in the background)', auth: 'write', modelBacked: true, requiresLanguages: true,
     input: captureSchema, output: captureResultSchema,
-    // A new card is 202 (its enrichment is under way), a reused one 200 with `reused: true`.
+    // A new card is 202 (its preparation is under way), a reused one 200 with `reused: true`.
     rest: {
       method: 'POST', path: '/api/library', status: ({ reused }) => (reused ? 200 : 202), responses: { 202: capturedSchema, 200: reusedSchema }, problems: [428],
       links: { 202: cardLinks, 200: cardLinks },
@@ -50,9 +50,9 @@ export const libraryOperations = {
   }),
   retryPreparation: defineOperation({
     tag, summary: 'Prepare a failed card again', auth: 'write', modelBacked: true, requiresLanguages: true,
-    input: refreshSchema, output: capturedSchema,
+    input: retryPreparationSchema, output: capturedSchema,
     rest: { method: 'PATCH', path: '/api/library', status: 202, problems: [404, 409, 428] },
-    handler: async (ctx, { cardId }) => ({ card: await refreshEnrichment(ctx.em, dispatchOf(ctx), ctx.principal.userId, cardId) }),
+    handler: async (ctx, { cardId }) => ({ card: await retryPreparation(ctx.em, dispatchOf(ctx), ctx.principal.userId, cardId) }),
   }),
   rejectCorrection: defineOperation({
     tag, summary: 'Reject a quiet correction: the card keeps your text', auth: 'write',

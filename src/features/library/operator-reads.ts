@@ -11,7 +11,7 @@ export async function cardCountsByStatus(em: Em, userId: string): Promise<Record
 
 export interface FailedCard { cardId: string; userId: string; code: string; failedAt: Date }
 
-/** Cards whose enrichment failed since `since`, with that code when given; newest first. */
+/** Cards whose preparation failed since `since`, with that code when given; newest first. */
 export async function failedCards(em: Em, since: Date, code: string | null, userId: string | null = null, limit = 10_000): Promise<FailedCard[]> {
   const rows = await allRows<Omit<FailedCard, 'failedAt'> & { failedAt: string | Date }>(em,
     sql`SELECT id AS "cardId", user_id AS "userId", enrichment_error ->> 'code' AS code, updated_at AS "failedAt"
@@ -22,8 +22,8 @@ export async function failedCards(em: Em, since: Date, code: string | null, user
   return rows.map((r) => ({ ...r, failedAt: new Date(r.failedAt) }));
 }
 
-/** Model calls made for cards enriched since `since` beyond the one that was charged: duplicates and retries. */
-export async function extraEnrichmentCalls(em: Em, since: Date): Promise<number> {
+/** Model calls made for cards prepared since `since` beyond the one that was charged: duplicates and retries. */
+export async function extraPreparationCalls(em: Em, since: Date): Promise<number> {
   const row = await firstRow<{ n: number }>(em,
     sql`SELECT coalesce(sum(greatest(preparation_calls - 1, 0)), 0)::int AS n FROM cards WHERE updated_at >= ${since}`);
   return row!.n;

@@ -1,13 +1,14 @@
 /**
- * Enrichment of a captured expression: what the model is asked, the shape its answer must
- * have, and the rules applied to a valid answer before it is stored. Pure; no I/O.
+ * The preparation of a captured expression: what the model is asked, the shape its answer must
+ * have, the rules applied to a valid answer before it is stored, and the card's budget of model
+ * calls. Pure; no I/O (src/features/library/preparation.ts runs them).
  */
 import { z } from 'zod';
 import { languageName } from '../../domain/languages.ts';
 import { CAPTURE_TEXT_MAX } from '../../domain/limits.ts';
 import type { ProblemCode } from '../../domain/problems.ts';
 
-export const ENRICHMENT_TASK = 'capture_preparation';
+export const PREPARATION_TASK = 'capture_preparation';
 
 export const REGISTERS = ['formal', 'neutral', 'informal', 'slang', 'technical'] as const;
 export const FOCUS_KINDS = ['meaning', 'grammar', 'collocation', 'idiom', 'pronunciation', 'spelling', 'register'] as const;
@@ -16,7 +17,7 @@ export const FOCUS_KINDS = ['meaning', 'grammar', 'collocation', 'idiom', 'pronu
  * What the model must return. Strict structured output requires every property, so optional
  * values are `nullable`, never `optional`. Lengths keep a runaway answer out of the database.
  */
-export const enrichmentOutputSchema = z.object({
+export const preparationOutputSchema = z.object({
   translation: z.string().trim().min(1).max(1000),
   correctedText: z.string().trim().min(1).max(CAPTURE_TEXT_MAX).nullable(),
   correctionNote: z.string().trim().min(1).max(300).nullable(),
@@ -31,25 +32,25 @@ export const enrichmentOutputSchema = z.object({
     .max(3),
 });
 
-export type EnrichmentOutput = z.infer<typeof enrichmentOutputSchema>;
+export type PreparationOutput = z.infer<typeof preparationOutputSchema>;
 
 /** The card's `enrichment` as stored and served. */
-export type CardEnrichment = EnrichmentOutput;
+export type CardPreparation = PreparationOutput;
 
 /** Stored on a failed card: always a catalog code. */
-export interface EnrichmentError {
+export interface PreparationError {
   code: ProblemCode;
   message: string;
 }
 
 /** The model's user message: the expression and the language to explain it in. */
-export interface EnrichmentInput {
+export interface PreparationInput {
   text: string;
   nativeLanguage: string;
   nativeLanguageName: string;
 }
 
-export function buildEnrichmentRequest(text: string, nativeLanguage: string): { system: string; input: EnrichmentInput } {
+export function preparationRequest(text: string, nativeLanguage: string): { system: string; input: PreparationInput } {
   const nativeLanguageName = languageName(nativeLanguage);
   return {
     system: [
@@ -79,7 +80,7 @@ const MAX_CORRECTION_CHANGE = 0.34;
  * relative to the text). Anything else is dropped — a missed correction is better than a wrong
  * one. The note never appears without a correction.
  */
-export function finaliseEnrichment(text: string, output: EnrichmentOutput): CardEnrichment {
+export function finalisePreparation(text: string, output: PreparationOutput): CardPreparation {
   const corrected = output.correctedText;
   const keep =
     corrected !== null &&
@@ -116,13 +117,13 @@ function levenshtein(a: string[], b: string[]): number {
 }
 
 /** How a preparation attempt ended. Ids and codes only: this travels through Temporal. */
-export type EnrichmentOutcome =
+export type PreparationOutcome =
   | { outcome: 'ready' }
   /** The card was deleted: nothing stored, nothing charged. */
   | { outcome: 'gone' }
-  /** A later attempt (a refresh) owns the card now. */
+  /** A later attempt (a retry) owns the card now. */
   | { outcome: 'superseded' }
-  | { outcome: 'failed'; error: EnrichmentError };
+  | { outcome: 'failed'; error: PreparationError };
 
 /**
  * Whether an attempt has nothing left to do, judged from the card's current state: a retry
@@ -130,12 +131,34 @@ export type EnrichmentOutcome =
  * Null means the attempt should (still) prepare the card.
  */
 export function settledOutcome(
-  card: { status: 'pending' | 'ready' | 'failed'; attempt: number; error: EnrichmentError | null } | null,
+  card: { status: 'pending' | 'ready' | 'failed'; attempt: number; error: PreparationError | null } | null,
   attempt: number,
-): EnrichmentOutcome | null {
+): PreparationOutcome | null {
   if (!card) return { outcome: 'gone' };
   if (card.attempt !== attempt) return { outcome: 'superseded' };
   if (card.status === 'ready') return { outcome: 'ready' };
   if (card.status === 'failed') return { outcome: 'failed', error: card.error ?? { code: 'internal_error', message: 'Preparation failed.' } };
   return null;
 }
+
+/**
+ * The provider spend of one card is bounded. Every model call a card's preparation makes is
+ * counted on the card before it is made, and given back when the provider could not serve it
+ * (unreachable, 5xx, 429, privacy routing refused: nothing was spent). So a card pays for at most
+ * `modelCalls` answered calls over its whole life, every activity retry, crash and retried
+ * preparation together; a retry after that fails at once, without a model call. Within one attempt
+ * an invalid answer is asked again `invalidAnswerRetries` times, unless it cannot get better.
+ */
+export const CARD_PREPARATION_BUDGET = { modelCalls: 5, invalidAnswerRetries: 1 } as const;
+
+/** Output problems (the model client's `outputProblem`) that asking again will not fix. */
+const LASTING_OUTPUT_PROBLEMS: readonly unknown[] = ['refused', 'cut_off'];
+
+/** Whether to ask the model again after the `invalidAnswers`-th invalid answer of one attempt. */
+export function askAgainAfterInvalidAnswer(outputProblem: unknown, invalidAnswers: number): boolean {
+  return !LASTING_OUTPUT_PROBLEMS.includes(outputProblem) && invalidAnswers <= CARD_PREPARATION_BUDGET.invalidAnswerRetries;
+}
+
+export const BUDGET_SPENT_MESSAGE =
+  `This card's preparation has used the ${CARD_PREPARATION_BUDGET.modelCalls} model calls a card may make without getting a valid answer; ` +
+  'delete the card and capture it again to start over.';

@@ -4,16 +4,16 @@ import type { Logger } from 'pino';
 import type { Em } from '../../db/orm.ts';
 import { sql, firstRow, run } from '../../db/sql.ts';
 import {
-  type EnrichmentError,
-  type EnrichmentOutcome,
-  ENRICHMENT_TASK,
-  buildEnrichmentRequest,
-  finaliseEnrichment,
-  enrichmentOutputSchema,
+  type PreparationError,
+  type PreparationOutcome,
+  PREPARATION_TASK,
+  preparationRequest,
+  finalisePreparation,
+  preparationOutputSchema,
   settledOutcome,
 } from './preparation-rules.ts';
 import { OUTPUT_TOKEN_LIMITS } from '../../domain/model-budget.ts';
-import { askAgainAfterInvalidAnswer, BUDGET_SPENT_MESSAGE, CARD_ENRICHMENT_BUDGET } from './preparation-budget.ts';
+import { askAgainAfterInvalidAnswer, BUDGET_SPENT_MESSAGE, CARD_PREPARATION_BUDGET } from './preparation-rules.ts';
 import { AppError, isAppError } from '../../domain/problems.ts';
 import type { ModelClient, StructuredRequest, StructuredResult } from '../../model/model-client.ts';
 import { businessOutcomeOf } from '../../domain/workflow-outcome.ts';
@@ -34,20 +34,20 @@ import { announceStatusChange } from '../status/changes.ts';
  * outbox row survives that crash and the relay in the worker starts it a few seconds later.
  */
 
-export const enrichmentWorkflowId = (cardId: string) => workflowId(WORKFLOW_KINDS.cardEnrichment, cardId);
+export const preparationWorkflowId = (cardId: string) => workflowId(WORKFLOW_KINDS.cardEnrichment, cardId);
 
 /** Idempotency key of an attempt's charge: a retried activity can never charge twice. */
-export const enrichmentChargeKey = (cardId: string, attempt: number) => `${enrichmentWorkflowId(cardId)}/attempt-${attempt}`;
+export const preparationChargeKey = (cardId: string, attempt: number) => `${preparationWorkflowId(cardId)}/attempt-${attempt}`;
 
 const preparations = counter('lcs_card_preparations_total', 'Card preparations settled, by outcome (ready, failed, or a business outcome such as insufficient_credits) and catalog code', ['outcome', 'code']);
 const captureToReady = histogram(
   'lcs_capture_to_ready_seconds',
-  'Time from a capture to its card being ready, first attempts only (a refresh starts later)',
+  'Time from a capture to its card being ready, first attempts only (a retry starts later)',
   [],
   [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800],
 );
 
-export interface EnrichmentRef {
+export interface PreparationRef {
   cardId: string;
   attempt: number;
 }
@@ -62,22 +62,22 @@ const CANCEL_DEADLINE_MS = 2_000;
  */
 export async function cancelEnrichment(temporal: Client, cardId: string, logger?: Pick<Logger, 'warn'>): Promise<void> {
   try {
-    const handle = temporal.workflow.getHandle(enrichmentWorkflowId(cardId));
+    const handle = temporal.workflow.getHandle(preparationWorkflowId(cardId));
     await temporal.connection.withDeadline(Date.now() + CANCEL_DEADLINE_MS, () => handle.cancel());
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return;
     // The card is already gone and preparation only stores into an existing card, so a missed
     // cancellation costs one model call, never a resurrected card.
-    logger?.warn({ workflowId: enrichmentWorkflowId(cardId), err: (error as Error).message }, 'could not cancel a preparation');
+    logger?.warn({ workflowId: preparationWorkflowId(cardId), err: (error as Error).message }, 'could not cancel a preparation');
   }
 }
 
-interface EnrichmentCardRow {
+interface PreparationCardRow {
   user_id: string;
   text: string;
   enrichment_status: 'pending' | 'ready' | 'failed';
   enrichment_attempt: number;
-  enrichment_error: EnrichmentError | null;
+  enrichment_error: PreparationError | null;
   native_language: string | null;
 }
 
@@ -89,8 +89,8 @@ interface EnrichmentCardRow {
  * charged at most once per attempt and only when the result is stored. A deleted card is never
  * written back nor charged.
  */
-export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef, background?: BackgroundCall, log?: EnrichmentLog): Promise<EnrichmentOutcome> {
-  const card = await firstRow<EnrichmentCardRow>(em,
+export async function prepareCard(em: Em, model: ModelClient, ref: PreparationRef, background?: BackgroundCall, log?: PreparationLog): Promise<PreparationOutcome> {
+  const card = await firstRow<PreparationCardRow>(em,
     sql`SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
      FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ${ref.cardId}`,
   );
@@ -99,20 +99,20 @@ export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef,
   if (!card.native_language) throw new AppError('language_setup_required', 'The account has no native language set.');
 
   const request = {
-    task: ENRICHMENT_TASK,
-    schema: enrichmentOutputSchema,
-    ...buildEnrichmentRequest(card.text, card.native_language),
+    task: PREPARATION_TASK,
+    schema: preparationOutputSchema,
+    ...preparationRequest(card.text, card.native_language),
     maxTokens: OUTPUT_TOKEN_LIMITS.capture_preparation,
     ...(background?.signal ? { signal: background.signal } : {}),
   };
-  const unit = enrichmentChargeKey(ref.cardId, ref.attempt);
+  const unit = preparationChargeKey(ref.cardId, ref.attempt);
   const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
   let waitedSeconds = 0;
   return withCreditHold(em, model, hold, background, async () => {
     const answer = await completeWithinBudget(em, model, ref, request, log);
-    const enrichment = finaliseEnrichment(card.text, answer.data);
-    const stored = await em.transactional(async (tx): Promise<EnrichmentOutcome | { discarded: EnrichmentOutcome }> => {
-      const locked = await firstRow<Omit<EnrichmentCardRow, 'text' | 'native_language'>>(tx,
+    const enrichment = finalisePreparation(card.text, answer.data);
+    const stored = await em.transactional(async (tx): Promise<PreparationOutcome | { discarded: PreparationOutcome }> => {
+      const locked = await firstRow<Omit<PreparationCardRow, 'text' | 'native_language'>>(tx,
         sql`SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ${ref.cardId} FOR UPDATE`,
       );
       const now = settledOutcome(locked ? { status: locked.enrichment_status, attempt: locked.enrichment_attempt, error: locked.enrichment_error } : null, ref.attempt);
@@ -139,47 +139,47 @@ export async function enrichCard(em: Em, model: ModelClient, ref: EnrichmentRef,
       if (ref.attempt === 1) captureToReady.observe(waitedSeconds);
       return stored;
     }
-    // Deleted, refreshed or settled meanwhile: the answer is not kept, so nobody pays for it.
-    model.recordUnbilled({ task: ENRICHMENT_TASK, reason: 'superseded', costUsd: answer.costUsd });
+    // Deleted, retried or settled meanwhile: the answer is not kept, so nobody pays for it.
+    model.recordUnbilled({ task: PREPARATION_TASK, reason: 'superseded', costUsd: answer.costUsd });
     return stored.discarded;
   });
 }
 
 /** Where the budget's decisions are told to the operator (the activity's log): ids and counts only. */
-export type EnrichmentLog = (message: string, meta: Record<string, unknown>) => void;
+export type PreparationLog = (message: string, meta: Record<string, unknown>) => void;
 
-const enrichmentCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', ['outcome']);
+const preparationCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', ['outcome']);
 const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card preparations that failed because the card had used its model-call budget');
 
 /**
- * The card's model call, within its budget (CARD_ENRICHMENT_BUDGET): each call is taken from
+ * The card's model call, within its budget (CARD_PREPARATION_BUDGET): each call is taken from
  * the card's count before it is made, so a crash mid-call still counts, and given back when the
  * provider could not serve it. An invalid answer is asked again once unless it cannot get better;
  * an exhausted budget is a verdict, never retried.
  */
-async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: EnrichmentRef, request: StructuredRequest<T>, log?: EnrichmentLog): Promise<StructuredResult<T>> {
+async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: PreparationRef, request: StructuredRequest<T>, log?: PreparationLog): Promise<StructuredResult<T>> {
   for (let invalidAnswers = 0; ;) {
     const taken = await firstRow<{ preparation_calls: number }>(em,
-      sql`UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ${ref.cardId} AND preparation_calls < ${CARD_ENRICHMENT_BUDGET.modelCalls}
+      sql`UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ${ref.cardId} AND preparation_calls < ${CARD_PREPARATION_BUDGET.modelCalls}
            RETURNING preparation_calls`,
     );
     if (!taken) {
       budgetsSpent.inc();
-      log?.('card preparation budget spent', { cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_ENRICHMENT_BUDGET.modelCalls });
+      log?.('card preparation budget spent', { cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_PREPARATION_BUDGET.modelCalls });
       throw new AppError('provider_output_invalid', BUDGET_SPENT_MESSAGE);
     }
     try {
       const answer = await model.complete(request);
-      enrichmentCalls.inc({ outcome: 'valid' });
+      preparationCalls.inc({ outcome: 'valid' });
       return answer;
     } catch (error) {
       if (!isAppError(error)) throw error; // cancelled, or the call's fate is unknown: it stays counted
       if (error.code !== 'provider_output_invalid') {
-        enrichmentCalls.inc({ outcome: 'unserved' });
+        preparationCalls.inc({ outcome: 'unserved' });
         await run(em, sql`UPDATE cards SET preparation_calls = preparation_calls - 1 WHERE id = ${ref.cardId} AND preparation_calls > 0`);
         throw error;
       }
-      enrichmentCalls.inc({ outcome: 'invalid' });
+      preparationCalls.inc({ outcome: 'invalid' });
       invalidAnswers++;
       const again = askAgainAfterInvalidAnswer(error.extensions.outputProblem, invalidAnswers);
       log?.('card preparation answer invalid', { cardId: ref.cardId, attempt: ref.attempt, modelCallsUsed: taken.preparation_calls, outputProblem: error.extensions.outputProblem, askingAgain: again });
@@ -189,7 +189,7 @@ async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: Enrichme
 }
 
 /** Marks the attempt failed (only if it is still the card's pending attempt). */
-export async function recordEnrichmentFailure(em: Em, ref: EnrichmentRef, error: EnrichmentError): Promise<void> {
+export async function recordPreparationFailure(em: Em, ref: PreparationRef, error: PreparationError): Promise<void> {
   const marked = await firstRow<{ user_id: string }>(em,
     sql`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ${JSON.stringify(error)}::jsonb, updated_at = now()
      WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending' RETURNING user_id`,

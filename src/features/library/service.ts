@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Em, Orm } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, type Sql } from '../../db/sql.ts';
-import type { CardEnrichment, EnrichmentError } from './preparation-rules.ts';
+import type { CardPreparation, PreparationError } from './preparation-rules.ts';
 import { type ListCursor, encodeCursor } from './listing.ts';
 import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
 import { AppError } from '../../domain/problems.ts';
@@ -13,8 +13,8 @@ import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, out
 import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { cardEnrichment } from '../../workflows/card-enrichment.ts';
-import { cancelEnrichment, enrichmentWorkflowId } from './preparation.ts';
-import type { Card, CardDetail, EnrichmentStatus } from './schemas.ts';
+import { cancelEnrichment, preparationWorkflowId } from './preparation.ts';
+import type { Card, CardDetail, PreparationStatus } from './schemas.ts';
 
 /** The `cards` columns every view is built from. */
 const CARD_COLUMN_LIST = `c.id, c.text, c.enrichment_status, c.enrichment, c.enrichment_error, c.created_at`;
@@ -23,9 +23,9 @@ const CARD_COLUMNS = sql.raw(CARD_COLUMN_LIST);
 interface CardRow {
   id: string;
   text: string;
-  enrichment_status: EnrichmentStatus;
-  enrichment: CardEnrichment | null;
-  enrichment_error: EnrichmentError | null;
+  enrichment_status: PreparationStatus;
+  enrichment: CardPreparation | null;
+  enrichment_error: PreparationError | null;
   created_at: Date;
 }
 
@@ -151,15 +151,15 @@ const cardCapture = preparedStatement('card_capture', (card: { id: string; userI
  */
 async function insertCard(em: Em, taskQueue: string, userId: string, text: string, key: string, now: Date): Promise<CardRow | null> {
   const cardId = randomUUID();
-  const start = enrichmentStart(taskQueue, userId, cardId, 1);
+  const start = preparationStart(taskQueue, userId, cardId, 1);
   const row = await firstRow(em, cardCapture({ id: cardId, userId, text, key, now }, start));
   return row ?? null;
 }
 
-/** The enrichment workflow start: ids and the attempt number only, never the text. */
-function enrichmentStart(taskQueue: string, userId: string, cardId: string, attempt: number) {
+/** The preparation workflow's start: ids and the attempt number only, never the text. */
+function preparationStart(taskQueue: string, userId: string, cardId: string, attempt: number) {
   return outboxStart(cardEnrichment, [{ cardId, attempt }], {
-    workflowId: enrichmentWorkflowId(cardId),
+    workflowId: preparationWorkflowId(cardId),
     taskQueue,
     userId,
     kind: WORKFLOW_KINDS.cardEnrichment,
@@ -210,28 +210,28 @@ export async function listCards(em: Em, userId: string, options: ListOptions): P
  * Prepares a failed card again: same card, next attempt number, same workflow id (a new run).
  * Scheduling and review history are not touched.
  */
-export async function refreshEnrichment(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<Card> {
-  assertRefreshable(await getCardForUser(em, userId, cardId));
+export async function retryPreparation(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<Card> {
+  assertRetriable(await getCardForUser(em, userId, cardId));
   // The failed run may still be closing; the outbox starts the new run once it has closed.
   const card = await em.transactional(async (tx) => {
     const locked = await firstRow<CardRow>(tx,
       sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = ${cardId} AND c.user_id = ${userId} FOR UPDATE`,
     );
     if (!locked) throw new AppError('not_found', 'No such card in your library.');
-    assertRefreshable(toCard(locked));
+    assertRetriable(toCard(locked));
     const updated = await firstRow<CardRow & { enrichment_attempt: number }>(tx,
       sql`UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL,
          enrichment_attempt = enrichment_attempt + 1, updated_at = now()
        WHERE c.id = ${cardId} RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
     );
-    await enqueueWorkflow(tx, enrichmentStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
+    await enqueueWorkflow(tx, preparationStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
     return toCard(updated!);
   });
   wakeOutboxRelay(dispatch.orm);
   return card;
 }
 
-function assertRefreshable(card: Card): void {
+function assertRetriable(card: Card): void {
   if (card.enrichmentStatus !== 'failed') {
     throw new AppError('conflict', `Only a failed preparation can be refreshed; this card is ${card.enrichmentStatus}.`);
   }
@@ -244,10 +244,10 @@ function assertRefreshable(card: Card): void {
  */
 export async function deleteCard(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<void> {
   const deleted = await em.transactional(async (tx) => {
-    const row = await firstRow<{ enrichment_status: EnrichmentStatus }>(tx,
+    const row = await firstRow<{ enrichment_status: PreparationStatus }>(tx,
       sql`DELETE FROM cards WHERE id = ${cardId} AND user_id = ${userId} RETURNING enrichment_status`,
     );
-    if (row) await discardPendingStarts(tx, enrichmentWorkflowId(cardId));
+    if (row) await discardPendingStarts(tx, preparationWorkflowId(cardId));
     return row;
   });
   if (!deleted) throw new AppError('not_found', 'No such card in your library.');

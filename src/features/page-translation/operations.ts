@@ -3,7 +3,7 @@ import { pageTranslationRequestSchema, pageTranslationResponseSchema, pageTransl
 import { translatePage } from './service.ts';
 
 /** Page translation at /api/immersive-translate and tRPC `pageTranslation.translate`. */
-export const translationOperations = {
+export const pageTranslationOperations = {
   translate: defineOperation({
     tag: 'page translation', summary: 'Translate a batch of page text', auth: 'write', modelBacked: true, requiresLanguages: true,
     input: pageTranslationRequestSchema, output: pageTranslationResultSchema,

@@ -13,7 +13,7 @@ export interface BatchItem {
   text: string;
 }
 
-export interface TranslationRequest {
+export interface PageTranslationRequest {
   request_id: string;
   /** Canonical tags (see canonicalLanguage); `auto` only as the source. */
   target_language: string;
@@ -45,7 +45,7 @@ export function batchLimitErrors(items: readonly BatchItem[]): FieldError[] {
  * items with their exact ids and texts, in order. Unknown fields and JSON formatting do not
  * count. Versioned so that a change of the canonical form cannot alias old hashes.
  */
-export function requestHash(request: TranslationRequest): string {
+export function requestHash(request: PageTranslationRequest): string {
   const canonical = JSON.stringify([
     'page-translation-v1',
     request.target_language,

@@ -4,7 +4,7 @@ import type { Em, Orm } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { creditsForCost } from '../../domain/credits.ts';
 import { AppError } from '../../domain/problems.ts';
-import { prepareItemText, requestHash, translationCacheKey, type TranslationRequest } from './request.ts';
+import { prepareItemText, requestHash, translationCacheKey, type PageTranslationRequest } from './request.ts';
 import { planProviderCalls } from './sharing.ts';
 import type { ModelClient } from '../../model/model-client.ts';
 import { batchCalls, PROVIDER_CALL_BUDGET, translateCalls } from './batch-translator.ts';
@@ -31,7 +31,7 @@ type Claim = { kind: 'claimed'; token: string; tookOver: boolean } | { kind: 're
 export async function translatePage(
   deps: PageTranslationDeps,
   userId: string,
-  request: TranslationRequest,
+  request: PageTranslationRequest,
 ): Promise<{ response: PageTranslationResponse; replayed: boolean }> {
   const em = deps.orm.em.fork();
   const bodyHash = requestHash(request);
@@ -122,7 +122,7 @@ async function recordFreeAnswer(em: Em, userId: string, requestId: string, bodyH
 type PageLookup = Awaited<ReturnType<typeof lookupPage>>;
 
 /** The page's items, their cache keys, the answers the cache may serve, and the texts it cannot (`uncached`). */
-async function lookupPage(deps: PageTranslationDeps, em: Em, userId: string, request: TranslationRequest) {
+async function lookupPage(deps: PageTranslationDeps, em: Em, userId: string, request: PageTranslationRequest) {
   const modelName = deps.config.model.model;
   const keyOf = (text: string) =>
     translationCacheKey({ promptVersion: TRANSLATE_BATCH_PROMPT_VERSION, model: modelName, sourceLanguage: request.source_language, targetLanguage: request.target_language, text });
@@ -138,7 +138,7 @@ async function lookupPage(deps: PageTranslationDeps, em: Em, userId: string, req
   return { prepared, translations, recurring, uncached };
 }
 
-async function runClaimed(deps: PageTranslationDeps, em: Em, userId: string, request: TranslationRequest, token: string, page: PageLookup) {
+async function runClaimed(deps: PageTranslationDeps, em: Em, userId: string, request: PageTranslationRequest, token: string, page: PageLookup) {
   const { translations, recurring, uncached } = page;
   let costUsd = '0';
   if (uncached.size > 0) {
@@ -152,7 +152,7 @@ async function runClaimed(deps: PageTranslationDeps, em: Em, userId: string, req
 }
 
 /** The answer to the page from what `page.translations` holds (an item without one is returned untranslated). */
-function pageResponse(request: TranslationRequest, page: Pick<PageLookup, 'prepared' | 'translations'>, creditsCharged: number): PageTranslationResponse {
+function pageResponse(request: PageTranslationRequest, page: Pick<PageLookup, 'prepared' | 'translations'>, creditsCharged: number): PageTranslationResponse {
   const auto = request.source_language === 'auto';
   const items = page.prepared.map((p) => {
     const found: CachedTranslation | undefined = p.cacheKey ? page.translations.get(p.cacheKey) : undefined;
@@ -172,7 +172,7 @@ function pageResponse(request: TranslationRequest, page: Pick<PageLookup, 'prepa
  * provider was paid for it, and the user is charged for it (chargeKeptWork).
  */
 async function translateMissing(
-  deps: PageTranslationDeps, em: Em, userId: string, request: TranslationRequest, token: string, uncached: Map<string, string>, recurring: Set<string>,
+  deps: PageTranslationDeps, em: Em, userId: string, request: PageTranslationRequest, token: string, uncached: Map<string, string>, recurring: Set<string>,
 ) {
   // The provider sees an index of ours as each text's id, never a cache key or a client id.
   const entries = [...uncached].map(([cacheKey, text], index) => ({ key: String(index), text, cacheKey }));
@@ -201,7 +201,7 @@ async function translateMissing(
  * settles the page's credit hold to what was kept, in its own transaction.
  */
 async function chargeKeptWork(
-  em: Em, userId: string, request: TranslationRequest, token: string, failure: AppError, kept: { texts: number; costUsd: string },
+  em: Em, userId: string, request: PageTranslationRequest, token: string, failure: AppError, kept: { texts: number; costUsd: string },
 ): Promise<AppError> {
   if (creditsForCost('page_translation', kept.costUsd) === 0) return failure;
   const charged = await charge(em, {
@@ -221,7 +221,7 @@ async function chargeKeptWork(
 }
 
 /** Charges and stores the answer atomically, unless a later claimant took this request over. */
-async function finish(em: Em, model: ModelClient, userId: string, request: TranslationRequest, token: string, items: PageTranslationResponse['items'], costUsd: string) {
+async function finish(em: Em, model: ModelClient, userId: string, request: PageTranslationRequest, token: string, items: PageTranslationResponse['items'], costUsd: string) {
   const response: PageTranslationResponse = { request_id: request.request_id, target_language: request.target_language, items, credits_charged: 0 };
   if (creditsForCost('page_translation', costUsd) === 0) {
     // Nothing to charge (e.g. served from the cache): one conditional write, no transaction.
