@@ -41,7 +41,7 @@ import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { startTemporalDevServer } from '../src/platform/temporal-dev-server.ts';
 import { installTemporalRuntime } from '../src/platform/temporal-runtime.ts';
 import { connectTemporal } from '../src/temporal/connection.ts';
-import { wakeOutboxRelay } from '../src/temporal/outbox-dispatch.ts';
+import { wakeOutboxRelay } from '../src/temporal/outbox-relay.ts';
 import { housekeepingScheduleId, optimisationScheduleId } from '../src/temporal/schedules.ts';
 import { outcomeKey } from '../src/temporal/search-attributes.ts';
 import { workflowId, WORKFLOW_KINDS } from '../src/temporal/workflow-ids.ts';

@@ -1,7 +1,7 @@
 import { MIN_LONG_TERM_REVIEWS, type OptimisationOutcome } from '../features/replay/optimisation-rules.ts';
 import { fitLearnerParameters } from '../features/replay/fitting.ts';
 import { enqueueOptimisation } from '../features/replay/optimiser.ts';
-import { wakeOutboxRelay } from '../temporal/outbox-dispatch.ts';
+import { wakeOutboxRelay } from '../temporal/outbox-relay.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
 import { whileHeartbeating } from './background-call.ts';
 import type { ActivityDeps } from './index.ts';

@@ -17,7 +17,7 @@ import { securityHeaders, securityHeadersPlugin } from './plugins/security-heade
 import { sessionCookieName } from './session-cookie.ts';
 import { textGuardPlugin } from './plugins/text-guard.ts';
 import { apiDescription } from './api-reference.ts';
-import { audioContentRoute } from '../features/audio/content-route.ts';
+import { audioContentRoute } from '../features/audio/content.ts';
 import { libraryExportRoute } from '../features/library/export.ts';
 import { healthRoutes } from './health.ts';
 import { operations } from './operations.ts';

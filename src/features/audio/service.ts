@@ -16,8 +16,8 @@ import { SPEECH_REQUEST_TIMEOUT_MS } from './speech/openai.ts';
 import { cardAnswer } from '../library/card-reads.ts';
 import { consumeAudioGeneration, lockAudioQuota } from './quota.ts';
 import { charge, reserveCredits } from '../credits/wallet.ts';
-import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
-import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
+import { wakeOutboxRelay } from '../../temporal/outbox-relay.ts';
+import { enqueueWorkflow, outboxStart } from '../../temporal/workflow-starter.ts';
 import { generateAudio } from '../../workflows/audio.ts';
 import type { AudioView } from './schemas.ts';
 

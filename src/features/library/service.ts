@@ -9,8 +9,8 @@ import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts
 import { AppError } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
-import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues, type WorkflowStart } from '../../temporal/outbox.ts';
-import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
+import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues, type WorkflowStart } from '../../temporal/workflow-starter.ts';
+import { wakeOutboxRelay } from '../../temporal/outbox-relay.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { cardEnrichment } from '../../workflows/card-enrichment.ts';
 import { cancelEnrichment, preparationWorkflowId } from './preparation.ts';

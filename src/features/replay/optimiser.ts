@@ -2,8 +2,8 @@ import type { Em, Orm } from '../../db/orm.ts';
 import { sql, firstRow } from '../../db/sql.ts';
 import { MIN_LONG_TERM_REVIEWS, optimisationKey, type FittedParameters } from './optimisation-rules.ts';
 import { AppError } from '../../domain/problems.ts';
-import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
-import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
+import { wakeOutboxRelay } from '../../temporal/outbox-relay.ts';
+import { enqueueWorkflow, outboxStart } from '../../temporal/workflow-starter.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { fsrsOptimisationWorkflow } from '../../workflows/fsrs-optimisation.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { prepareCard } from '../../../src/features/library/preparation.ts';
 import { deleteCard } from '../../../src/features/library/service.ts';
-import { relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
+import { relayOutboxOnce } from '../../../src/temporal/outbox-relay.ts';
 import { outcomeKey } from '../../../src/temporal/search-attributes.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';

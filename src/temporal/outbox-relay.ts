@@ -5,7 +5,7 @@ import { listen } from '../db/notifications.ts';
 import { withTraceContext } from '../platform/telemetry.ts';
 import type { Orm } from '../db/orm.ts';
 import { sql, allRows, run } from '../db/sql.ts';
-import { OUTBOX_COLUMNS, type WorkflowStart } from './outbox.ts';
+import { OUTBOX_COLUMNS, type WorkflowStart } from './workflow-starter.ts';
 import { isBusinessOutcome } from '../domain/workflow-outcome.ts';
 import { outcomeKey, searchAttributesOf } from './search-attributes.ts';
 
