@@ -5,45 +5,16 @@ import { listen } from '../db/notifications.ts';
 import { withTraceContext } from '../platform/telemetry.ts';
 import type { Orm } from '../db/orm.ts';
 import { sql, allRows, run } from '../db/sql.ts';
-import { OUTBOX_COLUMNS, type WorkflowStart } from './workflow-starter.ts';
+import { OUTBOX_CHANNEL, OUTBOX_COLUMNS, type WorkflowStart } from './workflow-starter.ts';
 import { isBusinessOutcome } from '../domain/workflow-outcome.ts';
 import { outcomeKey, searchAttributesOf } from './search-attributes.ts';
 
 /**
- * The workflow outbox, starting side: the worker's relay, woken by a NOTIFY that a request sends
- * after committing a start (src/temporal/outbox.ts). Requests never call Temporal to start work.
+ * The workflow outbox, starting side: the worker's relay, woken by the NOTIFY a request sends
+ * after committing a start (src/temporal/workflow-starter.ts). The only starter of workflows.
  */
 
-const OUTBOX_CHANNEL = 'workflow_outbox';
-
-/**
- * Wakes the relays after a commit that recorded a start, without waiting. Sent on its own and not
- * inside the recording transaction: a transaction that notifies holds a database-wide lock
- * through its commit's WAL flush, which made every capture wait for every other (measured: the
- * capture's main wait under load). A notification of its own writes no WAL. While one is on its
- * way the process sends at most one more, since a relay pass takes every pending row anyway. A
- * wake-up lost to a crash costs its row the relay's next poll.
- */
-export function wakeOutboxRelay(orm: Orm): void {
-  const state = (wakers.get(orm) ?? wakers.set(orm, { sending: false, again: false }).get(orm))!;
-  if (state.sending) {
-    state.again = true;
-    return;
-  }
-  state.sending = true;
-  run(orm.em.fork(), sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`)
-    .catch(() => {}) // the relay's poll covers it
-    .finally(() => {
-      state.sending = false;
-      if (state.again) {
-        state.again = false;
-        wakeOutboxRelay(orm);
-      }
-    });
-}
-const wakers = new WeakMap<Orm, { sending: boolean; again: boolean }>();
-
-/** A recorded start as read back: what `outboxStart` wrote (see src/temporal/outbox.ts). */
+/** A recorded start as read back: what a starter's `enqueue` wrote (src/temporal/workflow-starter.ts). */
 interface OutboxRow {
   id: string;
   workflow_type: WorkflowStart['workflowType'];
@@ -173,7 +144,7 @@ const RELAY_BATCH = 200;
 
 export interface OutboxRelayOptions {
   taskQueue: string;
-  /** The database the relay LISTENs on for wakeOutboxRelay's notifications. */
+  /** The database the relay LISTENs on for the starters' wake-ups. */
   databaseUrl: string;
   /** A pass this often as well: notifications lost with a connection, rows whose start failed. */
   pollEveryMs: number;
@@ -181,8 +152,9 @@ export interface OutboxRelayOptions {
 }
 
 /**
- * The relay: woken by wakeOutboxRelay after every commit that records a start, it starts whatever is pending
- * in batches; passes never overlap, and the notifications that arrive during one make one more.
+ * The relay: woken by a starter's `wakeRelay` after every commit that records a start, it starts
+ * whatever is pending in batches; passes never overlap, and the notifications that arrive during
+ * one make one more.
  */
 export function startOutboxRelay(orm: Orm, temporal: Client, options: OutboxRelayOptions, logger?: Pick<Logger, 'warn' | 'error'>) {
   let stopped = false;

@@ -15,7 +15,7 @@ export class Faults extends Migration {
     this.addSql(`UPDATE sentences SET lease_expires_at = updated_at WHERE status = 'pending' AND mode = 'sync'`);
     this.addSql(`ALTER TABLE page_translation_requests ADD COLUMN lease_expires_at timestamptz NOT NULL DEFAULT clock_timestamp()`);
     // The outbox relay claims rows with a lease instead of holding row locks through its call to
-    // Temporal (src/temporal/outbox.ts). NULL: unclaimed.
+    // Temporal (src/temporal/outbox-relay.ts). NULL: unclaimed.
     this.addSql(`ALTER TABLE workflow_outbox ADD COLUMN lease_expires_at timestamptz`);
   }
 }

@@ -11,7 +11,6 @@ export const draftOperations = {
       method: 'POST', path: '/api/work', problems: [402, 422, 428, 502, 503],
       input: restParts({ body: draftRequestSchema, headers: draftHeadersSchema, toInput: ({ body, headers }) => ({ ...body, idempotencyKey: headers['idempotency-key'] }) }),
     },
-    handler: ({ em, deps, principal, languages }, input) =>
-      createDraft(em, deps.model, { ...input, userId: principal.userId, nativeLanguage: languages.nativeLanguage }),
+    handler: (ctx, input) => createDraft(ctx, { ...input, userId: ctx.principal.userId, nativeLanguage: ctx.languages.nativeLanguage }),
   }),
 };

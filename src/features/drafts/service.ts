@@ -2,12 +2,12 @@ import { hash, randomUUID } from 'node:crypto';
 import type { Em } from '../../db/orm.ts';
 import { sql, firstRow } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
-import type { ModelClient } from '../../model/model-client.ts';
-import { MAX_LIBRARY_EXPRESSIONS, draftRequest } from './prompts.ts';
-import type { Tone, Draft } from './schemas.ts';
-import { readyCardAnswers } from '../library/card-reads.ts';
+import type { FeatureContext } from '../context.ts';
 import { modelCallHold, withCreditHold } from '../credits/paid-call.ts';
 import { charge } from '../credits/wallet.ts';
+import { readyCardAnswers } from '../library/card-reads.ts';
+import { MAX_LIBRARY_EXPRESSIONS, draftRequest } from './prompts.ts';
+import type { Draft, Tone } from './schemas.ts';
 
 
 export interface DraftInput {
@@ -25,7 +25,8 @@ export interface DraftInput {
  * 100 × the provider cost (kind `work`); the draft's maximum cost is held first, so 402 before
  * the model call when no credits are available.
  */
-export async function createDraft(em: Em, model: ModelClient, input: DraftInput): Promise<Draft> {
+export async function createDraft(ctx: FeatureContext, input: DraftInput): Promise<Draft> {
+  const { em, model } = ctx;
   const bodyHash = hash('sha256', JSON.stringify(['work-v1', input.prompt, input.tone, input.useLibrary]));
   // A repeat under a used Idempotency-Key gets the first draft back: no second (unpaid) model call.
   if (input.idempotencyKey !== undefined) {

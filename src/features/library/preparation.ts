@@ -1,37 +1,31 @@
-import type { Client } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/common';
-import type { Logger } from 'pino';
-import type { Em } from '../../db/orm.ts';
 import { sql, firstRow, run } from '../../db/sql.ts';
-import {
-  type PreparationError,
-  type PreparationOutcome,
-  PREPARATION_TASK,
-  preparationRequest,
-  finalisePreparation,
-  preparationOutputSchema,
-  settledOutcome,
-} from './preparation-rules.ts';
 import { OUTPUT_TOKEN_LIMITS } from '../../domain/model-budget.ts';
-import { askAgainAfterInvalidAnswer, BUDGET_SPENT_MESSAGE, CARD_PREPARATION_BUDGET } from './preparation-rules.ts';
 import { AppError, isAppError } from '../../domain/problems.ts';
-import type { ModelClient, StructuredRequest, StructuredResult } from '../../model/model-client.ts';
 import { businessOutcomeOf } from '../../domain/workflow-outcome.ts';
+import type { StructuredRequest, StructuredResult } from '../../model/model-client.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
+import type { FeatureContext } from '../context.ts';
 import { type BackgroundCall, modelCallHold, withCreditHold } from '../credits/paid-call.ts';
 import { charge } from '../credits/wallet.ts';
 import { announceStatusChange } from '../status/changes.ts';
+import {
+  askAgainAfterInvalidAnswer,
+  BUDGET_SPENT_MESSAGE,
+  CARD_PREPARATION_BUDGET,
+  finalisePreparation,
+  PREPARATION_TASK,
+  preparationOutputSchema,
+  preparationRequest,
+  settledOutcome,
+  type PreparationError,
+  type PreparationOutcome,
+} from './preparation-rules.ts';
 
 /**
- * The preparation of a card ("enrichment"): what the workflow's activities do, and how the API
- * cancels the workflow.
- *
- * Why an outbox: the card row and the intent to prepare it are written in one transaction, and
- * the workflow is started after the commit. Starting the workflow inside the transaction could
- * start work for a card that a rollback then removes; starting it after the commit without a
- * record loses it when the process dies in between (the card would stay pending forever). The
- * outbox row survives that crash and the relay in the worker starts it a few seconds later.
+ * The preparation of a card: what the `cardEnrichment` workflow's activities do
+ * (src/activities/card-enrichment.ts). The capture that starts it is in ./service.ts; the rules it
+ * follows, pure, in ./preparation-rules.ts.
  */
 
 export const preparationWorkflowId = (cardId: string) => workflowId(WORKFLOW_KINDS.cardEnrichment, cardId);
@@ -52,26 +46,6 @@ export interface PreparationRef {
   attempt: number;
 }
 
-/** How long a deletion waits for Temporal to take the cancellation before answering anyway. */
-const CANCEL_DEADLINE_MS = 2_000;
-
-/**
- * Cancels the card's running preparation, if any. Its absence is not an error. Bounded: with
- * Temporal unreachable the client retries for tens of seconds, and the deletion (already
- * committed) must not wait for that.
- */
-export async function cancelEnrichment(temporal: Client, cardId: string, logger?: Pick<Logger, 'warn'>): Promise<void> {
-  try {
-    const handle = temporal.workflow.getHandle(preparationWorkflowId(cardId));
-    await temporal.connection.withDeadline(Date.now() + CANCEL_DEADLINE_MS, () => handle.cancel());
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) return;
-    // The card is already gone and preparation only stores into an existing card, so a missed
-    // cancellation costs one model call, never a resurrected card.
-    logger?.warn({ workflowId: preparationWorkflowId(cardId), err: (error as Error).message }, 'could not cancel a preparation');
-  }
-}
-
 interface PreparationCardRow {
   user_id: string;
   text: string;
@@ -89,7 +63,8 @@ interface PreparationCardRow {
  * charged at most once per attempt and only when the result is stored. A deleted card is never
  * written back nor charged.
  */
-export async function prepareCard(em: Em, model: ModelClient, ref: PreparationRef, background?: BackgroundCall, log?: PreparationLog): Promise<PreparationOutcome> {
+export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, background?: BackgroundCall): Promise<PreparationOutcome> {
+  const { em, model } = ctx;
   const card = await firstRow<PreparationCardRow>(em,
     sql`SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
      FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ${ref.cardId}`,
@@ -109,7 +84,7 @@ export async function prepareCard(em: Em, model: ModelClient, ref: PreparationRe
   const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
   let waitedSeconds = 0;
   return withCreditHold(em, model, hold, background, async () => {
-    const answer = await completeWithinBudget(em, model, ref, request, log);
+    const answer = await completeWithinBudget(ctx, ref, request);
     const enrichment = finalisePreparation(card.text, answer.data);
     const stored = await em.transactional(async (tx): Promise<PreparationOutcome | { discarded: PreparationOutcome }> => {
       const locked = await firstRow<Omit<PreparationCardRow, 'text' | 'native_language'>>(tx,
@@ -145,9 +120,6 @@ export async function prepareCard(em: Em, model: ModelClient, ref: PreparationRe
   });
 }
 
-/** Where the budget's decisions are told to the operator (the activity's log): ids and counts only. */
-export type PreparationLog = (message: string, meta: Record<string, unknown>) => void;
-
 const preparationCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', ['outcome']);
 const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card preparations that failed because the card had used its model-call budget');
 
@@ -155,9 +127,11 @@ const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card pr
  * The card's model call, within its budget (CARD_PREPARATION_BUDGET): each call is taken from
  * the card's count before it is made, so a crash mid-call still counts, and given back when the
  * provider could not serve it. An invalid answer is asked again once unless it cannot get better;
- * an exhausted budget is a verdict, never retried.
+ * an exhausted budget is a verdict, never retried. Its decisions are told to the operator
+ * (`ctx.log`): ids and counts only.
  */
-async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: PreparationRef, request: StructuredRequest<T>, log?: PreparationLog): Promise<StructuredResult<T>> {
+async function completeWithinBudget<T>(ctx: FeatureContext, ref: PreparationRef, request: StructuredRequest<T>): Promise<StructuredResult<T>> {
+  const { em, model, log } = ctx;
   for (let invalidAnswers = 0; ;) {
     const taken = await firstRow<{ preparation_calls: number }>(em,
       sql`UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ${ref.cardId} AND preparation_calls < ${CARD_PREPARATION_BUDGET.modelCalls}
@@ -165,7 +139,7 @@ async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: Preparat
     );
     if (!taken) {
       budgetsSpent.inc();
-      log?.('card preparation budget spent', { cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_PREPARATION_BUDGET.modelCalls });
+      log.warn({ cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_PREPARATION_BUDGET.modelCalls }, 'card preparation budget spent');
       throw new AppError('provider_output_invalid', BUDGET_SPENT_MESSAGE);
     }
     try {
@@ -182,14 +156,18 @@ async function completeWithinBudget<T>(em: Em, model: ModelClient, ref: Preparat
       preparationCalls.inc({ outcome: 'invalid' });
       invalidAnswers++;
       const again = askAgainAfterInvalidAnswer(error.extensions.outputProblem, invalidAnswers);
-      log?.('card preparation answer invalid', { cardId: ref.cardId, attempt: ref.attempt, modelCallsUsed: taken.preparation_calls, outputProblem: error.extensions.outputProblem, askingAgain: again });
+      log.warn(
+        { cardId: ref.cardId, attempt: ref.attempt, modelCallsUsed: taken.preparation_calls, outputProblem: error.extensions.outputProblem, askingAgain: again },
+        'card preparation answer invalid',
+      );
       if (!again) throw error;
     }
   }
 }
 
 /** Marks the attempt failed (only if it is still the card's pending attempt). */
-export async function recordPreparationFailure(em: Em, ref: PreparationRef, error: PreparationError): Promise<void> {
+export async function recordPreparationFailure(ctx: FeatureContext, ref: PreparationRef, error: PreparationError): Promise<void> {
+  const { em } = ctx;
   const marked = await firstRow<{ user_id: string }>(em,
     sql`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ${JSON.stringify(error)}::jsonb, updated_at = now()
      WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending' RETURNING user_id`,

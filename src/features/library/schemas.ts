@@ -93,3 +93,16 @@ export const deleteBodySchema = z.object({ cardId: cardIdSchema.optional() }).nu
 export type Card = z.infer<typeof cardSchema>;
 export type CardDetail = z.infer<typeof cardDetailSchema>;
 export type PreparationStatus = Card['enrichmentStatus'];
+
+export const knownExpressionSchema = z.object({
+  cardId: z.uuid(),
+  text: z.string().meta({ description: 'The expression normalised as captures are deduplicated (NFC, case-folded, whitespace collapsed, trailing punctuation dropped).' }),
+  translation: z.string().nullable().meta({ description: 'The card’s translation; null until its preparation is ready.' }),
+});
+
+export const knownExpressionsSchema = z.object({
+  etag: z.string().meta({ description: 'The same value as the ETag header.' }),
+  expressions: z.array(knownExpressionSchema).meta({ description: 'One entry per card, and one more when preparation corrected its text.' }),
+});
+
+export const knownExpressionsInputSchema = z.object({ ifNoneMatch: z.string().optional() });

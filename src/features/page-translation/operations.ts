@@ -14,8 +14,8 @@ export const pageTranslationOperations = {
       headers: ({ replayed }): Record<string, string> => (replayed ? { 'idempotent-replayed': 'true' } : {}),
       problems: [402, 409, 422, 428, 502, 503],
     },
-    handler: async ({ deps, principal }, input) => {
-      const { response, replayed } = await translatePage(deps, principal.userId, input);
+    handler: async (ctx, input) => {
+      const { response, replayed } = await translatePage(ctx, ctx.principal.userId, input);
       return { ...response, replayed };
     },
   }),

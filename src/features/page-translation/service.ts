@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../config.ts';
-import type { Em, Orm } from '../../db/orm.ts';
+import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { creditsForCost } from '../../domain/credits.ts';
 import { AppError } from '../../domain/problems.ts';
@@ -9,17 +8,12 @@ import { planProviderCalls } from './sharing.ts';
 import type { ModelClient } from '../../model/model-client.ts';
 import { batchCalls, PROVIDER_CALL_BUDGET, translateCalls } from './batch-translator.ts';
 import { LEASE, leaseExpirySql, whileLeased } from '../../services/leases.ts';
+import type { FeatureContext } from '../context.ts';
 import { holdCredits, modelCallHold } from '../credits/paid-call.ts';
 import { lookupTranslations, storeTranslations, TRANSLATE_BATCH_PROMPT_VERSION, type CachedTranslation } from './cache.ts';
 import { charge, expireEarlierHolds, releaseHold } from '../credits/wallet.ts';
 
 import type { PageTranslationResponse } from './schemas.ts';
-
-export interface PageTranslationDeps {
-  orm: Orm;
-  model: ModelClient;
-  config: Pick<Config, 'model'>;
-}
 
 type Claim = { kind: 'claimed'; token: string; tookOver: boolean } | { kind: 'replay'; response: PageTranslationResponse };
 
@@ -29,13 +23,13 @@ type Claim = { kind: 'claimed'; token: string; tookOver: boolean } | { kind: 're
  * refused, and a failure releases the claim so that the id can be retried.
  */
 export async function translatePage(
-  deps: PageTranslationDeps,
+  ctx: FeatureContext,
   userId: string,
   request: PageTranslationRequest,
 ): Promise<{ response: PageTranslationResponse; replayed: boolean }> {
-  const em = deps.orm.em.fork();
+  const { em } = ctx;
   const bodyHash = requestHash(request);
-  const page = await lookupPage(deps, em, userId, request);
+  const page = await lookupPage(ctx, userId, request);
   if (page.uncached.size === 0) {
     // Served wholly from the cache: nothing is held, charged or leased, so the request_id is
     // recorded done at once, in one statement; a request_id seen before takes the path below.
@@ -50,7 +44,7 @@ export async function translatePage(
     // Leased while it runs: if this process dies, a retry of the request_id takes over in seconds.
     const lease = { table: 'page_translation_requests' as const, where: sql`user_id = ${userId} AND request_id = ${request.request_id}
       AND claim_token = ${claim.token} AND status = 'running'` };
-    return { response: await whileLeased(deps.orm, lease, () => runClaimed(deps, em, userId, request, claim.token, page)), replayed: false };
+    return { response: await whileLeased(em, lease, () => runClaimed(ctx, userId, request, claim.token, page), ctx.log), replayed: false };
   } catch (error) {
     await run(em,
       sql`DELETE FROM page_translation_requests WHERE user_id = ${userId} AND request_id = ${request.request_id} AND claim_token = ${claim.token}
@@ -122,8 +116,8 @@ async function recordFreeAnswer(em: Em, userId: string, requestId: string, bodyH
 type PageLookup = Awaited<ReturnType<typeof lookupPage>>;
 
 /** The page's items, their cache keys, the answers the cache may serve, and the texts it cannot (`uncached`). */
-async function lookupPage(deps: PageTranslationDeps, em: Em, userId: string, request: PageTranslationRequest) {
-  const modelName = deps.config.model.model;
+async function lookupPage(ctx: FeatureContext, userId: string, request: PageTranslationRequest) {
+  const modelName = ctx.config.model.model;
   const keyOf = (text: string) =>
     translationCacheKey({ promptVersion: TRANSLATE_BATCH_PROMPT_VERSION, model: modelName, sourceLanguage: request.source_language, targetLanguage: request.target_language, text });
   const prepared = request.items.map((item) => {
@@ -131,24 +125,25 @@ async function lookupPage(deps: PageTranslationDeps, em: Em, userId: string, req
     return { ...item, ...parts, cacheKey: parts.core === '' ? null : keyOf(parts.core) };
   });
 
-  const { found: translations, recurring } = await lookupTranslations(em, userId, [...new Set(prepared.flatMap((p) => (p.cacheKey ? [p.cacheKey] : [])))]);
+  const { found: translations, recurring } = await lookupTranslations(ctx.em, userId, [...new Set(prepared.flatMap((p) => (p.cacheKey ? [p.cacheKey] : [])))]);
   // Identical texts within the batch go to the provider once.
   const uncached = new Map<string, string>();
   for (const p of prepared) if (p.cacheKey && !translations.has(p.cacheKey)) uncached.set(p.cacheKey, p.core);
   return { prepared, translations, recurring, uncached };
 }
 
-async function runClaimed(deps: PageTranslationDeps, em: Em, userId: string, request: PageTranslationRequest, token: string, page: PageLookup) {
+async function runClaimed(ctx: FeatureContext, userId: string, request: PageTranslationRequest, token: string, page: PageLookup) {
+  const { em } = ctx;
   const { translations, recurring, uncached } = page;
   let costUsd = '0';
   if (uncached.size > 0) {
     // A page served wholly from the cache is free and needs no credits.
-    const fresh = await translateMissing(deps, em, userId, request, token, uncached, recurring);
+    const fresh = await translateMissing(ctx, userId, request, token, uncached, recurring);
     for (const entry of fresh.kept) translations.set(entry.key, entry);
     if (fresh.failure) throw await chargeKeptWork(em, userId, request, token, fresh.failure, { texts: fresh.kept.length, costUsd: fresh.costUsd });
     costUsd = fresh.costUsd;
   }
-  return finish(em, deps.model, userId, request, token, pageResponse(request, page, 0).items, costUsd);
+  return finish(em, ctx.model, userId, request, token, pageResponse(request, page, 0).items, costUsd);
 }
 
 /** The answer to the page from what `page.translations` holds (an item without one is returned untranslated). */
@@ -172,16 +167,17 @@ function pageResponse(request: PageTranslationRequest, page: Pick<PageLookup, 'p
  * provider was paid for it, and the user is charged for it (chargeKeptWork).
  */
 async function translateMissing(
-  deps: PageTranslationDeps, em: Em, userId: string, request: PageTranslationRequest, token: string, uncached: Map<string, string>, recurring: Set<string>,
+  ctx: FeatureContext, userId: string, request: PageTranslationRequest, token: string, uncached: Map<string, string>, recurring: Set<string>,
 ) {
+  const { em, model } = ctx;
   // The provider sees an index of ours as each text's id, never a cache key or a client id.
   const entries = [...uncached].map(([cacheKey, text], index) => ({ key: String(index), text, cacheKey }));
   const languages = { sourceLanguage: request.source_language, targetLanguage: request.target_language };
   const calls = batchCalls(languages, planProviderCalls(entries, (entry) => recurring.has(entry.cacheKey), PROVIDER_CALL_BUDGET));
   // The page's maximum cost, all its calls together, is held before any of them (402 when nothing is available).
-  const hold = modelCallHold(deps.model, { userId, key: pageTranslationKey(request.request_id, token), kind: 'page_translation' }, calls.map((call) => call.request));
-  await holdCredits(em, deps.model, hold, undefined);
-  const result = await translateCalls(deps.model, calls);
+  const hold = modelCallHold(model, { userId, key: pageTranslationKey(request.request_id, token), kind: 'page_translation' }, calls.map((call) => call.request));
+  await holdCredits(em, model, hold, undefined);
+  const result = await translateCalls(model, calls);
   const answered = result.calls.map((call) => ({
     keys: call.requested.map((entry) => entry.cacheKey),
     answers: call.requested.map((entry) => {
@@ -189,7 +185,7 @@ async function translateMissing(
       return { key: entry.cacheKey, translation: answer.text, detectedSourceLanguage: answer.detectedSourceLanguage };
     }),
   }));
-  await storeTranslations(em, userId, answered, { ...languages, model: deps.config.model.model });
+  await storeTranslations(em, userId, answered, { ...languages, model: ctx.config.model.model });
   return { kept: answered.flatMap((call) => call.answers), costUsd: result.costUsd, failure: result.failure };
 }
 

@@ -174,7 +174,7 @@ describe('delete during preparation', () => {
     const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
     try {
       const started = Date.now();
-      await deleteCard(stack.orm.em.fork(), { orm: stack.orm, temporal: unreachable, taskQueue: stack.config.temporal.taskQueue }, user.userId, card.cardId);
+      await deleteCard(stack.context({ temporal: unreachable }), user.userId, card.cardId);
       expect(Date.now() - started).toBeLessThan(8_000); // the client's own retries take over 20 s
       expectProblem(await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId: card.cardId } } }), 404, 'not_found');
     } finally {
@@ -202,7 +202,7 @@ describe('a retried preparation attempt', () => {
     const calls = preparationCalls(stack).length;
     // What the activity does when Temporal retries it after a crash between commit and completion.
     const model = createModelClient(stack.config.model);
-    expect(await prepareCard(stack.orm.em.fork(), model, { cardId: card.cardId, attempt: 1 })).toEqual({ outcome: 'ready' });
+    expect(await prepareCard(stack.context({ model }), { cardId: card.cardId, attempt: 1 })).toEqual({ outcome: 'ready' });
     expect(preparationCalls(stack).length).toBe(calls);
     expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toHaveLength(1);
   });
@@ -210,6 +210,6 @@ describe('a retried preparation attempt', () => {
   it('of a deleted card: nothing stored, nothing charged', async () => {
     const model = createModelClient(stack.config.model);
     const missing = '00000000-0000-4000-8000-000000000001';
-    expect(await prepareCard(stack.orm.em.fork(), model, { cardId: missing, attempt: 1 })).toEqual({ outcome: 'gone' });
+    expect(await prepareCard(stack.context({ model }), { cardId: missing, attempt: 1 })).toEqual({ outcome: 'gone' });
   });
 });
