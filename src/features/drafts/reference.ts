@@ -1,7 +1,7 @@
 import { RETENTION_DEFAULTS } from '../../config.ts';
 import { DRAFT_PROMPT_MAX, IDEMPOTENCY_KEY_MAX } from '../../domain/limits.ts';
 
-export const draftsReference = `## Drafts (POST /api/work, the spec's Output Flow)
+export const draftsReference = `## Output Flow (drafts: POST /api/work)
 An optional helper for when you explicitly want generated English; it is not part of capture and never
 creates cards. Body \`{ prompt, tone?, useLibrary? }\`: \`prompt\` is what you want to say, 1–${DRAFT_PROMPT_MAX.toLocaleString('en')}
 characters (Unicode code points, after trimming) in any language; \`tone\` is \`neutral\` (default),
