@@ -1,16 +1,16 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ProblemCode } from '../domain/problems.ts';
-import type { FeatureContext } from '../features/context.ts';
+import type { FeatureContext, FeatureContexts } from '../features/context.ts';
 import { recordProviderCost, spendReporter } from '../model/provider-spend.ts';
 import { storeGeneratedAudio, markAudioFailed, pendingGeneration, speechHold, type PendingGeneration } from '../features/audio/service.ts';
 import { withCreditHold } from '../features/credits/paid-call.ts';
 import { SpeechError, speechEngineFor } from '../features/audio/speech/engine.ts';
 import { activityLog, whileHeartbeating } from './background-call.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
-import type { ActivityContext, ActivityDeps } from './index.ts';
+import type { ActivityDeps } from './index.ts';
 
 /** Audio generation: idempotent steps over the clip row; the text never leaves the database. */
-export function createAudioActivities(deps: ActivityDeps, context: ActivityContext) {
+export function createAudioActivities(deps: ActivityDeps, contexts: FeatureContexts) {
   const engine = speechEngineFor(deps.config.tts);
   const spend = spendReporter(activityLog);
 
@@ -36,7 +36,7 @@ export function createAudioActivities(deps: ActivityDeps, context: ActivityConte
     async generateAudioClip(audioId: string): Promise<void> {
       return whileHeartbeating(async (call) => {
         try {
-          const ctx = context();
+          const ctx = contexts(activityLog);
           const job = await pendingGeneration(ctx, audioId);
           if (!job) return; // already ready or failed, or the clip is gone
           if (job.engine !== engine.engine || job.voice !== engine.voice || job.model !== engine.model) {
@@ -52,7 +52,7 @@ export function createAudioActivities(deps: ActivityDeps, context: ActivityConte
       });
     },
     async markAudioClipFailed(audioId: string, errorCode: ProblemCode): Promise<void> {
-      await markAudioFailed(context(), audioId, errorCode);
+      await markAudioFailed(contexts(activityLog), audioId, errorCode);
     },
   };
 }

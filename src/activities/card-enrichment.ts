@@ -1,21 +1,21 @@
 import type { PreparationError, PreparationOutcome } from '../features/library/preparation-rules.ts';
 import { type PreparationRef, prepareCard, recordPreparationFailure } from '../features/library/preparation.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
-import { whileHeartbeating } from './background-call.ts';
-import type { ActivityContext } from './index.ts';
+import type { FeatureContexts } from '../features/context.ts';
+import { activityLog, whileHeartbeating } from './background-call.ts';
 
 /**
  * The card-enrichment workflow's activities: a card's preparation. Their names are Temporal
  * activity types, recorded in every run's history: renaming one breaks the replay of runs open at
  * deploy, so they stay.
  */
-export function createCardEnrichmentActivities(context: ActivityContext) {
+export function createCardEnrichmentActivities(contexts: FeatureContexts) {
   return {
     /** One attempt at preparing a card; a cancellation (card deleted) reaches the model call. */
     async prepareCardEnrichment(ref: PreparationRef): Promise<PreparationOutcome> {
       return whileHeartbeating(async (call, activity) => {
         try {
-          return await prepareCard(context(), ref, call);
+          return await prepareCard(contexts(activityLog), ref, call);
         } catch (error) {
           if (activity.cancellationSignal.aborted) throw error;
           throw activityFailure(error);
@@ -24,7 +24,7 @@ export function createCardEnrichmentActivities(context: ActivityContext) {
     },
 
     async recordCardEnrichmentFailure(ref: PreparationRef, error: PreparationError): Promise<void> {
-      await recordPreparationFailure(context(), ref, error);
+      await recordPreparationFailure(contexts(activityLog), ref, error);
     },
   };
 }

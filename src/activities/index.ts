@@ -1,5 +1,4 @@
-import { featureContexts, type FeatureContext, type FeatureServices } from '../features/context.ts';
-import { activityLog } from './background-call.ts';
+import { featureContexts, type FeatureServices } from '../features/context.ts';
 import { createCardEnrichmentActivities } from './card-enrichment.ts';
 import { createSentenceActivities } from './sentences.ts';
 import { createAudioActivities } from './audio.ts';
@@ -9,19 +8,16 @@ import { createFsrsOptimisationActivities } from './fsrs-optimisation.ts';
 /** What activities are built from; the worker passes real clients, tests the same. */
 export type ActivityDeps = FeatureServices;
 
-/** The feature context of the activity that runs now: a fresh EntityManager, the activity's log. */
-export type ActivityContext = () => FeatureContext;
-
 /** Every activity, built once per worker from its dependencies (Temporal's DI pattern). */
 export function createActivities(deps: ActivityDeps) {
+  // Each activity run makes its own context: `contexts(activityLog)`, a fresh EntityManager and the activity's log.
   const contexts = featureContexts(deps);
-  const context: ActivityContext = () => contexts(activityLog);
   return {
-    ...createCardEnrichmentActivities(context),
-    ...createSentenceActivities(context),
-    ...createAudioActivities(deps, context),
+    ...createCardEnrichmentActivities(contexts),
+    ...createSentenceActivities(contexts),
+    ...createAudioActivities(deps, contexts),
     ...createHousekeepingActivities(deps),
-    ...createFsrsOptimisationActivities(context),
+    ...createFsrsOptimisationActivities(contexts),
   };
 }
 
