@@ -15,9 +15,9 @@
  *   failure is a hint (40 %), an auto-fill (35 %) or an error on every hidden character.
  */
 import type { Rating } from 'ts-fsrs';
-import { buildMask, hiddenCount, hiddenLetterShare, mulberry32 } from '../src/domain/replay-mask.ts';
+import { buildMask, hiddenCount, hiddenLetterShare, mulberry32 } from '../src/features/replay/mask.ts';
 import { type ItemDemand, type ReplayEvidence, ratingFromEvidence } from '../src/domain/replay-rating.ts';
-import { trainingItems, type LoggedReview } from '../src/domain/fsrs-optimisation.ts';
+import { trainingItems, type LoggedReview } from '../src/features/replay/optimisation-rules.ts';
 import { ratingName } from '../src/domain/replay-rating.ts';
 import { DEFAULT_DESIRED_RETENTION, type LearnerScheduling, type SchedulingState, newSchedulingState, review } from '../src/domain/scheduling.ts';
 import { fitAndJudge } from '../src/features/replay/fsrs-fit.ts';

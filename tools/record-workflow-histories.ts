@@ -33,7 +33,7 @@ import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createOrm, migrate, type Orm } from '../src/db/orm.ts';
-import { optimisationKey } from '../src/domain/fsrs-optimisation.ts';
+import { optimisationKey } from '../src/features/replay/optimisation-rules.ts';
 import { enqueueOptimisation } from '../src/features/replay/optimiser.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createModelClient, type ModelClient } from '../src/model/model-client.ts';
@@ -41,10 +41,10 @@ import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { startTemporalDevServer } from '../src/platform/temporal-dev-server.ts';
 import { installTemporalRuntime } from '../src/platform/temporal-runtime.ts';
 import { connectTemporal } from '../src/temporal/connection.ts';
-import { wakeOutboxRelay } from '../src/temporal/outbox-dispatch.ts';
 import { housekeepingScheduleId, optimisationScheduleId } from '../src/temporal/schedules.ts';
 import { outcomeKey } from '../src/temporal/search-attributes.ts';
 import { workflowId, WORKFLOW_KINDS } from '../src/temporal/workflow-ids.ts';
+import { workflowStarter } from '../src/temporal/workflow-starter.ts';
 import { cachedWorkflowBundle, runWorker, type RunningWorker } from '../src/worker/worker.ts';
 import { startFakeProvider, type FakeMode, type FakeProvider } from './fake-provider/server.ts';
 import { HISTORIES_DIR, USER_TEXT_MARKER } from './workflow-histories.ts';
@@ -256,8 +256,9 @@ const SCENARIOS: Scenario[] = [
     expect: { status: 'COMPLETED' },
     async run(service) {
       const { userId } = await service.newUser();
-      await service.orm.em.fork().transactional((tx) => enqueueOptimisation(tx, userId, service.config.temporal.taskQueue));
-      wakeOutboxRelay(service.orm);
+      const workflows = workflowStarter({ orm: service.orm, temporal: service.temporal, taskQueue: service.config.temporal.taskQueue });
+      await service.orm.em.fork().transactional((tx) => enqueueOptimisation(tx, workflows, userId));
+      workflows.wakeRelay();
       return workflowId(WORKFLOW_KINDS.fsrsOptimisation, optimisationKey(userId, 0, null));
     },
   },

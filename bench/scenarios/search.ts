@@ -4,7 +4,7 @@
  * sent one at a time (latency, not throughput): a common word, a rare word, an accent-folded
  * phrase, the first page and a deep page of the listing. Floor: GET /api/me in the same run.
  */
-import { encodeCursor } from '../../src/domain/library-listing.ts';
+import { encodeCursor } from '../../src/features/library/listing.ts';
 import type { BenchContext } from '../support.ts';
 
 const CARDS_PER_USER = 100_000;

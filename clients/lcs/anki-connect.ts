@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ANKI_DECK, ankiFields } from '../../src/domain/library-export.ts';
+import { ANKI_DECK, ankiFields } from '../../src/features/library/export-format.ts';
 import { configFile } from './config.ts';
 import { searchLibrary } from './library.ts';
 import { type Api, ServiceError } from './service.ts';

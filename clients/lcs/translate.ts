@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { PAGE_TRANSLATION_LIMITS } from '../../src/domain/limits.ts';
-import { chunkByBudget } from '../../src/domain/translation-request.ts';
+import { chunkByBudget } from '../../src/features/page-translation/request.ts';
 import type { Api } from './service.ts';
 
 export interface Translation { text: string; detectedSourceLanguage: string }

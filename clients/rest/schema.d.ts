@@ -377,6 +377,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the library (csv, tsv, Anki) or the review log */
+        get: operations["library.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sentences": {
         parameters: {
             query?: never;
@@ -556,23 +573,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/work": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Output Flow: draft English for what you want to say */
-        post: operations["drafts.create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/audio/{audioId}/content": {
         parameters: {
             query?: never;
@@ -590,17 +590,17 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/library/export": {
+    "/api/work": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Export the library (csv, tsv, Anki) or the review log */
-        get: operations["library.export"];
+        get?: never;
         put?: never;
-        post?: never;
+        /** Draft English for what you want to say (the spec’s Output Flow) */
+        post: operations["drafts.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -627,25 +627,6 @@ export interface components {
             retryAfterSeconds?: number;
         } & {
             [key: string]: unknown;
-        };
-        AudioRequestInput: {
-            /** Format: uuid */
-            cardId: string;
-            sentenceId?: unknown;
-        } | {
-            /** Format: uuid */
-            sentenceId: string;
-            cardId?: unknown;
-        };
-        AudioInput: {
-            /** Format: uuid */
-            audioId: string;
-            /** @enum {string} */
-            status: "pending" | "ready" | "failed";
-            /** @description Known once ready, e.g. audio/mpeg or audio/wav. */
-            contentType: string | null;
-            /** @description Where the bytes are served (supports HTTP range requests). */
-            url: string;
         };
         SessionsEndedInput: {
             sessionsEnded: number;
@@ -685,6 +666,25 @@ export interface components {
             expiresAt: string | null;
             lastUsedAt: string | null;
             revokedAt: string | null;
+        };
+        AudioRequestInput: {
+            /** Format: uuid */
+            cardId: string;
+            sentenceId?: unknown;
+        } | {
+            /** Format: uuid */
+            sentenceId: string;
+            cardId?: unknown;
+        };
+        AudioInput: {
+            /** Format: uuid */
+            audioId: string;
+            /** @enum {string} */
+            status: "pending" | "ready" | "failed";
+            /** @description Known once ready, e.g. audio/mpeg or audio/wav. */
+            contentType: string | null;
+            /** @description Where the bytes are served (supports HTTP range requests). */
+            url: string;
         };
         CreditsInput: {
             balance: number;
@@ -947,25 +947,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        AudioRequest: {
-            /** Format: uuid */
-            cardId: string;
-            sentenceId?: unknown;
-        } | {
-            /** Format: uuid */
-            sentenceId: string;
-            cardId?: unknown;
-        };
-        Audio: {
-            /** Format: uuid */
-            audioId: string;
-            /** @enum {string} */
-            status: "pending" | "ready" | "failed";
-            /** @description Known once ready, e.g. audio/mpeg or audio/wav. */
-            contentType: string | null;
-            /** @description Where the bytes are served (supports HTTP range requests). */
-            url: string;
-        };
         SessionsEnded: {
             sessionsEnded: number;
             tokensRevoked: number;
@@ -1004,6 +985,25 @@ export interface components {
             expiresAt: string | null;
             lastUsedAt: string | null;
             revokedAt: string | null;
+        };
+        AudioRequest: {
+            /** Format: uuid */
+            cardId: string;
+            sentenceId?: unknown;
+        } | {
+            /** Format: uuid */
+            sentenceId: string;
+            cardId?: unknown;
+        };
+        Audio: {
+            /** Format: uuid */
+            audioId: string;
+            /** @enum {string} */
+            status: "pending" | "ready" | "failed";
+            /** @description Known once ready, e.g. audio/mpeg or audio/wav. */
+            contentType: string | null;
+            /** @description Where the bytes are served (supports HTTP range requests). */
+            url: string;
         };
         Credits: {
             balance: number;
@@ -2618,6 +2618,67 @@ export interface operations {
             };
         };
     };
+    "library.export": {
+        parameters: {
+            query?: {
+                /** @description `csv`: One row per card: cardId, text, correctedText, translation, usageGuidance, examples, focuses, created, due, reps, lapses, stability. `tsv`: As csv, tab-separated. `anki`: Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes. `reviews`: The review log for FSRS optimizers: card_id, review_time, review_rating, review_state, review_duration. */
+                format?: "csv" | "tsv" | "anki" | "reviews";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "text/tab-separated-values": string;
+                    "text/plain": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "sentences.list": {
         parameters: {
             query?: {
@@ -3659,6 +3720,103 @@ export interface operations {
             };
         };
     };
+    "audio.content": {
+        parameters: {
+            query?: never;
+            header?: {
+                range?: string;
+                "if-range"?: string;
+            };
+            path: {
+                audioId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole clip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/*": string;
+                };
+            };
+            /** @description The requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/*": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "drafts.create": {
         parameters: {
             query?: never;
@@ -3757,164 +3915,6 @@ export interface operations {
             };
             /** @description Default Response */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "audio.content": {
-        parameters: {
-            query?: never;
-            header?: {
-                range?: string;
-                "if-range"?: string;
-            };
-            path: {
-                audioId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The whole clip */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "audio/*": string;
-                };
-            };
-            /** @description The requested byte range */
-            206: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "audio/*": string;
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            416: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "library.export": {
-        parameters: {
-            query?: {
-                /** @description `csv`: One row per card: cardId, text, correctedText, translation, usageGuidance, examples, focuses, created, due, reps, lapses, stability. `tsv`: As csv, tab-separated. `anki`: Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes. `reviews`: The review log for FSRS optimizers: card_id, review_time, review_rating, review_state, review_duration. */
-                format?: "csv" | "tsv" | "anki" | "reviews";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The file (Content-Disposition: attachment) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                    "text/tab-separated-values": string;
-                    "text/plain": string;
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,19 +1,20 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { ProblemCode } from '../domain/problems.ts';
+import type { FeatureContext, FeatureContexts } from '../features/context.ts';
 import { recordProviderCost, spendReporter } from '../model/provider-spend.ts';
 import { storeGeneratedAudio, markAudioFailed, pendingGeneration, speechHold, type PendingGeneration } from '../features/audio/service.ts';
 import { withCreditHold } from '../features/credits/paid-call.ts';
 import { SpeechError, speechEngineFor } from '../features/audio/speech/engine.ts';
-import { whileHeartbeating } from './background-call.ts';
+import { activityLog, whileHeartbeating } from './background-call.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
 import type { ActivityDeps } from './index.ts';
 
 /** Audio generation: idempotent steps over the clip row; the text never leaves the database. */
-export function createAudioActivities(deps: ActivityDeps) {
+export function createAudioActivities(deps: ActivityDeps, contexts: FeatureContexts) {
   const engine = speechEngineFor(deps.config.tts);
-  const spend = spendReporter({ warn: (fields, message) => { Context.current().log.warn(message ?? '', { ...fields }); } });
+  const spend = spendReporter(activityLog);
 
-  async function synthesiseAndStore(job: PendingGeneration, costUsd: string): Promise<void> {
+  async function synthesiseAndStore(ctx: FeatureContext, job: PendingGeneration, costUsd: string): Promise<void> {
     let audio;
     try {
       audio = await engine.synthesise(job.text);
@@ -23,7 +24,7 @@ export function createAudioActivities(deps: ActivityDeps) {
       throw activityFailure(error, { code: 'service_unavailable', kind: error.retryable ? 'provider' : 'verdict', message: error.message });
     }
     recordProviderCost('speech', costUsd);
-    const stored = await storeGeneratedAudio(deps.orm.em.fork(), job, audio, costUsd);
+    const stored = await storeGeneratedAudio(ctx, job, audio, costUsd);
     if (!stored && costUsd !== '0') spend.recordUnbilled({ task: 'speech', reason: 'superseded', costUsd });
   }
 
@@ -35,23 +36,23 @@ export function createAudioActivities(deps: ActivityDeps) {
     async generateAudioClip(audioId: string): Promise<void> {
       return whileHeartbeating(async (call) => {
         try {
-          const em = deps.orm.em.fork();
-          const job = await pendingGeneration(em, audioId);
+          const ctx = contexts(activityLog);
+          const job = await pendingGeneration(ctx, audioId);
           if (!job) return; // already ready or failed, or the clip is gone
           if (job.engine !== engine.engine || job.voice !== engine.voice || job.model !== engine.model) {
             throw activityFailure(null, { code: 'service_unavailable', kind: 'verdict', message: 'The speech engine configuration changed.' });
           }
           const costUsd = engine.costUsd(job.text);
-          if (costUsd === '0' || !job.requestedBy) return await synthesiseAndStore(job, costUsd);
+          if (costUsd === '0' || !job.requestedBy) return await synthesiseAndStore(ctx, job, costUsd);
           // A catalog error of the hold (insufficient_credits) is a verdict: activityFailure ends it at once.
-          await withCreditHold(em, spend, speechHold(job.requestedBy, job.audioId, costUsd), call, () => synthesiseAndStore(job, costUsd));
+          await withCreditHold(ctx.em, spend, speechHold(job.requestedBy, job.audioId, costUsd), call, () => synthesiseAndStore(ctx, job, costUsd));
         } catch (error) {
           throw error instanceof ApplicationFailure ? error : activityFailure(error);
         }
       });
     },
     async markAudioClipFailed(audioId: string, errorCode: ProblemCode): Promise<void> {
-      await markAudioFailed(deps.orm.em.fork(), audioId, errorCode);
+      await markAudioFailed(contexts(activityLog), audioId, errorCode);
     },
   };
 }

@@ -1,5 +1,13 @@
 import { Context } from '@temporalio/activity';
+import type { FeatureLog } from '../features/context.ts';
 import type { BackgroundCall } from '../features/credits/paid-call.ts';
+
+/** The running activity's log (the SDK's, which tags each line with its workflow and activity), for the features. */
+export const activityLog: FeatureLog = {
+  warn: (fields, message) => {
+    Context.current().log.warn(message, { ...fields });
+  },
+};
 
 /**
  * Well inside the workflows' heartbeat timeout (src/temporal/failures.ts, `LONG_CALL.heartbeatTimeout`),

@@ -13,7 +13,7 @@ const passes = counter('lcs_housekeeping_passes_total', 'Housekeeping passes, by
  * Retention: one activity per table and pass, and one that reports the pass. Numbers only.
  * Activities log through the SDK's runtime, kept to warnings; a pass is worth an info line.
  */
-export function createHousekeepingActivities(deps: ActivityDeps, logger: Pick<Logger, 'info'> = createLogger(deps.config)) {
+export function createHousekeepingActivities(deps: Omit<ActivityDeps, 'temporal'>, logger: Pick<Logger, 'info'> = createLogger(deps.config)) {
   const policy = retentionPolicy(deps.config);
   const budget = sweepBudget(deps.config);
   return {
@@ -21,7 +21,7 @@ export function createHousekeepingActivities(deps: ActivityDeps, logger: Pick<Lo
     async sweepRetentionTable(table: RetentionTable): Promise<TableSweep> {
       try {
         if (!isRetentionTable(table)) throw new AppError('invalid_request', 'Not a retention table.');
-        return await sweepTable(deps.orm, table, policy, budget);
+        return await sweepTable(deps.orm.em.fork(), table, policy, budget);
       } catch (error) {
         throw activityFailure(error);
       }

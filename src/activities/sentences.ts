@@ -1,23 +1,23 @@
 import type { ProblemCode } from '../domain/problems.ts';
 import { markSentenceFailed, translateSentence } from '../features/sentences/service.ts';
-import { whileHeartbeating } from './background-call.ts';
+import type { FeatureContexts } from '../features/context.ts';
+import { activityLog, whileHeartbeating } from './background-call.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
-import type { ActivityDeps } from './index.ts';
 
-export function createSentenceActivities(deps: ActivityDeps) {
+export function createSentenceActivities(contexts: FeatureContexts) {
   return {
     /** Translates and charges one attempt; a no-op when that attempt is already settled. */
     async translateSentence(sentenceId: string, attempt: number): Promise<void> {
       await whileHeartbeating(async (call) => {
         try {
-          await translateSentence(deps, sentenceId, attempt, call);
+          await translateSentence(contexts(activityLog), sentenceId, attempt, call);
         } catch (error) {
           throw activityFailure(error);
         }
       });
     },
     async markSentenceFailed(sentenceId: string, attempt: number, code: ProblemCode): Promise<void> {
-      await markSentenceFailed(deps.orm.em.fork(), sentenceId, attempt, code);
+      await markSentenceFailed(contexts(activityLog), sentenceId, attempt, code);
     },
   };
 }

@@ -8,11 +8,11 @@ import { parseDuration } from '../domain/durations.ts';
 import { findUserIdByEmail } from '../features/account/service.ts';
 import { spendByKind } from '../features/credits/operator-reads.ts';
 import { getWallet } from '../features/credits/wallet.ts';
-import { cardCountsByStatus, extraEnrichmentCalls, failedCards } from '../features/library/operator-reads.ts';
-import { refreshEnrichment } from '../features/library/service.ts';
+import { cardCountsByStatus, extraPreparationCalls, failedCards } from '../features/library/operator-reads.ts';
+import { retryPreparation } from '../features/library/service.ts';
 import { failedSentences, sentenceCountsByStatus } from '../features/sentences/operator-reads.ts';
 import { connectTemporal } from '../temporal/connection.ts';
-import { OperatorError, operatorDatabaseUrl, operatorTemporalAddress } from './operator-config.ts';
+import { OperatorError, operatorContext, operatorDatabaseUrl, operatorTemporalAddress } from './operator-config.ts';
 
 const config = loadConfig();
 const INFRASTRUCTURE_CODES = 'service_unavailable,internal_error';
@@ -34,7 +34,7 @@ async function withDatabase<T>(work: (orm: Orm) => Promise<T>): Promise<T> {
 }
 
 async function userIdOf(orm: Orm, email: string): Promise<string> {
-  const userId = await findUserIdByEmail(orm.em.fork(), email);
+  const userId = await findUserIdByEmail(operatorContext(config, orm), email);
   if (!userId) throw new OperatorError(`No account with email ${email}`);
   return userId;
 }
@@ -50,13 +50,13 @@ program.command('user')
   .description('the user id, plan, balance, what they have, and a Temporal UI link to their workflows')
   .argument('<email>')
   .action((email: string) => withDatabase(async (orm) => {
-    const em = orm.em.fork();
+    const ctx = operatorContext(config, orm);
     const userId = await userIdOf(orm, email);
-    const wallet = await getWallet(em, userId);
+    const wallet = await getWallet(ctx, userId);
     const query = encodeURIComponent(`LcsUserId="${userId}"`);
     const report = {
       userId, plan: wallet.plan, balance: wallet.balance, held: wallet.held, periodEnd: wallet.periodEnd,
-      cards: await cardCountsByStatus(em, userId), sentences: await sentenceCountsByStatus(em, userId),
+      cards: await cardCountsByStatus(ctx, userId), sentences: await sentenceCountsByStatus(ctx, userId),
       workflows: `${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows?query=${query}`,
     };
     print(program.opts<{ json: boolean }>().json, report, () => [
@@ -75,10 +75,10 @@ program.command('failed')
   .option('--user <email>', 'only this user\'s')
   .action(({ since: after = since('1h'), code, user }: { since?: Date; code?: string; user?: string }) => withDatabase(async (orm) => {
     const options = { since: after, code };
-    const em = orm.em.fork();
+    const ctx = operatorContext(config, orm);
     const userId = user ? await userIdOf(orm, user) : null;
-    const cards = await failedCards(em, options.since, options.code ?? null, userId);
-    const sentences = await failedSentences(em, options.since, options.code ?? null, userId);
+    const cards = await failedCards(ctx, options.since, options.code ?? null, userId);
+    const sentences = await failedSentences(ctx, options.since, options.code ?? null, userId);
     const byCode = (rows: { code: string }[]) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.code]: (acc[r.code] ?? 0) + 1 }), {});
     print(program.opts<{ json: boolean }>().json, { since: options.since, cards, sentences }, () => [
       `since ${options.since.toISOString()}`,
@@ -102,15 +102,14 @@ program.command('retry')
     const options = { since: after, ...rest };
     const wanted = codes(options.code);
     const userId = user ? await userIdOf(orm, user) : null;
-    const cards = (await failedCards(orm.em.fork(), options.since, null, userId)).filter((c) => wanted.includes(c.code));
+    const cards = (await failedCards(operatorContext(config, orm), options.since, null, userId)).filter((c) => wanted.includes(c.code));
     if (options.dryRun) return print(program.opts<{ json: boolean }>().json, { cards }, () => `${cards.length} card(s) would be prepared again (codes ${wanted.join(', ')})`);
     const temporal = await connectTemporal(operatorTemporalAddress(config), config.temporal.namespace);
-    const dispatch = { orm, temporal, taskQueue: config.temporal.taskQueue };
     const outcomes: { cardId: string; retried: boolean; reason?: string }[] = [];
     try {
       for (const card of cards) {
         try {
-          await refreshEnrichment(orm.em.fork(), dispatch, card.userId, card.cardId);
+          await retryPreparation(operatorContext(config, orm, temporal), card.userId, card.cardId);
           outcomes.push({ cardId: card.cardId, retried: true });
         } catch (error) {
           // Retried or deleted meanwhile: the learner's own action wins.
@@ -132,9 +131,9 @@ program.command('costs')
   .option('--since <duration>', 'how far back (default 24h)', since)
   .action(({ since: after = since('24h') }: { since?: Date }) => withDatabase(async (orm) => {
     const options = { since: after };
-    const em = orm.em.fork();
-    const kinds = await spendByKind(em, options.since);
-    const extraCalls = await extraEnrichmentCalls(em, options.since);
+    const ctx = operatorContext(config, orm);
+    const kinds = await spendByKind(ctx, options.since);
+    const extraCalls = await extraPreparationCalls(ctx, options.since);
     print(program.opts<{ json: boolean }>().json, { since: options.since, kinds, unbilledPreparationCalls: extraCalls }, () => [
       `since ${options.since.toISOString()}`,
       `${'kind'.padEnd(22)} ${'charges'.padStart(8)} ${'credits'.padStart(9)} ${'provider USD'.padStart(14)} ${'USD/credit'.padStart(11)}`,

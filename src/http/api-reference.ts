@@ -1,9 +1,9 @@
 import { libraryReference } from '../features/library/reference.ts';
 import { sentencesReference } from '../features/sentences/reference.ts';
-import { pageTranslationReference } from '../features/translation/reference.ts';
+import { pageTranslationReference } from '../features/page-translation/reference.ts';
 import { replayReference } from '../features/replay/reference.ts';
 import { audioReference } from '../features/audio/reference.ts';
-import { workReference } from '../features/work/reference.ts';
+import { draftsReference } from '../features/drafts/reference.ts';
 import { TOKEN_PREFIX } from '../domain/limits.ts';
 import { problemCatalog } from '../domain/problems.ts';
 
@@ -34,7 +34,7 @@ A problem that asks you to wait says how long twice: the \`Retry-After\` header 
 
 ## Rate limits
 Per user, as token buckets that refill evenly: a general bucket and a tighter one for model-backed routes
-(capture, sentences, page translation, work, audio; the same for their tRPC procedures). Every
+(capture, sentences, page translation, drafts, audio; the same for their tRPC procedures). Every
 authenticated answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`. Every client
 address also has a generous bucket, counted before credentials are looked at; sign-ups have a bucket per
 address; wrong passwords make the next login attempt for that account wait (1 s, 2 s, 4 s …, capped). A 429
@@ -53,7 +53,7 @@ query or the body). Clients can generate their types from this document (\`/api/
 ## Credits
 1,000 credits = 1 USD. Each period starts at the plan's allowance (free 500, paid 5,000); unused credits
 expire. Charges are computed from the provider's own cost with exact decimal arithmetic:
-capture preparation and work \`ceil(cost × 100 × 1000)\`; audio \`ceil(cost × 5 × 1000)\`; page and
+capture preparation and drafts \`ceil(cost × 100 × 1000)\`; audio \`ceil(cost × 5 × 1000)\`; page and
 sentence translation \`round(cost, 3 decimals, half up) × 3 × 1000\`; at least 1 credit when the cost is
 positive, 0 when it is 0. Each unit of work is charged once, whatever is retried. The balance never goes
 below zero: a charge larger than what is left takes the balance to zero and the ledger records the shortfall.
@@ -68,4 +68,4 @@ an unaffordable one is refused with 402 and not saved, rather than failing later
 the retry of a sync sentence or page translation that takes over its lease ends them at once.`;
 
 /** Feature areas append their section (e.g. the Replay mask and rating rules) to this list. */
-export const apiDescription = [foundation, libraryReference, sentencesReference, pageTranslationReference, replayReference, audioReference, workReference].filter(Boolean).join('\n\n');
+export const apiDescription = [foundation, libraryReference, sentencesReference, pageTranslationReference, replayReference, audioReference, draftsReference].filter(Boolean).join('\n\n');

@@ -17,8 +17,7 @@ import { securityHeaders, securityHeadersPlugin } from './plugins/security-heade
 import { sessionCookieName } from './session-cookie.ts';
 import { textGuardPlugin } from './plugins/text-guard.ts';
 import { apiDescription } from './api-reference.ts';
-import { audioContentRoute } from '../features/audio/content-route.ts';
-import { libraryExportRoute } from '../features/library/export.ts';
+import { featureContexts } from '../features/context.ts';
 import { healthRoutes } from './health.ts';
 import { operations } from './operations.ts';
 import { mountRest } from './rest.ts';
@@ -120,13 +119,13 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
   await app.register(languageGuardPlugin, deps);
   await app.register(textGuardPlugin);
 
+  // One maker of feature contexts for both transports: one workflow starter for the app.
+  const contexts = featureContexts(deps);
   await app.register(async (scope) => {
     const typed = scope.withTypeProvider<ZodTypeProvider>();
     await healthRoutes(typed, deps);
-    mountRest(typed, deps, operations);
-    audioContentRoute(typed, deps);
-    libraryExportRoute(typed, deps);
+    mountRest(typed, contexts, operations);
   });
-  await app.register(trpcPlugin, deps);
+  await app.register(trpcPlugin, { deps, contexts });
   return app;
 }

@@ -3,10 +3,11 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import type { Orm } from '../db/orm.ts';
+import type { FeatureServices } from '../features/context.ts';
 import type { ModelClient } from '../model/model-client.ts';
 
-/** What the HTTP layer is built from. The same object feeds tRPC's context. */
-export interface AppDeps {
+/** What the HTTP layer is built from: what its feature contexts are made of (src/features/context.ts). */
+export interface AppDeps extends FeatureServices {
   config: Config;
   orm: Orm;
   temporal: Client;

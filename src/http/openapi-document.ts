@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { OperationTree } from './operation.ts';
-import { flattenOperations } from './operation.ts';
+import { flattenOperations, isStreamOperation } from './operation.ts';
 import { restInput } from './rest.ts';
 import { documentStorableText } from './plugins/text-guard.ts';
 
@@ -27,7 +27,7 @@ export function completeDocument<D extends { paths?: unknown; components?: unkno
     if (!definition) continue;
     const body = (restInput(definition).schema as { body?: z.ZodType }).body;
     if (op.requestBody && body?.safeParse(undefined).success) op.requestBody.required = false;
-    for (const [status, links] of Object.entries(definition.rest.links ?? {})) {
+    for (const [status, links] of Object.entries((isStreamOperation(definition) ? undefined : definition.rest.links) ?? {})) {
       const response = op.responses?.[status];
       if (!response) throw new Error(`${op.operationId}: links for status ${status}, which it does not answer`);
       for (const [name, link] of Object.entries(links)) {

@@ -1,8 +1,8 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Em } from '../db/orm.ts';
 import { AppError } from '../domain/problems.ts';
-import type { AppDeps } from './deps.ts';
+import type { FeatureContext, FeatureContexts } from '../features/context.ts';
 import type { Principal } from './plugins/auth.ts';
 import type { LearnerLanguages } from './plugins/language-guard.ts';
 
@@ -15,17 +15,26 @@ export type AuthLevel = 'public' | 'read' | 'write' | 'session';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** What a handler gets, the same over REST and tRPC (both run inside Fastify). */
-export interface OperationContext<A extends AuthLevel = AuthLevel, L extends boolean = boolean> {
-  deps: AppDeps;
-  /** A fresh EntityManager fork for this call. */
-  em: Em;
+/**
+ * What a handler gets, the same over REST and tRPC (both run inside Fastify): the feature context
+ * its services take first (src/features/context.ts), who asks, and what only HTTP has.
+ */
+export interface OperationContext<A extends AuthLevel = AuthLevel, L extends boolean = boolean> extends FeatureContext {
   principal: A extends 'public' ? null : Principal;
   /** Both languages, for operations that need them (the 428 guard ran). */
   languages: L extends true ? LearnerLanguages : null;
-  /** For what only HTTP has: the client address, the session cookie, the request's logger. */
+  /** For what only HTTP has: the client address, the session cookie. */
   request: FastifyRequest;
   reply: FastifyReply;
+}
+
+/**
+ * A handler's context, built the same way by both transports once the guards have run: eagerly,
+ * with a fresh EntityManager, since every operation but one reads the database (and tRPC spreads
+ * its contexts, which would run a lazy getter anyway). The request's logger is the services' log.
+ */
+export function operationContext(contexts: FeatureContexts, request: FastifyRequest, reply: FastifyReply, languages: LearnerLanguages | null): OperationContext {
+  return { ...contexts(request.log), principal: request.principal!, languages, request, reply };
 }
 
 /** The request parts REST validated, for operations whose input is not simply the body or query. */
@@ -33,7 +42,7 @@ export interface RestParts { body: unknown; query: unknown; params: unknown; hea
 
 /** REST's schemas for each part of a request, and how the validated parts make the input. */
 export interface RestInputParts<I = unknown> {
-  body?: z.ZodType; querystring?: z.ZodType; headers?: z.ZodType;
+  body?: z.ZodType; querystring?: z.ZodType; params?: z.ZodType; headers?: z.ZodType;
   toInput: (parts: RestParts) => I;
 }
 
@@ -44,10 +53,13 @@ type Validated<S, Unvalidated> = S extends z.ZodType ? z.output<S> : Unvalidated
  * An input that REST reads from several parts. Fastify validates each part with its schema before
  * `toInput` runs, so `toInput` reads the parts as those schemas type them.
  */
-export function restParts<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, H extends z.ZodType | undefined = undefined, const I = unknown>(
+export function restParts<
+  B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined, H extends z.ZodType | undefined = undefined, const I = unknown,
+>(
   parts: {
-    body?: B; querystring?: Q; headers?: H;
-    toInput: (parts: { body: Validated<B, unknown>; query: Validated<Q, unknown>; params: unknown; headers: Validated<H, FastifyRequest['headers']> }) => I;
+    body?: B; querystring?: Q; params?: P; headers?: H;
+    toInput: (parts: { body: Validated<B, unknown>; query: Validated<Q, unknown>; params: Validated<P, unknown>; headers: Validated<H, FastifyRequest['headers']> }) => I;
   },
 ): RestInputParts<I> {
   return parts as RestInputParts<I>;
@@ -90,15 +102,8 @@ export interface RestBinding<I extends z.ZodType, O extends z.ZodType> {
   description?: string;
 }
 
-/**
- * One operation, defined once: REST (src/http/rest.ts) and tRPC (src/http/trpc.ts) both mount it,
- * with the same guards, input and output. Its name is its key in the feature's operations record,
- * which is also its tRPC path and its OpenAPI operationId.
- */
-export interface Operation<
-  I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType,
-  A extends AuthLevel = AuthLevel, L extends boolean = boolean, M extends HttpMethod = HttpMethod,
-> {
+/** What every operation says of itself: its documentation, its guards, its input. */
+interface OperationBase<I extends z.ZodType, A extends AuthLevel, L extends boolean> {
   summary: string;
   tag: string;
   auth: A;
@@ -107,41 +112,108 @@ export interface Operation<
   /** Answers 428 until both languages are set. */
   requiresLanguages?: L;
   input: I;
+}
+
+/**
+ * One operation, defined once: REST (src/http/rest.ts) and tRPC (src/http/trpc.ts) both mount it,
+ * with the same guards, input and output. Its name is its key in the feature's operations record,
+ * which is also its tRPC path and its OpenAPI operationId.
+ */
+export interface Operation<
+  I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType,
+  A extends AuthLevel = AuthLevel, L extends boolean = boolean, M extends HttpMethod = HttpMethod,
+> extends OperationBase<I, A, L> {
   output: O;
   rest: RestBinding<I, O> & { method: M };
   handler(ctx: OperationContext<A, L>, input: z.output<I>): Promise<z.input<O>> | z.input<O>;
 }
 
+/** An answer that is not JSON: a file or bytes, sent as they are (a stream as it is read). */
+export interface StreamedAnswer {
+  /** 200 unless given (206 for a byte range). */
+  status?: number;
+  /** `content-type` among them; `content-length` when it is known. */
+  headers: Record<string, string | number>;
+  body: Readable | Buffer;
+}
+
+/** How the API reference shows a streamed answer: what it is, in which media types. */
+export interface StreamedResponse {
+  description: string;
+  content: Record<string, { schema: z.ZodType }>;
+}
+
+/**
+ * An operation whose answer is a stream or bytes (the library export, audio bytes): REST only,
+ * mounted by src/http/rest.ts with the same guards, problems and API reference as every other;
+ * tRPC clients fetch its URL. Its input is read and validated as any operation's.
+ */
+export interface StreamOperation<I extends z.ZodType = z.ZodType, A extends AuthLevel = AuthLevel, L extends boolean = boolean> extends OperationBase<I, A, L> {
+  rest: Pick<RestBinding<I, z.ZodType>, 'path' | 'input' | 'problems' | 'description'> & {
+    method: 'GET';
+    /** The success answers by status, for the API reference. */
+    responses: Record<number, StreamedResponse>;
+  };
+  stream(ctx: OperationContext<A, L>, input: z.output<I>): Promise<StreamedAnswer>;
+}
+
 /** The input of operations that take none (REST: no body, no query). */
 export const noInput = z.void();
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds operations of every shape; defineOperation checked each against its own types
-export type AnyOperation = Operation<any, any, any, any, any>;
+/* eslint-disable @typescript-eslint/no-explicit-any -- a registry holds operations of every shape; defineOperation checked each against its own types */
+export type AnyJsonOperation = Operation<any, any, any, any, any>;
+export type AnyStreamOperation = StreamOperation<any, any, any>;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+export type AnyOperation = AnyJsonOperation | AnyStreamOperation;
+
+/** Any operation, seen through the types every operation shares. */
+export type RegisteredOperation = Operation | StreamOperation;
 
 /** A feature's operations, keyed by name; a nested record is a tRPC sub-router (`account.tokens.list`). */
 export interface OperationTree { [name: string]: AnyOperation | OperationTree }
 
-export function defineOperation<I extends z.ZodType, O extends z.ZodType, A extends AuthLevel, M extends HttpMethod, L extends boolean = false>(
-  operation: Operation<I, O, A, L, M>,
-): Operation<I, O, A, L, M> {
-  // A read token may only GET (src/http/plugins/auth.ts refuses its other methods before any body
-  // is read): so a `read` operation is exactly a GET, and a `write` one never is.
+/**
+ * A read token may only GET (src/http/plugins/auth.ts refuses its other methods before any body
+ * is read): so a `read` operation is exactly a GET, and a `write` one never is.
+ */
+function checkAuth(operation: { summary: string; auth: AuthLevel; rest: { method: HttpMethod } }): void {
   const isGet = operation.rest.method === 'GET';
   if ((operation.auth === 'read' && !isGet) || (operation.auth === 'write' && isGet)) {
     throw new Error(`${operation.summary}: a ${operation.auth} operation cannot be ${operation.rest.method}`);
   }
+}
+
+export function defineOperation<I extends z.ZodType, O extends z.ZodType, A extends AuthLevel, M extends HttpMethod, L extends boolean = false>(
+  operation: Operation<I, O, A, L, M>,
+): Operation<I, O, A, L, M> {
+  checkAuth(operation);
   return operation;
 }
 
-export const isOperation = (node: AnyOperation | OperationTree): node is AnyOperation => typeof node.handler === 'function';
+export function defineStreamOperation<I extends z.ZodType, A extends AuthLevel, L extends boolean = false>(
+  operation: StreamOperation<I, A, L>,
+): StreamOperation<I, A, L> {
+  checkAuth(operation);
+  return operation;
+}
+
+export const isOperation = (node: AnyOperation | OperationTree): node is AnyOperation =>
+  typeof (node as { handler?: unknown }).handler === 'function' || typeof (node as { stream?: unknown }).stream === 'function';
+
+/** Whether an operation answers with a stream or bytes (REST only) rather than JSON. */
+export const isStreamOperation = (operation: RegisteredOperation): operation is StreamOperation => 'stream' in operation;
 
 /** Every operation of a tree with its dotted name, seen through the types every operation shares. */
-export function flattenOperations(tree: OperationTree, prefix = ''): [string, Operation][] {
+export function flattenOperations(tree: OperationTree, prefix = ''): [string, RegisteredOperation][] {
   return Object.entries(tree).flatMap(([key, node]) => {
     const name = prefix ? `${prefix}.${key}` : key;
-    return isOperation(node) ? [[name, node as Operation]] : flattenOperations(node, name);
+    return isOperation(node) ? [[name, node as RegisteredOperation]] : flattenOperations(node, name);
   });
 }
+
+/** The operations both transports mount, with their dotted names: every one but the REST-only streams. */
+export const jsonOperations = (tree: OperationTree): [string, Operation][] =>
+  flattenOperations(tree).filter((entry): entry is [string, Operation] => !isStreamOperation(entry[1]));
 
 /**
  * The operation's guard on who asks, applied by both transports: REST in its `onRequest` hook,

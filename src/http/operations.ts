@@ -5,8 +5,8 @@ import { libraryOperations } from '../features/library/operations.ts';
 import { replayOperations } from '../features/replay/operations.ts';
 import { statusFeeds } from '../features/status/feed.ts';
 import { sentenceOperations } from '../features/sentences/operations.ts';
-import { translationOperations } from '../features/translation/operations.ts';
-import { workOperations } from '../features/work/operations.ts';
+import { pageTranslationOperations } from '../features/page-translation/operations.ts';
+import { draftOperations } from '../features/drafts/operations.ts';
 import type { OperationTree } from './operation.ts';
 import { trpcRouterOf } from './trpc.ts';
 
@@ -21,10 +21,10 @@ export const operations = {
   credits: creditOperations,
   library: libraryOperations,
   sentences: sentenceOperations,
-  pageTranslation: translationOperations,
+  pageTranslation: pageTranslationOperations,
   replay: replayOperations,
   audio: audioOperations,
-  drafts: workOperations,
+  drafts: draftOperations,
 } satisfies OperationTree;
 
 /** tRPC only: live feeds, served as server-sent events (no REST counterpart). */

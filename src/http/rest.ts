@@ -1,23 +1,12 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Em } from '../db/orm.ts';
-import type { App, AppDeps } from './deps.ts';
-import type { Operation, OperationContext, OperationTree, RestParts } from './operation.ts';
-import { flattenOperations, noInput } from './operation.ts';
+import type { FeatureContexts } from '../features/context.ts';
+import type { App } from './deps.ts';
+import type { OperationTree, RegisteredOperation, RestParts } from './operation.ts';
+import { flattenOperations, isStreamOperation, noInput, operationContext } from './operation.ts';
 import { AUTHED, problemResponse, problems } from './problem-responses.ts';
 
-/**
- * The handler's context for a REST request; the guards already ran as hooks (auth, 428). The
- * fork is made on first use: many handlers call a service that forks its own, and a fork costs
- * tens of microseconds on every request.
- */
-function restContext(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): OperationContext {
-  let em: Em | undefined;
-  return { deps, get em() { return (em ??= deps.orm.em.fork()); }, principal: request.principal!, languages: request.languages!, request, reply };
-}
-
 /** Request schemas and the input they make, from the operation's REST binding. */
-export function restInput(operation: Operation) {
+export function restInput(operation: RegisteredOperation) {
   const { method, input: from = method === 'GET' ? 'query' : 'body' } = operation.rest;
   if (operation.input === noInput) return { schema: {}, toInput: () => undefined };
   switch (from) {
@@ -31,12 +20,13 @@ export function restInput(operation: Operation) {
   }
 }
 
-/** Success responses (204 carries no body) and the problems this operation can answer. */
-function restResponses(operation: Operation) {
-  const { status, responses, problems: extra = [], problemSchemas = {} } = operation.rest;
+/** Success responses (204 carries no body; a stream's are documented as they are) and the problems this operation can answer. */
+function restResponses(operation: RegisteredOperation) {
+  const failures = operation.auth === 'public' ? operation.rest.problems ?? [] : [...AUTHED, ...(operation.rest.problems ?? [])];
+  if (isStreamOperation(operation)) return { ...operation.rest.responses, ...problems(...failures) };
+  const { status, responses, problemSchemas = {} } = operation.rest;
   const success: Record<number, z.ZodType> = { ...(responses ?? { [typeof status === 'number' ? status : 200]: operation.output }) };
   if (success[204]) success[204] = z.null();
-  const failures = operation.auth === 'public' ? extra : [...AUTHED, ...extra];
   const documented = Object.fromEntries(Object.entries(problemSchemas).map(([code, schema]) => [code, problemResponse(schema)]));
   return { ...success, ...problems(...failures.filter((code) => !(code in documented))), ...documented };
 }
@@ -44,8 +34,9 @@ function restResponses(operation: Operation) {
 /**
  * Every operation as a Fastify route: its path and method, its zod schemas (validation and the
  * OpenAPI document), its guards as route config read by the auth, rate-limit and language hooks.
+ * The handler's context is built once those hooks have run (operationContext).
  */
-export function mountRest(app: App, deps: AppDeps, tree: OperationTree) {
+export function mountRest(app: App, contexts: FeatureContexts, tree: OperationTree) {
   for (const [name, operation] of flattenOperations(tree)) {
     const { schema, toInput } = restInput(operation);
     const { rest } = operation;
@@ -60,9 +51,16 @@ export function mountRest(app: App, deps: AppDeps, tree: OperationTree) {
       },
       handler: async (request, reply) => {
         const input = toInput({ body: request.body, query: request.query, params: request.params, headers: request.headers });
-        const output = await operation.handler(restContext(deps, request, reply), input);
-        const code = typeof rest.status === 'function' ? rest.status(output, input) : rest.status ?? 200;
-        if (rest.headers) reply.headers(rest.headers(output));
+        const ctx = operationContext(contexts, request, reply, request.languages);
+        if (isStreamOperation(operation)) {
+          const answer = await operation.stream(ctx, input);
+          // Not JSON: sent as it is, outside the response schemas, a stream as it is read.
+          return reply.code(answer.status ?? 200).headers(answer.headers).send(answer.body);
+        }
+        const output = await operation.handler(ctx, input);
+        const { status, headers } = operation.rest;
+        const code = typeof status === 'function' ? status(output, input) : status ?? 200;
+        if (headers) reply.headers(headers(output));
         // 204 and 304 carry no body (RFC 9110 §15.3.5, §15.4.5).
         return reply.code(code).send(code === 204 || code === 304 ? null : output);
       },

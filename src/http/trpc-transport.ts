@@ -1,14 +1,15 @@
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/problems.ts';
+import type { FeatureContexts } from '../features/context.ts';
 import type { AppDeps } from './deps.ts';
 import { statusHub as createStatusHub } from '../features/status/hub.ts';
 import { loggableError } from './plugins/problems.ts';
-import { flattenOperations } from './operation.ts';
+import { jsonOperations } from './operation.ts';
 import { appRouter, feedPaths, operations } from './operations.ts';
 
 /** Paths ('library.capture') of the procedures counted in the model bucket, from their operations. */
-const modelBackedPaths = new Set(flattenOperations(operations).filter(([, operation]) => operation.modelBacked).map(([path]) => path));
+const modelBackedPaths = new Set(jsonOperations(operations).filter(([, operation]) => operation.modelBacked).map(([path]) => path));
 const pathOf = (request: FastifyRequest) => (request.params as { path: string }).path;
 
 /**
@@ -25,7 +26,7 @@ const pathOf = (request: FastifyRequest) => (request.params as { path: string })
  * - the global hooks (per-address limit, auth, CSRF, read-only scope, per-user limit) run as for
  *   REST; a model-backed operation puts the request in the model bucket.
  */
-export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
+export async function trpcPlugin(app: FastifyInstance, { deps, contexts }: { deps: AppDeps; contexts: FeatureContexts }) {
   const bodyLimit = deps.config.bodyLimitBytes;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', (request, payload, done) => {
@@ -49,7 +50,7 @@ export async function trpcPlugin(app: FastifyInstance, deps: AppDeps) {
       path,
       allowBatching: false,
       maxBodySize: bodyLimit,
-      createContext: ({ req, res }) => ({ deps, request: req, reply: res, statusHub }),
+      createContext: ({ req, res }) => ({ contexts, request: req, reply: res, statusHub }),
       // Catalog errors are answers; anything else is a bug and is logged like REST's 500s.
       onError: ({ error, path, req }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: loggableError(error.cause ?? error), procedure: path }, 'tRPC procedure failed');

@@ -3,16 +3,20 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError, type z } from 'zod';
 import { AppError, isAppError, problemBody } from '../domain/problems.ts';
+import type { FeatureContexts } from '../features/context.ts';
 import type { StatusHub } from '../features/status/hub.ts';
-import type { AppDeps } from './deps.ts';
-import { admit, isOperation, type AnyOperation, type Operation, type OperationContext, type OperationTree } from './operation.ts';
+import {
+  admit, isOperation, isStreamOperation, operationContext, type AnyJsonOperation, type AnyStreamOperation, type Operation, type OperationContext,
+  type OperationTree, type RegisteredOperation,
+} from './operation.ts';
 import type { Principal } from './plugins/auth.ts';
 import { requireLanguages } from './plugins/language-guard.ts';
 import { answerProblem, catalogErrorOf } from './plugins/problems.ts';
 import { assertStorableText } from './plugins/text-guard.ts';
 
 export interface TrpcContext {
-  deps: AppDeps;
+  /** The app's maker of feature contexts (src/features/context.ts), as REST has it. */
+  contexts: FeatureContexts;
   request: FastifyRequest;
   reply: FastifyReply;
   /** This process's live status announcements, for the `status.changes` stream. */
@@ -66,8 +70,8 @@ const toTrpcErrors = t.middleware(async ({ ctx, next }) => {
 /**
  * An operation as a procedure: its auth level first (the transport hands the body over unread, so
  * who asks is checked before a byte of it is read), then the same refusal of NUL and unpaired
- * surrogates as REST (src/http/plugins/text-guard.ts), then the 428 guard; `.input()` and
- * `.output()` are the operation's schemas.
+ * surrogates as REST (src/http/plugins/text-guard.ts), then the 428 guard; then the handler's
+ * context, as REST builds it (operationContext). `.input()` and `.output()` are the operation's schemas.
  */
 function procedureOf(operation: Operation) {
   const procedure = t.procedure
@@ -77,7 +81,7 @@ function procedureOf(operation: Operation) {
       admit(operation.auth, principal);
       assertStorableText(await getRawInput());
       const languages = operation.requiresLanguages ? requireLanguages(principal!) : null;
-      return next({ ctx: { ...ctx, principal, languages, em: ctx.deps.orm.em.fork() } });
+      return next({ ctx: operationContext(ctx.contexts, ctx.request, ctx.reply, languages) });
     })
     .input(operation.input)
     .output(operation.output);
@@ -106,11 +110,14 @@ type ProcedureOf<T> = T extends Operation<infer I, infer O, infer _A, infer _L, 
     : TRPCMutationProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
   : never;
 
-/** The tRPC record of an operation tree: procedures typed by their operations' schemas. */
-export type ProceduresOf<T> = { [K in keyof T]: T[K] extends AnyOperation ? ProcedureOf<T[K]> : ProceduresOf<T[K]> };
+/** The tRPC record of an operation tree: procedures typed by their operations' schemas; REST-only streams have none. */
+export type ProceduresOf<T> = {
+  [K in keyof T as T[K] extends AnyStreamOperation ? never : K]: T[K] extends AnyJsonOperation ? ProcedureOf<T[K]> : ProceduresOf<T[K]>;
+};
 
 function proceduresOf<T extends OperationTree>(tree: T): ProceduresOf<T> {
-  return Object.fromEntries(Object.entries(tree).map(([key, node]) => [key, isOperation(node) ? procedureOf(node as Operation) : proceduresOf(node)])) as ProceduresOf<T>;
+  const entries = Object.entries(tree).filter(([, node]) => !(isOperation(node) && isStreamOperation(node as RegisteredOperation)));
+  return Object.fromEntries(entries.map(([key, node]) => [key, isOperation(node) ? procedureOf(node as Operation) : proceduresOf(node)])) as ProceduresOf<T>;
 }
 
 /** Every operation of the tree as a tRPC procedure at its name (`library.capture`), and the tRPC-only feeds. */

@@ -14,7 +14,7 @@ const unbilledCalls = counter('lcs_provider_unbilled_calls_total', 'Provider cal
 /**
  * Why a call's result was not billed:
  * - `invalid_output`: the answer failed validation (or was cut off) and was thrown away;
- * - `superseded`: the unit of work changed meanwhile (card deleted or refreshed, sentence
+ * - `superseded`: the unit of work changed meanwhile (card deleted or its preparation retried, sentence
  *   retried, page-translation claim taken over, clip gone), so the result was not kept;
  * - `duplicate`: a concurrent twin of the same request stored and paid first;
  * - `lost`: the process died during the call (a worker SIGKILL, an API crash), so its answer

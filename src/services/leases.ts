@@ -1,5 +1,4 @@
-import type { Logger } from 'pino';
-import type { Orm } from '../db/orm.ts';
+import type { Em } from '../db/orm.ts';
 import { run, sql, type Sql } from '../db/sql.ts';
 
 /**
@@ -21,15 +20,16 @@ export interface LeasedRow {
 }
 
 /**
- * Runs `work` while renewing the row's lease. A renewal that fails (the database briefly away) is
- * logged and tried again at the next turn; renewals never overlap.
+ * Runs `work` while renewing the row's lease, each renewal on a fork of `em` (beside whatever the
+ * work runs). A renewal that fails (the database briefly away) is logged and tried again at the
+ * next turn; renewals never overlap.
  */
-export async function whileLeased<T>(orm: Orm, row: LeasedRow, work: () => Promise<T>, logger?: Pick<Logger, 'warn'>): Promise<T> {
+export async function whileLeased<T>(em: Em, row: LeasedRow, work: () => Promise<T>, logger?: { warn(fields: object, message: string): void }): Promise<T> {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const renew = async () => {
     try {
-      await run(orm.em.fork(), sql`UPDATE ${sql.table(row.table)} SET lease_expires_at = ${leaseExpirySql(LEASE.durationMs)} WHERE ${row.where}`);
+      await run(em.fork(), sql`UPDATE ${sql.table(row.table)} SET lease_expires_at = ${leaseExpirySql(LEASE.durationMs)} WHERE ${row.where}`);
     } catch (error) {
       logger?.warn({ table: row.table, err: (error as Error).name }, 'lease renewal failed');
     } finally {

@@ -1,4 +1,4 @@
-import type { Orm } from '../db/orm.ts';
+import type { Em } from '../db/orm.ts';
 import { firstRow, preparedStatement, sql } from '../db/sql.ts';
 import { describeBucket, emissionMs, takeFromBucket, type Quota, type RateLimitDecision } from '../domain/rate-limit.ts';
 
@@ -18,8 +18,8 @@ const bucketHit = preparedStatement('rate_limit_hit', (bucket: string, emission:
  * counted exactly. A refused request leaves the TAT as it was. Rows whose TAT has passed are full
  * buckets, the same as no row: housekeeping deletes them (src/services/retention.ts).
  */
-export async function hitBucket(orm: Orm, bucket: string, quota: Quota): Promise<RateLimitDecision> {
-  const row = await firstRow(orm.em.fork(), bucketHit(bucket, emissionMs(quota), quota.periodMs));
+export async function hitBucket(em: Em, bucket: string, quota: Quota): Promise<RateLimitDecision> {
+  const row = await firstRow(em, bucketHit(bucket, emissionMs(quota), quota.periodMs));
   return describeBucket(Number(row!.tat_ms), Number(row!.now_ms), row!.allowed, quota);
 }
 

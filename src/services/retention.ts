@@ -4,7 +4,7 @@
  * holds many locks for long, and two passes running at once share the work instead of fighting.
  */
 import type { Config } from '../config.ts';
-import type { Em, Orm } from '../db/orm.ts';
+import type { Em } from '../db/orm.ts';
 import { sql, allRows, firstRow, run, type Sql } from '../db/sql.ts';
 import { FAILURES_FORGOTTEN_AFTER_MS } from '../domain/login-backoff.ts';
 import { nextBatchLimit, type RetentionTable, type SweepBudget, type TableSweep } from '../domain/retention.ts';
@@ -183,16 +183,16 @@ export function oldestFirstRule(table: keyof typeof oldestFirst, policy: Retenti
 /** A statement that waits this long is stuck behind something; the next pass tries again. */
 const BATCH_STATEMENT_TIMEOUT = '15s';
 
-/** Sweeps one table within the budget: batches until it is clean or the budget is spent. */
-export async function sweepTable(orm: Orm, table: RetentionTable, policy: RetentionPolicy, budget: SweepBudget): Promise<TableSweep> {
-  const batch = await batchFor(orm.em.fork(), table, policy);
+/** Sweeps one table within the budget: batches until it is clean or the budget is spent, each in a transaction of its own. */
+export async function sweepTable(em: Em, table: RetentionTable, policy: RetentionPolicy, budget: SweepBudget): Promise<TableSweep> {
+  const batch = await batchFor(em, table, policy);
   const started = Date.now();
   const sweep: TableSweep = { deleted: 0, batches: 0, more: false };
   let lastBatchFull = true;
   for (;;) {
     const limit = nextBatchLimit(budget, { deleted: sweep.deleted, elapsedMs: Date.now() - started, lastBatchFull });
     if (limit === 0) break;
-    const result = await orm.em.fork().transactional(async (tx) => {
+    const result = await em.transactional(async (tx) => {
       await run(tx, sql`SET LOCAL statement_timeout = ${sql.lit(BATCH_STATEMENT_TIMEOUT)}`);
       return batch(tx, limit);
     });

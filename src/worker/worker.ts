@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
 import { telemetryResource, tracingInstalled, workflowSpanProcessor } from '../platform/telemetry.ts';
 import { installTemporalRuntime } from '../platform/temporal-runtime.ts';
-import { startOutboxRelay } from '../temporal/outbox-dispatch.ts';
+import { startOutboxRelay } from '../temporal/outbox-relay.ts';
 import { watchOutbox } from '../temporal/outbox-metrics.ts';
 import { ensureHousekeepingSchedule, ensureOptimisationSchedule } from '../temporal/schedules.ts';
 

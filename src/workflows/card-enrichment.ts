@@ -1,6 +1,6 @@
 import { isCancellation, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { EnrichmentOutcome } from '../domain/library-enrichment.ts';
+import type { PreparationOutcome } from '../features/library/preparation-rules.ts';
 import type { BusinessOutcome } from '../domain/workflow-outcome.ts';
 import { catalogFailureOf, LOCAL_LONG_CALL, LONG_CALL, RECORD_RETRY } from '../temporal/failures.ts';
 import { outcomeOfFailure, recordOutcome } from './outcome.ts';
@@ -14,24 +14,24 @@ const { recordCardEnrichmentFailure } = proxyActivities<Activities>({ startToClo
 
 export interface CardEnrichmentInput {
   cardId: string;
-  /** The card's enrichment_attempt this run enriches (1, then +1 per refresh). */
+  /** The card's enrichment_attempt this run enriches (1, then +1 per retry). */
   attempt: number;
 }
 
-export type CardEnrichmentResult = { cardId: string; outcome: Exclude<EnrichmentOutcome['outcome'], 'failed' | 'gone'> | BusinessOutcome };
+export type CardEnrichmentResult = { cardId: string; outcome: Exclude<PreparationOutcome['outcome'], 'failed' | 'gone'> | BusinessOutcome };
 
 /**
  * `card-enrichment/<cardId>`: enriches a captured card. Ids in, ids and codes out. A failed
  * enrichment is written to the card; the run then ends FAILED with the same code, so the Web UI
- * shows the cause and a refresh may start a new run under the same id, or Completed when the
+ * shows the cause and a retry may start a new run under the same id, or Completed when the
  * failure is a business outcome (no credits; the card deleted), tagged `LcsOutcome` either way.
  */
 export async function cardEnrichment(input: CardEnrichmentInput): Promise<CardEnrichmentResult> {
-  let result: EnrichmentOutcome;
+  let result: PreparationOutcome;
   try {
     result = await (patched(PREPARED_LOCALLY) ? local : remote).prepareCardEnrichment(input);
   } catch (error) {
-    // The service cancels a preparation only when its card is deleted (features/library/enrichment.ts).
+    // The service cancels a preparation only when its card is deleted (features/library/preparation.ts).
     if (isCancellation(error)) return deleted(input.cardId);
     const failure = catalogFailureOf(error);
     await recordCardEnrichmentFailure(input, failure);

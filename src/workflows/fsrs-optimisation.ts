@@ -1,6 +1,6 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createFsrsOptimisationActivities } from '../activities/fsrs-optimisation.ts';
-import type { OptimisationOutcome } from '../domain/fsrs-optimisation.ts';
+import type { OptimisationOutcome } from '../features/replay/optimisation-rules.ts';
 
 type OptimisationActivities = ReturnType<typeof createFsrsOptimisationActivities>;
 

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/http/app.ts';
 import type { App } from '../../src/http/deps.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createOrm, type Orm } from '../../src/db/orm.ts';
+import { featureContexts, type FeatureContext, type FeatureServices } from '../../src/features/context.ts';
 import { createModelClient } from '../../src/model/model-client.ts';
 import { startFakeProvider, type FakeProvider } from '../../tools/fake-provider/server.ts';
 import { connectTemporal } from '../../src/temporal/connection.ts';
@@ -23,6 +24,12 @@ export interface Stack {
   fake: FakeProvider;
   app: App;
   baseUrl: string;
+  /**
+   * A feature context on this stack, as a request or an activity has one (src/features/context.ts),
+   * for tests that call a service directly; `services` replaces some of the stack's (a Temporal
+   * client that cannot connect, a model client of the test's own).
+   */
+  context(services?: Partial<FeatureServices>): FeatureContext;
   /** Stops this file's worker (e.g. to test work that waits for one); `startWorker` brings it back. */
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
@@ -77,6 +84,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
 
   return {
     config, orm, temporal, fake, app, baseUrl,
+    context: (services = {}) => featureContexts({ config, orm, temporal, model, ...services })({ warn: () => {} }),
     stopWorker: () => stopWorker(),
     startWorker,
     async close() {

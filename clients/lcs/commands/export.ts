@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { EXPORT_FORMATS } from '../../../src/domain/library-export.ts';
+import { EXPORT_FORMATS } from '../../../src/features/library/export-format.ts';
 import { api, CliError, isJson } from '../context.ts';
 import { EXIT } from '../service.ts';
 import { output } from '../terminal.ts';

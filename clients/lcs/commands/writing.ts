@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { TONES } from '../../../src/features/work/schemas.ts';
+import { TONES } from '../../../src/features/drafts/schemas.ts';
 import { runBatch } from '../batch.ts';
 import { api, CliError, isJson } from '../context.ts';
 import { EXIT, ServiceError } from '../service.ts';

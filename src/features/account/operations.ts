@@ -21,12 +21,13 @@ export const signInOperations = {
     tag, summary: 'Create an account and sign in', auth: 'public',
     input: credentialsSchema, output: accountSchema,
     rest: { method: 'POST', path: '/api/auth/signup', status: 201, problems: [400, 403, 409, 429] },
-    async handler({ deps: { orm, config }, em, request, reply }, { email, password }) {
+    async handler(ctx, { email, password }) {
+      const { config, request, reply } = ctx;
       // Sign-ups have a bucket of their own per client address, shared by every API process.
-      const decision = await hitBucket(orm, `signup:${addressKey(request.ip)}`, { limit: config.rateLimit.signupMaxPerHour, periodMs: 3_600_000 });
+      const decision = await hitBucket(ctx.em, `signup:${addressKey(request.ip)}`, { limit: config.rateLimit.signupMaxPerHour, periodMs: 3_600_000 });
       setRateLimitHeaders(reply, decision);
       if (!decision.allowed) throw rateLimited('signup', decision.retryAfterMs);
-      const { account, sessionId } = await signUp(em, email, password);
+      const { account, sessionId } = await signUp(ctx, email, password);
       setSessionCookie(config, reply, sessionId);
       return account;
     },
@@ -35,8 +36,9 @@ export const signInOperations = {
     tag, summary: 'Sign in with email and password (a fresh session)', auth: 'public',
     input: loginSchema, output: accountSchema,
     rest: { method: 'POST', path: '/api/auth/login', problems: [400, 401, 403, 429] },
-    async handler({ deps: { config }, em, request, reply }, { email, password }) {
-      const { account, sessionId } = await logIn(em, email, password, {
+    async handler(ctx, { email, password }) {
+      const { config, request, reply } = ctx;
+      const { account, sessionId } = await logIn(ctx, email, password, {
         addressKey: addressKey(request.ip),
         presentedSessionId: readSessionCookie(config, request),
       });
@@ -48,9 +50,9 @@ export const signInOperations = {
     tag, summary: 'End the page session', auth: 'session',
     input: noInput, output: z.void(),
     rest: { method: 'POST', path: '/api/auth/logout', status: 204 },
-    async handler({ deps: { config }, em, principal, reply }) {
-      await logOut(em, principal.sessionId!);
-      clearSessionCookie(config, reply);
+    async handler(ctx) {
+      await logOut(ctx, ctx.principal.sessionId!);
+      clearSessionCookie(ctx.config, ctx.reply);
     },
   }),
 };
@@ -61,13 +63,13 @@ export const accountOperations = {
     tag, summary: 'The signed-in account', auth: 'read',
     input: noInput, output: meSchema,
     rest: { method: 'GET', path: '/api/me' },
-    handler: async ({ em, principal }) => ({ ...await getAccount(em, principal.userId), access: principal.via === 'session' ? 'session' as const : principal.scope }),
+    handler: async (ctx) => ({ ...await getAccount(ctx, ctx.principal.userId), access: ctx.principal.via === 'session' ? 'session' as const : ctx.principal.scope }),
   }),
   setLanguages: defineOperation({
     tag, summary: 'Set the target and native languages', auth: 'write',
     input: languageSettingsSchema, output: accountSchema,
     rest: { method: 'PUT', path: '/api/settings/language' },
-    handler: ({ em, principal }, { targetLanguage, nativeLanguage }) => setLanguages(em, principal.userId, targetLanguage, nativeLanguage),
+    handler: (ctx, { targetLanguage, nativeLanguage }) => setLanguages(ctx, ctx.principal.userId, targetLanguage, nativeLanguage),
   }),
   languages: defineOperation({
     tag, summary: 'Supported languages (BCP 47 tags)', auth: 'public',
@@ -80,9 +82,9 @@ export const accountOperations = {
     tag, summary: 'End every page session of the account (and, if asked, revoke its tokens)', auth: 'session',
     input: signOutEverywhereSchema, output: sessionsEndedSchema,
     rest: { method: 'POST', path: '/api/auth/logout-everywhere' },
-    async handler({ deps: { config }, em, principal, reply }, input) {
-      const ended = await endAllSessions(em, principal.userId, input);
-      clearSessionCookie(config, reply);
+    async handler(ctx, input) {
+      const ended = await endAllSessions(ctx, ctx.principal.userId, input);
+      clearSessionCookie(ctx.config, ctx.reply);
       return ended;
     },
   }),
@@ -91,9 +93,9 @@ export const accountOperations = {
     tag, summary: 'Change the password: ends every other session, and this one gets a fresh id', auth: 'session',
     input: changePasswordSchema, output: sessionsEndedSchema,
     rest: { method: 'POST', path: '/api/auth/password' },
-    async handler({ deps: { config }, em, principal, request, reply }, input) {
-      const { sessionId, ...ended } = await changePassword(em, principal.userId, { ...input, addressKey: addressKey(request.ip) });
-      setSessionCookie(config, reply, sessionId);
+    async handler(ctx, input) {
+      const { sessionId, ...ended } = await changePassword(ctx, ctx.principal.userId, { ...input, addressKey: addressKey(ctx.request.ip) });
+      setSessionCookie(ctx.config, ctx.reply, sessionId);
       return ended;
     },
   }),
@@ -102,19 +104,19 @@ export const accountOperations = {
       tag: 'tokens', summary: 'List personal tokens (no secrets)', auth: 'read',
       input: noInput, output: tokenListSchema,
       rest: { method: 'GET', path: '/api/tokens' },
-      handler: async ({ em, principal }) => ({ items: await listTokens(em, principal.userId) }),
+      handler: async (ctx) => ({ items: await listTokens(ctx, ctx.principal.userId) }),
     }),
     create: defineOperation({
       tag: 'tokens', summary: 'Create a personal token (shown once)', auth: 'session',
       input: createTokenSchema, output: createdTokenSchema,
       rest: { method: 'POST', path: '/api/tokens', status: 201, links: { 201: { revoke: { operationId: 'account.tokens.revoke', parameters: { 'path.id': '$response.body#/id' } } } } },
-      handler: ({ em, principal }, input) => createToken(em, principal.userId, input),
+      handler: (ctx, input) => createToken(ctx, ctx.principal.userId, input),
     }),
     revoke: defineOperation({
       tag: 'tokens', summary: 'Revoke a token', auth: 'session',
       input: tokenIdSchema, output: z.void(),
       rest: { method: 'DELETE', path: '/api/tokens/:id', input: 'params', status: 204, problems: [404] },
-      handler: ({ em, principal }, { id }) => revokeToken(em, principal.userId, id),
+      handler: (ctx, { id }) => revokeToken(ctx, ctx.principal.userId, id),
     }),
   },
 };

@@ -5,8 +5,9 @@ import type { Em } from '../../db/orm.ts';
 import { sql, affectedRows, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { AppError, rateLimited } from '../../domain/problems.ts';
 import { generateSessionId, hashSecret } from '../../domain/tokens.ts';
-import { claimLoginAttempt, forgetLoginFailures, loginKeys } from './login-throttle.ts';
+import type { FeatureContext } from '../context.ts';
 import { openWallet } from '../credits/wallet.ts';
+import { claimLoginAttempt, forgetLoginFailures, loginKeys } from './login-throttle.ts';
 import type { Account, SessionsEnded } from './schemas.ts';
 
 /** Argon2id with OWASP's memory-hard baseline (19 MiB, 2 passes). */
@@ -37,10 +38,10 @@ const view = (u: UserRow): Account => ({
   nativeLanguage: u.native_language,
 });
 
-export async function signUp(em: Em, email: string, password: string): Promise<{ account: Account; sessionId: string }> {
+export async function signUp(ctx: FeatureContext, email: string, password: string): Promise<{ account: Account; sessionId: string }> {
   const passwordHash = await hash(password, PASSWORD_HASH_OPTIONS);
   const id = randomUUID();
-  return em.transactional(async (tx) => {
+  return ctx.em.transactional(async (tx) => {
     const rows = await allRows<UserRow>(tx,
       sql`INSERT INTO users (id, email, password_hash) VALUES (${id}, ${email}, ${passwordHash})
        ON CONFLICT (lower(email)) DO NOTHING
@@ -64,9 +65,10 @@ export interface LoginContext {
  * Signs in with a fresh session id. Wrong passwords back off per account (src/domain/login-backoff.ts):
  * while blocked, 429 with Retry-After and no password check at all.
  */
-export async function logIn(em: Em, email: string, password: string, context: LoginContext): Promise<{ account: Account; sessionId: string }> {
+export async function logIn(ctx: FeatureContext, email: string, password: string, context: LoginContext): Promise<{ account: Account; sessionId: string }> {
+  const { em } = ctx;
   const user = await checkPassword(em, email, password, context.addressKey, () => new AppError('unauthenticated', 'Email or password is wrong.'));
-  if (context.presentedSessionId) await logOut(em, context.presentedSessionId);
+  if (context.presentedSessionId) await endSession(em, context.presentedSessionId);
   return { account: view(user), sessionId: await createSession(em, user.id) };
 }
 
@@ -93,7 +95,11 @@ async function createSession(em: Em, userId: string): Promise<string> {
   return sessionId;
 }
 
-export async function logOut(em: Em, sessionId: string): Promise<void> {
+export async function logOut(ctx: FeatureContext, sessionId: string): Promise<void> {
+  await endSession(ctx.em, sessionId);
+}
+
+async function endSession(em: Em, sessionId: string): Promise<void> {
   await run(em, sql`DELETE FROM sessions WHERE id_hash = ${hashSecret(sessionId)}`);
 }
 
@@ -102,11 +108,16 @@ export async function logOut(em: Em, sessionId: string): Promise<void> {
  * stay valid unless `revokeTokens` — they are the user's CLI and extension credentials, listed
  * and revocable one by one; revoking them is for a suspected leak.
  */
-export async function endAllSessions(em: Em, userId: string, { revokeTokens }: { revokeTokens: boolean }): Promise<SessionsEnded> {
-  return em.transactional(async (tx) => ({
+export async function endAllSessions(ctx: FeatureContext, userId: string, options: { revokeTokens: boolean }): Promise<SessionsEnded> {
+  return ctx.em.transactional((tx) => endEverySession(tx, userId, options));
+}
+
+/** endAllSessions inside the caller's transaction. */
+async function endEverySession(tx: Em, userId: string, { revokeTokens }: { revokeTokens: boolean }): Promise<SessionsEnded> {
+  return {
     sessionsEnded: await affectedRows(tx, sql`DELETE FROM sessions WHERE user_id = ${userId}`),
     tokensRevoked: revokeTokens ? await revokeAllTokens(tx, userId) : 0,
-  }));
+  };
 }
 
 async function revokeAllTokens(em: Em, userId: string): Promise<number> {
@@ -119,17 +130,18 @@ async function revokeAllTokens(em: Em, userId: string): Promise<number> {
  * or this session's id — is out. Tokens as in `endAllSessions`.
  */
 export async function changePassword(
-  em: Em,
+  ctx: FeatureContext,
   userId: string,
   input: { currentPassword: string; newPassword: string; revokeTokens: boolean; addressKey: string },
 ): Promise<SessionsEnded & { sessionId: string }> {
+  const { em } = ctx;
   const owner = await firstRow<{ email: string }>(em, sql`SELECT email FROM users WHERE id = ${userId}`);
   if (!owner) throw new AppError('unauthenticated', 'The account no longer exists.');
   await checkPassword(em, owner.email, input.currentPassword, input.addressKey, () => new AppError('wrong_password', 'The current password is wrong.'));
   const passwordHash = await hash(input.newPassword, PASSWORD_HASH_OPTIONS);
   return em.transactional(async (tx) => {
     await run(tx, sql`UPDATE users SET password_hash = ${passwordHash} WHERE id = ${userId}`);
-    const ended = await endAllSessions(tx, userId, { revokeTokens: input.revokeTokens });
+    const ended = await endEverySession(tx, userId, { revokeTokens: input.revokeTokens });
     return { ...ended, sessionId: await createSession(tx, userId) };
   });
 }
@@ -146,21 +158,21 @@ export async function sessionUser(em: Em, sessionId: string): Promise<{ userId: 
   return row ? { userId: row.user_id, targetLanguage: row.target_language, nativeLanguage: row.native_language } : null;
 }
 
-export async function getAccount(em: Em, userId: string): Promise<Account> {
-  const user = await firstRow<UserRow>(em, sql`SELECT ${ACCOUNT_COLUMNS} FROM users WHERE id = ${userId}`);
+export async function getAccount(ctx: FeatureContext, userId: string): Promise<Account> {
+  const user = await firstRow<UserRow>(ctx.em, sql`SELECT ${ACCOUNT_COLUMNS} FROM users WHERE id = ${userId}`);
   if (!user) throw new AppError('unauthenticated', 'The account no longer exists.');
   return view(user);
 }
 
-export async function setLanguages(em: Em, userId: string, targetLanguage: string, nativeLanguage: string): Promise<Account> {
-  const user = await firstRow<UserRow>(em,
+export async function setLanguages(ctx: FeatureContext, userId: string, targetLanguage: string, nativeLanguage: string): Promise<Account> {
+  const user = await firstRow<UserRow>(ctx.em,
     sql`UPDATE users SET target_language = ${targetLanguage}, native_language = ${nativeLanguage} WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`,
   );
   if (!user) throw new AppError('unauthenticated', 'The account no longer exists.');
   return view(user);
 }
 
-export async function findUserIdByEmail(em: Em, email: string): Promise<string | null> {
-  const row = await firstRow<{ id: string }>(em, sql`SELECT id FROM users WHERE lower(email) = lower(${email})`);
+export async function findUserIdByEmail(ctx: FeatureContext, email: string): Promise<string | null> {
+  const row = await firstRow<{ id: string }>(ctx.em, sql`SELECT id FROM users WHERE lower(email) = lower(${email})`);
   return row?.id ?? null;
 }

@@ -3,6 +3,7 @@ import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 import { generateToken, hashSecret, tokenLooksValid } from '../../domain/tokens.ts';
+import type { FeatureContext } from '../context.ts';
 import type { TokenScope, TokenView } from './schemas.ts';
 
 interface TokenRow { id: string; name: string; scope: TokenScope; created_at: Date; expires_at: Date | null; last_used_at: Date | null; revoked_at: Date | null }
@@ -19,11 +20,11 @@ const view = (t: TokenRow): TokenView => ({
   revokedAt: iso(t.revoked_at),
 });
 
-export async function createToken(em: Em, userId: string, input: { name: string; scope: TokenScope; expiresInDays?: number | undefined }) {
+export async function createToken(ctx: FeatureContext, userId: string, input: { name: string; scope: TokenScope; expiresInDays?: number | undefined }) {
   const token = generateToken();
   const now = new Date();
   const expiresAt = input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null;
-  const created = await firstRow<TokenRow>(em,
+  const created = await firstRow<TokenRow>(ctx.em,
     sql`INSERT INTO api_tokens (id, user_id, name, scope, token_hash, created_at, expires_at)
      VALUES (${randomUUID()}, ${userId}, ${input.name}, ${input.scope}, ${hashSecret(token)}, ${now}, ${expiresAt})
      RETURNING ${TOKEN_COLUMNS}`,
@@ -31,14 +32,14 @@ export async function createToken(em: Em, userId: string, input: { name: string;
   return { ...view(created!), token };
 }
 
-export async function listTokens(em: Em, userId: string): Promise<TokenView[]> {
-  const tokens = await allRows<TokenRow>(em, sql`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE user_id = ${userId} ORDER BY created_at DESC`);
+export async function listTokens(ctx: FeatureContext, userId: string): Promise<TokenView[]> {
+  const tokens = await allRows<TokenRow>(ctx.em, sql`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE user_id = ${userId} ORDER BY created_at DESC`);
   return tokens.map(view);
 }
 
 /** Revoking a revoked token again is fine (204); an unknown or another user's token is a 404. */
-export async function revokeToken(em: Em, userId: string, tokenId: string): Promise<void> {
-  const token = await firstRow<{ id: string }>(em,
+export async function revokeToken(ctx: FeatureContext, userId: string, tokenId: string): Promise<void> {
+  const token = await firstRow<{ id: string }>(ctx.em,
     sql`UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${tokenId} AND user_id = ${userId} RETURNING id`,
   );
   if (!token) throw new AppError('not_found', 'No such token.');

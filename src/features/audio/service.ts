@@ -1,37 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
-import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
-import type { Em, Orm } from '../../db/orm.ts';
+import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow, run } from '../../db/sql.ts';
-import { audioKey, spokenText } from '../../domain/audio-key.ts';
-import { byteChunks, type ByteRange } from '../../domain/byte-range.ts';
+import { audioKey, spokenText } from './audio-key.ts';
+import { byteChunks, type ByteRange } from './byte-range.ts';
 import { creditsForCost } from '../../domain/credits.ts';
 import { AppError } from '../../domain/problems.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { spendReporter } from '../../model/provider-spend.ts';
+import type { FeatureContext } from '../context.ts';
 import { holdLifetimeMs, type PaidCall, reportLostCalls } from '../credits/paid-call.ts';
-import type { SpeechAudio, SpeechEngine } from './speech/engine.ts';
-import { SPEECH_REQUEST_TIMEOUT_MS } from './speech/openai.ts';
+import { charge, reserveCredits } from '../credits/wallet.ts';
 import { cardAnswer } from '../library/card-reads.ts';
 import { consumeAudioGeneration, lockAudioQuota } from './quota.ts';
-import { charge, reserveCredits } from '../credits/wallet.ts';
-import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
-import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
-import { generateAudio } from '../../workflows/audio.ts';
 import type { AudioView } from './schemas.ts';
+import { speechEngineFor, type SpeechAudio, type SpeechEngine } from './speech/engine.ts';
+import { SPEECH_REQUEST_TIMEOUT_MS } from './speech/openai.ts';
 
 type AudioStatus = AudioView['status'];
 
 export type AudioSubject = { cardId: string; sentenceId?: undefined } | { sentenceId: string; cardId?: undefined };
-
-export interface AudioDeps {
-  orm: Orm;
-  temporal: Client;
-  config: Config;
-  engine: SpeechEngine;
-  logger?: Pick<Logger, 'warn'>;
-}
 
 interface ClipRow { id: string; status: AudioStatus; content_type: string | null }
 
@@ -47,11 +34,12 @@ const view = (row: ClipRow): AudioView => ({ audioId: row.id, status: row.status
  *   counts against their generation quota (audio-quota.ts; 429 when used up).
  * Every request links the clip to the requester (and the card or sentence), which is what lets
  * them read it. The text is the card's English (corrected if its preparation corrected it) or
- * the sentence's original text.
+ * the sentence's original text, spoken by the configured engine.
  */
-export async function requestAudio(deps: AudioDeps, userId: string, subject: AudioSubject): Promise<AudioView> {
-  const { engine } = deps;
-  const { clip, lostCalls, generate } = await deps.orm.em.fork().transactional(async (tx) => {
+export async function requestAudio(ctx: FeatureContext, userId: string, subject: AudioSubject): Promise<AudioView> {
+  const { em, workflows } = ctx;
+  const engine = speechEngineFor(ctx.config.tts);
+  const { clip, lostCalls, generate } = await em.transactional(async (tx) => {
     await lockAudioQuota(tx, userId);
     const text = spokenText(await subjectText(tx, userId, subject));
     const key = audioKey({ text, engine: engine.engine, voice: engine.voice, model: engine.model });
@@ -70,7 +58,7 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
     const { lostCalls } = generate && engine.costUsd(text) !== '0'
       ? await reserveCredits(tx, speechHold(userId, clip!.id, engine.costUsd(text)))
       : { lostCalls: [] };
-    if (generate) await consumeAudioGeneration(tx, userId, deps.config.audioQuota);
+    if (generate) await consumeAudioGeneration(tx, userId, ctx.config.audioQuota);
 
     await run(tx,
       sql`INSERT INTO audio_requests (user_id, audio_id, card_id, sentence_id) VALUES (${userId}, ${clip!.id}, ${subject.cardId ?? null},
@@ -78,19 +66,18 @@ export async function requestAudio(deps: AudioDeps, userId: string, subject: Aud
     );
     // Started by the worker's outbox relay, woken after the commit.
     if (generate) {
-      await enqueueWorkflow(tx, outboxStart(generateAudio, [clip!.id], {
-          // Per clip, not per text: a clip housekeeping deleted is made anew under a new id, and
-          // the completed run of the old one must not stand in for its generation.
-          workflowId: workflowId(WORKFLOW_KINDS.audio, clip!.id),
-          taskQueue: deps.config.temporal.taskQueue,
-          userId,
-          kind: WORKFLOW_KINDS.audio,
-        }));
+      await workflows.enqueue(tx, workflows.start('generateAudio', [clip!.id], {
+        // Per clip, not per text: a clip housekeeping deleted is made anew under a new id, and
+        // the completed run of the old one must not stand in for its generation.
+        workflowId: workflowId(WORKFLOW_KINDS.audio, clip!.id),
+        userId,
+        kind: WORKFLOW_KINDS.audio,
+      }));
     }
     return { clip: clip!, lostCalls, generate };
   });
-  reportLostCalls(spendReporter(deps.logger), lostCalls);
-  if (generate) wakeOutboxRelay(deps.orm);
+  reportLostCalls(spendReporter(ctx.log), lostCalls);
+  if (generate) workflows.wakeRelay();
   return view(clip);
 }
 
@@ -127,8 +114,8 @@ async function subjectText(tx: Em, userId: string, subject: AudioSubject): Promi
 }
 
 /** A clip the user has asked for (for any card or sentence); anyone else's → 404. */
-export async function getAudio(em: Em, userId: string, audioId: string): Promise<AudioView> {
-  const row = await firstRow<ClipRow>(em,
+export async function getAudio(ctx: FeatureContext, userId: string, audioId: string): Promise<AudioView> {
+  const row = await firstRow<ClipRow>(ctx.em,
     sql`SELECT c.id, c.status, c.content_type FROM audio_clips c
      WHERE c.id = ${audioId} AND EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id AND r.user_id = ${userId})`,
   );
@@ -139,8 +126,8 @@ export async function getAudio(em: Em, userId: string, audioId: string): Promise
 export interface AudioContentInfo { contentType: string; size: number }
 
 /** Type and size of a ready clip the user may read; 404 if not theirs, 409 while not ready. */
-export async function audioContentInfo(em: Em, userId: string, audioId: string): Promise<AudioContentInfo> {
-  const row = await firstRow<{ status: AudioStatus; content_type: string | null; byte_length: number | null }>(em,
+export async function audioContentInfo(ctx: FeatureContext, userId: string, audioId: string): Promise<AudioContentInfo> {
+  const row = await firstRow<{ status: AudioStatus; content_type: string | null; byte_length: number | null }>(ctx.em,
     sql`SELECT c.status, c.content_type, c.byte_length FROM audio_clips c
      WHERE c.id = ${audioId} AND EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id AND r.user_id = ${userId})`,
   );
@@ -152,8 +139,8 @@ export async function audioContentInfo(em: Em, userId: string, audioId: string):
 }
 
 /** Bytes [start, end] (inclusive) of a clip; PostgreSQL slices, so a seek never reads the whole clip. */
-export async function audioBytes(em: Em, audioId: string, start: number, end: number): Promise<Buffer> {
-  const row = await firstRow<{ chunk: Buffer }>(em,
+export async function audioBytes(ctx: FeatureContext, audioId: string, start: number, end: number): Promise<Buffer> {
+  const row = await firstRow<{ chunk: Buffer }>(ctx.em,
     sql`SELECT substring(content FROM ${start + 1}::int FOR ${end - start + 1}::int) AS chunk FROM audio_clips WHERE id = ${audioId}`,
   );
   if (!row) throw new AppError('not_found', 'No such audio.');
@@ -164,9 +151,8 @@ export async function audioBytes(em: Em, audioId: string, start: number, end: nu
 export const AUDIO_STREAM_CHUNK_BYTES = 256 * 1024;
 
 /** A clip's bytes in `range`, one bounded slice per query: a whole clip never sits in memory. */
-export async function* audioByteStream(orm: Orm, audioId: string, range: ByteRange): AsyncGenerator<Buffer> {
-  const em = orm.em.fork();
-  for (const chunk of byteChunks(range, AUDIO_STREAM_CHUNK_BYTES)) yield await audioBytes(em, audioId, chunk.start, chunk.end);
+export async function* audioByteStream(ctx: FeatureContext, audioId: string, range: ByteRange): AsyncGenerator<Buffer> {
+  for (const chunk of byteChunks(range, AUDIO_STREAM_CHUNK_BYTES)) yield await audioBytes(ctx, audioId, chunk.start, chunk.end);
 }
 
 // ---- Generation (called by the audio activities) ----
@@ -194,8 +180,8 @@ export interface PendingGeneration {
 }
 
 /** The clip's pending generation, or null when there is none (done, failed, deleted). */
-export async function pendingGeneration(em: Em, audioId: string): Promise<PendingGeneration | null> {
-  const row = await firstRow<{ audio_key: string; pending_text: string | null; engine: string; voice: string; model: string; requested_by: string | null }>(em,
+export async function pendingGeneration(ctx: FeatureContext, audioId: string): Promise<PendingGeneration | null> {
+  const row = await firstRow<{ audio_key: string; pending_text: string | null; engine: string; voice: string; model: string; requested_by: string | null }>(ctx.em,
     sql`SELECT audio_key, pending_text, engine, voice, model, requested_by FROM audio_clips WHERE id = ${audioId} AND status = 'pending'`,
   );
   if (!row?.pending_text) return null;
@@ -208,8 +194,8 @@ export async function pendingGeneration(em: Em, audioId: string): Promise<Pendin
  * The charge key is the clip's id (audioChargeKey), so a retried activity is charged once.
  * False when the clip was no longer pending (failed or deleted meanwhile): nothing stored.
  */
-export async function storeGeneratedAudio(em: Em, job: PendingGeneration, audio: SpeechAudio, costUsd: string): Promise<boolean> {
-  return em.transactional(async (tx) => {
+export async function storeGeneratedAudio(ctx: FeatureContext, job: PendingGeneration, audio: SpeechAudio, costUsd: string): Promise<boolean> {
+  return ctx.em.transactional(async (tx) => {
     const updated = await firstRow<{ requested_by: string | null }>(tx,
       sql`UPDATE audio_clips SET status = 'ready', content = ${audio.bytes}, content_type = ${audio.contentType}, byte_length = ${audio.bytes.length},
            provider_cost_usd = ${costUsd},
@@ -230,8 +216,8 @@ export async function storeGeneratedAudio(em: Em, job: PendingGeneration, audio:
 }
 
 /** Ends a pending generation as failed; nothing is charged. Asking again restarts it. */
-export async function markAudioFailed(em: Em, audioId: string, errorCode: string): Promise<void> {
-  await run(em,
+export async function markAudioFailed(ctx: FeatureContext, audioId: string, errorCode: string): Promise<void> {
+  await run(ctx.em,
     sql`UPDATE audio_clips SET status = 'failed', error_code = ${errorCode}, pending_text = NULL, finished_at = now() WHERE id = ${audioId}
          AND status = 'pending'`,
   );

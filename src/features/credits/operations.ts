@@ -10,12 +10,12 @@ export const creditOperations = {
     tag, summary: 'Balance and current period', auth: 'read',
     input: noInput, output: walletSchema,
     rest: { method: 'GET', path: '/api/credits' },
-    handler: ({ em, principal }) => getWallet(em, principal.userId),
+    handler: (ctx) => getWallet(ctx, ctx.principal.userId),
   }),
   ledger: defineOperation({
     tag, summary: 'Ledger entries, newest first', auth: 'read',
     input: ledgerQuerySchema, output: ledgerSchema,
     rest: { method: 'GET', path: '/api/credits/ledger' },
-    handler: ({ em, principal }, { cursor, limit }) => listLedger(em, principal.userId, cursor, limit),
+    handler: (ctx, { cursor, limit }) => listLedger(ctx, ctx.principal.userId, cursor, limit),
   }),
 };

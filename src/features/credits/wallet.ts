@@ -11,6 +11,7 @@ import {
 } from '../../domain/credits.ts';
 import { AppError } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
+import type { FeatureContext } from '../context.ts';
 import type { LedgerPage, WalletView } from './schemas.ts';
 
 const creditsCharged = counter('lcs_credits_charged_total', 'Credits taken from wallets, by kind (a charge repeated under its idempotency key counts once)', ['kind']);
@@ -142,8 +143,8 @@ const chargeStatement = preparedStatement('credit_charge', (request: ChargeReque
        )
        SELECT (SELECT id FROM inserted)::text AS inserted_id, (SELECT row_to_json(e) FROM existing e) AS existing`);
 
-export async function getWallet(em: Em, userId: string, now = new Date()): Promise<WalletView> {
-  const { wallet, held } = await em.transactional(async (tx) => {
+export async function getWallet(ctx: FeatureContext, userId: string, now = new Date()): Promise<WalletView> {
+  const { wallet, held } = await ctx.em.transactional(async (tx) => {
     const wallet = await lockCurrentWallet(tx, userId, now);
     return { wallet, held: await heldCredits(tx, userId, null) };
   });
@@ -274,17 +275,17 @@ async function heldCredits(tx: Em, userId: string, exceptKey: string | null): Pr
 }
 
 /** Operator action: a plan change starts a fresh period at the new plan's allowance. */
-export async function setPlan(em: Em, userId: string, plan: Plan, now = new Date()): Promise<WalletView> {
-  await em.transactional(async (tx) => {
+export async function setPlan(ctx: FeatureContext, userId: string, plan: Plan, now = new Date()): Promise<WalletView> {
+  await ctx.em.transactional(async (tx) => {
     const wallet = await lockCurrentWallet(tx, userId, now);
     await run(tx, sql`UPDATE users SET plan = ${plan} WHERE id = ${userId}`);
     await startPeriod(tx, userId, wallet, now, plan, now);
   });
-  return getWallet(em, userId, now);
+  return getWallet(ctx, userId, now);
 }
 
-export async function listLedger(em: Em, userId: string, cursor: string | undefined, limit: number): Promise<LedgerPage> {
-  const rows = await allRows<{ id: string; kind: string; amount: number; balance_after: number; reason: string; ref: string | null; created_at: Date }>(em,
+export async function listLedger(ctx: FeatureContext, userId: string, cursor: string | undefined, limit: number): Promise<LedgerPage> {
+  const rows = await allRows<{ id: string; kind: string; amount: number; balance_after: number; reason: string; ref: string | null; created_at: Date }>(ctx.em,
     sql`SELECT id, kind, amount, balance_after, reason, ref, created_at FROM ledger_entries
      WHERE user_id = ${userId} AND (${cursor ?? null}::bigint IS NULL OR id < ${cursor ?? null}::bigint) ORDER BY id DESC LIMIT ${limit + 1}`,
   );

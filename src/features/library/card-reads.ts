@@ -1,6 +1,6 @@
 import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, type Sql } from '../../db/sql.ts';
-import type { ReplayCandidate } from '../../domain/replay-session.ts';
+import type { ReplayCandidate } from '../replay/session-plan.ts';
 import type { SchedulingStateName } from '../../domain/scheduling.ts';
 
 /**
@@ -8,7 +8,7 @@ import type { SchedulingStateName } from '../../domain/scheduling.ts';
  * SQL over the library's tables. Every read of "the English a card practises" goes through ANSWER.
  */
 
-/** The corrected text when enrichment corrected a surface error, else the text as captured. */
+/** The corrected text when preparation corrected a surface error, else the text as captured. */
 const ANSWER = sql`coalesce(c.enrichment ->> 'correctedText', c.text)`;
 
 /** The English of one of the user's cards, or null when it is missing or another user's. */
@@ -61,7 +61,7 @@ const feedbackOf = preparedStatement('card_feedback', (cardIds: readonly string[
   sql<{ id: string } & CardFeedback>`SELECT c.id, ${ANSWER} AS answer, c.enrichment ->> 'translation' AS translation, c.enrichment -> 'usage' AS usage
      FROM cards c WHERE c.id = ANY(${cardIds}::uuid[])`);
 
-/** The English practised, translation and usage of enriched cards, by card id (what Replay shows beside an item). */
+/** The English practised, translation and usage of prepared cards, by card id (what Replay shows beside an item). */
 export async function cardFeedback(em: Em, cardIds: readonly string[]): Promise<Map<string, CardFeedback>> {
   if (cardIds.length === 0) return new Map();
   const rows = await allRows(em, feedbackOf(cardIds));

@@ -1,14 +1,12 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { Orm } from '../../db/orm.ts';
 import { allRows, sql } from '../../db/sql.ts';
+import type { StreamedAnswer, StreamedResponse } from '../../http/operation.ts';
+import type { FeatureContext } from '../context.ts';
 import {
   ankiHeader, ankiRow, CARD_COLUMNS, cardFields, delimitedRow, EXPORT_FORMATS, type ExportCard, type ExportFormat, type ExportReview,
   REVIEW_COLUMNS, reviewFields,
-} from '../../domain/library-export.ts';
-import type { App, AppDeps } from '../../http/deps.ts';
-import { requirePrincipal } from '../../http/plugins/auth.ts';
-import { AUTHED, problems } from '../../http/problem-responses.ts';
+} from './export-format.ts';
 
 /** Rows read per query: enough to keep the database round trips few, small enough to hold. */
 const BATCH = 1000;
@@ -20,43 +18,36 @@ const MEDIA: Record<ExportFormat, { type: string; file: string; description: str
   reviews: { type: 'text/csv', file: 'lcs-reviews.csv', description: `The review log for FSRS optimizers: ${REVIEW_COLUMNS.join(', ')}` },
 };
 
-const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS).default('csv').meta({ description: Object.entries(MEDIA).map(([f, m]) => `\`${f}\`: ${m.description}.`).join(' ') }) });
+export const exportQuerySchema = z.object({ format: z.enum(EXPORT_FORMATS).default('csv').meta({ description: Object.entries(MEDIA).map(([f, m]) => `\`${f}\`: ${m.description}.`).join(' ') }) });
 const textBody = { schema: z.string().meta({ description: 'UTF-8 text, streamed' }) };
 
+/** The export's answer in the API reference: a file, in its format's media type. */
+export const exportResponses: Record<number, StreamedResponse> = {
+  200: { description: 'The file (Content-Disposition: attachment)', content: { 'text/csv': textBody, 'text/tab-separated-values': textBody, 'text/plain': textBody } },
+};
+
 /**
- * GET /api/library/export: the caller's whole library (or review log) as a file, streamed: rows
- * are read a batch at a time through a keyset cursor, and the next batch only when the client
- * has taken the last one, so 100,000 cards never sit in memory. A route of its own rather than
- * an operation because its answer is a stream of text; the web app links to it.
+ * The caller's whole library (or review log) as a file, streamed: rows are read a batch at a time
+ * through a keyset cursor, and the next batch only when the client has taken the last one, so
+ * 100,000 cards never sit in memory. The web app links to it.
  */
-export function libraryExportRoute(app: App, { orm }: AppDeps) {
-  app.get('/api/library/export', {
-    config: { auth: 'read' },
-    schema: {
-      operationId: 'library.export', tags: ['library'], summary: 'Export the library (csv, tsv, Anki) or the review log', querystring: exportQuerySchema,
-      response: {
-        200: { description: 'The file (Content-Disposition: attachment)', content: { 'text/csv': textBody, 'text/tab-separated-values': textBody, 'text/plain': textBody } },
-        ...problems(...AUTHED),
-      },
-    },
-  }, async (request, reply) => {
-    const { format } = request.query;
-    const userId = requirePrincipal(request).userId;
-    const media = MEDIA[format];
-    reply.type(`${media.type}; charset=utf-8`).header('content-disposition', `attachment; filename="${media.file}"`).header('cache-control', 'private, no-store');
-    return reply.send(Readable.from(exportText(orm, userId, format)) as never);
-  });
+export function exportLibrary(ctx: FeatureContext, userId: string, format: ExportFormat): StreamedAnswer {
+  const media = MEDIA[format];
+  return {
+    headers: { 'content-type': `${media.type}; charset=utf-8`, 'content-disposition': `attachment; filename="${media.file}"`, 'cache-control': 'private, no-store' },
+    body: Readable.from(exportText(ctx, userId, format)),
+  };
 }
 
-async function* exportText(orm: Orm, userId: string, format: ExportFormat): AsyncGenerator<string> {
+async function* exportText(ctx: FeatureContext, userId: string, format: ExportFormat): AsyncGenerator<string> {
   if (format === 'reviews') {
     yield delimitedRow(REVIEW_COLUMNS, ',');
-    for await (const reviews of reviewBatches(orm, userId)) yield reviews.map((r) => delimitedRow(reviewFields(r), ',')).join('');
+    for await (const reviews of reviewBatches(ctx, userId)) yield reviews.map((r) => delimitedRow(reviewFields(r), ',')).join('');
     return;
   }
   const separator = format === 'csv' ? ',' : '\t';
   yield format === 'anki' ? ankiHeader() : delimitedRow(CARD_COLUMNS, separator);
-  for await (const cards of cardBatches(orm, userId)) {
+  for await (const cards of cardBatches(ctx, userId)) {
     yield cards.map((card) => (format === 'anki' ? ankiRow(card) ?? '' : delimitedRow(cardFields(card), separator))).join('');
   }
 }
@@ -68,10 +59,10 @@ interface CardRow {
 }
 
 /** The user's cards, oldest first, a batch per query after the last (created_at, id) seen (created_at is kept to the millisecond, as a Date holds it). */
-async function* cardBatches(orm: Orm, userId: string): AsyncGenerator<ExportCard[]> {
+async function* cardBatches(ctx: FeatureContext, userId: string): AsyncGenerator<ExportCard[]> {
   let after: { createdAt: Date; id: string } | null = null;
   for (;;) {
-    const rows: CardRow[] = await allRows<CardRow>(orm.em.fork(),
+    const rows: CardRow[] = await allRows<CardRow>(ctx.em,
       sql`SELECT c.id, c.text, c.created_at, c.enrichment, s.due, s.reps, s.lapses, s.stability
        FROM cards c LEFT JOIN card_schedules s ON s.card_id = c.id
        WHERE c.user_id = ${userId} ${after ? sql`AND (c.created_at, c.id) > (${after.createdAt}, ${after.id})` : sql``}
@@ -91,11 +82,11 @@ async function* cardBatches(orm: Orm, userId: string): AsyncGenerator<ExportCard
 }
 
 /** The user's reviews in the order they happened (the log is the replay feature's; this only reads it). */
-async function* reviewBatches(orm: Orm, userId: string): AsyncGenerator<ExportReview[]> {
+async function* reviewBatches(ctx: FeatureContext, userId: string): AsyncGenerator<ExportReview[]> {
   // The cursor keeps reviewed_at as PostgreSQL's text: a JS Date would drop its microseconds.
   let after: { reviewedAt: string; id: string } | null = null;
   for (;;) {
-    const rows: { id: string; card_id: string; reviewed_at: Date; cursor_at: string; rating: ExportReview['rating']; state: ExportReview['state']; duration_ms: number | null }[] = await allRows(orm.em.fork(),
+    const rows: { id: string; card_id: string; reviewed_at: Date; cursor_at: string; rating: ExportReview['rating']; state: ExportReview['state']; duration_ms: number | null }[] = await allRows(ctx.em,
       sql`SELECT id, card_id, reviewed_at, reviewed_at::text AS cursor_at, rating, state, duration_ms FROM review_logs
        WHERE user_id = ${userId} ${after ? sql`AND (reviewed_at, id) > (${after.reviewedAt}::timestamptz, ${after.id})` : sql``}
        ORDER BY reviewed_at, id LIMIT ${BATCH}`,

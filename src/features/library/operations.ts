@@ -1,17 +1,19 @@
-import { decodeCursor } from '../../domain/library-listing.ts';
+import { z } from 'zod';
 import { AppError } from '../../domain/problems.ts';
-import { defineOperation, restParts, type OperationContext } from '../../http/operation.ts';
+import { defineOperation, defineStreamOperation, restParts } from '../../http/operation.ts';
+import { rejectCorrection } from './correction.ts';
+import { exportLibrary, exportQuerySchema, exportResponses } from './export.ts';
+import { knownExpressions, libraryVersion } from './known-expressions.ts';
+import { decodeCursor } from './listing.ts';
 import {
   capturedSchema, captureResultSchema, captureSchema, cardEnvelopeSchema, cardIdInputSchema, deleteBodySchema, deleteQuerySchema,
-  deletedSchema, listQuerySchema, listSchema, refreshSchema, reusedSchema,
+  deletedSchema, knownExpressionsInputSchema, knownExpressionsSchema, listQuerySchema, listSchema, retryPreparationSchema, reusedSchema,
 } from './schemas.ts';
-import { rejectCorrection } from './correction.ts';
-import { knownExpressionsOperation } from './known-expressions.ts';
-import { captureCard, deleteCard, enrichmentDispatch, getCardForUser, listCards, refreshEnrichment } from './service.ts';
+import { captureCard, deleteCard, getCardForUser, listCards, retryPreparation } from './service.ts';
 
 const tag = 'library';
 
-/** What a card's answer leads to: reading, refreshing and deleting it, and its audio. */
+/** What a card's answer leads to: reading it, retrying its preparation, deleting it, and its audio. */
 const cardId = '$response.body#/card/cardId';
 const cardLinks = {
   get: { operationId: 'library.get', parameters: { 'path.cardId': cardId } },
@@ -22,45 +24,79 @@ const cardLinks = {
   rejectCorrection: { operationId: 'library.rejectCorrection', parameters: { 'path.cardId': cardId } },
   reviews: { operationId: 'replay.reviews', parameters: { 'query.cardId': cardId } },
 };
-const dispatchOf = ({ deps, request }: OperationContext) => enrichmentDispatch(deps, request.log);
+
+/** Whether an `If-None-Match` value names this ETag (a list, `*`, or a weak form of it). */
+const matches = (ifNoneMatch: string | undefined, etag: string) =>
+  ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()));
 
 /** The library (cards) at /api/library and tRPC `library.*`. */
 export const libraryOperations = {
   capture: defineOperation({
     tag, summary: 'Capture an expression (preparation follows in the background)', auth: 'write', modelBacked: true, requiresLanguages: true,
     input: captureSchema, output: captureResultSchema,
-    // A new card is 202 (its enrichment is under way), a reused one 200 with `reused: true`.
+    // A new card is 202 (its preparation is under way), a reused one 200 with `reused: true`.
     rest: {
       method: 'POST', path: '/api/library', status: ({ reused }) => (reused ? 200 : 202), responses: { 202: capturedSchema, 200: reusedSchema }, problems: [428],
       links: { 202: cardLinks, 200: cardLinks },
     },
-    handler: (ctx, { text }) => captureCard(ctx.em, dispatchOf(ctx), ctx.principal.userId, text),
+    handler: (ctx, { text }) => captureCard(ctx, ctx.principal.userId, text),
   }),
   list: defineOperation({
     tag, summary: 'List and search the library, newest first', auth: 'read',
     input: listQuerySchema, output: listSchema,
     rest: { method: 'GET', path: '/api/library' },
-    handler: ({ em, principal }, { query, cursor, limit }) => listCards(em, principal.userId, { query, cursor: cursor ? decodeCursor(cursor) : null, limit }),
+    handler: (ctx, { query, cursor, limit }) => listCards(ctx, ctx.principal.userId, { query, cursor: cursor ? decodeCursor(cursor) : null, limit }),
   }),
   get: defineOperation({
     tag, summary: 'One card with its scheduling', auth: 'read',
     input: cardIdInputSchema, output: cardEnvelopeSchema,
     rest: { method: 'GET', path: '/api/library/:cardId', input: 'params', problems: [404] },
-    handler: async ({ em, principal }, { cardId }) => ({ card: await getCardForUser(em, principal.userId, cardId) }),
+    handler: async (ctx, { cardId }) => ({ card: await getCardForUser(ctx, ctx.principal.userId, cardId) }),
   }),
   retryPreparation: defineOperation({
     tag, summary: 'Prepare a failed card again', auth: 'write', modelBacked: true, requiresLanguages: true,
-    input: refreshSchema, output: capturedSchema,
+    input: retryPreparationSchema, output: capturedSchema,
     rest: { method: 'PATCH', path: '/api/library', status: 202, problems: [404, 409, 428] },
-    handler: async (ctx, { cardId }) => ({ card: await refreshEnrichment(ctx.em, dispatchOf(ctx), ctx.principal.userId, cardId) }),
+    handler: async (ctx, { cardId }) => ({ card: await retryPreparation(ctx, ctx.principal.userId, cardId) }),
   }),
   rejectCorrection: defineOperation({
     tag, summary: 'Reject a quiet correction: the card keeps your text', auth: 'write',
     input: cardIdInputSchema, output: cardEnvelopeSchema,
     rest: { method: 'DELETE', path: '/api/library/:cardId/correction', input: 'params', problems: [404, 409] },
-    handler: async ({ em, principal }, { cardId }) => ({ card: await rejectCorrection(em, principal.userId, cardId) }),
+    handler: async (ctx, { cardId }) => ({ card: await rejectCorrection(ctx, ctx.principal.userId, cardId) }),
   }),
-  knownExpressions: knownExpressionsOperation,
+  /**
+   * The learner's card texts, normalised, for clients that mark what the learner already knows on
+   * a page (src/features/library/known-expressions.ts). An ETag makes a repeat free.
+   */
+  knownExpressions: defineOperation({
+    tag, summary: 'The learner’s card texts, normalised, for marking known expressions on a page', auth: 'read',
+    input: knownExpressionsInputSchema, output: knownExpressionsSchema,
+    rest: {
+      method: 'GET', path: '/api/library/known-expressions',
+      description: 'Send the ETag back in `If-None-Match`: while the library is unchanged the answer is 304 with no body.',
+      input: restParts({
+        headers: z.object({ 'if-none-match': z.string().optional() }),
+        toInput: ({ headers }) => ({ ifNoneMatch: headers['if-none-match'] }),
+      }),
+      responses: { 200: knownExpressionsSchema, 304: z.null().meta({ description: 'Not modified: the ETag sent is current.' }) },
+      status: ({ etag }, { ifNoneMatch }) => (matches(ifNoneMatch, etag) ? 304 : 200),
+      // private: one learner's list, never for a shared cache; no-cache: revalidate every time.
+      headers: ({ etag }): Record<string, string> => ({ etag, 'cache-control': 'private, no-cache' }),
+    },
+    handler: async (ctx, { ifNoneMatch }) => {
+      const etag = await libraryVersion(ctx, ctx.principal.userId);
+      if (matches(ifNoneMatch, etag)) return { etag, expressions: [] };
+      return { etag, expressions: await knownExpressions(ctx, ctx.principal.userId) };
+    },
+  }),
+  /** REST only: a file, streamed (src/features/library/export.ts). */
+  export: defineStreamOperation({
+    tag, summary: 'Export the library (csv, tsv, Anki) or the review log', auth: 'read',
+    input: exportQuerySchema,
+    rest: { method: 'GET', path: '/api/library/export', responses: exportResponses },
+    stream: async (ctx, { format }) => exportLibrary(ctx, ctx.principal.userId, format),
+  }),
   delete: defineOperation({
     tag, summary: 'Delete a card and its learning data (`?cardId=` or JSON body `{cardId}`)', auth: 'write',
     input: cardIdInputSchema, output: deletedSchema,
@@ -70,7 +106,7 @@ export const libraryOperations = {
       input: restParts({ querystring: deleteQuerySchema, body: deleteBodySchema, toInput: ({ query, body }) => ({ cardId: cardIdFrom(query.cardId, body?.cardId) }) }),
     },
     async handler(ctx, { cardId }) {
-      await deleteCard(ctx.em, dispatchOf(ctx), ctx.principal.userId, cardId);
+      await deleteCard(ctx, ctx.principal.userId, cardId);
       return { deleted: true as const };
     },
   }),

@@ -1,4 +1,4 @@
-import { CARD_ENRICHMENT_BUDGET } from '../../domain/enrichment-budget.ts';
+import { CARD_PREPARATION_BUDGET } from './preparation-rules.ts';
 import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
 
 export const libraryReference = `## Library (cards)
@@ -28,7 +28,7 @@ in the account's native language: \`translation\`; \`correctedText\` only for a 
 failed validation. A model provider that cannot serve the call (unreachable, 5xx, 429) is retried for about 15 s
 (five attempts) before the card fails \`service_unavailable\`; an outage of the service's own database or Temporal is
 waited out for about 9.5 minutes, and the card then ends \`ready\` as if nothing happened. The provider spend per card is
-bounded: a card makes at most ${CARD_ENRICHMENT_BUDGET.modelCalls} answered model calls over its whole life, every
+bounded: a card makes at most ${CARD_PREPARATION_BUDGET.modelCalls} answered model calls over its whole life, every
 retry and refresh together (calls the provider could not serve do not count). Within one preparation an invalid
 answer is asked again once, and not at all when the model refused or its answer was cut off at its length limit: those
 do not get better by asking again. Once the budget is spent a refresh fails at once with \`provider_output_invalid\`
@@ -47,7 +47,7 @@ cardId; scheduling and review history untouched). Only a failed card: pending or
 action → 400.
 
 **Reject a correction** — \`DELETE /api/library/{cardId}/correction\` → 200 \`{ card }\` with \`correctedText\` and
-\`correctionNote\` null: the card keeps your text as captured, and Replay (open items included), audio and Output Flow use
+\`correctionNote\` null: the card keeps your text as captured, and Replay (open items included), audio and drafts use
 it from then on. A card without a correction is answered unchanged. A pending or failed card → 409 \`conflict\`;
 unknown or another user's card → 404.
 

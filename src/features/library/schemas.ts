@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FOCUS_KINDS, REGISTERS } from '../../domain/library-enrichment.ts';
-import { CURSOR_PATTERN, captureTextProblem } from '../../domain/library-listing.ts';
+import { FOCUS_KINDS, REGISTERS } from './preparation-rules.ts';
+import { CURSOR_PATTERN, captureTextProblem } from './listing.ts';
 import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
 import { cleanedLengthPattern, LETTER_PATTERN } from '../../domain/normalise.ts';
 import { codePointString, isoDate } from '../shared-schemas.ts';
@@ -23,7 +23,7 @@ export const captureSchema = z.object({
     }),
 });
 
-export const enrichmentSchema = z
+export const preparationSchema = z
   .object({
     translation: z.string(),
     correctedText: z.string().nullable().meta({ description: 'Set only for a high-confidence surface fix (spelling, capitalisation, punctuation, agreement).' }),
@@ -39,7 +39,7 @@ export const cardSchema = z
     text: z.string(),
     enrichmentStatus: z.enum(['pending', 'ready', 'failed']),
     createdAt: isoDate,
-    enrichment: enrichmentSchema.nullable().meta({ description: 'Null until enrichmentStatus is ready.' }),
+    enrichment: preparationSchema.nullable().meta({ description: 'Null until enrichmentStatus is ready.' }),
     enrichmentError: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'Only when enrichmentStatus is failed.' }),
   })
   .meta({ id: 'Card' });
@@ -77,7 +77,7 @@ export const listQuerySchema = z.object({
 
 export const listSchema = z.object({ items: z.array(cardSchema), nextCursor: z.string().regex(CURSOR_PATTERN).nullable() });
 
-export const refreshSchema = z.object({
+export const retryPreparationSchema = z.object({
   cardId: cardIdSchema,
   action: z.enum(['refresh_enrichment']),
 });
@@ -92,4 +92,17 @@ export const deleteBodySchema = z.object({ cardId: cardIdSchema.optional() }).nu
 
 export type Card = z.infer<typeof cardSchema>;
 export type CardDetail = z.infer<typeof cardDetailSchema>;
-export type EnrichmentStatus = Card['enrichmentStatus'];
+export type PreparationStatus = Card['enrichmentStatus'];
+
+export const knownExpressionSchema = z.object({
+  cardId: z.uuid(),
+  text: z.string().meta({ description: 'The expression normalised as captures are deduplicated (NFC, case-folded, whitespace collapsed, trailing punctuation dropped).' }),
+  translation: z.string().nullable().meta({ description: 'The card’s translation; null until its preparation is ready.' }),
+});
+
+export const knownExpressionsSchema = z.object({
+  etag: z.string().meta({ description: 'The same value as the ETag header.' }),
+  expressions: z.array(knownExpressionSchema).meta({ description: 'One entry per card, and one more when preparation corrected its text.' }),
+});
+
+export const knownExpressionsInputSchema = z.object({ ifNoneMatch: z.string().optional() });

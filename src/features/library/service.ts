@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
-import type { Logger } from 'pino';
-import type { Em, Orm } from '../../db/orm.ts';
+import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, type Sql } from '../../db/sql.ts';
-import type { CardEnrichment, EnrichmentError } from '../../domain/library-enrichment.ts';
-import { type ListCursor, encodeCursor } from '../../domain/library-listing.ts';
 import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
 import { AppError } from '../../domain/problems.ts';
-import { counter } from '../../platform/metrics.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
-import { discardPendingStarts, enqueueWorkflow, OUTBOX_COLUMNS, outboxStart, outboxValues, type WorkflowStart } from '../../temporal/outbox.ts';
-import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
+import { counter } from '../../platform/metrics.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
-import { cardEnrichment } from '../../workflows/card-enrichment.ts';
-import { cancelEnrichment, enrichmentWorkflowId } from './enrichment.ts';
-import type { Card, CardDetail, EnrichmentStatus } from './schemas.ts';
+import { enqueueFrom, type WorkflowStart, type WorkflowStarter } from '../../temporal/workflow-starter.ts';
+import type { FeatureContext } from '../context.ts';
+import { type ListCursor, encodeCursor } from './listing.ts';
+import { preparationWorkflowId } from './preparation.ts';
+import type { CardPreparation, PreparationError } from './preparation-rules.ts';
+import type { Card, CardDetail, PreparationStatus } from './schemas.ts';
 
 /** The `cards` columns every view is built from. */
 const CARD_COLUMN_LIST = `c.id, c.text, c.enrichment_status, c.enrichment, c.enrichment_error, c.created_at`;
@@ -23,9 +20,9 @@ const CARD_COLUMNS = sql.raw(CARD_COLUMN_LIST);
 interface CardRow {
   id: string;
   text: string;
-  enrichment_status: EnrichmentStatus;
-  enrichment: CardEnrichment | null;
-  enrichment_error: EnrichmentError | null;
+  enrichment_status: PreparationStatus;
+  enrichment: CardPreparation | null;
+  enrichment_error: PreparationError | null;
   created_at: Date;
 }
 
@@ -49,20 +46,8 @@ export function toCard(row: CardRow): Card {
   };
 }
 
-/** Where and how enrichments start; the API passes its Temporal client and task queue. */
-export interface EnrichmentDispatch {
-  orm: Orm;
-  temporal: Client;
-  taskQueue: string;
-  logger?: Pick<Logger, 'warn'>;
-}
-
-/** The dispatch of an API process: its database, its Temporal client, its task queue. */
-export const enrichmentDispatch = (deps: { orm: Orm; temporal: Client; config: { temporal: { taskQueue: string } } }, logger?: Pick<Logger, 'warn'>): EnrichmentDispatch =>
-  ({ orm: deps.orm, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue, ...(logger ? { logger } : {}) });
-
 /** The user's card, or null when it does not exist or belongs to someone else. */
-export async function findCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail | null> {
+async function findCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail | null> {
   const row = await firstRow<CardDetailRow>(em,
     sql`SELECT ${CARD_COLUMNS}, s.state, s.due, s.reps, s.lapses, s.stability, s.last_review
      FROM cards c JOIN card_schedules s ON s.card_id = c.id
@@ -83,8 +68,8 @@ export async function findCardForUser(em: Em, userId: string, cardId: string): P
 }
 
 /** The user's card with its scheduling; 404 when missing or another user's. */
-export async function getCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail> {
-  const card = await findCardForUser(em, userId, cardId);
+export async function getCardForUser(ctx: FeatureContext, userId: string, cardId: string): Promise<CardDetail> {
+  const card = await findCardForUser(ctx.em, userId, cardId);
   if (!card) throw new AppError('not_found', 'No such card in your library.');
   return card;
 }
@@ -103,14 +88,15 @@ export interface CaptureResult {
  * expression again (normaliseExpression) returns the existing card: the unique index on
  * (user_id, normalised_key) and INSERT … ON CONFLICT make that hold under concurrent captures.
  */
-export async function captureCard(em: Em, dispatch: EnrichmentDispatch, userId: string, rawText: string, now = new Date()): Promise<CaptureResult> {
+export async function captureCard(ctx: FeatureContext, userId: string, rawText: string, now = new Date()): Promise<CaptureResult> {
+  const { em, workflows } = ctx;
   const text = cleanCaptureText(rawText);
   const key = normaliseExpression(text);
   // A card deleted between our conflicting insert and our read leaves nothing to reuse: try again.
   for (let round = 0; round < 3; round++) {
-    const created = await insertCard(em, dispatch.taskQueue, userId, text, key, now);
+    const created = await insertCard(em, workflows, userId, text, key, now);
     if (created) {
-      wakeOutboxRelay(dispatch.orm);
+      workflows.wakeRelay();
       captures.inc({ result: 'new' });
       return { card: toCard(created), reused: false };
     }
@@ -138,29 +124,27 @@ const cardCapture = preparedStatement('card_capture', (card: { id: string; userI
        SELECT id, ${userId}, ${s.due}, ${s.stability}, ${s.difficulty}, ${s.elapsedDays}, ${s.scheduledDays}, ${s.learningSteps},
        ${s.reps}, ${s.lapses}, ${s.state}, ${s.lastReview} FROM c
      ), outbox AS (
-       INSERT INTO workflow_outbox (${OUTBOX_COLUMNS})
-       SELECT ${outboxValues(start)} FROM c
+       ${enqueueFrom(start, sql`c`)}
      )
      SELECT ${CARD_COLUMNS} FROM c`;
 });
 
 /**
- * The card, its scheduling state and its outbox row (OUTBOX_COLUMNS, as enqueueWorkflow writes it) in one
- * statement: atomic like a transaction, in one round trip instead of five, which is most of a
- * capture's cost. Nothing is inserted when the expression exists already (null then).
+ * The card, its scheduling state and its outbox row (enqueueFrom, the row a starter's `enqueue`
+ * writes) in one statement: atomic like a transaction, in one round trip instead of five, which is
+ * most of a capture's cost. Nothing is inserted when the expression exists already (null then).
  */
-async function insertCard(em: Em, taskQueue: string, userId: string, text: string, key: string, now: Date): Promise<CardRow | null> {
+async function insertCard(em: Em, workflows: WorkflowStarter, userId: string, text: string, key: string, now: Date): Promise<CardRow | null> {
   const cardId = randomUUID();
-  const start = enrichmentStart(taskQueue, userId, cardId, 1);
+  const start = preparationStart(workflows, userId, cardId, 1);
   const row = await firstRow(em, cardCapture({ id: cardId, userId, text, key, now }, start));
   return row ?? null;
 }
 
-/** The enrichment workflow start: ids and the attempt number only, never the text. */
-function enrichmentStart(taskQueue: string, userId: string, cardId: string, attempt: number) {
-  return outboxStart(cardEnrichment, [{ cardId, attempt }], {
-    workflowId: enrichmentWorkflowId(cardId),
-    taskQueue,
+/** The preparation workflow's start: ids and the attempt number only, never the text. */
+function preparationStart(workflows: WorkflowStarter, userId: string, cardId: string, attempt: number): WorkflowStart {
+  return workflows.start('cardEnrichment', [{ cardId, attempt }], {
+    workflowId: preparationWorkflowId(cardId),
     userId,
     kind: WORKFLOW_KINDS.cardEnrichment,
   });
@@ -192,10 +176,10 @@ const firstPage = preparedStatement('card_list', (userId: string, limit: number)
 const pageAfter = preparedStatement('card_list_after', (userId: string, cursor: ListCursor, limit: number) => listing([ofUser(userId), afterCursor(cursor)], limit));
 
 /** Newest first, keyset-paginated; `query` matches text and translation (trigram index). */
-export async function listCards(em: Em, userId: string, options: ListOptions): Promise<{ items: Card[]; nextCursor: string | null }> {
+export async function listCards(ctx: FeatureContext, userId: string, options: ListOptions): Promise<{ items: Card[]; nextCursor: string | null }> {
   const query = options.query?.trim();
   const limit = options.limit + 1;
-  const rows = await allRows(em, query
+  const rows = await allRows(ctx.em, query
     ? listing([ofUser(userId), ...(options.cursor ? [afterCursor(options.cursor)] : []), librarySearchCondition(query)], limit)
     : options.cursor ? pageAfter(userId, options.cursor, limit) : firstPage(userId, limit));
   const page = rows.slice(0, options.limit);
@@ -210,28 +194,29 @@ export async function listCards(em: Em, userId: string, options: ListOptions): P
  * Prepares a failed card again: same card, next attempt number, same workflow id (a new run).
  * Scheduling and review history are not touched.
  */
-export async function refreshEnrichment(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<Card> {
-  assertRefreshable(await getCardForUser(em, userId, cardId));
+export async function retryPreparation(ctx: FeatureContext, userId: string, cardId: string): Promise<Card> {
+  const { em, workflows } = ctx;
+  assertRetriable(await getCardForUser(ctx, userId, cardId));
   // The failed run may still be closing; the outbox starts the new run once it has closed.
   const card = await em.transactional(async (tx) => {
     const locked = await firstRow<CardRow>(tx,
       sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = ${cardId} AND c.user_id = ${userId} FOR UPDATE`,
     );
     if (!locked) throw new AppError('not_found', 'No such card in your library.');
-    assertRefreshable(toCard(locked));
+    assertRetriable(toCard(locked));
     const updated = await firstRow<CardRow & { enrichment_attempt: number }>(tx,
       sql`UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL,
          enrichment_attempt = enrichment_attempt + 1, updated_at = now()
        WHERE c.id = ${cardId} RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
     );
-    await enqueueWorkflow(tx, enrichmentStart(dispatch.taskQueue, userId, cardId, updated!.enrichment_attempt));
+    await workflows.enqueue(tx, preparationStart(workflows, userId, cardId, updated!.enrichment_attempt));
     return toCard(updated!);
   });
-  wakeOutboxRelay(dispatch.orm);
+  workflows.wakeRelay();
   return card;
 }
 
-function assertRefreshable(card: Card): void {
+function assertRetriable(card: Card): void {
   if (card.enrichmentStatus !== 'failed') {
     throw new AppError('conflict', `Only a failed preparation can be refreshed; this card is ${card.enrichmentStatus}.`);
   }
@@ -242,14 +227,17 @@ function assertRefreshable(card: Card): void {
  * is dropped in the same transaction; a running one is cancelled after the commit. Whatever
  * still runs cannot bring the card back: preparation stores only into an existing card.
  */
-export async function deleteCard(em: Em, dispatch: EnrichmentDispatch, userId: string, cardId: string): Promise<void> {
+export async function deleteCard(ctx: FeatureContext, userId: string, cardId: string): Promise<void> {
+  const { em, workflows } = ctx;
   const deleted = await em.transactional(async (tx) => {
-    const row = await firstRow<{ enrichment_status: EnrichmentStatus }>(tx,
+    const row = await firstRow<{ enrichment_status: PreparationStatus }>(tx,
       sql`DELETE FROM cards WHERE id = ${cardId} AND user_id = ${userId} RETURNING enrichment_status`,
     );
-    if (row) await discardPendingStarts(tx, enrichmentWorkflowId(cardId));
+    if (row) await workflows.discardPending(tx, preparationWorkflowId(cardId));
     return row;
   });
   if (!deleted) throw new AppError('not_found', 'No such card in your library.');
-  if (deleted.enrichment_status === 'pending') await cancelEnrichment(dispatch.temporal, cardId, dispatch.logger);
+  // The card is already gone and preparation only stores into an existing card, so a missed
+  // cancellation costs one model call, never a resurrected card.
+  if (deleted.enrichment_status === 'pending') await workflows.cancel(preparationWorkflowId(cardId), ctx.log);
 }

@@ -1,6 +1,7 @@
 import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow } from '../../db/sql.ts';
-import { trainingItems, type LoggedReview, type OptimisationOutcome } from '../../domain/fsrs-optimisation.ts';
+import type { FeatureContext } from '../context.ts';
+import { trainingItems, type LoggedReview, type OptimisationOutcome } from './optimisation-rules.ts';
 import type { RatingName } from '../../domain/replay-rating.ts';
 import { fitAndJudge } from './fsrs-fit.ts';
 import { FITTED_COLUMNS, fittedOf, type FittedRow } from './optimiser.ts';
@@ -30,7 +31,8 @@ async function appliedWeights(em: Em, userId: string): Promise<number[] | null> 
  * use, on those. One stored version per optimisation workflow (`runKey`, unique), so a retried
  * activity returns what the first attempt stored.
  */
-export async function fitLearnerParameters(em: Em, userId: string, runKey: string): Promise<OptimisationOutcome> {
+export async function fitLearnerParameters(ctx: FeatureContext, userId: string, runKey: string): Promise<OptimisationOutcome> {
+  const { em } = ctx;
   const done = await firstRow<FittedRow>(em, sql`SELECT ${FITTED_COLUMNS} FROM fsrs_parameters WHERE run_key = ${runKey}`);
   if (done) return { outcome: done.applied ? 'applied' : 'kept', ...fittedOf(done) };
 
@@ -46,6 +48,6 @@ export async function fitLearnerParameters(em: Em, userId: string, runKey: strin
      ON CONFLICT (run_key) DO NOTHING
      RETURNING ${FITTED_COLUMNS}`,
   );
-  if (!row) return fitLearnerParameters(em, userId, runKey); // a racing attempt stored it first
+  if (!row) return fitLearnerParameters(ctx, userId, runKey); // a racing attempt stored it first
   return { outcome: row.applied ? 'applied' : 'kept', ...fittedOf(row) };
 }

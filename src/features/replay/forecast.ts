@@ -1,13 +1,14 @@
-import type { Em } from '../../db/orm.ts';
 import { allRows, firstRow, sql } from '../../db/sql.ts';
-import { FORECAST_DAYS, type ReplayForecast, buildForecast } from '../../domain/replay-forecast.ts';
+import { FORECAST_DAYS, type ReplayForecast, buildForecast } from './forecast-rules.ts';
+import type { FeatureContext } from '../context.ts';
 
 /**
  * GET /api/replay/forecast: the reviewed, ready cards due now, the next due time and the cards
  * falling due per UTC day for two weeks (counted in SQL; see buildForecast). New cards are not
  * reviews: they are counted apart, as `newCards`.
  */
-export async function replayForecast(em: Em, userId: string, now = new Date()): Promise<ReplayForecast & { newCards: number }> {
+export async function replayForecast(ctx: FeatureContext, userId: string, now = new Date()): Promise<ReplayForecast & { newCards: number }> {
+  const { em } = ctx;
   const windowEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + FORECAST_DAYS));
   const ready = sql`FROM card_schedules s JOIN cards c ON c.id = s.card_id WHERE s.user_id = ${userId} AND c.enrichment_status = 'ready'`;
   const totals = await firstRow<{ due_now: string; next_due_at: Date | null; new_cards: string }>(em,

@@ -2,7 +2,7 @@ import { computeParameters, FSRSBinding, FSRSBindingItem, FSRSBindingReview } fr
 import { default_w } from 'ts-fsrs';
 import {
   beats, judgeable, longTermReviewCount, MIN_LONG_TERM_REVIEWS, splitHeldOut, trainable, type Evaluation, type TrainingItem,
-} from '../../domain/fsrs-optimisation.ts';
+} from './optimisation-rules.ts';
 
 export type FitJudgement =
   | { outcome: 'too_few_reviews'; longTermReviews: number }

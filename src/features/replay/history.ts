@@ -1,13 +1,14 @@
-import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 import type { CardReviews } from './schemas.ts';
+import type { FeatureContext } from '../context.ts';
 
 /** How many of a card's reviews one answer lists, newest first. */
 export const REVIEWS_LISTED = 50;
 
 /** A card's Replay reviews, newest first, with the evidence each rating came from; 404 for another user's card. */
-export async function cardReviews(em: Em, userId: string, cardId: string): Promise<CardReviews> {
+export async function cardReviews(ctx: FeatureContext, userId: string, cardId: string): Promise<CardReviews> {
+  const { em } = ctx;
   const card = await firstRow<{ id: string }>(em, sql`SELECT id FROM cards WHERE id = ${cardId} AND user_id = ${userId}`);
   if (!card) throw new AppError('not_found', 'No such card in your library.');
   const rows = await allRows<{ rating: CardReviews['items'][number]['rating']; reviewed_at: Date; used_hint: boolean; auto_filled: boolean; unaided_errors: number; duration_ms: number | null }>(em,

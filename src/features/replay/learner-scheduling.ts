@@ -1,6 +1,7 @@
 import type { Em } from '../../db/orm.ts';
 import { sql, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { DEFAULT_DESIRED_RETENTION, type LearnerScheduling } from '../../domain/scheduling.ts';
+import type { FeatureContext } from '../context.ts';
 
 /**
  * A learner's scheduling settings: the desired retention they chose (replay_settings) and the FSRS
@@ -20,16 +21,16 @@ const learnerSettings = preparedStatement('learner_scheduling', (userId: string)
      SELECT (SELECT desired_retention FROM replay_settings WHERE user_id = ${userId}) AS desired_retention,
             (SELECT weights FROM fsrs_parameters WHERE user_id = ${userId} AND applied ORDER BY version DESC LIMIT 1) AS weights`);
 
-export async function replaySettings(em: Em, userId: string): Promise<{ desiredRetention: number }> {
-  return { desiredRetention: (await learnerScheduling(em, userId)).desiredRetention };
+export async function replaySettings(ctx: FeatureContext, userId: string): Promise<{ desiredRetention: number }> {
+  return { desiredRetention: (await learnerScheduling(ctx.em, userId)).desiredRetention };
 }
 
 /**
  * Stores the learner's desired retention. Cards keep the due time their last review gave them; the
  * new retention applies from each card's next review.
  */
-export async function updateReplaySettings(em: Em, userId: string, desiredRetention: number): Promise<{ desiredRetention: number }> {
-  await run(em,
+export async function updateReplaySettings(ctx: FeatureContext, userId: string, desiredRetention: number): Promise<{ desiredRetention: number }> {
+  await run(ctx.em,
     sql`INSERT INTO replay_settings (user_id, desired_retention) VALUES (${userId}, ${desiredRetention})
      ON CONFLICT (user_id) DO UPDATE SET desired_retention = excluded.desired_retention, updated_at = now()`,
   );

@@ -1,5 +1,5 @@
-import type { Em } from '../../db/orm.ts';
 import { defineOperation, noInput } from '../../http/operation.ts';
+import type { FeatureContext } from '../context.ts';
 import { replayForecast } from './forecast.ts';
 import { cardReviews } from './history.ts';
 import { replaySettings, updateReplaySettings } from './learner-scheduling.ts';
@@ -13,7 +13,7 @@ import { undoLastRating } from './undo.ts';
 
 const tag = 'replay';
 
-const settingsView = async (em: Em, userId: string) => ({ ...(await replaySettings(em, userId)), personalSchedule: await optimisationStatus(em, userId) });
+const settingsView = async (ctx: FeatureContext, userId: string) => ({ ...(await replaySettings(ctx, userId)), personalSchedule: await optimisationStatus(ctx, userId) });
 
 /** Replay at /api/replay and tRPC `replay.*`; free, so not model-backed. */
 export const replayOperations = {
@@ -25,26 +25,26 @@ export const replayOperations = {
       // The first item's completion; a session with no items has nothing to complete.
       links: { 200: { complete: { operationId: 'replay.complete', requestBody: { itemId: '$response.body#/items/0/itemId', usedHint: false, autoFilled: false, unaidedErrors: 0 } } } },
     },
-    handler: ({ em, principal }, { count }) => openOrResumeSession(em, principal.userId, count),
+    handler: (ctx, { count }) => openOrResumeSession(ctx, ctx.principal.userId, count),
   }),
   complete: defineOperation({
     tag, summary: 'Complete a Replay item', auth: 'write',
     input: replayCompletionSchema, output: replayResultSchema,
     rest: { method: 'POST', path: '/api/replay', problems: [404] },
-    handler: ({ em, principal }, { itemId, ...evidence }) => completeItem(em, principal.userId, itemId, evidence),
+    handler: (ctx, { itemId, ...evidence }) => completeItem(ctx, ctx.principal.userId, itemId, evidence),
   }),
   undo: defineOperation({
     tag, summary: 'Undo the last rating of your latest Replay session', auth: 'write',
     input: replayUndoSchema, output: replayUndoResultSchema,
     rest: { method: 'POST', path: '/api/replay/undo', problems: [404, 409] },
-    handler: ({ em, principal }, { itemId }) => undoLastRating(em, principal.userId, itemId),
+    handler: (ctx, { itemId }) => undoLastRating(ctx, ctx.principal.userId, itemId),
   }),
   forecast: defineOperation({
     tag, summary: 'Replay workload: due now, next due time, due per day for 14 days', auth: 'read',
     input: noInput, output: replayForecastSchema,
     rest: { method: 'GET', path: '/api/replay/forecast' },
-    handler: async ({ em, principal }) => {
-      const f = await replayForecast(em, principal.userId);
+    handler: async (ctx) => {
+      const f = await replayForecast(ctx, ctx.principal.userId);
       return { ...f, nextDueAt: f.nextDueAt?.toISOString() ?? null };
     },
   }),
@@ -52,27 +52,27 @@ export const replayOperations = {
     tag, summary: 'A card’s Replay reviews, newest first', auth: 'read',
     input: cardReviewsQuerySchema, output: cardReviewsSchema,
     rest: { method: 'GET', path: '/api/replay/reviews', problems: [404] },
-    handler: ({ em, principal }, { cardId }) => cardReviews(em, principal.userId, cardId),
+    handler: (ctx, { cardId }) => cardReviews(ctx, ctx.principal.userId, cardId),
   }),
   settings: defineOperation({
     tag, summary: 'Your Replay settings', auth: 'read',
     input: noInput, output: replaySettingsViewSchema,
     rest: { method: 'GET', path: '/api/replay/settings' },
-    handler: ({ em, principal }) => settingsView(em, principal.userId),
+    handler: (ctx) => settingsView(ctx, ctx.principal.userId),
   }),
   updateSettings: defineOperation({
     tag, summary: 'Change your Replay settings (desired retention)', auth: 'write',
     input: replaySettingsSchema, output: replaySettingsViewSchema,
     rest: { method: 'PUT', path: '/api/replay/settings' },
-    handler: async ({ em, principal }, { desiredRetention }) => {
-      await updateReplaySettings(em, principal.userId, desiredRetention);
-      return settingsView(em, principal.userId);
+    handler: async (ctx, { desiredRetention }) => {
+      await updateReplaySettings(ctx, ctx.principal.userId, desiredRetention);
+      return settingsView(ctx, ctx.principal.userId);
     },
   }),
   optimise: defineOperation({
     tag, summary: 'Fit your own FSRS weights now (they apply only if they predict your recent reviews better)', auth: 'write',
     input: noInput, output: optimisationQueuedSchema,
     rest: { method: 'POST', path: '/api/replay/optimise', status: 202, problems: [409] },
-    handler: ({ em, deps, principal }) => requestOptimisation(em, deps, principal.userId),
+    handler: (ctx) => requestOptimisation(ctx, ctx.principal.userId),
   }),
 };

@@ -1,16 +1,16 @@
-import type { Em, Orm } from '../../db/orm.ts';
-import { sql, firstRow } from '../../db/sql.ts';
-import { MIN_LONG_TERM_REVIEWS, optimisationKey, type FittedParameters } from '../../domain/fsrs-optimisation.ts';
+import type { Em } from '../../db/orm.ts';
+import { sql, allRows, firstRow } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
-import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
-import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
-import { fsrsOptimisationWorkflow } from '../../workflows/fsrs-optimisation.ts';
+import type { WorkflowStarter } from '../../temporal/workflow-starter.ts';
+import type { FeatureContext } from '../context.ts';
+import { MIN_LONG_TERM_REVIEWS, optimisationKey, type FittedParameters } from './optimisation-rules.ts';
 
 /**
  * The personal optimiser as the API sees it: how far a learner is from a fit, their latest fit,
- * and a request for one (`fsrsOptimisationWorkflow`, which also runs weekly by Schedule). The fit
- * itself is in ./fitting.ts, loaded by the worker only.
+ * and a request for one (`fsrsOptimisationWorkflow`), which the weekly pass also queues for every
+ * learner due one (`fsrsOptimisationSweepWorkflow`, by Schedule). The fit itself is in
+ * ./fitting.ts, loaded by the worker only.
  */
 
 export interface FittedRow {
@@ -36,19 +36,20 @@ async function longTermReviews(em: Em, userId: string): Promise<number> {
 }
 
 /** How far a learner is from a personal schedule, and their latest fit. */
-export async function optimisationStatus(em: Em, userId: string) {
+export async function optimisationStatus(ctx: FeatureContext, userId: string) {
+  const { em } = ctx;
   const latest = await firstRow<FittedRow>(em, sql`SELECT ${FITTED_COLUMNS} FROM fsrs_parameters WHERE user_id = ${userId} ORDER BY version DESC LIMIT 1`);
   return { longTermReviews: await longTermReviews(em, userId), reviewsNeeded: MIN_LONG_TERM_REVIEWS, latest: latest ? fittedOf(latest) : null };
 }
 
-/** The optimisation of the learner's log as it stands, to start after `tx` commits. */
-export async function enqueueOptimisation(tx: Em, userId: string, taskQueue: string): Promise<void> {
+/** The optimisation of the learner's log as it stands, recorded in `tx` to start after it commits. */
+export async function enqueueOptimisation(tx: Em, workflows: WorkflowStarter, userId: string): Promise<void> {
   const log = await firstRow<{ reviews: number; latest: Date | null }>(tx,
     sql`SELECT count(*)::int AS reviews, max(reviewed_at) AS latest FROM review_logs WHERE user_id = ${userId}`,
   );
   const key = optimisationKey(userId, log?.reviews ?? 0, log?.latest ? new Date(log.latest) : null);
-  await enqueueWorkflow(tx, outboxStart(fsrsOptimisationWorkflow, [userId], {
-    workflowId: workflowId(WORKFLOW_KINDS.fsrsOptimisation, key), taskQueue, userId, kind: WORKFLOW_KINDS.fsrsOptimisation,
+  await workflows.enqueue(tx, workflows.start('fsrsOptimisationWorkflow', [userId], {
+    workflowId: workflowId(WORKFLOW_KINDS.fsrsOptimisation, key), userId, kind: WORKFLOW_KINDS.fsrsOptimisation,
   }));
 }
 
@@ -56,12 +57,32 @@ export async function enqueueOptimisation(tx: Em, userId: string, taskQueue: str
  * A learner's request to fit their weights now: refused (409) until their log is large enough,
  * so that nobody waits for a fit that cannot happen. The same log asked twice is fitted once.
  */
-export async function requestOptimisation(em: Em, deps: { orm: Orm; config: { temporal: { taskQueue: string } } }, userId: string) {
-  const status = await optimisationStatus(em, userId);
+export async function requestOptimisation(ctx: FeatureContext, userId: string) {
+  const { em, workflows } = ctx;
+  const status = await optimisationStatus(ctx, userId);
   if (status.longTermReviews < MIN_LONG_TERM_REVIEWS) {
     throw new AppError('conflict', `A personal schedule needs ${MIN_LONG_TERM_REVIEWS} reviews made a day or more after the card's previous one; you have ${status.longTermReviews}.`, { longTermReviews: status.longTermReviews, reviewsNeeded: MIN_LONG_TERM_REVIEWS });
   }
-  await em.transactional((tx) => enqueueOptimisation(tx, userId, deps.config.temporal.taskQueue));
-  wakeOutboxRelay(deps.orm);
+  await em.transactional((tx) => enqueueOptimisation(tx, workflows, userId));
+  workflows.wakeRelay();
   return { queued: true as const, ...status };
+}
+
+/**
+ * The weekly pass: queues a fit for every learner whose log could train one and who reviewed
+ * since their last fit. A learner whose log has not changed is refused by Temporal (same workflow id).
+ */
+export async function queueDueOptimisations(ctx: FeatureContext): Promise<{ queued: number }> {
+  const { em, workflows } = ctx;
+  const queued = await em.transactional(async (tx) => {
+    const due = await allRows<{ user_id: string }>(tx,
+      sql`SELECT r.user_id FROM review_logs r GROUP BY r.user_id
+       HAVING count(*) >= ${MIN_LONG_TERM_REVIEWS} AND max(r.reviewed_at) > coalesce((SELECT max(p.created_at) FROM fsrs_parameters p
+         WHERE p.user_id = r.user_id), '-infinity')`,
+    );
+    for (const { user_id } of due) await enqueueOptimisation(tx, workflows, user_id);
+    return due.length;
+  });
+  if (queued > 0) workflows.wakeRelay();
+  return { queued };
 }

@@ -1,7 +1,7 @@
-import { MIN_LONG_TERM_REVIEWS } from '../../domain/fsrs-optimisation.ts';
+import { MIN_LONG_TERM_REVIEWS } from './optimisation-rules.ts';
 import { REPLAY_COUNTS } from '../../domain/limits.ts';
 
-/** Verbatim from the doc comment of buildMask (src/domain/replay-mask.ts); a unit test keeps them equal. */
+/** Verbatim from the doc comment of buildMask (src/features/replay/mask.ts); a unit test keeps them equal. */
 export const MASK_RULES = `The mask is a string exactly as long as \`answer\` counted in Unicode code points (not UTF-16
 units), one mask character per answer code point: \`_\` where the character is hidden and the
 learner must type it, \`.\` where it is shown as is.
@@ -28,7 +28,7 @@ learner must type it, \`.\` where it is shown as is.
   the same mask; after each review the blanks move. For the same card and review count, a
   higher stability hides a superset of the letters hidden at a lower one.`;
 
-/** Verbatim from the doc comment of initialsHiddenShare (src/domain/replay-mask.ts). */
+/** Verbatim from the doc comment of initialsHiddenShare (src/features/replay/mask.ts). */
 export const MASK_RATIO_RULE = `Share of the words' first letters hidden for a card in the given learning state, in [0, 1].
 
 Every letter but the first of each word is hidden from the first encounter on; the first

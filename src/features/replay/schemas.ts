@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { FORECAST_DAYS } from '../../domain/replay-forecast.ts';
+import { FORECAST_DAYS } from './forecast-rules.ts';
 import { REPLAY_COUNTS, REPLAY_DURATION_MAX_MS } from '../../domain/limits.ts';
 import { MAX_DESIRED_RETENTION, MIN_DESIRED_RETENTION } from '../../domain/scheduling.ts';
-import type { ReplayCount } from '../../domain/replay-session.ts';
+import type { ReplayCount } from './session-plan.ts';
 import { isoDate } from '../shared-schemas.ts';
 
 const COUNT_TEXTS = REPLAY_COUNTS.map(String) as [`${ReplayCount}`, ...`${ReplayCount}`[]];

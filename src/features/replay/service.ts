@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
-import { buildMask, hiddenCount, hiddenLetterShare } from '../../domain/replay-mask.ts';
+import { buildMask, hiddenCount, hiddenLetterShare } from './mask.ts';
 import { type ReplayEvidence, type RatingName, ratingFromEvidence, ratingName } from '../../domain/replay-rating.ts';
-import { type ReplayCount, planSession } from '../../domain/replay-session.ts';
+import { type ReplayCount, planSession } from './session-plan.ts';
 import { review, type ReviewLogRecord, type SchedulingState } from '../../domain/scheduling.ts';
 import { cardFeedback, practiceCandidates } from '../library/card-reads.ts';
 import { learnerScheduling } from './learner-scheduling.ts';
 import { lockSchedule, scheduleToJson, writeSchedule } from './schedule-store.ts';
 import type { ReplayItemView, ReplayResult, ReplaySessionView } from './schemas.ts';
+import type { FeatureContext } from '../context.ts';
 
 /** Namespace of the per-user advisory lock that serialises opening sessions. */
 const SESSION_LOCK = 745006;
@@ -36,8 +37,8 @@ const remainingOf = preparedStatement('replay_remaining_items', (sessionId: stri
  * never open two sessions; the partial unique index on open sessions is the backstop.
  * With nothing to practise no session is opened: `{ sessionId: null, items: [] }`.
  */
-export async function openOrResumeSession(em: Em, userId: string, count: ReplayCount, now = new Date()): Promise<ReplaySessionView> {
-  return em.transactional(async (tx) => {
+export async function openOrResumeSession(ctx: FeatureContext, userId: string, count: ReplayCount, now = new Date()): Promise<ReplaySessionView> {
+  return ctx.em.transactional(async (tx) => {
     await run(tx, sql`SELECT pg_advisory_xact_lock(${SESSION_LOCK}::int, hashtext(${userId}))`);
     const open = await firstRow(tx, openSession(userId));
     if (open) {
@@ -107,8 +108,8 @@ const sessionFinish = preparedStatement('replay_session_finish', (sessionId: str
  * The item row is locked, so a repeated or concurrent completion waits and then gets the first
  * result without a second review. Another user's item → 404. Never charges.
  */
-export async function completeItem(em: Em, userId: string, itemId: string, evidence: ReplayEvidence, now = new Date()): Promise<ReplayResult> {
-  return em.transactional(async (tx) => {
+export async function completeItem(ctx: FeatureContext, userId: string, itemId: string, evidence: ReplayEvidence, now = new Date()): Promise<ReplayResult> {
+  return ctx.em.transactional(async (tx) => {
     const item = await firstRow(tx, itemLock(itemId, userId));
     if (!item) throw new AppError('not_found', 'No such Replay item.');
     if (item.rating && item.next_review_at) return result(tx, item, item.rating, new Date(item.next_review_at));

@@ -1,9 +1,9 @@
-import type { Em } from '../../db/orm.ts';
 import { sql, firstRow, run } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
 import { cardFeedback } from '../library/card-reads.ts';
 import { scheduleFromJson, writeSchedule } from './schedule-store.ts';
 import type { ReplayUndoResult } from './schemas.ts';
+import type { FeatureContext } from '../context.ts';
 
 /**
  * POST /api/replay/undo: takes back the last rating of the learner's latest session. The card's
@@ -11,8 +11,8 @@ import type { ReplayUndoResult } from './schemas.ts';
  * and the item is open again (its session too), with the same mask, to be completed anew.
  * Any other item → 409 `conflict`: only the last rating, only in the latest session, only once.
  */
-export async function undoLastRating(em: Em, userId: string, itemId: string): Promise<ReplayUndoResult> {
-  return em.transactional(async (tx) => {
+export async function undoLastRating(ctx: FeatureContext, userId: string, itemId: string): Promise<ReplayUndoResult> {
+  return ctx.em.transactional(async (tx) => {
     const item = await firstRow<{ id: string; session_id: string; card_id: string; answer: string; mask: string; completed_at: Date | null }>(tx,
       sql`SELECT id, session_id, card_id, answer, mask, completed_at FROM replay_items WHERE id = ${itemId} AND user_id = ${userId}`);
     if (!item) throw new AppError('not_found', 'No such Replay item.');

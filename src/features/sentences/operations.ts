@@ -33,17 +33,14 @@ export const sentenceOperations = {
       // Extended to document the members these problems add (existingId, sentenceId).
       problemSchemas: { 409: problemSchema.extend({ existingId: z.string().nullable().optional() }), 502: translationFailedSchema, 503: translationFailedSchema },
     },
-    handler: async ({ deps, request, principal, languages }, { original_text, mode }) => ({
-      sentence: await submitSentence(
-        { ...deps, logger: request.log },
-        { userId: principal.userId, nativeLanguage: languages.nativeLanguage, text: original_text, mode },
-      ),
+    handler: async (ctx, { original_text, mode }) => ({
+      sentence: await submitSentence(ctx, { userId: ctx.principal.userId, nativeLanguage: ctx.languages.nativeLanguage, text: original_text, mode }),
     }),
   }),
   list: defineOperation({
     tag, summary: 'Your sentences, newest first', auth: 'read',
     input: listSentencesQuerySchema, output: sentencePageSchema,
     rest: { method: 'GET', path: '/api/sentences' },
-    handler: ({ em, principal }, { page, pageSize }) => listSentences(em, principal.userId, page, pageSize),
+    handler: (ctx, { page, pageSize }) => listSentences(ctx, ctx.principal.userId, page, pageSize),
   }),
 };

@@ -1,33 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
-import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
-import type { Em, Orm } from '../../db/orm.ts';
+import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow } from '../../db/sql.ts';
 import { creditsForCost } from '../../domain/credits.ts';
 import { normaliseExpression } from '../../domain/normalise.ts';
 import { AppError, isAppError } from '../../domain/problems.ts';
 import type { ModelClient } from '../../model/model-client.ts';
-import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import { LEASE, leaseExpirySql, whileLeased } from '../../services/leases.ts';
+import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
+import type { FeatureContext } from '../context.ts';
 import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
 import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
 import { announceStatusChange } from '../status/changes.ts';
-import { wakeOutboxRelay } from '../../temporal/outbox-dispatch.ts';
-import { enqueueWorkflow, outboxStart } from '../../temporal/outbox.ts';
-import { sentenceTranslationWorkflow } from '../../workflows/sentence-translation.ts';
 import { sentenceRequest } from './prompts.ts';
 import type { SentencePage, SentenceView } from './schemas.ts';
 
 type SentenceStatus = SentenceView['status'];
-
-export interface SentenceDeps {
-  orm: Orm;
-  model: ModelClient;
-  temporal: Client;
-  config: Pick<Config, 'temporal'>;
-  logger?: Pick<Logger, 'warn'>;
-}
 
 interface SentenceRow {
   id: string;
@@ -58,14 +45,14 @@ const view = (r: Pick<SentenceRow, 'id' | 'original_text' | 'translation' | 'sta
  * under the same id; any other repeat is a 409 `duplicate_sentence`.
  */
 export async function submitSentence(
-  deps: SentenceDeps,
+  ctx: FeatureContext,
   input: { userId: string; nativeLanguage: string; text: string; mode: 'sync' | 'async' },
 ): Promise<SentenceView> {
-  const em = deps.orm.em.fork();
+  const { em, model, workflows } = ctx;
   const { row, lostCalls } = await em.transactional(async (tx) => {
     await lockWallet(tx, input.userId); // before the sentence row: the order a charge takes them in
     const row = await insertOrRetry(tx, input);
-    const hold = sentenceHold(deps.model, row);
+    const hold = sentenceHold(model, row);
     // A retried sentence's earlier attempts are over (failed, or their process died and its lease
     // lapsed): whatever they still hold must not refuse this one.
     if (row.attempt > 1) await expireEarlierHolds(tx, row.user_id, sentenceUnit(row.id), hold.key);
@@ -73,28 +60,27 @@ export async function submitSentence(
     const { lostCalls } = await reserveCredits(tx, hold);
     // Started by the worker's outbox relay, woken after the commit.
     if (input.mode === 'async') {
-      await enqueueWorkflow(tx, outboxStart(sentenceTranslationWorkflow, [row.id, row.attempt], {
-          workflowId: workflowId(WORKFLOW_KINDS.sentenceTranslation, row.id),
-          taskQueue: deps.config.temporal.taskQueue,
-          userId: input.userId,
-          kind: WORKFLOW_KINDS.sentenceTranslation,
-        }));
+      await workflows.enqueue(tx, workflows.start('sentenceTranslationWorkflow', [row.id, row.attempt], {
+        workflowId: workflowId(WORKFLOW_KINDS.sentenceTranslation, row.id),
+        userId: input.userId,
+        kind: WORKFLOW_KINDS.sentenceTranslation,
+      }));
     }
     return { row, lostCalls };
   });
-  reportLostCalls(deps.model, lostCalls);
+  reportLostCalls(model, lostCalls);
 
   if (input.mode === 'async') {
-    wakeOutboxRelay(deps.orm);
+    workflows.wakeRelay();
     return view(row);
   }
   try {
     // Leased while it translates: if this process dies, the user's re-post takes over in seconds.
     const lease = { table: 'sentences' as const, where: sql`id = ${row.id} AND attempt = ${row.attempt} AND status = 'pending'` };
-    return await whileLeased(deps.orm, lease, () => translateSentence(deps, row.id, row.attempt), deps.logger) ?? view(row);
+    return await whileLeased(em, lease, () => translateSentence(ctx, row.id, row.attempt), ctx.log) ?? view(row);
   } catch (error) {
     const failure = isAppError(error) ? error : new AppError('service_unavailable', 'The translation failed.');
-    await markSentenceFailed(em, row.id, row.attempt, failure.code);
+    await markSentenceFailed(ctx, row.id, row.attempt, failure.code);
     // The sentence stays saved (status "failed"); posting it again retries the translation.
     throw new AppError(failure.code, `${failure.message} The sentence was saved with status "failed"; post it again to retry.`, { ...failure.extensions, sentenceId: row.id });
   }
@@ -136,18 +122,13 @@ const sentenceHold = (model: ModelClient, row: Pick<SentenceRow, 'id' | 'user_id
  * Idempotent: a sentence that is no longer pending under this attempt (done, retried, deleted)
  * is left alone. The charge and the result are written in one transaction, keyed by attempt.
  */
-export async function translateSentence(
-  deps: Pick<SentenceDeps, 'orm' | 'model'>,
-  sentenceId: string,
-  attempt: number,
-  background?: BackgroundCall,
-): Promise<SentenceView | null> {
-  const em = deps.orm.em.fork();
+export async function translateSentence(ctx: FeatureContext, sentenceId: string, attempt: number, background?: BackgroundCall): Promise<SentenceView | null> {
+  const { em, model } = ctx;
   const row = await firstRow<SentenceRow>(em, sql`SELECT ${COLUMNS} FROM sentences WHERE id = ${sentenceId}`);
   if (!row || row.status !== 'pending' || row.attempt !== attempt) return null;
-  const hold = sentenceHold(deps.model, row);
-  return withCreditHold(em, deps.model, hold, background, async () => {
-    const result = await deps.model.complete(sentenceRequest(row.original_text, row.native_language));
+  const hold = sentenceHold(model, row);
+  return withCreditHold(em, model, hold, background, async () => {
+    const result = await model.complete(sentenceRequest(row.original_text, row.native_language));
     // Charge and result commit together; the charge is keyed by attempt, so a retried activity
     // cannot bill twice. A sentence that changed meanwhile (retried, deleted) rolls the charge back.
     try {
@@ -174,7 +155,7 @@ export async function translateSentence(
       return translated;
     } catch (error) {
       if (!(error instanceof SentenceSuperseded)) throw error;
-      deps.model.recordUnbilled({ task: 'translate_sentence', reason: 'superseded', costUsd: result.costUsd });
+      model.recordUnbilled({ task: 'translate_sentence', reason: 'superseded', costUsd: result.costUsd });
       return null;
     }
   });
@@ -183,7 +164,8 @@ export async function translateSentence(
 class SentenceSuperseded extends Error {}
 
 /** Records a failed attempt; nothing was charged for it. */
-export async function markSentenceFailed(em: Em, sentenceId: string, attempt: number, code: string): Promise<void> {
+export async function markSentenceFailed(ctx: FeatureContext, sentenceId: string, attempt: number, code: string): Promise<void> {
+  const { em } = ctx;
   const marked = await firstRow<{ user_id: string }>(em,
     sql`UPDATE sentences SET status = 'failed', error_code = ${code.slice(0, 64)}, updated_at = clock_timestamp() WHERE id = ${sentenceId}
          AND attempt = ${attempt} AND status = 'pending' RETURNING user_id`,
@@ -191,7 +173,8 @@ export async function markSentenceFailed(em: Em, sentenceId: string, attempt: nu
   if (marked) announceStatusChange(em, { userId: marked.user_id, kind: 'sentence', id: sentenceId, status: 'failed' });
 }
 
-export async function listSentences(em: Em, userId: string, page: number, pageSize: number): Promise<SentencePage> {
+export async function listSentences(ctx: FeatureContext, userId: string, page: number, pageSize: number): Promise<SentencePage> {
+  const { em } = ctx;
   const rows = await allRows<SentenceRow>(em,
     sql`SELECT ${COLUMNS} FROM sentences WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
   );

@@ -20,9 +20,9 @@ export type StatusChange = z.infer<typeof statusChangeSchema>;
 
 /**
  * Announces a settled status, without waiting, in a statement of its own after the commit: a
- * NOTIFY inside the transaction would hold the database-wide notify lock through its commit
- * (the capture pipeline's top wait, see wakeOutboxRelay). A lost announcement costs the page its
- * slow fallback poll, never a wrong status.
+ * NOTIFY inside the transaction would hold the database-wide notify lock through its commit (the
+ * capture pipeline's top wait; see wakeRelay in src/temporal/workflow-starter.ts). A lost
+ * announcement costs the page its slow fallback poll, never a wrong status.
  */
 export function announceStatusChange(em: Em, change: StatusChange): void {
   run(em.fork(), sql`SELECT pg_notify(${STATUS_CHANNEL}, ${JSON.stringify(change)})`).catch(() => {});

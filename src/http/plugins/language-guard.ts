@@ -6,7 +6,7 @@ import type { Principal } from './auth.ts';
 export interface LearnerLanguages { targetLanguage: string; nativeLanguage: string }
 
 /**
- * The reusable 428 guard: capture, translation and work need both languages first. The
+ * The reusable 428 guard: capture, page translation and drafts need both languages first. The
  * principal carries them (read with the credentials), so the guard costs no query.
  */
 export function requireLanguages(principal: Pick<Principal, 'targetLanguage' | 'nativeLanguage'>): LearnerLanguages {

@@ -69,7 +69,7 @@ export const rateLimitPlugin = fp(
       const principal = request.principal;
       if (!principal || isHealthCheck(request)) return;
       const bucket = bucketOf(request);
-      const decision = await hitBucket(orm, `${bucket}:${principal.userId}`, quotas[bucket]);
+      const decision = await hitBucket(orm.em.fork(), `${bucket}:${principal.userId}`, quotas[bucket]);
       setRateLimitHeaders(reply, decision);
       if (!decision.allowed) throw rateLimited(bucket === 'model' ? 'model' : 'user', decision.retryAfterMs);
     });

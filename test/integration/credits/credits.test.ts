@@ -30,7 +30,7 @@ const EXPECTED: Record<ChargeKind, number[]> = {
 describe('charge() through the real wallet', () => {
   it.each(Object.keys(EXPECTED) as ChargeKind[])('%s: ledger amount, balance after, and exactly once per key', async (kind) => {
     const user = await newUser(stack);
-    await setPlan(stack.orm.em.fork(), user.userId, 'paid');
+    await setPlan(stack.context(), user.userId, 'paid');
     let balance = 5000;
     for (const [i, cost] of COSTS.entries()) {
       const credits = EXPECTED[kind][i]!;

@@ -26,10 +26,10 @@ async function entries(userId: string) {
 describe('period rollover', () => {
   it('free plan: the unused balance expires and a fresh 500 is granted, no carry-over', async () => {
     const user = await newUser(stack);
-    const first = await getWallet(em(), user.userId);
+    const first = await getWallet(stack.context(), user.userId);
     await spend(user.userId, 'before', '0.001'); // 100 credits
 
-    const next = await getWallet(em(), user.userId, later(31));
+    const next = await getWallet(stack.context(), user.userId, later(31));
     expect(next).toMatchObject({ balance: 500, plan: 'free', monthlyAllowance: 500 });
     expect(next.periodStart).toBe(first.periodEnd);
     expect((await entries(user.userId)).map((e) => [e.kind, e.amount, e.balance_after])).toEqual([
@@ -47,7 +47,7 @@ describe('period rollover', () => {
 
   it('after several idle periods: one expiry, one grant for the period containing now', async () => {
     const user = await newUser(stack);
-    const wallet = await getWallet(em(), user.userId, later(100));
+    const wallet = await getWallet(stack.context(), user.userId, later(100));
     expect(wallet.balance).toBe(500);
     expect(new Date(wallet.periodStart).getTime()).toBeLessThanOrEqual(later(100).getTime());
     expect(new Date(wallet.periodEnd).getTime()).toBeGreaterThan(later(100).getTime());
@@ -58,7 +58,7 @@ describe('period rollover', () => {
   it('an empty balance has nothing to expire', async () => {
     const user = await newUser(stack);
     await spend(user.userId, 'all', '0.005'); // 500 credits
-    expect((await getWallet(em(), user.userId, later(31))).balance).toBe(500);
+    expect((await getWallet(stack.context(), user.userId, later(31))).balance).toBe(500);
     expect((await entries(user.userId)).map((e) => e.kind)).toEqual(['grant', 'work', 'grant']);
     await expectLedgerMatchesBalance(stack, user.userId);
   });
@@ -67,7 +67,7 @@ describe('period rollover', () => {
     const user = await newUser(stack);
     const now = later(31);
     const results = await Promise.all([
-      ...Array.from({ length: 10 }, () => getWallet(em(), user.userId, now)),
+      ...Array.from({ length: 10 }, () => getWallet(stack.context(), user.userId, now)),
       ...Array.from({ length: 10 }, (_, i) => spend(user.userId, `race-${i}`, '0.0001', now)),
     ]);
     expect(results).toHaveLength(20);
@@ -80,21 +80,21 @@ describe('period rollover', () => {
   it('paid plan via setPlan: 5,000 at once, then 5,000 each period, no carry-over', async () => {
     const user = await newUser(stack);
     await spend(user.userId, 'free-spend', '0.0001'); // 10
-    const paid = await setPlan(em(), user.userId, 'paid');
+    const paid = await setPlan(stack.context(), user.userId, 'paid');
     expect(paid).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
     expect((await entries(user.userId)).slice(-2).map((e) => [e.kind, e.amount])).toEqual([['expiry', -490], ['grant', 5000]]);
     expect((await api(stack, { token: user.token }).GET('/api/credits')).body).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
     expect(bodyOf(await api(stack, { token: user.token }).GET('/api/me'), 200).plan).toBe('paid');
 
     await spend(user.userId, 'paid-spend', '0.01'); // 1,000
-    const next = await getWallet(em(), user.userId, later(31));
+    const next = await getWallet(stack.context(), user.userId, later(31));
     expect(next).toMatchObject({ balance: 5000, plan: 'paid' });
     expect(next.periodStart).toBe(paid.periodEnd);
     expect((await entries(user.userId)).slice(-2).map((e) => [e.kind, e.amount])).toEqual([['expiry', -4000], ['grant', 5000]]);
     await expectLedgerMatchesBalance(stack, user.userId);
 
     // Back to free: the paid balance does not carry over either.
-    const free = await setPlan(em(), user.userId, 'free', later(40));
+    const free = await setPlan(stack.context(), user.userId, 'free', later(40));
     expect(free).toMatchObject({ balance: 500, plan: 'free', monthlyAllowance: 500 });
     await expectLedgerMatchesBalance(stack, user.userId);
   });

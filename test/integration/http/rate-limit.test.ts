@@ -28,10 +28,10 @@ afterAll(async () => { await Promise.all([stack?.close(), second?.close()]); });
  * every test file on this machine shares 127.0.0.1's count in PostgreSQL.
  */
 async function user(): Promise<{ userId: string; token: string }> {
-  const em = stack.orm.em.fork();
-  const { account } = await signUp(em, `user-${randomUUID()}@example.test`, 'correct horse battery staple');
-  await setLanguages(em, account.userId, 'en', 'fr');
-  const { token } = await createToken(em, account.userId, { name: 'rate', scope: 'write' });
+  const ctx = stack.context();
+  const { account } = await signUp(ctx, `user-${randomUUID()}@example.test`, 'correct horse battery staple');
+  await setLanguages(ctx, account.userId, 'en', 'fr');
+  const { token } = await createToken(ctx, account.userId, { name: 'rate', scope: 'write' });
   return { userId: account.userId, token };
 }
 
@@ -101,7 +101,7 @@ describe('rate limits', () => {
 
   it('count a user, not a token: two tokens share one budget', async () => {
     const { userId, token } = await user();
-    const { token: another } = await createToken(stack.orm.em.fork(), userId, { name: 'second', scope: 'read' });
+    const { token: another } = await createToken(stack.context(), userId, { name: 'second', scope: 'read' });
     for (let i = 0; i < MAX; i++) expect((await api(stack, { token: i % 2 ? token : another }).GET('/api/credits')).status).toBe(200);
     expectProblem(await api(stack, { token: another }).GET('/api/credits'), 429, 'rate_limited');
   });
@@ -158,9 +158,9 @@ describe('per-user buckets refill evenly', () => {
   afterAll(async () => { await edge?.close(); });
 
   it('so that a client cannot spend two budgets across what would be a fixed window’s edge', async () => {
-    const em = edge.orm.em.fork();
-    const { account } = await signUp(em, `user-${randomUUID()}@example.test`, 'correct horse battery staple');
-    const { token } = await createToken(em, account.userId, { name: 'edge', scope: 'read' });
+    const ctx = edge.context();
+    const { account } = await signUp(ctx, `user-${randomUUID()}@example.test`, 'correct horse battery staple');
+    const { token } = await createToken(ctx, account.userId, { name: 'edge', scope: 'read' });
     // Start just before a multiple of the window, where fixed windows (aligned to the epoch) turn over.
     const untilEdge = EDGE_WINDOW_MS - (Date.now() % EDGE_WINDOW_MS);
     await new Promise((resolve) => setTimeout(resolve, untilEdge < 600 ? untilEdge + EDGE_WINDOW_MS - 400 : untilEdge - 400));
@@ -182,9 +182,9 @@ describe('the per-address limit', () => {
   afterAll(async () => { await limited?.close(); });
 
   it('limits requests that fail authentication, before their credentials are looked up', async () => {
-    const em = limited.orm.em.fork();
-    const { account } = await signUp(em, `user-${randomUUID()}@example.test`, 'correct horse battery staple');
-    const { token, id } = await createToken(em, account.userId, { name: 'address', scope: 'read' });
+    const ctx = limited.context();
+    const { account } = await signUp(ctx, `user-${randomUUID()}@example.test`, 'correct horse battery staple');
+    const { token, id } = await createToken(ctx, account.userId, { name: 'address', scope: 'read' });
     for (let i = 0; i < ADDRESS_MAX; i++) {
       expectProblem(await api(limited).GET('/api/me', { headers: { authorization: `Bearer ${generateToken()}` } }), 401, 'unauthenticated');
     }
@@ -196,7 +196,7 @@ describe('the per-address limit', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // Also a good token from that address: it is refused without being looked up (its use is not recorded).
     expectProblem(await api(limited, { token }).GET('/api/me'), 429, 'rate_limited');
-    const [row] = await em.execute<{ last_used_at: Date | null }[]>(`SELECT last_used_at FROM api_tokens WHERE id = ?`, [id]);
+    const [row] = await ctx.em.execute<{ last_used_at: Date | null }[]>(`SELECT last_used_at FROM api_tokens WHERE id = ?`, [id]);
     expect(row!.last_used_at).toBeNull();
     expectProblem(await api(limited, { cookie: 'lcs_session=guessed' }).GET('/api/me'), 429, 'rate_limited');
     // Health checks stay answerable.

@@ -1,14 +1,14 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
-import { enrichCard } from '../../../src/features/library/enrichment.ts';
+import { prepareCard } from '../../../src/features/library/preparation.ts';
 import { deleteCard } from '../../../src/features/library/service.ts';
-import { relayOutboxOnce } from '../../../src/temporal/outbox-dispatch.ts';
+import { relayOutboxOnce } from '../../../src/temporal/outbox-relay.ts';
 import { outcomeKey } from '../../../src/temporal/search-attributes.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
-import { capture, enrichmentCalls, enrichmentCharges, waitForStatus } from './helpers.ts';
+import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
 import { api, bodyOf, expectProblem } from '../../support/api.ts';
 
 let stack: Stack;
@@ -45,7 +45,7 @@ describe('a capture while no worker runs', () => {
     }
     await waitForStatus(stack, user, card.cardId, 'ready');
     expect((await outboxRows(card.cardId))[0]!.dispatched_at).not.toBeNull();
-    expect(await enrichmentCharges(stack, user.userId)).toContainEqual(expect.objectContaining({ ref: card.cardId }));
+    expect(await preparationCharges(stack, user.userId)).toContainEqual(expect.objectContaining({ ref: card.cardId }));
   });
 });
 
@@ -130,7 +130,7 @@ describe('concurrent identical captures', () => {
     const [cardId] = [...cardIds] as [string];
     expect(await outboxRows(cardId)).toHaveLength(1);
     await waitForStatus(stack, racer, cardId, 'ready');
-    expect(await enrichmentCharges(stack, racer.userId)).toHaveLength(1);
+    expect(await preparationCharges(stack, racer.userId)).toHaveLength(1);
     const [{ count }] = await stack.orm.em.fork().execute<any[]>(`SELECT count(*) FROM cards WHERE user_id = ?`, [racer.userId]);
     expect(Number(count)).toBe(1);
   });
@@ -145,7 +145,7 @@ describe('delete during preparation', () => {
       return { translation: `[fr] ${input.text}`, correctedText: null, correctionNote: null, usage: { register: 'neutral', guidance: 'g', examples: ['e'] }, focuses: [{ kind: 'meaning', note: 'n' }] };
     });
     const card = await capture(stack, user, 'deleted while preparing');
-    await vi.waitFor(() => expect(enrichmentCalls(stack).length).toBeGreaterThan(0), { timeout: 20_000 });
+    await vi.waitFor(() => expect(preparationCalls(stack).length).toBeGreaterThan(0), { timeout: 20_000 });
     expect((await api(stack, { token: user.token }).DELETE('/api/library', { params: { query: { cardId: card.cardId } } })).status).toBe(204);
 
     const handle = stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`);
@@ -161,7 +161,7 @@ describe('delete during preparation', () => {
       expect(rows).toEqual([]);
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
 
     stack.fake.reset();
     const again = await capture(stack, user, 'deleted while preparing');
@@ -174,7 +174,7 @@ describe('delete during preparation', () => {
     const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
     try {
       const started = Date.now();
-      await deleteCard(stack.orm.em.fork(), { orm: stack.orm, temporal: unreachable, taskQueue: stack.config.temporal.taskQueue }, user.userId, card.cardId);
+      await deleteCard(stack.context({ temporal: unreachable }), user.userId, card.cardId);
       expect(Date.now() - started).toBeLessThan(8_000); // the client's own retries take over 20 s
       expectProblem(await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId: card.cardId } } }), 404, 'not_found');
     } finally {
@@ -199,17 +199,17 @@ describe('a retried preparation attempt', () => {
   it('after its result was stored: no second model call, no second charge', async () => {
     const card = await capture(stack, user, 'retried after storing');
     await waitForStatus(stack, user, card.cardId, 'ready');
-    const calls = enrichmentCalls(stack).length;
+    const calls = preparationCalls(stack).length;
     // What the activity does when Temporal retries it after a crash between commit and completion.
     const model = createModelClient(stack.config.model);
-    expect(await enrichCard(stack.orm.em.fork(), model, { cardId: card.cardId, attempt: 1 })).toEqual({ outcome: 'ready' });
-    expect(enrichmentCalls(stack).length).toBe(calls);
-    expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toHaveLength(1);
+    expect(await prepareCard(stack.context({ model }), { cardId: card.cardId, attempt: 1 })).toEqual({ outcome: 'ready' });
+    expect(preparationCalls(stack).length).toBe(calls);
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toHaveLength(1);
   });
 
   it('of a deleted card: nothing stored, nothing charged', async () => {
     const model = createModelClient(stack.config.model);
     const missing = '00000000-0000-4000-8000-000000000001';
-    expect(await enrichCard(stack.orm.em.fork(), model, { cardId: missing, attempt: 1 })).toEqual({ outcome: 'gone' });
+    expect(await prepareCard(stack.context({ model }), { cardId: missing, attempt: 1 })).toEqual({ outcome: 'gone' });
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { operations } from '../../../clients/rest/schema.d.ts';
-import { CARD_COLUMNS } from '../../../src/domain/library-export.ts';
+import { CARD_COLUMNS } from '../../../src/features/library/export-format.ts';
 import { useStack, type Started } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';

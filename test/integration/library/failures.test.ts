@@ -5,7 +5,7 @@ import type { FakeMode } from '../../../tools/fake-provider/server.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
-import { capture, enrichmentCalls, enrichmentCharges, setBalance, waitForStatus } from './helpers.ts';
+import { capture, preparationCalls, preparationCharges, setBalance, waitForStatus } from './helpers.ts';
 import { api, bodyOf, expectProblem, expectStatus } from '../../support/api.ts';
 
 let stack: Stack;
@@ -35,7 +35,7 @@ describe('a failing provider', () => {
     expect(failed.enrichment).toBeNull();
     const failure = await workflowFailure(card.cardId);
     expect(failure.type).toBe(code);
-    expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
     // The listing shows the status too.
     const list = bodyOf(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { query: `mode ${mode}` } } }), 200);
     expect(list.items[0]).toMatchObject({ cardId: card.cardId, enrichmentStatus: 'failed', enrichmentError: { code } });
@@ -60,7 +60,7 @@ describe('a failing provider', () => {
     expect(ready.scheduling).toMatchObject({ reps: 3, lapses: 1, state: 'review' });
     const description = await stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`).describe();
     expect(description.runId).not.toBe(firstRun);
-    expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId).map((c) => c.idempotency_key)).toEqual([`card-enrichment/${card.cardId}/attempt-2`]);
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId).map((c) => c.idempotency_key)).toEqual([`card-enrichment/${card.cardId}/attempt-2`]);
   });
 });
 
@@ -72,8 +72,8 @@ describe('no credits left', () => {
     const failed = await waitForStatus(stack, broke, card.cardId, 'failed');
     expect(failed.enrichmentError!.code).toBe('insufficient_credits');
     expect(failed.scheduling.state).toBe('new'); // still in the learning queue
-    expect(enrichmentCalls(stack)).toEqual([]);
-    expect(await enrichmentCharges(stack, broke.userId)).toEqual([]);
+    expect(preparationCalls(stack)).toEqual([]);
+    expect(await preparationCharges(stack, broke.userId)).toEqual([]);
   });
 
   it('is a business outcome: the workflow ends Completed, found by LcsOutcome, and a refresh after a top-up prepares the card', async () => {
@@ -99,7 +99,7 @@ describe('no credits left', () => {
 
 describe('the provider spend per card is bounded', () => {
   const refresh = (cardId: string) => api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId, action: 'refresh_enrichment' } });
-  const callsFor = (text: string) => enrichmentCalls(stack).filter((r) => JSON.stringify(r.body.messages).includes(text)).length;
+  const callsFor = (text: string) => preparationCalls(stack).filter((r) => JSON.stringify(r.body.messages).includes(text)).length;
 
   it('invalid output is asked again once per attempt, and a card makes at most 5 model calls over every refresh', async () => {
     stack.fake.setMode('schema_violation');
@@ -122,7 +122,7 @@ describe('the provider spend per card is bounded', () => {
     expect(spent.enrichmentError).toEqual({ code: 'provider_output_invalid', message: expect.stringContaining('model calls') });
     expect(callsFor(text)).toBe(5);
     expect((await workflowFailure(card.cardId)).type).toBe('provider_output_invalid');
-    expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toEqual([]);
   });
 
   it('calls the provider could not serve do not use up the budget', async () => {

@@ -20,7 +20,7 @@ export async function capture(stack: Stack, user: TestUser, text: string, expect
 }
 
 /** capture_preparation ledger entries of a user (what was charged, by key). */
-export async function enrichmentCharges(stack: Stack, userId: string) {
+export async function preparationCharges(stack: Stack, userId: string) {
   return stack.orm.em.fork().execute<{ idempotency_key: string; amount: number; ref: string }[]>(
     `SELECT idempotency_key, amount, ref FROM ledger_entries WHERE user_id = ? AND kind = 'capture_preparation' ORDER BY id`,
     [userId],
@@ -28,7 +28,7 @@ export async function enrichmentCharges(stack: Stack, userId: string) {
 }
 
 /** Model calls the fake received for capture preparation. */
-export const enrichmentCalls = (stack: Stack) =>
+export const preparationCalls = (stack: Stack) =>
   stack.fake.requests.filter((r) => r.body?.response_format?.json_schema?.name === 'capture_preparation');
 
 /** Sets the user's balance directly (e.g. 0 to test running out of credits). */

@@ -3,7 +3,7 @@ import { CAPTURE_TEXT_MAX, LIST_LIMIT_MAX } from '../../../src/domain/limits.ts'
 import { kindKey, userIdKey } from '../../../src/temporal/search-attributes.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
-import { capture, enrichmentCharges, waitForStatus } from './helpers.ts';
+import { capture, preparationCharges, waitForStatus } from './helpers.ts';
 import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
@@ -34,7 +34,7 @@ describe('POST /api/library', () => {
       focuses: [{ kind: 'meaning', note: expect.any(String) }],
     });
     expect(ready.scheduling).toMatchObject({ state: 'new', reps: 0, lapses: 0, due: expect.any(String) });
-    expect(await enrichmentCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
+    expect(await preparationCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
   });
 
   it('reuses the card for the same expression (normalised) and never creates a second one', async () => {

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { counterValue } from '../../support/metrics.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { capture, enrichmentCalls, enrichmentCharges, waitForStatus } from './helpers.ts';
+import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
 import { asyncHeaders, ledgerKinds, translationCalls, waitForSettled } from '../sentences/support.ts';
 import { SERVICE_NODE_FLAGS } from '../../../src/platform/node-flags.ts';
 import { api, expectStatus } from '../../support/api.ts';
@@ -55,7 +55,7 @@ it('a worker killed (SIGKILL) in the middle of a preparation: the card still rea
   child = await spawnWorker();
 
   const card = await capture(stack, user, 'survives a worker crash');
-  await vi.waitFor(() => expect(enrichmentCalls(stack)).toHaveLength(1), { timeout: 30_000, interval: 100 });
+  await vi.waitFor(() => expect(preparationCalls(stack)).toHaveLength(1), { timeout: 30_000, interval: 100 });
   const exited = new Promise((resolve) => child!.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;
@@ -67,8 +67,8 @@ it('a worker killed (SIGKILL) in the middle of a preparation: the card still rea
   stack.fake.setLatency(0);
   await stack.startWorker(); // the replacement picks the activity up once its heartbeat times out
   await waitForStatus(stack, user, card.cardId, 'ready', 60_000);
-  expect(enrichmentCalls(stack).length).toBeGreaterThanOrEqual(2);
-  expect(await enrichmentCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
+  expect(preparationCalls(stack).length).toBeGreaterThanOrEqual(2);
+  expect(await preparationCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
   // The replacement (this process) found the dead attempt's hold with its call in flight: spend nobody paid for.
   expect(await lostEnrichmentCalls()).toBe(lostBefore + 1);
 });

@@ -6,7 +6,7 @@ import { spawnService, waitForHttp, type ServiceProcess } from '../../support/pr
 import { startStack, type Stack } from '../../support/stack.ts';
 import { counterValue } from '../../support/metrics.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
-import { batchCalls, pageCharges, translateBody, uniqueText } from '../translation/support.ts';
+import { batchCalls, pageCharges, translateBody, uniqueText } from '../page-translation/support.ts';
 import { ledgerKinds, translationCalls } from '../sentences/support.ts';
 import { api, expectProblem, expectStatus, type AnyReply, type Target } from '../../support/api.ts';
 

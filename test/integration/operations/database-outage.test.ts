@@ -4,7 +4,7 @@ import { retryWindowMs, ACTIVITY_RETRY } from '../../../src/domain/retry-policy.
 import { startPrivateDatabase, type PrivateDatabase } from '../../support/private-database.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { capture, enrichmentCalls, enrichmentCharges, setBalance } from '../library/helpers.ts';
+import { capture, preparationCalls, preparationCharges, setBalance } from '../library/helpers.ts';
 import { asyncHeaders, translationCalls } from '../sentences/support.ts';
 import { api, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
@@ -42,7 +42,7 @@ it('a database outage longer than a few seconds fails no accepted work: captures
     sentenceIds.push(res.body.sentence.id);
   }
   await vi.waitFor(() => {
-    expect(enrichmentCalls(stack)).toHaveLength(5);
+    expect(preparationCalls(stack)).toHaveLength(5);
     expect(translationCalls(stack)).toHaveLength(5);
   }, { timeout: 30_000, interval: 100 });
 
@@ -59,7 +59,7 @@ it('a database outage longer than a few seconds fails no accepted work: captures
     expect(sentences).toEqual(Array(5).fill({ status: 'translated', error_code: null }));
   }, { timeout: 90_000, interval: 500 });
 
-  const charges = await enrichmentCharges(stack, user.userId);
+  const charges = await preparationCharges(stack, user.userId);
   expect(charges.map((c) => c.ref).sort()).toEqual([...cardIds].sort());
   const sentenceCharges = await em().execute<{ ref: string }[]>(`SELECT ref FROM ledger_entries WHERE user_id = ? AND kind = 'sentence_translation'`, [user.userId]);
   expect(sentenceCharges.map((c) => c.ref).sort()).toEqual([...sentenceIds].sort());

@@ -14,7 +14,7 @@ import { startStack, type Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText, waitForAudio } from '../audio/support.ts';
 import { insertCacheCall, linkClip, linkedClip, remaining, seedRetentionRows, undispatchedOutboxRows, unlinkedClip } from './support.ts';
-import type { TranslateRequest } from '../translation/support.ts';
+import type { TranslateRequest } from '../page-translation/support.ts';
 import { api, bodyOf, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
@@ -158,7 +158,7 @@ describe('a housekeeping pass', () => {
 
 const policy = () => retentionPolicy(stack.config);
 const sweep = (table: RetentionTable, budget: Partial<SweepBudget> = {}) =>
-  sweepTable(stack.orm, table, policy(), { batchRows: 500, maxRows: 50_000, maxMs: 20_000, ...budget });
+  sweepTable(stack.orm.em.fork(), table, policy(), { batchRows: 500, maxRows: 50_000, maxMs: 20_000, ...budget });
 const sql = <T = any>(query: string, params: unknown[] = []) => stack.orm.em.fork().execute<T[]>(query, params);
 
 /** Work drafts of the user's made `hoursAgo` hours ago, one second apart (oldest first). */
@@ -395,7 +395,7 @@ describe('a clip made anew after housekeeping deleted the old one', () => {
       const audioId = randomUUID();
       await sql(`INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by) VALUES (?, ?, 'remote', 'alloy', 'tts', 'pending', 'hello', ?)`, [audioId, key, payer.userId]);
       const job = { audioId, audioKey: key, text: 'hello', engine: 'remote', voice: 'alloy', model: 'tts', requestedBy: payer.userId };
-      await storeGeneratedAudio(stack.orm.em.fork(), job, { bytes: Buffer.from('ID3'), contentType: 'audio/mpeg' }, '0.0002');
+      await storeGeneratedAudio(stack.context(), job, { bytes: Buffer.from('ID3'), contentType: 'audio/mpeg' }, '0.0002');
       return audioId;
     };
     const first = await generate();

@@ -5,9 +5,12 @@ import { isDatabaseUnavailable } from '../../../src/domain/database-errors.ts';
 
 /**
  * A transaction whose connection dies (PostgreSQL restarted, the backend terminated) fails, and its
- * ROLLBACK fails too. kysely before 0.29.9 (under MikroORM) then never gave the connection back to
- * the pool: every database restart with transactions in flight leaked connections, until the pool
- * was empty and every query of the process waited forever (an API that hangs, a relay that stops).
+ * ROLLBACK fails too. Kysely (0.29.6, under MikroORM) gives a transaction's connection back to the
+ * pool only after a successful ROLLBACK, so every database restart with transactions in flight
+ * would leak connections, until the pool was empty and every query of the process waited forever
+ * (an API that hangs, a relay that stops). Our driver counts a rollback that failed for a lost
+ * connection as done (ReleasingDeadConnectionsDriver, src/db/postgresql-driver.ts): that is what
+ * this test covers.
  */
 let orm: Orm;
 const POOL = 2;

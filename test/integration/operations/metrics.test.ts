@@ -4,7 +4,7 @@ import { useStack, type Started } from '../../support/fixture.ts';
 import { counterValue, histogramCount, scrapedValue } from '../../support/metrics.ts';
 import { newUser } from '../../support/users.ts';
 import { capture, setBalance, waitForStatus } from '../library/helpers.ts';
-import { translateBody, uniqueText } from '../translation/support.ts';
+import { translateBody, uniqueText } from '../page-translation/support.ts';
 import { api, rawHttp } from '../../support/api.ts';
 
 let stack: Started['stack'];

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, inject, it } from 'vitest';
 import { useStack, type Started } from '../../support/fixture.ts';
-import { capture, enrichmentCharges, waitForStatus } from '../library/helpers.ts';
+import { capture, preparationCharges, waitForStatus } from '../library/helpers.ts';
 
 let stack: Started['stack'];
 let user: Started['user'];
@@ -45,7 +45,7 @@ it('failed lists cards that failed by code; retry prepares them again as a learn
   const retried = await ops('--json', 'retry', '--since', '10m', '--user', user.email);
   expect(retried.json.outcomes).toContainEqual({ cardId: failed.cardId, retried: true });
   await waitForStatus(stack, user, failed.cardId, 'ready', 60_000);
-  expect((await enrichmentCharges(stack, user.userId)).filter((c) => c.ref === failed.cardId)).toHaveLength(1);
+  expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === failed.cardId)).toHaveLength(1);
   // Nothing is left to retry, and a second run changes nothing.
   expect((await ops('--json', 'retry', '--since', '10m', '--user', user.email)).json.outcomes).toEqual([]);
 

@@ -1,6 +1,6 @@
 // Issue 15, stage 3: the personal FSRS optimiser as a workflow, on demand and by its weekly Schedule.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MIN_LONG_TERM_REVIEWS } from '../../../src/domain/fsrs-optimisation.ts';
+import { MIN_LONG_TERM_REVIEWS } from '../../../src/features/replay/optimisation-rules.ts';
 import type { RatingName } from '../../../src/domain/replay-rating.ts';
 import { learnerScheduling } from '../../../src/features/replay/learner-scheduling.ts';
 import { optimisationScheduleId } from '../../../src/temporal/schedules.ts';

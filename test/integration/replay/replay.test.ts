@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLAY_COUNTS } from '../../../src/domain/limits.ts';
 import type { operations } from '../../../clients/rest/schema.d.ts';
-import { buildMask, hiddenCount } from '../../../src/domain/replay-mask.ts';
+import { buildMask, hiddenCount } from '../../../src/features/replay/mask.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { hoursAgo, insertCard } from './cards.ts';

@@ -110,7 +110,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
 describe('batch upload', () => {
   it('accepts 1,000 async posts in a row and translates every one of them', async () => {
     const uploader = await newUser(stack);
-    await setPlan(stack.orm.em.fork(), uploader.userId, 'paid'); // 1,000 × 3 credits > the free 500
+    await setPlan(stack.context(), uploader.userId, 'paid'); // 1,000 × 3 credits > the free 500
     const started = performance.now();
     const ids: string[] = [];
     const texts = Array.from({ length: 1000 }, (_, i) => `Batch sentence ${i} ${randomUUID().slice(0, 8)}`);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import type { EnrichmentOutcome } from '../../../src/domain/library-enrichment.ts';
+import type { PreparationOutcome } from '../../../src/features/library/preparation-rules.ts';
 import { workflowId, WORKFLOW_KINDS } from '../../../src/temporal/workflow-ids.ts';
 import { cardEnrichment, type CardEnrichmentInput } from '../../../src/workflows/card-enrichment.ts';
 import { attempt, eventKinds, expectFailedWith, failsWith, outcomeOf, runWithWorker, settle, useTimeSkipping, type MockActivities } from './support.ts';
@@ -19,7 +19,7 @@ function run(activities: MockActivities, card = input()) {
   });
 }
 
-const prepared = (outcome: EnrichmentOutcome) => vi.fn(async (_card: CardEnrichmentInput) => outcome);
+const prepared = (outcome: PreparationOutcome) => vi.fn(async (_card: CardEnrichmentInput) => outcome);
 const recorder = () => vi.fn(async (_card: CardEnrichmentInput, _failure: { code: string; message: string }) => {});
 
 describe('card enrichment', () => {
@@ -45,14 +45,14 @@ describe('card enrichment', () => {
   });
 
   it('a provider outage is retried in the worker, then the card is prepared', async () => {
-    const prepareCardEnrichment = vi.fn(async (_card: CardEnrichmentInput): Promise<EnrichmentOutcome> => (attempt() < 2 ? failsWith('service_unavailable') : { outcome: 'ready' }));
+    const prepareCardEnrichment = vi.fn(async (_card: CardEnrichmentInput): Promise<PreparationOutcome> => (attempt() < 2 ? failsWith('service_unavailable') : { outcome: 'ready' }));
     const { card, value } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure: recorder() });
     expect(value).toEqual({ cardId: card.cardId, outcome: 'ready' });
     expect(prepareCardEnrichment).toHaveBeenCalledTimes(2);
   });
 
   it('a verdict (output that failed validation) is not retried: recorded on the card, the run ends FAILED with its code', async () => {
-    const prepareCardEnrichment = vi.fn(async (): Promise<EnrichmentOutcome> => failsWith('provider_output_invalid'));
+    const prepareCardEnrichment = vi.fn(async (): Promise<PreparationOutcome> => failsWith('provider_output_invalid'));
     const recordCardEnrichmentFailure = recorder();
     const { handle, card, error } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure });
     expectFailedWith(error, 'provider_output_invalid');
@@ -96,7 +96,7 @@ describe('card enrichment', () => {
   it('cancelled (the card deleted) while the model call runs: completes deleted, nothing recorded', async () => {
     let calling!: () => void;
     const called = new Promise<void>((resolve) => { calling = resolve; });
-    const prepareCardEnrichment = vi.fn(async (): Promise<EnrichmentOutcome> => {
+    const prepareCardEnrichment = vi.fn(async (): Promise<PreparationOutcome> => {
       calling();
       const { Context } = await import('@temporalio/activity');
       await Context.current().sleep(3_600_000); // rejects when the workflow cancels it

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
-import type { OptimisationOutcome } from '../../../src/domain/fsrs-optimisation.ts';
+import type { OptimisationOutcome } from '../../../src/features/replay/optimisation-rules.ts';
 import { optimisationSchedule } from '../../../src/temporal/schedules.ts';
 import { workflowId, WORKFLOW_KINDS } from '../../../src/temporal/workflow-ids.ts';
 import { fsrsOptimisationWorkflow } from '../../../src/workflows/fsrs-optimisation.ts';

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineOperation, flattenOperations, noInput } from '../../../src/http/operation.ts';
+import { defineOperation, flattenOperations, isStreamOperation, jsonOperations, noInput } from '../../../src/http/operation.ts';
 import { appRouter, feedPaths, operations } from '../../../src/http/operations.ts';
 
-const shared = flattenOperations(operations);
+const all = flattenOperations(operations);
+const shared = jsonOperations(operations);
+const restOnly = all.filter(([, operation]) => isStreamOperation(operation)).map(([name]) => name);
 const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string; output?: unknown } }>;
 
 describe('the operation definitions', () => {
@@ -17,8 +19,14 @@ describe('the operation definitions', () => {
   });
 
   it('are each one REST route', () => {
-    const routes = shared.map(([, { rest }]) => `${rest.method} ${rest.path}`);
+    const routes = all.map(([, { rest }]) => `${rest.method} ${rest.path}`);
     expect(new Set(routes).size).toBe(routes.length);
+  });
+
+  it('keep the streamed answers (files, audio bytes) on REST only', () => {
+    expect(restOnly.sort()).toEqual(['audio.content', 'library.export']);
+    for (const name of restOnly) expect(procedures[name], name).toBeUndefined();
+    expect(shared.length + restOnly.length).toBe(all.length);
   });
 });
 

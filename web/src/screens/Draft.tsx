@@ -8,7 +8,7 @@ import { SelectField, textField } from '../ui.tsx';
 import { CostBefore, refreshCredits } from './Credits.tsx';
 import { cardPath } from './Library.tsx';
 import { DRAFT_PROMPT_MAX } from '../../../src/domain/limits.ts';
-import type { Tone } from '../../../src/features/work/schemas.ts';
+import type { Tone } from '../../../src/features/drafts/schemas.ts';
 
 /** A draft (the spec's Output Flow): say what you mean in any language; get English, notes, and the cards it used. */
 export function Draft() {

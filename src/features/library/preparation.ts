@@ -1,0 +1,179 @@
+import { sql, firstRow, run } from '../../db/sql.ts';
+import { OUTPUT_TOKEN_LIMITS } from '../../domain/model-budget.ts';
+import { AppError, isAppError } from '../../domain/problems.ts';
+import { businessOutcomeOf } from '../../domain/workflow-outcome.ts';
+import type { StructuredRequest, StructuredResult } from '../../model/model-client.ts';
+import { counter, histogram } from '../../platform/metrics.ts';
+import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
+import type { FeatureContext } from '../context.ts';
+import { type BackgroundCall, modelCallHold, withCreditHold } from '../credits/paid-call.ts';
+import { charge } from '../credits/wallet.ts';
+import { announceStatusChange } from '../status/changes.ts';
+import {
+  askAgainAfterInvalidAnswer,
+  BUDGET_SPENT_MESSAGE,
+  CARD_PREPARATION_BUDGET,
+  finalisePreparation,
+  PREPARATION_TASK,
+  preparationOutputSchema,
+  preparationRequest,
+  settledOutcome,
+  type PreparationError,
+  type PreparationOutcome,
+} from './preparation-rules.ts';
+
+/**
+ * The preparation of a card: what the `cardEnrichment` workflow's activities do
+ * (src/activities/card-enrichment.ts). The capture that starts it is in ./service.ts; the rules it
+ * follows, pure, in ./preparation-rules.ts.
+ */
+
+export const preparationWorkflowId = (cardId: string) => workflowId(WORKFLOW_KINDS.cardEnrichment, cardId);
+
+/** Idempotency key of an attempt's charge: a retried activity can never charge twice. */
+export const preparationChargeKey = (cardId: string, attempt: number) => `${preparationWorkflowId(cardId)}/attempt-${attempt}`;
+
+const preparations = counter('lcs_card_preparations_total', 'Card preparations settled, by outcome (ready, failed, or a business outcome such as insufficient_credits) and catalog code', ['outcome', 'code']);
+const captureToReady = histogram(
+  'lcs_capture_to_ready_seconds',
+  'Time from a capture to its card being ready, first attempts only (a retry starts later)',
+  [],
+  [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800],
+);
+
+export interface PreparationRef {
+  cardId: string;
+  attempt: number;
+}
+
+interface PreparationCardRow {
+  user_id: string;
+  text: string;
+  enrichment_status: 'pending' | 'ready' | 'failed';
+  enrichment_attempt: number;
+  enrichment_error: PreparationError | null;
+  native_language: string | null;
+}
+
+/**
+ * One preparation attempt of one card: credits held for its maximum cost, a validated model call
+ * within the card's budget (completeWithinBudget), then — in one transaction, with the card row
+ * locked — the charge (keyed by card and attempt, settling the hold) and the stored result. A retry after a crash anywhere either
+ * finds the attempt settled (no model call) or redoes the call and stores it once; the card is
+ * charged at most once per attempt and only when the result is stored. A deleted card is never
+ * written back nor charged.
+ */
+export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, background?: BackgroundCall): Promise<PreparationOutcome> {
+  const { em, model } = ctx;
+  const card = await firstRow<PreparationCardRow>(em,
+    sql`SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
+     FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ${ref.cardId}`,
+  );
+  const settled = settledOutcome(card ? { status: card.enrichment_status, attempt: card.enrichment_attempt, error: card.enrichment_error } : null, ref.attempt);
+  if (settled || !card) return settled ?? { outcome: 'gone' };
+  if (!card.native_language) throw new AppError('language_setup_required', 'The account has no native language set.');
+
+  const request = {
+    task: PREPARATION_TASK,
+    schema: preparationOutputSchema,
+    ...preparationRequest(card.text, card.native_language),
+    maxTokens: OUTPUT_TOKEN_LIMITS.capture_preparation,
+    ...(background?.signal ? { signal: background.signal } : {}),
+  };
+  const unit = preparationChargeKey(ref.cardId, ref.attempt);
+  const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
+  let waitedSeconds = 0;
+  return withCreditHold(em, model, hold, background, async () => {
+    const answer = await completeWithinBudget(ctx, ref, request);
+    const enrichment = finalisePreparation(card.text, answer.data);
+    const stored = await em.transactional(async (tx): Promise<PreparationOutcome | { discarded: PreparationOutcome }> => {
+      const locked = await firstRow<Omit<PreparationCardRow, 'text' | 'native_language'>>(tx,
+        sql`SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ${ref.cardId} FOR UPDATE`,
+      );
+      const now = settledOutcome(locked ? { status: locked.enrichment_status, attempt: locked.enrichment_attempt, error: locked.enrichment_error } : null, ref.attempt);
+      if (now || !locked) return { discarded: now ?? { outcome: 'gone' } };
+      await charge(tx, {
+        userId: locked.user_id,
+        idempotencyKey: unit,
+        providerCostUsd: answer.costUsd,
+        kind: 'capture_preparation',
+        reason: 'capture preparation',
+        ref: ref.cardId,
+      });
+      const ready = await firstRow<{ waited_s: number }>(tx,
+        sql`UPDATE cards SET enrichment = ${JSON.stringify(enrichment)}::jsonb, enrichment_status = 'ready', enrichment_error = NULL,
+             enriched_at = now(), updated_at = now() WHERE id = ${ref.cardId}
+         RETURNING extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s`,
+      );
+      waitedSeconds = ready!.waited_s;
+      return { outcome: 'ready' };
+    });
+    if (!('discarded' in stored)) {
+      announceStatusChange(em, { userId: card.user_id, kind: 'card', id: ref.cardId, status: 'ready' });
+      preparations.inc({ outcome: 'ready', code: '' });
+      if (ref.attempt === 1) captureToReady.observe(waitedSeconds);
+      return stored;
+    }
+    // Deleted, retried or settled meanwhile: the answer is not kept, so nobody pays for it.
+    model.recordUnbilled({ task: PREPARATION_TASK, reason: 'superseded', costUsd: answer.costUsd });
+    return stored.discarded;
+  });
+}
+
+const preparationCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', ['outcome']);
+const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card preparations that failed because the card had used its model-call budget');
+
+/**
+ * The card's model call, within its budget (CARD_PREPARATION_BUDGET): each call is taken from
+ * the card's count before it is made, so a crash mid-call still counts, and given back when the
+ * provider could not serve it. An invalid answer is asked again once unless it cannot get better;
+ * an exhausted budget is a verdict, never retried. Its decisions are told to the operator
+ * (`ctx.log`): ids and counts only.
+ */
+async function completeWithinBudget<T>(ctx: FeatureContext, ref: PreparationRef, request: StructuredRequest<T>): Promise<StructuredResult<T>> {
+  const { em, model, log } = ctx;
+  for (let invalidAnswers = 0; ;) {
+    const taken = await firstRow<{ preparation_calls: number }>(em,
+      sql`UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ${ref.cardId} AND preparation_calls < ${CARD_PREPARATION_BUDGET.modelCalls}
+           RETURNING preparation_calls`,
+    );
+    if (!taken) {
+      budgetsSpent.inc();
+      log.warn({ cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_PREPARATION_BUDGET.modelCalls }, 'card preparation budget spent');
+      throw new AppError('provider_output_invalid', BUDGET_SPENT_MESSAGE);
+    }
+    try {
+      const answer = await model.complete(request);
+      preparationCalls.inc({ outcome: 'valid' });
+      return answer;
+    } catch (error) {
+      if (!isAppError(error)) throw error; // cancelled, or the call's fate is unknown: it stays counted
+      if (error.code !== 'provider_output_invalid') {
+        preparationCalls.inc({ outcome: 'unserved' });
+        await run(em, sql`UPDATE cards SET preparation_calls = preparation_calls - 1 WHERE id = ${ref.cardId} AND preparation_calls > 0`);
+        throw error;
+      }
+      preparationCalls.inc({ outcome: 'invalid' });
+      invalidAnswers++;
+      const again = askAgainAfterInvalidAnswer(error.extensions.outputProblem, invalidAnswers);
+      log.warn(
+        { cardId: ref.cardId, attempt: ref.attempt, modelCallsUsed: taken.preparation_calls, outputProblem: error.extensions.outputProblem, askingAgain: again },
+        'card preparation answer invalid',
+      );
+      if (!again) throw error;
+    }
+  }
+}
+
+/** Marks the attempt failed (only if it is still the card's pending attempt). */
+export async function recordPreparationFailure(ctx: FeatureContext, ref: PreparationRef, error: PreparationError): Promise<void> {
+  const { em } = ctx;
+  const marked = await firstRow<{ user_id: string }>(em,
+    sql`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ${JSON.stringify(error)}::jsonb, updated_at = now()
+     WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending' RETURNING user_id`,
+  );
+  // Counted and announced once per attempt: a retried recording finds the attempt settled already.
+  if (!marked) return;
+  announceStatusChange(em, { userId: marked.user_id, kind: 'card', id: ref.cardId, status: 'failed' });
+  preparations.inc({ outcome: businessOutcomeOf(error.code) ?? 'failed', code: error.code });
+}
