@@ -21,13 +21,19 @@ const profileFlags = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-p
 
 /** Starts `node <entry>` (Node strips the types, as in production) with `env` and waits for a stdout line matching `ready`. */
 export async function startService(name: string, entry: string, env: Record<string, string>, ready: RegExp): Promise<Service> {
-  const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...profileFlags, entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...profileFlags, entry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   const readyLine = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s`)), 120_000);
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
     lines.on('line', (line) => {
-      if (ready.test(line)) { clearTimeout(timer); resolve(line); }
+      if (ready.test(line)) {
+        clearTimeout(timer);
+        resolve(line);
+      }
     });
   });
   return {
@@ -59,7 +65,9 @@ function stat(pid: number): { ppid: number; ticks: number; reapedTicks: number }
 
 /** CPU seconds used so far by each group: a process, or (`withChildren`) it and its children (PostgreSQL's backends). */
 export function cpuSeconds(groups: Record<string, { pid: number; withChildren?: boolean }>): Record<string, number> {
-  const all = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => ({ pid: Number(d), ...stat(Number(d)) }));
+  const all = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => ({ pid: Number(d), ...stat(Number(d)) }));
   const used: Record<string, number> = {};
   for (const [name, group] of Object.entries(groups)) {
     const members = all.filter((p) => p.pid === group.pid || (group.withChildren && p.ppid === group.pid));
@@ -71,12 +79,16 @@ export function cpuSeconds(groups: Record<string, { pid: number; withChildren?: 
 
 /** The CPU each group spent between two cpuSeconds() readings, as "name 1.2 s" parts. */
 export function cpuSplit(before: Record<string, number>, after: Record<string, number>): string {
-  return Object.keys(after).map((name) => `${name} ${(after[name]! - (before[name] ?? 0)).toFixed(1)} s`).join(', ');
+  return Object.keys(after)
+    .map((name) => `${name} ${(after[name]! - (before[name] ?? 0)).toFixed(1)} s`)
+    .join(', ');
 }
 
 /** The process's peak resident set so far (VmHWM), in MB. */
 export function peakRssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
 }
 
@@ -101,6 +113,10 @@ export function sampleDatabaseWaits(orm: Orm): () => Promise<string> {
   return async () => {
     sampling = false;
     await sampler;
-    return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([what, n]) => `${n}× ${what}`).join('; ');
+    return [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([what, n]) => `${n}× ${what}`)
+      .join('; ');
   };
 }

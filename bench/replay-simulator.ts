@@ -59,11 +59,22 @@ export const SERVICE_MAPPING: ReplayMapping = {
 };
 
 export interface SimulationOptions {
-  cards: number; days: number; newPerDay: number; seed: number; desiredRetention: number;
+  cards: number;
+  days: number;
+  newPerDay: number;
+  seed: number;
+  desiredRetention: number;
   /** Run the personal optimiser every 7 days, as the service's weekly Schedule does, and schedule with the weights it applies. */
   personalWeights: boolean;
 }
-export const DEFAULT_SIMULATION: SimulationOptions = { cards: 200, days: 90, newPerDay: 10, seed: 15, desiredRetention: DEFAULT_DESIRED_RETENTION, personalWeights: false };
+export const DEFAULT_SIMULATION: SimulationOptions = {
+  cards: 200,
+  days: 90,
+  newPerDay: 10,
+  seed: 15,
+  desiredRetention: DEFAULT_DESIRED_RETENTION,
+  personalWeights: false,
+};
 
 export interface SimulationResult {
   mapping: string;
@@ -82,12 +93,66 @@ export interface SimulationResult {
 }
 
 const DAY_MS = 86_400_000;
-const WORDS = ['take', 'it', 'easy', 'under', 'the', 'weather', 'break', 'a', 'leg', 'piece', 'of', 'cake', 'hit', 'sack',
-  'once', 'in', 'blue', 'moon', 'call', 'day', 'on', 'fence', 'spill', 'beans', 'cut', 'corners', 'get', 'out', 'hand',
-  'pull', 'your', 'socks', 'up', 'no', 'pain', 'gain', 'by', 'way', 'rather', 'not', 'talk', 'about', 'right', 'now'];
+const WORDS = [
+  'take',
+  'it',
+  'easy',
+  'under',
+  'the',
+  'weather',
+  'break',
+  'a',
+  'leg',
+  'piece',
+  'of',
+  'cake',
+  'hit',
+  'sack',
+  'once',
+  'in',
+  'blue',
+  'moon',
+  'call',
+  'day',
+  'on',
+  'fence',
+  'spill',
+  'beans',
+  'cut',
+  'corners',
+  'get',
+  'out',
+  'hand',
+  'pull',
+  'your',
+  'socks',
+  'up',
+  'no',
+  'pain',
+  'gain',
+  'by',
+  'way',
+  'rather',
+  'not',
+  'talk',
+  'about',
+  'right',
+  'now',
+];
 
-interface TrueMemory { stability: number; difficulty: number; lastSeen: number; random: () => number }
-interface SimCard { cardId: string; answer: string; introducedAt: number; memory: TrueMemory; schedule: SchedulingState | null }
+interface TrueMemory {
+  stability: number;
+  difficulty: number;
+  lastSeen: number;
+  random: () => number;
+}
+interface SimCard {
+  cardId: string;
+  answer: string;
+  introducedAt: number;
+  memory: TrueMemory;
+  schedule: SchedulingState | null;
+}
 
 const recallProbability = (days: number, stability: number) => 1 / (1 + Math.max(days, 0) / (9 * stability));
 
@@ -172,18 +237,24 @@ function practise(mapping: ReplayMapping, card: SimCard, now: number, learner: L
   let evidence: ReplayEvidence;
   const recalled = m.random() < r;
   if (recalled) {
-    evidence = { usedHint: false, autoFilled: false, unaidedErrors: m.random() < 0.1 + 0.25 * m.difficulty ? 1 : 0, durationMs: Math.round(fluentMs * (1 + 2 * (1 - r))) };
+    evidence = {
+      usedHint: false,
+      autoFilled: false,
+      unaidedErrors: m.random() < 0.1 + 0.25 * m.difficulty ? 1 : 0,
+      durationMs: Math.round(fluentMs * (1 + 2 * (1 - r))),
+    };
     m.stability *= 1 + 6 * (1 - m.difficulty / 2) * m.stability ** -0.2 * (Math.exp(3 * (1 - r)) - 0.9) * (0.4 + 0.6 * h);
   } else if (m.random() < (1 - h) ** 0.7) {
     evidence = { usedHint: false, autoFilled: false, unaidedErrors: Math.floor(m.random() * 3), durationMs: 3 * fluentMs };
     m.stability *= 1.2;
   } else {
     const u = m.random();
-    evidence = u < 0.4
-      ? { usedHint: true, autoFilled: false, unaidedErrors: Math.floor(m.random() * 3), durationMs: 3 * fluentMs }
-      : u < 0.75
-        ? { usedHint: false, autoFilled: true, unaidedErrors: 0, durationMs: 3 * fluentMs }
-        : { usedHint: false, autoFilled: false, unaidedErrors: Math.max(demand.hiddenCount, 3), durationMs: 3 * fluentMs };
+    evidence =
+      u < 0.4
+        ? { usedHint: true, autoFilled: false, unaidedErrors: Math.floor(m.random() * 3), durationMs: 3 * fluentMs }
+        : u < 0.75
+          ? { usedHint: false, autoFilled: true, unaidedErrors: 0, durationMs: 3 * fluentMs }
+          : { usedHint: false, autoFilled: false, unaidedErrors: Math.max(demand.hiddenCount, 3), durationMs: 3 * fluentMs };
     m.stability = Math.max(0.2, m.stability * 0.25);
   }
   m.lastSeen = now;

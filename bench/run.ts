@@ -6,7 +6,10 @@ import { type BenchContext, printTable, startBench } from './support.ts';
 
 const dir = fileURLToPath(new URL('./scenarios/', import.meta.url));
 const wanted = process.argv.slice(2);
-const all = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+const all = readdirSync(dir)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.slice(0, -3))
+  .sort();
 const unknown = wanted.filter((w) => !all.includes(w));
 if (unknown.length > 0) {
   console.error(`Unknown scenario(s): ${unknown.join(', ')}. Available: ${all.join(', ')}`);
@@ -31,7 +34,9 @@ try {
     }
     const rss = ctx.peakRss();
     const memory = await fetch(`${ctx.baseUrl}/bench/memory`).then((res) => res.text());
-    console.log(`(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s; peak RSS so far: API ${rss.api} MB, worker ${rss.worker} MB; API now, MB: ${memory})`);
+    console.log(
+      `(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s; peak RSS so far: API ${rss.api} MB, worker ${rss.worker} MB; API now, MB: ${memory})`,
+    );
   }
   const rss = ctx.peakRss();
   ctx.report('processes', 'API peak RSS', `${rss.api} MB`, { goal: '≤ 250 MB', met: rss.api <= 250 });

@@ -13,8 +13,18 @@ const ITEMS_PER_PAGE = PAGE_TRANSLATION_LIMITS.maxItems;
 /** gpt-4o-mini's list price, USD per million tokens. */
 const PRICES = { prompt: '0.15', completion: '0.6' };
 const CHROME = [
-  'Sign in', 'Home', 'Pricing', 'Docs', 'Blog', 'Careers', 'Contact us', 'Privacy policy', 'Terms of service',
-  'Subscribe to our newsletter', 'Search this site', 'All rights reserved.',
+  'Sign in',
+  'Home',
+  'Pricing',
+  'Docs',
+  'Blog',
+  'Careers',
+  'Contact us',
+  'Privacy policy',
+  'Terms of service',
+  'Subscribe to our newsletter',
+  'Search this site',
+  'All rights reserved.',
 ];
 
 const paragraph = (site: string, page: number, i: number) =>
@@ -38,10 +48,19 @@ export async function sharedSiteWorkload(ctx: BenchContext, run: string): Promis
 
   // The floor: the same distinct texts under another site name, once each, 40 to a call, by one user.
   const floorSite = `floor-${run}`;
-  const distinct = [...new Map(Array.from({ length: PAGES }, (_, p) => pageItems(floorSite, p)).flat().map((i) => [i.text, i])).values()];
+  const distinct = [
+    ...new Map(
+      Array.from({ length: PAGES }, (_, p) => pageItems(floorSite, p))
+        .flat()
+        .map((i) => [i.text, i]),
+    ).values(),
+  ];
   const floor = await measureCalls(ctx, async (send) => {
     for (let at = 0; at < distinct.length; at += ITEMS_PER_PAGE) {
-      await send(users[0]!, distinct.slice(at, at + ITEMS_PER_PAGE).map((item, i) => ({ id: `d${i}`, text: item.text })));
+      await send(
+        users[0]!,
+        distinct.slice(at, at + ITEMS_PER_PAGE).map((item, i) => ({ id: `d${i}`, text: item.text })),
+      );
     }
   });
   ctx.fake.reset();

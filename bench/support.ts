@@ -67,11 +67,7 @@ export interface BenchContext {
 export async function startBench(): Promise<BenchContext & { close(): Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lcs-bench-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
-  const [db, dev, fake] = await Promise.all([
-    startEmbeddedPostgres({ dataDir: dir }),
-    startTemporalDevServer({ uiPort: null }),
-    startFakeProvider(),
-  ]);
+  const [db, dev, fake] = await Promise.all([startEmbeddedPostgres({ dataDir: dir }), startTemporalDevServer({ uiPort: null }), startFakeProvider()]);
   const env = {
     DATABASE_URL: db.url,
     TEMPORAL_ADDRESS: dev.address,
@@ -99,13 +95,22 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
 
   const summary: SummaryRow[] = [];
   const call = async (method: string, url: string, headers: Record<string, string>, body?: unknown) => {
-    const res = await fetch(baseUrl + url, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? null : JSON.stringify(body) });
+    const res = await fetch(baseUrl + url, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
     return { res, body: (await res.json()) as any };
   };
 
   return {
-    baseUrl, config, orm, temporal, fake, summary,
+    baseUrl,
+    config,
+    orm,
+    temporal,
+    fake,
+    summary,
     async createUser() {
       const signup = await call('POST', '/api/auth/signup', {}, { email: `bench-${randomUUID()}@example.test`, password: 'bench password 123' });
       const cookie = signup.res.headers.get('set-cookie')!.split(';')[0]!;
@@ -116,10 +121,17 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
       return { userId: signup.body.userId, token: minted.body.token, cookie };
     },
     load: (options) => autocannon({ url: baseUrl, ...options }),
-    report(scenario, metric, value, figure = {}) { summary.push({ scenario, metric, value, ...figure }); },
-    cpu: () => cpuSeconds({
-      api: { pid: api.pid }, worker: { pid: worker.pid }, postgres: { pid: db.pid, withChildren: true }, temporal: { pid: dev.pid }, 'bench (load, fake provider)': { pid: process.pid },
-    }),
+    report(scenario, metric, value, figure = {}) {
+      summary.push({ scenario, metric, value, ...figure });
+    },
+    cpu: () =>
+      cpuSeconds({
+        api: { pid: api.pid },
+        worker: { pid: worker.pid },
+        postgres: { pid: db.pid, withChildren: true },
+        temporal: { pid: dev.pid },
+        'bench (load, fake provider)': { pid: process.pid },
+      }),
     peakRss: () => ({ api: peakRssMb(api.pid), worker: peakRssMb(worker.pid) }),
     temporalCounters: () => readTemporalCounters(dev.ports.metrics),
     async close() {
@@ -140,7 +152,11 @@ export function printTable(rows: SummaryRow[]): void {
   const cells = (r: SummaryRow) => [r.scenario, r.metric, r.value, r.floor ?? '', r.goal ? `${r.goal} ${r.met ? 'met' : 'NOT MET'}` : ''];
   const header = ['scenario', 'metric', 'value', 'floor (same run)', 'goal'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => cells(r)[i]!.length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log(line(header));
   console.log('-'.repeat(widths.reduce((a, b) => a + b + 2, 0)));
   for (const r of rows) console.log(line(cells(r)));

@@ -32,6 +32,8 @@ export async function readTemporalCounters(metricsPort: number): Promise<Tempora
 export function describeTemporalWork(before: TemporalCounters, after: TemporalCounters): string {
   const d = (key: keyof TemporalCounters) => after[key] - before[key];
   const starts = Math.max(d('starts'), 1);
-  return `${d('starts')} starts, ${d('eagerStarts')} handed to the worker eagerly, ${d('backloggedWorkflowTasks')} workflow tasks written to its backlog, `
-    + `${d('workflowTaskTimeouts')} workflow tasks timed out in a worker, ${(d('stateWrites') / starts).toFixed(1)} state writes per start`;
+  return (
+    `${d('starts')} starts, ${d('eagerStarts')} handed to the worker eagerly, ${d('backloggedWorkflowTasks')} workflow tasks written to its backlog, ` +
+    `${d('workflowTaskTimeouts')} workflow tasks timed out in a worker, ${(d('stateWrites') / starts).toFixed(1)} state writes per start`
+  );
 }

@@ -6,7 +6,11 @@
  */
 import net, { type Socket } from 'node:net';
 
-interface Pair { client: Socket; upstream: Socket; held: Buffer[] }
+interface Pair {
+  client: Socket;
+  upstream: Socket;
+  held: Buffer[];
+}
 
 export class AnswerHoldingProxy {
   private holding = false;
@@ -46,7 +50,10 @@ export class AnswerHoldingProxy {
   }
 
   async close(): Promise<void> {
-    for (const { client, upstream } of this.pairs) { client.destroy(); upstream.destroy(); }
+    for (const { client, upstream } of this.pairs) {
+      client.destroy();
+      upstream.destroy();
+    }
     await new Promise((resolve) => this.server.close(resolve));
   }
 

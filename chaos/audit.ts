@@ -7,7 +7,12 @@ import type { Orm } from '../src/db/orm.ts';
 import { problemCatalog } from '../src/domain/problems.ts';
 import type { Acks } from './load.ts';
 
-export interface Pending { cards: number; sentences: number; outbox: number; pageClaims: number }
+export interface Pending {
+  cards: number;
+  sentences: number;
+  outbox: number;
+  pageClaims: number;
+}
 
 export interface Audit {
   quiescentAfterMs: number | null;
@@ -39,7 +44,11 @@ export interface Audit {
 
 const SAY_WHAT_IS_PENDING_EVERY_MS = 30_000;
 
-export async function waitForQuiescence(orm: Orm, capMs: number, log: (line: string) => void = () => {}): Promise<{ pending: Pending; afterMs: number | null }> {
+export async function waitForQuiescence(
+  orm: Orm,
+  capMs: number,
+  log: (line: string) => void = () => {},
+): Promise<{ pending: Pending; afterMs: number | null }> {
   const started = Date.now();
   let said = started;
   let pending = await pendingWork(orm).catch(() => null);
@@ -76,19 +85,24 @@ async function pendingWork(orm: Orm): Promise<Pending> {
 export async function audit(orm: Orm, acks: Acks, quiescence: { pending: Pending; afterMs: number | null }): Promise<Audit> {
   const em = orm.em.fork();
   const cards = await em.execute<{ id: string; user_id: string; text: string; status: string; code: string | null }[]>(
-    `SELECT id, user_id, text, enrichment_status AS status, enrichment_error ->> 'code' AS code FROM cards`);
+    `SELECT id, user_id, text, enrichment_status AS status, enrichment_error ->> 'code' AS code FROM cards`,
+  );
   const sentences = await em.execute<{ id: string; user_id: string; status: string; code: string | null }[]>(
-    `SELECT id, user_id, status, error_code AS code FROM sentences`);
-  const pages = await em.execute<{ user_id: string; request_id: string }[]>(
-    `SELECT user_id, request_id FROM page_translation_requests WHERE status = 'done'`);
+    `SELECT id, user_id, status, error_code AS code FROM sentences`,
+  );
+  const pages = await em.execute<{ user_id: string; request_id: string }[]>(`SELECT user_id, request_id FROM page_translation_requests WHERE status = 'done'`);
   const cardById = new Map(cards.map((c) => [c.id, c]));
   const sentenceIds = new Set(sentences.map((s) => s.id));
   const pageKeys = new Set(pages.map((p) => `${p.user_id}/${p.request_id}`));
 
-  const capturesLost = [...acks.captures].filter(([text, ack]) => [...ack.cardIds].some((id) => {
-    const card = cardById.get(id);
-    return !card || card.user_id !== ack.userId || card.text !== text;
-  })).map(([text]) => text);
+  const capturesLost = [...acks.captures]
+    .filter(([text, ack]) =>
+      [...ack.cardIds].some((id) => {
+        const card = cardById.get(id);
+        return !card || card.user_id !== ack.userId || card.text !== text;
+      }),
+    )
+    .map(([text]) => text);
   const sentencesLost = [...acks.sentences].filter(([, ack]) => !sentenceIds.has(ack.sentenceId)).map(([text]) => text);
   const pageAcks = new Map(acks.pages.map((p) => [`${p.userId}/${p.requestId}`, p]));
   const pagesLost = [...pageAcks.keys()].filter((key) => !pageKeys.has(key));
@@ -145,12 +159,14 @@ export function countBy(values: string[]): Record<string, number> {
 /** For each instant, when the workers next finished a piece of work (a card prepared or a sentence translated). */
 export async function firstCompletionsAfter(orm: Orm, instants: number[]): Promise<(number | null)[]> {
   const em = orm.em.fork();
-  return Promise.all(instants.map(async (at) => {
-    const [row] = await em.execute<{ first: Date | null }[]>(
-      `SELECT least((SELECT min(enriched_at) FROM cards WHERE enriched_at > ?),
+  return Promise.all(
+    instants.map(async (at) => {
+      const [row] = await em.execute<{ first: Date | null }[]>(
+        `SELECT least((SELECT min(enriched_at) FROM cards WHERE enriched_at > ?),
                     (SELECT min(updated_at) FROM sentences WHERE status = 'translated' AND updated_at > ?)) AS first`,
-      [new Date(at), new Date(at)],
-    );
-    return row?.first ? new Date(row.first).getTime() : null;
-  }));
+        [new Date(at), new Date(at)],
+      );
+      return row?.first ? new Date(row.first).getTime() : null;
+    }),
+  );
 }

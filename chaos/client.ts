@@ -97,7 +97,11 @@ export class CarefulClient {
       });
       const text = await res.text();
       let body: any = text;
-      try { body = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        /* not JSON */
+      }
       Object.assign(record, { status: res.status, code: typeof body?.code === 'string' ? body.code : null, retryAfter: res.headers.get('retry-after') });
       return { status: res.status, body, headers: res.headers };
     } catch {

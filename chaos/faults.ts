@@ -27,7 +27,14 @@ const DEFAULT_SECONDS: Partial<Record<FaultKind, number>> = { 'db-restart': 5, '
 const RESPAWN_TIMEOUT_MS = RESTART_DELAY_MS + 10_000;
 const READY_AGAIN_TIMEOUT_MS = 120_000;
 
-export async function injectFaults(stack: ChaosStack, load: Load, orm: Orm, plan: PlannedFault[], loadStart: number, log: (line: string) => void): Promise<FaultRecord[]> {
+export async function injectFaults(
+  stack: ChaosStack,
+  load: Load,
+  orm: Orm,
+  plan: PlannedFault[],
+  loadStart: number,
+  log: (line: string) => void,
+): Promise<FaultRecord[]> {
   const records: FaultRecord[] = [];
   for (const fault of plan) {
     const wait = loadStart + fault.at * 1000 - Date.now();
@@ -62,7 +69,11 @@ async function inject(stack: ChaosStack, load: Load, orm: Orm, fault: PlannedFau
       const caught = await killBetweenCommitAndAnswer(stack, fault.target ?? 0, load, orm);
       await api.process.waitForRestart(pid, RESPAWN_TIMEOUT_MS);
       const kinds = caught.committed.length > 0 ? caught.committed.map((f) => f.kind).join(', ') : 'none';
-      return done(`SIGKILL ${api.name} between commit and answer`, api.name, `${caught.committed.length} committed request(s) unanswered at the kill (${kinds}); ${caught.inflight} in flight; ${caught.dropped} answer(s) dropped`);
+      return done(
+        `SIGKILL ${api.name} between commit and answer`,
+        api.name,
+        `${caught.committed.length} committed request(s) unanswered at the kill (${kinds}); ${caught.inflight} in flight; ${caught.dropped} answer(s) dropped`,
+      );
     }
     case 'db-restart': {
       await stack.db.stop();
@@ -120,8 +131,14 @@ async function committedAmong(orm: Orm, load: Load, inflight: InFlight[]): Promi
   const sentences = keysOf('sentence');
   const pages = keysOf('page');
   if (captures.length) (await em.execute<{ key: string }[]>(`SELECT text AS key FROM cards WHERE text IN (?)`, [captures])).forEach((r) => found.add(r.key));
-  if (sentences.length) (await em.execute<{ key: string }[]>(`SELECT original_text AS key FROM sentences WHERE original_text IN (?)`, [sentences])).forEach((r) => found.add(r.key));
-  if (pages.length) (await em.execute<{ key: string }[]>(`SELECT request_id AS key FROM page_translation_requests WHERE status = 'done' AND request_id IN (?)`, [pages])).forEach((r) => found.add(r.key));
+  if (sentences.length)
+    (await em.execute<{ key: string }[]>(`SELECT original_text AS key FROM sentences WHERE original_text IN (?)`, [sentences])).forEach((r) =>
+      found.add(r.key),
+    );
+  if (pages.length)
+    (
+      await em.execute<{ key: string }[]>(`SELECT request_id AS key FROM page_translation_requests WHERE status = 'done' AND request_id IN (?)`, [pages])
+    ).forEach((r) => found.add(r.key));
   return inflight.filter((f) => found.has(f.key) && !acked(load, f));
 }
 

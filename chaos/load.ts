@@ -8,7 +8,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CarefulClient, type Outcome, type SendRequest } from './client.ts';
 import type { LoadPlan, PlannedCapture, PlannedPageSend, PlannedSentence } from './plan.ts';
 
-export interface LoadUser { userId: string; token: string }
+export interface LoadUser {
+  userId: string;
+  token: string;
+}
 
 export interface Acks {
   /** Text → the cardId of every 2xx answer for it (more than one distinct id would be a duplicate card). */
@@ -17,10 +20,21 @@ export interface Acks {
   pages: { userId: string; requestId: string; creditsCharged: number; replayed: boolean }[];
 }
 
-export interface Unanswered { kind: string; key: string; status: number | null; code: string | null; gaveUp: boolean; attempts: number }
+export interface Unanswered {
+  kind: string;
+  key: string;
+  status: number | null;
+  code: string | null;
+  gaveUp: boolean;
+  attempts: number;
+}
 
 /** The longest wait that one request needed, and what it was. */
-export interface LongestWait { kind: string; ms: number; attempts: number }
+export interface LongestWait {
+  kind: string;
+  ms: number;
+  attempts: number;
+}
 
 const MAX_IN_FLIGHT = 48;
 
@@ -91,7 +105,16 @@ export class Load {
 
   private async capture(item: PlannedCapture, pinApi?: number): Promise<void> {
     const user = this.users[item.user]!;
-    const outcome = await this.send({ kind: 'capture', method: 'POST', path: '/api/library', userId: user.userId, key: item.text, headers: bearer(user), body: { text: item.text }, ...(pinApi === undefined ? {} : { pinApi }) });
+    const outcome = await this.send({
+      kind: 'capture',
+      method: 'POST',
+      path: '/api/library',
+      userId: user.userId,
+      key: item.text,
+      headers: bearer(user),
+      body: { text: item.text },
+      ...(pinApi === undefined ? {} : { pinApi }),
+    });
     if (!outcome.ok) return;
     const ack = this.acks.captures.get(item.text) ?? { userId: user.userId, cardIds: new Set<string>() };
     ack.cardIds.add(outcome.body.card.cardId);
@@ -101,8 +124,13 @@ export class Load {
   private async sentence(item: PlannedSentence): Promise<void> {
     const user = this.users[item.user]!;
     const outcome = await this.send({
-      kind: 'sentence', method: 'POST', path: '/api/sentences?mode=async', userId: user.userId, key: item.text,
-      headers: { ...bearer(user), 'x-service-async': '1' }, body: { original_text: item.text },
+      kind: 'sentence',
+      method: 'POST',
+      path: '/api/sentences?mode=async',
+      userId: user.userId,
+      key: item.text,
+      headers: { ...bearer(user), 'x-service-async': '1' },
+      body: { original_text: item.text },
     });
     if (outcome.ok) this.acks.sentences.set(item.text, { userId: user.userId, sentenceId: outcome.body.sentence.id });
     // A retry of a post whose answer was lost finds the sentence saved: that is its acknowledgement.
@@ -114,7 +142,12 @@ export class Load {
   private async page(item: PlannedPageSend): Promise<void> {
     const user = this.users[item.user]!;
     const outcome = await this.send({
-      kind: 'page', method: 'POST', path: '/api/immersive-translate', userId: user.userId, key: item.requestId, headers: bearer(user),
+      kind: 'page',
+      method: 'POST',
+      path: '/api/immersive-translate',
+      userId: user.userId,
+      key: item.requestId,
+      headers: bearer(user),
       body: { request_id: item.requestId, target_language: 'fr', source_language: 'en', items: item.items },
     });
     if (!outcome.ok) return;
@@ -127,7 +160,14 @@ export class Load {
     const ms = outcome.at - outcome.sentAt;
     if (ms > (this.longest.get(request.kind)?.ms ?? -1)) this.longest.set(request.kind, { kind: request.kind, ms, attempts: outcome.attempts });
     if (!outcome.ok && !(request.kind === 'sentence' && outcome.body?.code === 'duplicate_sentence' && outcome.attempts > 1)) {
-      this.unanswered.push({ kind: request.kind, key: request.key, status: outcome.status, code: outcome.body?.code ?? null, gaveUp: outcome.gaveUp, attempts: outcome.attempts });
+      this.unanswered.push({
+        kind: request.kind,
+        key: request.key,
+        status: outcome.status,
+        code: outcome.body?.code ?? null,
+        gaveUp: outcome.gaveUp,
+        attempts: outcome.attempts,
+      });
     }
     return outcome;
   }

@@ -110,11 +110,20 @@ export class NpmStartProcess {
     const family = descendants(child.pid);
     if (this.exited === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
       await Promise.race([exited, sleep(30_000)]);
     }
     for (const p of [child.pid, ...family.map((f) => f.pid)]) {
-      if (alive(p)) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+      if (alive(p))
+        try {
+          process.kill(p, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
     }
     await this.db?.orm.close().catch(() => {});
     this.db = undefined;
@@ -134,8 +143,11 @@ export class NpmStartProcess {
   /** Whether a card captured after `since` has been prepared: the whole path works again. */
   async preparedSince(since: number): Promise<boolean> {
     try {
-      const [row] = await (await this.orm()).em.fork().execute<{ n: string }[]>(
-        `SELECT count(*) AS n FROM cards WHERE created_at > ? AND enrichment_status = 'ready'`, [new Date(since)]);
+      const [row] = await (
+        await this.orm()
+      ).em
+        .fork()
+        .execute<{ n: string }[]>(`SELECT count(*) AS n FROM cards WHERE created_at > ? AND enrichment_status = 'ready'`, [new Date(since)]);
       return Number(row?.n) > 0;
     } catch {
       return false;

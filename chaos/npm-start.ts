@@ -50,7 +50,9 @@ export async function runNpmStart(options: ChaosOptions, dir: string, log: (line
     ] as const) {
       await sleep(15_000);
       const watch = await killAndWatch(service, what === 'temporal' ? 'temporal-restart' : 'db-restart', label, find, watchMs);
-      log(`${label}: ${watch.cameBackAfterMs !== null ? `came back after ${(watch.cameBackAfterMs / 1000).toFixed(1)} s` : watch.exit ?? 'did not come back'}`);
+      log(
+        `${label}: ${watch.cameBackAfterMs !== null ? `came back after ${(watch.cameBackAfterMs / 1000).toFixed(1)} s` : (watch.exit ?? 'did not come back')}`,
+      );
       if (watch.cameBackAfterMs === null) {
         // Exited (a supervisor's turn) or hung (an operator's): either way it is started again.
         const restart = await service.restart();
@@ -82,7 +84,15 @@ export async function runNpmStart(options: ChaosOptions, dir: string, log: (line
           'after each kill (watched for ' + options.npmStartWatchSeconds + ' s; "came back" = a capture made after the kill got prepared):',
           formatTable(
             ['fault', 'came back by itself', 'npm start exited', 'dependency restarted', '/healthz meanwhile', 'warn+ log lines', 'restart on same data dir'],
-            watches.map((w) => [w.fault.label, w.cameBackAfterMs === null ? 'no' : `after ${(w.cameBackAfterMs / 1000).toFixed(1)} s`, w.exit ?? 'no', w.dependencyRestarted ? 'yes' : 'no', [...w.healthz].join('/'), String(w.loudLines), w.operatorRestart ?? '-']),
+            watches.map((w) => [
+              w.fault.label,
+              w.cameBackAfterMs === null ? 'no' : `after ${(w.cameBackAfterMs / 1000).toFixed(1)} s`,
+              w.exit ?? 'no',
+              w.dependencyRestarted ? 'yes' : 'no',
+              [...w.healthz].join('/'),
+              String(w.loudLines),
+              w.operatorRestart ?? '-',
+            ]),
           ),
         ],
         neverBack: watches.filter((w) => w.cameBackAfterMs === null && w.exit === null).length,
@@ -93,7 +103,13 @@ export async function runNpmStart(options: ChaosOptions, dir: string, log: (line
   }
 }
 
-async function killAndWatch(service: NpmStartProcess, kind: FaultRecord['kind'], label: string, find: (p: ProcInfo) => boolean, watchMs: number): Promise<Watch> {
+async function killAndWatch(
+  service: NpmStartProcess,
+  kind: FaultRecord['kind'],
+  label: string,
+  find: (p: ProcInfo) => boolean,
+  watchMs: number,
+): Promise<Watch> {
   const fault: FaultRecord = { kind, label, target: null, startedAt: Date.now(), endedAt: 0, note: '' };
   const watch: Watch = { fault, cameBackAfterMs: null, exit: null, dependencyRestarted: false, healthz: new Set(), loudLines: 0, operatorRestart: null };
   const target = descendants(service.pid!).find(find);

@@ -8,9 +8,19 @@ import type { Client } from '@temporalio/client';
 import { connectTemporal } from '../src/temporal/connection.ts';
 import type { SupervisedProcess } from './processes.ts';
 
-export interface Probe { api: string; at: number; status: number | null; ms: number }
+export interface Probe {
+  api: string;
+  at: number;
+  status: number | null;
+  ms: number;
+}
 /** A worker seen polling: `polledAt` is Temporal's record of its last poll. */
-export interface PollSighting { worker: string; pid: number; at: number; polledAt: number }
+export interface PollSighting {
+  worker: string;
+  pid: number;
+  at: number;
+  polledAt: number;
+}
 
 export interface Observer {
   probes: Probe[];
@@ -27,19 +37,27 @@ const POLLERS_EVERY_MS = 1_000;
 const TASK_QUEUE_TYPES = [1, 2];
 const TASK_QUEUE_KIND_NORMAL = 1;
 
-export async function observe(apis: { name: string; baseUrl: string }[], workers: SupervisedProcess[], temporalAddress: string, taskQueue: string): Promise<Observer> {
+export async function observe(
+  apis: { name: string; baseUrl: string }[],
+  workers: SupervisedProcess[],
+  temporalAddress: string,
+  taskQueue: string,
+): Promise<Observer> {
   const probes: Probe[] = [];
   const sightings: PollSighting[] = [];
   let stopped = false;
   const loops: Promise<void>[] = [];
 
-  const every = (ms: number, tick: () => Promise<void>) => loops.push((async () => {
-    while (!stopped) {
-      const started = Date.now();
-      await tick().catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + ms - Date.now())));
-    }
-  })());
+  const every = (ms: number, tick: () => Promise<void>) =>
+    loops.push(
+      (async () => {
+        while (!stopped) {
+          const started = Date.now();
+          await tick().catch(() => {});
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + ms - Date.now())));
+        }
+      })(),
+    );
 
   for (const api of apis) {
     every(PROBE_EVERY_MS, async () => {
@@ -49,7 +67,9 @@ export async function observe(apis: { name: string; baseUrl: string }[], workers
         const res = await fetch(`${api.baseUrl}/readyz`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
         await res.arrayBuffer();
         status = res.status;
-      } catch { /* no answer */ }
+      } catch {
+        /* no answer */
+      }
       probes.push({ api: api.name, at: Date.now(), status, ms: Date.now() - sentAt });
     });
   }

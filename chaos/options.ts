@@ -51,7 +51,9 @@ const FULL: ChaosOptions = {
   pageSends: 200,
   sentences: 100,
   loadSeconds: 240,
-  faults: parseFaults('worker-kill@15,provider-failure@30:10,db-restart@50:5,worker-kill@70,temporal-restart@90:10,api-kill@115,db-restart@135:20,worker-kill@175'),
+  faults: parseFaults(
+    'worker-kill@15,provider-failure@30:10,db-restart@50:5,worker-kill@70,temporal-restart@90:10,api-kill@115,db-restart@135:20,worker-kill@175',
+  ),
   quiescenceSeconds: 300,
   clientPatienceSeconds: 300,
   processes: true,
@@ -92,19 +94,44 @@ export function parseChaosOptions(argv: readonly string[]): ChaosOptions {
       return n;
     };
     switch (flag) {
-      case '--short': break;
-      case '--users': options.users = Math.max(1, count()); break;
-      case '--captures': options.captures = count(); break;
-      case '--page-sends': options.pageSends = count(); break;
-      case '--sentences': options.sentences = count(); break;
-      case '--load-seconds': options.loadSeconds = Math.max(1, count()); break;
-      case '--quiescence-seconds': options.quiescenceSeconds = count(); break;
-      case '--faults': options.faults = parseFaults(value); break;
-      case '--npm-start': options.npmStart = true; break;
-      case '--no-npm-start': options.npmStart = false; break;
-      case '--npm-start-only': options.processes = false; options.npmStart = true; break;
-      case '--keep': options.keepDir = true; break;
-      default: throw new Error(`Unknown flag ${arg}; see chaos/options.ts`);
+      case '--short':
+        break;
+      case '--users':
+        options.users = Math.max(1, count());
+        break;
+      case '--captures':
+        options.captures = count();
+        break;
+      case '--page-sends':
+        options.pageSends = count();
+        break;
+      case '--sentences':
+        options.sentences = count();
+        break;
+      case '--load-seconds':
+        options.loadSeconds = Math.max(1, count());
+        break;
+      case '--quiescence-seconds':
+        options.quiescenceSeconds = count();
+        break;
+      case '--faults':
+        options.faults = parseFaults(value);
+        break;
+      case '--npm-start':
+        options.npmStart = true;
+        break;
+      case '--no-npm-start':
+        options.npmStart = false;
+        break;
+      case '--npm-start-only':
+        options.processes = false;
+        options.npmStart = true;
+        break;
+      case '--keep':
+        options.keepDir = true;
+        break;
+      default:
+        throw new Error(`Unknown flag ${arg}; see chaos/options.ts`);
     }
   }
   return options;
@@ -114,12 +141,15 @@ export function parseChaosOptions(argv: readonly string[]): ChaosOptions {
 export function parseFaults(text: string): PlannedFault[] {
   if (text.trim() === '') return [];
   const targets: Record<string, number> = {};
-  return text.split(',').map((part) => {
-    const match = /^([a-z-]+)@(\d+(?:\.\d+)?)(?::(\d+(?:\.\d+)?))?$/.exec(part.trim());
-    const kind = match?.[1] as FaultKind | undefined;
-    if (!match || !kind || !FAULT_KINDS.includes(kind)) throw new Error(`Not a fault "${part}"; kinds: ${FAULT_KINDS.join(', ')}`);
-    // Kills alternate between the two processes of their kind.
-    const target = (targets[kind] = (targets[kind] ?? -1) + 1) % 2;
-    return { kind, at: Number(match[2]), ...(match[3] ? { seconds: Number(match[3]) } : {}), target };
-  }).sort((a, b) => a.at - b.at);
+  return text
+    .split(',')
+    .map((part) => {
+      const match = /^([a-z-]+)@(\d+(?:\.\d+)?)(?::(\d+(?:\.\d+)?))?$/.exec(part.trim());
+      const kind = match?.[1] as FaultKind | undefined;
+      if (!match || !kind || !FAULT_KINDS.includes(kind)) throw new Error(`Not a fault "${part}"; kinds: ${FAULT_KINDS.join(', ')}`);
+      // Kills alternate between the two processes of their kind.
+      const target = (targets[kind] = (targets[kind] ?? -1) + 1) % 2;
+      return { kind, at: Number(match[2]), ...(match[3] ? { seconds: Number(match[3]) } : {}), target };
+    })
+    .sort((a, b) => a.at - b.at);
 }

@@ -5,9 +5,25 @@
  * Deterministic, so two runs of one size send the same things.
  */
 
-export interface PlannedCapture { at: number; user: number; text: string; started: boolean }
-export interface PlannedSentence { at: number; user: number; text: string; started: boolean }
-export interface PlannedPageSend { at: number; user: number; requestId: string; items: { id: string; text: string }[]; started: boolean }
+export interface PlannedCapture {
+  at: number;
+  user: number;
+  text: string;
+  started: boolean;
+}
+export interface PlannedSentence {
+  at: number;
+  user: number;
+  text: string;
+  started: boolean;
+}
+export interface PlannedPageSend {
+  at: number;
+  user: number;
+  requestId: string;
+  items: { id: string; text: string }[];
+  started: boolean;
+}
 
 export interface LoadPlan {
   captures: PlannedCapture[];
@@ -19,15 +35,63 @@ const VERBS = ['break', 'keep', 'take', 'bring', 'hold', 'turn', 'give', 'catch'
 const QUALITIES = ['a quiet', 'the whole', 'an honest', 'a rough', 'the early', 'a loose', 'the hidden', 'a bright', 'the narrow', 'a stubborn'];
 const THINGS = ['bargain', 'harbour', 'promise', 'thread', 'window', 'ledger', 'meadow', 'rumour', 'lantern', 'compass'];
 const TAILS = ['', ' at dawn', ' by noon', ' after all', ' in time', ' for good', ' on purpose', ' at last', ' as usual', ' for once'];
-const PEOPLE = ['My neighbour', 'The old captain', 'Her cousin', 'Our teacher', 'The night nurse', 'His landlord', 'A tired pilot', 'The baker', 'Their lawyer', 'My sister'];
-const DEEDS = ['forgot the keys', 'missed the last train', 'fixed the bicycle', 'lost the map', 'painted the fence', 'read the letter twice', 'found a stray cat', 'sold the piano', 'burnt the toast', 'planted tomatoes'];
-const WHENS = ['yesterday', 'this morning', 'last winter', 'before lunch', 'on Sunday', 'after the storm', 'in the spring', 'at midnight', 'last week', 'on the way home'];
+const PEOPLE = [
+  'My neighbour',
+  'The old captain',
+  'Her cousin',
+  'Our teacher',
+  'The night nurse',
+  'His landlord',
+  'A tired pilot',
+  'The baker',
+  'Their lawyer',
+  'My sister',
+];
+const DEEDS = [
+  'forgot the keys',
+  'missed the last train',
+  'fixed the bicycle',
+  'lost the map',
+  'painted the fence',
+  'read the letter twice',
+  'found a stray cat',
+  'sold the piano',
+  'burnt the toast',
+  'planted tomatoes',
+];
+const WHENS = [
+  'yesterday',
+  'this morning',
+  'last winter',
+  'before lunch',
+  'on Sunday',
+  'after the storm',
+  'in the spring',
+  'at midnight',
+  'last week',
+  'on the way home',
+];
 const PAGE_TEXTS = [
-  'Sign in', 'Read more', 'Subscribe to our newsletter', 'Terms of service', 'The river rose after the storm.',
-  'Prices include VAT.', 'Free shipping on orders over 50 euros.', 'Chapter one: the harbour', 'Leave a comment',
-  'The museum is closed on Mondays.', 'Share this article', 'Most popular this week', 'Your cart is empty.',
-  'We use cookies to improve your experience.', 'Forgot your password?', 'The train to Lyon is delayed by ten minutes.',
-  'Add to basket', 'Related stories', 'Photo: the old lighthouse at dusk', 'Back to top',
+  'Sign in',
+  'Read more',
+  'Subscribe to our newsletter',
+  'Terms of service',
+  'The river rose after the storm.',
+  'Prices include VAT.',
+  'Free shipping on orders over 50 euros.',
+  'Chapter one: the harbour',
+  'Leave a comment',
+  'The museum is closed on Mondays.',
+  'Share this article',
+  'Most popular this week',
+  'Your cart is empty.',
+  'We use cookies to improve your experience.',
+  'Forgot your password?',
+  'The train to Lyon is delayed by ten minutes.',
+  'Add to basket',
+  'Related stories',
+  'Photo: the old lighthouse at dusk',
+  'Back to top',
 ];
 
 /**
@@ -56,7 +120,12 @@ export function buildPlan(sizes: { users: number; captures: number; sentences: n
   const user = () => Math.floor(random() * sizes.users);
 
   const captures = Array.from({ length: sizes.captures }, (_, i) => ({ at: spread(i, sizes.captures), user: user(), text: captureText(i), started: false }));
-  const sentences = Array.from({ length: sizes.sentences }, (_, i) => ({ at: spread(i, sizes.sentences), user: user(), text: sentenceText(i), started: false }));
+  const sentences = Array.from({ length: sizes.sentences }, (_, i) => ({
+    at: spread(i, sizes.sentences),
+    user: user(),
+    text: sentenceText(i),
+    started: false,
+  }));
 
   // Every request_id is sent twice, the first few a third time: 2.5 sends per id on average.
   const ids = sizes.pageSends < 2 ? sizes.pageSends : Math.max(1, Math.floor(sizes.pageSends / 2.5));

@@ -1,7 +1,11 @@
 /** The processes below a pid, read from /proc (Linux), to find what `npm start` runs. */
 import { readdirSync, readFileSync } from 'node:fs';
 
-export interface ProcInfo { pid: number; ppid: number; argv: string[] }
+export interface ProcInfo {
+  pid: number;
+  ppid: number;
+  argv: string[];
+}
 
 function readProc(pid: number): ProcInfo | null {
   try {
@@ -16,7 +20,10 @@ function readProc(pid: number): ProcInfo | null {
 }
 
 export function descendants(root: number): ProcInfo[] {
-  const all = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map((name) => readProc(Number(name))).filter((p): p is ProcInfo => p !== null);
+  const all = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readProc(Number(name)))
+    .filter((p): p is ProcInfo => p !== null);
   const found: ProcInfo[] = [];
   const parents = new Set([root]);
   for (let grew = true; grew;) {

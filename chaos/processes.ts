@@ -65,14 +65,7 @@ export class SupervisedProcess {
   private readonly ready: (child: ChildProcess) => Promise<void>;
   private readonly exits: ProcessExit[];
 
-  constructor(
-    name: string,
-    script: string,
-    env: Record<string, string>,
-    ready: (child: ChildProcess) => Promise<void>,
-    dir: string,
-    exits: ProcessExit[],
-  ) {
+  constructor(name: string, script: string, env: Record<string, string>, ready: (child: ChildProcess) => Promise<void>, dir: string, exits: ProcessExit[]) {
     this.name = name;
     this.script = script;
     this.env = env;
@@ -95,7 +88,9 @@ export class SupervisedProcess {
       this.plannedExit = false;
       this.exits.push({ name: this.name, at: Date.now(), code, signal, planned });
       if (this.stopping) return;
-      setTimeout(() => { if (!this.stopping) this.start().catch(() => {}); }, RESTART_DELAY_MS);
+      setTimeout(() => {
+        if (!this.stopping) this.start().catch(() => {});
+      }, RESTART_DELAY_MS);
     });
     await this.ready(child);
     this.readyPid = child.pid;
@@ -158,7 +153,8 @@ export function waitForOutput(child: ChildProcess, marker: string, timeoutMs: nu
       child.stdout?.off('data', onData);
       child.stderr?.off('data', onData);
       child.off('exit', onExit);
-      if (error) reject(error); else resolve();
+      if (error) reject(error);
+      else resolve();
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
@@ -170,12 +166,15 @@ export function waitForOutput(child: ChildProcess, marker: string, timeoutMs: nu
 export async function waitForHttp(url: string, child: ChildProcess | undefined, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
+    if (child && (child.exitCode !== null || child.signalCode !== null))
+      throw new Error(`exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       await res.arrayBuffer();
       if (res.ok) return;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
     await sleep(200);
   }
@@ -241,8 +240,21 @@ export class TemporalServer {
 
   async start(): Promise<void> {
     const args = [
-      'server', 'start-dev', '--ip', '127.0.0.1', '--headless', '--log-level', 'warn', '--db-filename', this.dbFile,
-      '--port', String(this.ports.grpc), '--http-port', String(this.ports.http), '--metrics-port', String(this.ports.metrics),
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--headless',
+      '--log-level',
+      'warn',
+      '--db-filename',
+      this.dbFile,
+      '--port',
+      String(this.ports.grpc),
+      '--http-port',
+      String(this.ports.http),
+      '--metrics-port',
+      String(this.ports.metrics),
       ...searchAttributeFlags(),
     ];
     this.log.write(`\n===== ${new Date().toISOString()} temporal starting =====\n`);

@@ -28,14 +28,17 @@ export function processRecovery(faults: FaultRecord[], probes: Probe[], sighting
       return hurt || fault.target === api ? after(back?.at) : 'unaffected';
     });
     // Only a restart of Temporal or of the worker itself interrupts a worker's polling.
-    const workers = WORKERS.map((worker) => fault.kind === 'temporal-restart' || fault.target === worker
-      ? after(sightings.find((s) => s.worker === worker && s.polledAt >= fault.endedAt)?.polledAt)
-      : '-');
+    const workers = WORKERS.map((worker) =>
+      fault.kind === 'temporal-restart' || fault.target === worker
+        ? after(sightings.find((s) => s.worker === worker && s.polledAt >= fault.endedAt)?.polledAt)
+        : '-',
+    );
     return [
       fault.label,
       ((fault.startedAt - origin) / 1000).toFixed(0),
       ((fault.endedAt - fault.startedAt) / 1000).toFixed(1),
-      ...apis, ...workers,
+      ...apis,
+      ...workers,
       after(workResumed[i], false),
     ];
   });

@@ -14,8 +14,18 @@ import type { ProcessExit } from './processes.ts';
  * `zero`: a lost, twice or mismatch figure. `hands-off`: something stuck, or a process that did
  * not come back by itself. `answers`: a 500, or a 5xx that an outage does not excuse.
  */
-export interface Goal { name: string; value: string; ok: boolean; kind: 'zero' | 'hands-off' | 'answers' }
-export interface Report { title: string; lines: string[]; goals: Goal[]; ok: boolean }
+export interface Goal {
+  name: string;
+  value: string;
+  ok: boolean;
+  kind: 'zero' | 'hands-off' | 'answers';
+}
+export interface Report {
+  title: string;
+  lines: string[];
+  goals: Goal[];
+  ok: boolean;
+}
 
 export interface ReportInput {
   title: string;
@@ -66,7 +76,10 @@ export function buildReport(input: ReportInput): Report {
   zero('wallets whose ledger sum differs from the balance', a.walletMismatches);
   row('credits written off as shortfall', a.shortfallCredits);
   zero('outbox rows never dispatched', a.pending.outbox, 'hands-off');
-  row('requests never answered 2xx (final answer)', formatCounts(input.unanswered.map((u) => `${u.kind} ${u.status ?? 'no answer'}${u.code ? ` ${u.code}` : ''}${u.gaveUp ? ' (client gave up)' : ''}`)));
+  row(
+    'requests never answered 2xx (final answer)',
+    formatCounts(input.unanswered.map((u) => `${u.kind} ${u.status ?? 'no answer'}${u.code ? ` ${u.code}` : ''}${u.gaveUp ? ' (client gave up)' : ''}`)),
+  );
   row('longest wait for one request: ms (attempts)', input.longest.map((l) => `${l.kind} ${l.ms} (${l.attempts})`).join(', '));
   row('model answers not charged (at-least-once)', uncharged(input.fakeStats, a.charges));
   row('quiescent after', a.quiescentAfterMs === null ? `not within ${input.quiescenceSeconds} s` : `${(a.quiescentAfterMs / 1000).toFixed(1)} s`);
@@ -78,7 +91,9 @@ export function buildReport(input: ReportInput): Report {
   zero('processes that never came back by themselves', input.recovery.neverBack, 'hands-off');
   zero('unplanned process exits', input.exits.filter((e) => !e.planned).length, 'hands-off');
 
-  const byKind = formatCounts(fiveXx.map(({ r, phase }) => `${r.status} ${r.code ?? '-'}${r.status === 503 && !r.retryAfter ? ' (no Retry-After)' : ''} ${phase}`));
+  const byKind = formatCounts(
+    fiveXx.map(({ r, phase }) => `${r.status} ${r.code ?? '-'}${r.status === 503 && !r.retryAfter ? ' (no Retry-After)' : ''} ${phase}`),
+  );
   const allKinds = input.faults.map((f) => f.kind);
   const noAnswer = formatCounts(input.answers.filter((r) => r.status === null).map((r) => `${r.api} ${phaseOf(r, input.faults, allKinds)}`));
   const s = input.sizes;
@@ -108,7 +123,10 @@ export function phaseOf(r: Pick<AnswerRecord, 'sentAt' | 'at'>, faults: FaultRec
 }
 
 function uncharged(stats: FakeStats, charges: Record<string, number>): string {
-  const pairs: [string, string][] = [['capture_preparation', 'capture_preparation'], ['translate_sentence', 'sentence_translation']];
+  const pairs: [string, string][] = [
+    ['capture_preparation', 'capture_preparation'],
+    ['translate_sentence', 'sentence_translation'],
+  ];
   return pairs.map(([task, kind]) => `${kind} ${(stats.answered[task] ?? 0) - (charges[kind] ?? 0)} of ${stats.answered[task] ?? 0}`).join(', ');
 }
 

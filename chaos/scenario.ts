@@ -27,7 +27,9 @@ export async function runSeparateProcesses(options: ChaosOptions, dir: string, l
     const observer = await observe(stack.apis, stack.workers, stack.temporal.address, TASK_QUEUE);
 
     const loadStart = Date.now();
-    log(`load: ${options.captures} captures, ${options.pageSends} page-translation sends, ${options.sentences} async sentences over ${options.loadSeconds} s from ${options.users} users`);
+    log(
+      `load: ${options.captures} captures, ${options.pageSends} page-translation sends, ${options.sentences} async sentences over ${options.loadSeconds} s from ${options.users} users`,
+    );
     const [faults] = await Promise.all([injectFaults(stack, load, orm, options.faults, loadStart, log), load.run()]);
     log(`load done after ${((Date.now() - loadStart) / 1000).toFixed(1)} s; waiting for quiescence (at most ${options.quiescenceSeconds} s)`);
 
@@ -36,7 +38,10 @@ export async function runSeparateProcesses(options: ChaosOptions, dir: string, l
     await observer.waitForPolls(30_000);
     await observer.stop();
     const fakeStats = await fakeStatsAt(stack.fakeOrigin);
-    const workResumed = await firstCompletionsAfter(orm, faults.map((f) => f.endedAt));
+    const workResumed = await firstCompletionsAfter(
+      orm,
+      faults.map((f) => f.endedAt),
+    );
     return buildReport({
       title: `separate processes (${options.profile})`,
       sizes: options,

@@ -7,9 +7,7 @@ import path from 'node:path';
 import type { FakeStats } from '../tools/fake-provider/server.ts';
 import { freePort } from '../src/platform/free-port.ts';
 import { AnswerHoldingProxy } from './answer-hold.ts';
-import {
-  Database, openLog, type ProcessExit, repoRoot, spawnNode, SupervisedProcess, TemporalServer, waitForHttp, waitForOutput,
-} from './processes.ts';
+import { Database, openLog, type ProcessExit, repoRoot, spawnNode, SupervisedProcess, TemporalServer, waitForHttp, waitForOutput } from './processes.ts';
 
 export const TASK_QUEUE = 'chaos';
 /** A realistic small call (about 100 tokens at gpt-4o-mini prices): 2 credits a card, 1 a translation. */
@@ -61,7 +59,14 @@ export async function startStack(dir: string, serviceEnv: Record<string, string>
     const proxy = await AnswerHoldingProxy.start(port);
     const baseUrl = proxy.url;
     const ready = (child: ChildProcess) => waitForHttp(`http://127.0.0.1:${port}/healthz`, child, START_TIMEOUT_MS);
-    const process = new SupervisedProcess(name, path.join(repoRoot, 'src/http/server.ts'), { ...env, PORT: String(port), PUBLIC_ORIGIN: baseUrl }, ready, dir, exits);
+    const process = new SupervisedProcess(
+      name,
+      path.join(repoRoot, 'src/http/server.ts'),
+      { ...env, PORT: String(port), PUBLIC_ORIGIN: baseUrl },
+      ready,
+      dir,
+      exits,
+    );
     apis.push({ name, baseUrl, proxy, process });
   }
   const workerReady = (child: ChildProcess) => waitForOutput(child, 'worker running', START_TIMEOUT_MS);
@@ -71,7 +76,13 @@ export async function startStack(dir: string, serviceEnv: Record<string, string>
   await Promise.all([apis[1]!.process.start(), ...workers.map((w) => w.start())]);
 
   return {
-    dir, db, temporal, fakeOrigin: fake.origin, apis, workers, exits,
+    dir,
+    db,
+    temporal,
+    fakeOrigin: fake.origin,
+    apis,
+    workers,
+    exits,
     async close() {
       await Promise.allSettled([...apis.map((a) => a.process.stop()), ...workers.map((w) => w.stop())]);
       await Promise.allSettled(apis.map((a) => a.proxy.close()));

@@ -22,10 +22,14 @@ export async function ensureExtensionBuild(log: (message: string) => void = () =
   if (existsSync(stampFile) && existsSync(extensionZip) && readFileSync(stampFile, 'utf8') === hash) return false;
   const started = Date.now();
   log('extension: building …');
-  await promisify(execFile)(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', path.join(root, 'extension/vite.config.ts'), '--logLevel', 'warn'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  await promisify(execFile)(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', path.join(root, 'extension/vite.config.ts'), '--logLevel', 'warn'],
+    {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
   zipFolder(extensionDir, extensionZip);
   writeFileSync(stampFile, hash); // after the zip: the stamp is not part of it
   log(`extension: built in ${((Date.now() - started) / 1000).toFixed(1)} s → ${path.relative(root, extensionDir)}, ${path.relative(root, extensionZip)}`);

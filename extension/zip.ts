@@ -8,10 +8,12 @@ const DOS_TIME = 0;
 const DOS_DATE = (1 << 5) | 1; // 1980-01-01
 
 function files(dir: string, base = dir): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? files(full, base) : [path.relative(base, full).split(path.sep).join('/')];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const full = path.join(dir, name);
+      return statSync(full).isDirectory() ? files(full, base) : [path.relative(base, full).split(path.sep).join('/')];
+    });
 }
 
 export function zipFolder(dir: string, zipFile: string): void {

@@ -25,11 +25,17 @@ export const RETENTION_DEFAULTS = {
 const origins = z
   .string()
   .default('')
-  .transform((value, ctx) => value.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
-    const origin = originOf(entry);
-    if (origin === null) ctx.addIssue({ code: 'custom', message: `${entry} has no origin a browser could send (use http(s):// or chrome-extension://…)` });
-    return origin ?? '';
-  }));
+  .transform((value, ctx) =>
+    value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((entry) => {
+        const origin = originOf(entry);
+        if (origin === null) ctx.addIssue({ code: 'custom', message: `${entry} has no origin a browser could send (use http(s):// or chrome-extension://…)` });
+        return origin ?? '';
+      }),
+  );
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -50,21 +56,39 @@ const envSchema = z.object({
   MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   // OpenRouter's list price of the default model (openai/gpt-4o-mini); credits are held against it.
-  MODEL_INPUT_USD_PER_MILLION_TOKENS: z.string().regex(/^\d+(\.\d+)?$/).default('0.15'),
-  MODEL_OUTPUT_USD_PER_MILLION_TOKENS: z.string().regex(/^\d+(\.\d+)?$/).default('0.6'),
+  MODEL_INPUT_USD_PER_MILLION_TOKENS: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .default('0.15'),
+  MODEL_OUTPUT_USD_PER_MILLION_TOKENS: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .default('0.6'),
   TTS_BASE_URL: z.string().url().optional(),
   TTS_API_KEY: z.string().optional(),
   TTS_MODEL: z.string().default('gpt-4o-mini-tts'),
   TTS_VOICE: z.string().default('alloy'),
-  TTS_COST_PER_MILLION_CHARS_USD: z.string().regex(/^\d+(\.\d+)?$/).default('15'),
+  TTS_COST_PER_MILLION_CHARS_USD: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .default('15'),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(300),
   RATE_LIMIT_MODEL_MAX: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_ADDRESS_MAX: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_SIGNUP_MAX: z.coerce.number().int().positive().default(10),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(256 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024),
   AUDIO_QUOTA_CLIPS: z.coerce.number().int().positive().default(100),
-  AUDIO_QUOTA_WINDOW_HOURS: z.coerce.number().int().positive().max(24 * 366).default(24),
+  AUDIO_QUOTA_WINDOW_HOURS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(24 * 366)
+    .default(24),
   SECURE_COOKIES: bool,
   TRUST_PROXY: z
     .string()
@@ -78,7 +102,12 @@ const envSchema = z.object({
   METRICS_HOST: z.string().default('127.0.0.1'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   STARTUP_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(120),
-  HOUSEKEEPING_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  HOUSEKEEPING_INTERVAL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(60),
   HOUSEKEEPING_BATCH_ROWS: z.coerce.number().int().min(1).max(10_000).default(500),
   HOUSEKEEPING_MAX_ROWS_PER_TABLE: z.coerce.number().int().positive().default(50_000),
   // Below the sweep activity's 5-minute start-to-close timeout (src/workflows/housekeeping.ts).

@@ -32,10 +32,14 @@ async function start() {
     config.model.baseUrl = fake.baseUrl;
     config.model.apiKey = 'fake-provider';
     logger.warn('*'.repeat(72));
-    logger.warn(`MODEL_PROVIDER=fake: answers come from a FAKE model provider at ${fake.baseUrl}. Translations are placeholders. Never use this for real learners.`);
+    logger.warn(
+      `MODEL_PROVIDER=fake: answers come from a FAKE model provider at ${fake.baseUrl}. Translations are placeholders. Never use this for real learners.`,
+    );
     logger.warn('*'.repeat(72));
   } else if (!config.model.apiKey) {
-    logger.warn('OPENROUTER_API_KEY is not set: captures are saved but their preparation fails until a key is configured (or run with MODEL_PROVIDER=fake to try the service).');
+    logger.warn(
+      'OPENROUTER_API_KEY is not set: captures are saved but their preparation fails until a key is configured (or run with MODEL_PROVIDER=fake to try the service).',
+    );
   }
 
   // The dependencies npm start runs are supervised: one that dies is restarted on the same
@@ -67,7 +71,13 @@ async function start() {
       log: (line: string) => logger.debug({ temporal: line.trim() }),
     };
     const first = await startTemporalDevServer(devOptions);
-    const dev = supervise({ name: 'Temporal dev server', first, restart: () => startTemporalDevServer({ ...devOptions, port: first.ports.grpc }), logger, giveUp });
+    const dev = supervise({
+      name: 'Temporal dev server',
+      first,
+      restart: () => startTemporalDevServer({ ...devOptions, port: first.ports.grpc }),
+      logger,
+      giveUp,
+    });
     supervised.push(dev);
     stops.push({ what: 'Temporal dev server', stop: () => dev.stop() });
     config.temporal.address = first.address;

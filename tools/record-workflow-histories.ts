@@ -60,7 +60,11 @@ interface Service {
   temporal: Client;
   fake: FakeProvider;
   db: pg.Client;
-  http(method: string, url: string, options?: { token?: string; cookie?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  http(
+    method: string,
+    url: string,
+    options?: { token?: string; cookie?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   newUser(): Promise<{ userId: string; token: string }>;
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
@@ -88,7 +92,11 @@ async function capture(service: Service, token: string): Promise<string> {
 const cardRun = (cardId: string) => workflowId(WORKFLOW_KINDS.cardEnrichment, cardId);
 
 async function postSentence(service: Service, token: string): Promise<string> {
-  const res = await service.http('POST', '/api/sentences?mode=async', { token, headers: { 'x-service-async': '1' }, body: { original_text: userText('I would like a coffee') } });
+  const res = await service.http('POST', '/api/sentences?mode=async', {
+    token,
+    headers: { 'x-service-async': '1' },
+    body: { original_text: userText('I would like a coffee') },
+  });
   if (res.status !== 202) throw new Error(`sentence answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.sentence.id;
 }
@@ -221,10 +229,14 @@ const SCENARIOS: Scenario[] = [
     expect: { status: 'COMPLETED', outcome: 'insufficient_credits' },
     async run(service) {
       const { userId, token } = await service.newUser();
-      const sentenceId = await whileWorkerAway(service, () => postSentence(service, token), async () => {
-        await service.db.query(`UPDATE credit_holds SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [userId]);
-        await service.db.query('UPDATE wallets SET balance = 0 WHERE user_id = $1', [userId]);
-      });
+      const sentenceId = await whileWorkerAway(
+        service,
+        () => postSentence(service, token),
+        async () => {
+          await service.db.query(`UPDATE credit_holds SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [userId]);
+          await service.db.query('UPDATE wallets SET balance = 0 WHERE user_id = $1', [userId]);
+        },
+      );
       return sentenceRun(sentenceId);
     },
   },
@@ -244,9 +256,13 @@ const SCENARIOS: Scenario[] = [
     async run(service) {
       const { token } = await service.newUser();
       const cardId = await readyCard(service, token);
-      const audioId = await whileWorkerAway(service, () => requestAudio(service, token, cardId), async (id) => {
-        await service.db.query(`UPDATE audio_clips SET engine = 'a-retired-engine' WHERE id = $1`, [id]);
-      });
+      const audioId = await whileWorkerAway(
+        service,
+        () => requestAudio(service, token, cardId),
+        async (id) => {
+          await service.db.query(`UPDATE audio_clips SET engine = 'a-retired-engine' WHERE id = $1`, [id]);
+        },
+      );
       return workflowId(WORKFLOW_KINDS.audio, audioId);
     },
   },
@@ -298,7 +314,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function closedRun(temporal: Client, id: string, timeoutMs = 120_000): Promise<WorkflowExecutionDescription> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const description = await temporal.workflow.getHandle(id).describe().catch(() => null);
+    const description = await temporal.workflow
+      .getHandle(id)
+      .describe()
+      .catch(() => null);
     if (description && description.status.name !== 'RUNNING') return description;
     if (Date.now() > deadline) throw new Error(`${id} has not closed within ${timeoutMs} ms`);
     await sleep(200);
@@ -314,7 +333,9 @@ function historyJson(history: Parameters<typeof historyToJSON>[0]): string {
   const scrub = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(scrub);
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === 'identity' && typeof inner === 'string' ? RECORDER_IDENTITY : scrub(inner)]));
+      return Object.fromEntries(
+        Object.entries(value).map(([key, inner]) => [key, key === 'identity' && typeof inner === 'string' ? RECORDER_IDENTITY : scrub(inner)]),
+      );
     }
     return typeof value === 'string' ? value.replaceAll(root, '') : value;
   };
@@ -330,7 +351,10 @@ async function bundleWorkflowsOf(revision: string): Promise<WorkflowBundle> {
     return await bundleWorkflowCode({
       workflowsPath: path.join(dir, 'src/workflows/index.ts'),
       // The old sources have no node_modules of their own: the SDK comes from this checkout.
-      webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? ['node_modules']), path.join(root, 'node_modules')] } }),
+      webpackConfigHook: (config) => ({
+        ...config,
+        resolve: { ...config.resolve, modules: [...(config.resolve?.modules ?? ['node_modules']), path.join(root, 'node_modules')] },
+      }),
       logger: { log() {}, trace() {}, debug() {}, info() {}, warn: (m: string) => console.warn(m), error: (m: string) => console.error(m) },
     });
   } finally {
@@ -339,7 +363,11 @@ async function bundleWorkflowsOf(revision: string): Promise<WorkflowBundle> {
 }
 
 async function startService(bundle: WorkflowBundle, dir: string): Promise<Service & { close(): Promise<void> }> {
-  const [database, temporalServer, fake] = await Promise.all([startEmbeddedPostgres({ dataDir: dir }), startTemporalDevServer({ uiPort: null }), startFakeProvider()]);
+  const [database, temporalServer, fake] = await Promise.all([
+    startEmbeddedPostgres({ dataDir: dir }),
+    startTemporalDevServer({ uiPort: null }),
+    startFakeProvider(),
+  ]);
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: database.url,
@@ -365,8 +393,13 @@ async function startService(bundle: WorkflowBundle, dir: string): Promise<Servic
   config.allowedOrigins.push(baseUrl);
 
   let worker: RunningWorker | undefined;
-  const startWorker = async () => { worker = await runWorker({ config, orm, model, temporal, bundle }); };
-  const stopWorker = async () => { await worker?.stop(); worker = undefined; };
+  const startWorker = async () => {
+    worker = await runWorker({ config, orm, model, temporal, bundle });
+  };
+  const stopWorker = async () => {
+    await worker?.stop();
+    worker = undefined;
+  };
   await startWorker();
 
   const http: Service['http'] = async (method, url, options = {}) => {
@@ -390,7 +423,15 @@ async function startService(bundle: WorkflowBundle, dir: string): Promise<Servic
   };
 
   return {
-    config, orm, temporal, fake, db, http, newUser, stopWorker, startWorker,
+    config,
+    orm,
+    temporal,
+    fake,
+    db,
+    http,
+    newUser,
+    stopWorker,
+    startWorker,
     async close() {
       await stopWorker();
       await app.close();
@@ -429,7 +470,9 @@ async function main() {
       const closed = await closedRun(service.temporal, id);
       const outcome = closed.typedSearchAttributes.get(outcomeKey);
       if (closed.status.name !== scenario.expect.status || outcome !== scenario.expect.outcome) {
-        throw new Error(`${scenario.name}: ${id} ended ${closed.status.name} with outcome ${outcome}, not ${JSON.stringify(scenario.expect)}; nothing is written`);
+        throw new Error(
+          `${scenario.name}: ${id} ended ${closed.status.name} with outcome ${outcome}, not ${JSON.stringify(scenario.expect)}; nothing is written`,
+        );
       }
       const json = historyJson(await service.temporal.workflow.getHandle(id).fetchHistory());
       if (json.includes(USER_TEXT_MARKER)) throw new Error(`${scenario.name}: the history of ${id} holds user text; it is not written`);
@@ -445,8 +488,11 @@ async function main() {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(() => process.exit(0), (error) => {
-    console.error(error);
-    process.exit(1);
-  });
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

@@ -35,7 +35,12 @@ export default async function library(ctx: BenchContext): Promise<void> {
     console.log(`PostgreSQL sessions meanwhile (samples every 20 ms): ${await waits()}`);
     console.log(`Temporal dev server meanwhile: ${describeTemporalWork(temporalBefore, await ctx.temporalCounters())}`);
     const goal = latencyMs === 0 ? 8 : 12;
-    ctx.report('library', `${READY_COUNT} captures → all ready, provider ${latencyMs} ms`, `${seconds.toFixed(2)} s (${(READY_COUNT / seconds).toFixed(0)} cards/s)`, { floor, goal: `≤ ${goal} s`, met: seconds <= goal });
+    ctx.report(
+      'library',
+      `${READY_COUNT} captures → all ready, provider ${latencyMs} ms`,
+      `${seconds.toFixed(2)} s (${(READY_COUNT / seconds).toFixed(0)} cards/s)`,
+      { floor, goal: `≤ ${goal} s`, met: seconds <= goal },
+    );
     console.log(`CPU while ${READY_COUNT} captures became ready (provider ${latencyMs} ms, ${seconds.toFixed(1)} s): ${cpuSplit(cpuBefore, ctx.cpu())}`);
   }
   ctx.fake.setLatency(0);
@@ -50,14 +55,25 @@ export default async function library(ctx: BenchContext): Promise<void> {
   console.log(`CPU during the capture load: ${cpuSplit(cpuBefore, ctx.cpu())}`);
   // Let the capture phase's preparations finish, so the next scenario measures a quiet system.
   await waitForReady(ctx, captureUser.userId, capture.requests.total, performance.now());
-  for (const [name, result] of [['floor (1 INSERT)', floorLoad], ['capture', capture]] as const) {
+  for (const [name, result] of [
+    ['floor (1 INSERT)', floorLoad],
+    ['capture', capture],
+  ] as const) {
     const bad = result.non2xx + result.errors + result.timeouts;
     if (bad > 0) ctx.report('library', `${name} failed requests`, String(bad));
   }
   const throughput = capture.requests.average / floorLoad.requests.average;
-  ctx.report('library', 'capture acks/s ÷ floor acks/s', `${throughput.toFixed(2)}× (${capture.requests.average.toFixed(0)})`, { floor: floorLoad.requests.average.toFixed(0), goal: '≥ 0.7×', met: throughput >= 0.7 });
+  ctx.report('library', 'capture acks/s ÷ floor acks/s', `${throughput.toFixed(2)}× (${capture.requests.average.toFixed(0)})`, {
+    floor: floorLoad.requests.average.toFixed(0),
+    goal: '≥ 0.7×',
+    met: throughput >= 0.7,
+  });
   const p99 = capture.latency.p99 / Math.max(floorLoad.latency.p99, 1);
-  ctx.report('library', 'capture p99', `${capture.latency.p99} ms (${p99.toFixed(2)}×)`, { floor: `${floorLoad.latency.p99} ms`, goal: '≤ 2× floor p99', met: p99 <= 2 });
+  ctx.report('library', 'capture p99', `${capture.latency.p99} ms (${p99.toFixed(2)}×)`, {
+    floor: `${floorLoad.latency.p99} ms`,
+    goal: '≤ 2× floor p99',
+    met: p99 <= 2,
+  });
   ctx.report('library', 'capture p50', `${capture.latency.p50} ms`, { floor: `${floorLoad.latency.p50} ms` });
 }
 
@@ -68,14 +84,18 @@ async function distinctTextLoad(ctx: BenchContext, path: string, token: string):
   const result = await ctx.load({
     connections: CONNECTIONS,
     duration: LOAD_SECONDS,
-    requests: [{
-      method: 'POST',
-      path,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ text: `bench expression ${run} number ${++counter}` }) }),
-    }],
+    requests: [
+      {
+        method: 'POST',
+        path,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ text: `bench expression ${run} number ${++counter}` }) }),
+      },
+    ],
   });
-  console.log(`${path}: ${result.requests.total} requests, ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+  console.log(
+    `${path}: ${result.requests.total} requests, ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`,
+  );
   return result;
 }
 

@@ -22,8 +22,10 @@ const rowName = (r: SimulationResult) =>
 
 export function describeRow(r: SimulationResult): string {
   const { again, hard, good, easy } = r.ratings;
-  return `${r.reviewsPerCard.toFixed(2)} reviews/card, recall at review ${(100 * r.recallAtReview).toFixed(1)} %, `
-    + `retained at day 90 ${r.expectedRetained.toFixed(1)} expected / ${r.retained90} at ≥ 90 %; again/hard/good/easy ${again}/${hard}/${good}/${easy}`;
+  return (
+    `${r.reviewsPerCard.toFixed(2)} reviews/card, recall at review ${(100 * r.recallAtReview).toFixed(1)} %, ` +
+    `retained at day 90 ${r.expectedRetained.toFixed(1)} expected / ${r.retained90} at ≥ 90 %; again/hard/good/easy ${again}/${hard}/${good}/${easy}`
+  );
 }
 
 export default async function replaySimulation(ctx: BenchContext): Promise<void> {

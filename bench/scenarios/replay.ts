@@ -32,15 +32,26 @@ export default async function replay(ctx: BenchContext): Promise<void> {
     await ctx.orm.em.fork().execute(`UPDATE replay_sessions SET finished_at = now() WHERE id = ?`, [session.sessionId]);
   }
   const open = percentiles(openMs);
-  ctx.report('replay', `open session, 50 of ${CARDS} cards p50 / p99`, `${open.p50.toFixed(1)} / ${open.p99.toFixed(1)} ms (${ratio(open.p50, baseline.latency.p50)} × floor p50)`, {
-    floor: `${baseline.latency.p50} / ${baseline.latency.p99} ms (GET /api/me)`, goal: 'p99 ≤ 20 ms', met: open.p99 <= 20,
-  });
+  ctx.report(
+    'replay',
+    `open session, 50 of ${CARDS} cards p50 / p99`,
+    `${open.p50.toFixed(1)} / ${open.p99.toFixed(1)} ms (${ratio(open.p50, baseline.latency.p50)} × floor p50)`,
+    {
+      floor: `${baseline.latency.p50} / ${baseline.latency.p99} ms (GET /api/me)`,
+      goal: 'p99 ≤ 20 ms',
+      met: open.p99 <= 20,
+    },
+  );
 
   // Resuming: the open session is returned again (what a client does on reload).
   await getJson(ctx, '/api/replay?count=50', auth);
   const resume = await ctx.load({ requests: [{ method: 'GET', path: '/api/replay?count=50' }], headers: auth, connections: 10, duration: 5 });
   ctx.report('replay', 'resume session (50 items) p50 / p99 (ms)', `${resume.latency.p50} / ${resume.latency.p99}`);
-  ctx.report('replay', 'resume session req/s', `${Math.round(resume.requests.average)}  (${ratio(resume.requests.average, baseline.requests.average)} × baseline)`);
+  ctx.report(
+    'replay',
+    'resume session req/s',
+    `${Math.round(resume.requests.average)}  (${ratio(resume.requests.average, baseline.requests.average)} × baseline)`,
+  );
   await ctx.orm.em.fork().execute(`UPDATE replay_sessions SET finished_at = now() WHERE user_id = ? AND finished_at IS NULL`, [user.userId]);
 
   // Completing: real first completions (reschedule + review log), 10 in flight at a time.
@@ -51,14 +62,16 @@ export default async function replay(ctx: BenchContext): Promise<void> {
     const session = await getJson(ctx, '/api/replay?count=50', auth);
     const queue = [...session.items] as { itemId: string }[];
     const started = performance.now();
-    await Promise.all(Array.from({ length: COMPLETION_CONCURRENCY }, async () => {
-      for (let item = queue.shift(); item; item = queue.shift()) {
-        const t = performance.now();
-        await postJson(ctx, '/api/replay', auth, { itemId: item.itemId, usedHint: false, autoFilled: false, unaidedErrors: completions % 3 });
-        completionMs.push(performance.now() - t);
-        completions++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: COMPLETION_CONCURRENCY }, async () => {
+        for (let item = queue.shift(); item; item = queue.shift()) {
+          const t = performance.now();
+          await postJson(ctx, '/api/replay', auth, { itemId: item.itemId, usedHint: false, autoFilled: false, unaidedErrors: completions % 3 });
+          completionMs.push(performance.now() - t);
+          completions++;
+        }
+      }),
+    );
     busyMs += performance.now() - started;
   }
   const complete = percentiles(completionMs);

@@ -20,9 +20,11 @@ export default async function search(ctx: BenchContext): Promise<void> {
   console.log(`seeded ${USERS} × ${CARDS_PER_USER} cards in ${Math.round((performance.now() - seeded) / 1000)} s`);
 
   const user = users[0]!;
-  const [deep] = await ctx.orm.em.fork().execute<{ id: string; created_at: Date }[]>(
-    `SELECT id, created_at FROM cards WHERE user_id = ? ORDER BY created_at DESC, id DESC OFFSET 90000 LIMIT 1`, [user.userId],
-  );
+  const [deep] = await ctx.orm.em
+    .fork()
+    .execute<{ id: string; created_at: Date }[]>(`SELECT id, created_at FROM cards WHERE user_id = ? ORDER BY created_at DESC, id DESC OFFSET 90000 LIMIT 1`, [
+      user.userId,
+    ]);
   const deepCursor = encodeCursor({ createdAt: new Date(deep!.created_at), cardId: deep!.id });
   const floor = await timed(ctx, user.token, '/api/me');
   const queries: [string, string][] = [
@@ -35,7 +37,9 @@ export default async function search(ctx: BenchContext): Promise<void> {
   for (const [name, path] of queries) {
     const result = await timed(ctx, user.token, path);
     ctx.report('search', `${name} p50 / p99`, `${result.p50.toFixed(1)} / ${result.p99.toFixed(1)} ms`, {
-      floor: `${floor.p50.toFixed(1)} / ${floor.p99.toFixed(1)} ms`, goal: `p99 ≤ ${GOAL_P99_MS} ms`, met: result.p99 <= GOAL_P99_MS,
+      floor: `${floor.p50.toFixed(1)} / ${floor.p99.toFixed(1)} ms`,
+      goal: `p99 ≤ ${GOAL_P99_MS} ms`,
+      met: result.p99 <= GOAL_P99_MS,
     });
   }
 }

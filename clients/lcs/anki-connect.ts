@@ -14,7 +14,10 @@ import { type Api, ServiceError } from './service.ts';
 export const DEFAULT_ANKI_CONNECT_URL = 'http://127.0.0.1:8765';
 
 type Fields = { Front: string; Back: string };
-interface Pushed { noteId: number; digest: string }
+interface Pushed {
+  noteId: number;
+  digest: string;
+}
 type PushState = Record<string, Record<string, Pushed>>;
 
 const stateFile = () => join(dirname(configFile()), 'anki.json');
@@ -24,15 +27,24 @@ async function ankiConnect<T>(url: string, action: string, params: object): Prom
   let answer: { result: T; error: string | null };
   try {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action, version: 6, params }) });
-    answer = await res.json() as typeof answer;
+    answer = (await res.json()) as typeof answer;
   } catch (error) {
-    throw new ServiceError(`Cannot reach AnkiConnect at ${url}: is Anki running with the AnkiConnect add-on? (${(error as Error).message})`, 'anki_unreachable', null);
+    throw new ServiceError(
+      `Cannot reach AnkiConnect at ${url}: is Anki running with the AnkiConnect add-on? (${(error as Error).message})`,
+      'anki_unreachable',
+      null,
+    );
   }
   if (answer.error) throw new ServiceError(`AnkiConnect ${action}: ${answer.error}`, 'anki_error', 502);
   return answer.result;
 }
 
-export interface PushSummary { added: number; updated: number; unchanged: number; skipped: { cardId: string; reason: string }[] }
+export interface PushSummary {
+  added: number;
+  updated: number;
+  unchanged: number;
+  skipped: { cardId: string; reason: string }[];
+}
 
 export async function pushToAnki(api: Api, ankiUrl: string): Promise<PushSummary> {
   const state = await readState();
@@ -40,7 +52,13 @@ export async function pushToAnki(api: Api, ankiUrl: string): Promise<PushSummary
   const cards = await searchLibrary(api, { status: 'ready', limit: Number.POSITIVE_INFINITY });
   const wanted = cards.flatMap((card) => {
     const e = card.enrichment!;
-    const fields = ankiFields({ text: card.text, correctedText: e.correctedText, translation: e.translation, guidance: e.usage.guidance, examples: e.usage.examples });
+    const fields = ankiFields({
+      text: card.text,
+      correctedText: e.correctedText,
+      translation: e.translation,
+      guidance: e.usage.guidance,
+      examples: e.usage.examples,
+    });
     return fields ? [{ cardId: card.cardId, fields, digest: digestOf(fields) }] : [];
   });
   const summary: PushSummary = { added: 0, updated: 0, unchanged: 0, skipped: [] };

@@ -8,7 +8,10 @@ import { dirname, join } from 'node:path';
 
 export const DEFAULT_URL = 'http://localhost:3000';
 
-export interface Connection { url: string; token: string }
+export interface Connection {
+  url: string;
+  token: string;
+}
 
 export const configFile = () => join(homedir(), '.config', 'lcs', 'config.json');
 

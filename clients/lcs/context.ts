@@ -32,7 +32,19 @@ export function fail(error: unknown, json: boolean): never {
   if (error instanceof ServiceError || error instanceof CliError) {
     if (json) {
       const code = error instanceof ServiceError ? error.code : 'cli_error';
-      console.log(JSON.stringify({ error: { code, detail: error.message, ...(error instanceof ServiceError ? { status: error.status, retryAfterSeconds: error.retryAfterSeconds } : {}) } }, null, 2));
+      console.log(
+        JSON.stringify(
+          {
+            error: {
+              code,
+              detail: error.message,
+              ...(error instanceof ServiceError ? { status: error.status, retryAfterSeconds: error.retryAfterSeconds } : {}),
+            },
+          },
+          null,
+          2,
+        ),
+      );
     }
     console.error(`lcs: ${error.message}`);
     process.exit(error.exitCode);

@@ -26,9 +26,7 @@ libraryCommands(program);
 writingCommands(program);
 exportCommands(program);
 ankiCommands(program);
-program.command('mcp')
-  .description('serve the Model Context Protocol over stdio for an agent (configured by LCS_URL and LCS_TOKEN)')
-  .action(serveMcp);
+program.command('mcp').description('serve the Model Context Protocol over stdio for an agent (configured by LCS_URL and LCS_TOKEN)').action(serveMcp);
 
 try {
   await program.parseAsync();

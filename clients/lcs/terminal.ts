@@ -41,11 +41,16 @@ function askOnTty(text: string, hidden: boolean): Promise<string> {
     // readline echoes through _writeToOutput; muting it after the question hides the typing.
     const internal = rl as unknown as { _writeToOutput(s: string): void };
     const write = internal._writeToOutput.bind(rl);
-    internal._writeToOutput = (s: string) => { if (!muted || s.includes('\n')) write(muted ? '\n' : s); };
+    internal._writeToOutput = (s: string) => {
+      if (!muted || s.includes('\n')) write(muted ? '\n' : s);
+    };
   }
   let muted = false;
   return new Promise((resolve) => {
-    rl.question(text, (answer) => { rl.close(); resolve(answer.trim()); });
+    rl.question(text, (answer) => {
+      rl.close();
+      resolve(answer.trim());
+    });
     muted = hidden;
   });
 }
@@ -63,9 +68,17 @@ export function progress(total: number) {
   };
   draw();
   return {
-    tick() { done++; draw(); },
-    note(text: string) { note = text; draw(); },
-    end() { if (shown) process.stderr.write('\r\x1b[K'); },
+    tick() {
+      done++;
+      draw();
+    },
+    note(text: string) {
+      note = text;
+      draw();
+    },
+    end() {
+      if (shown) process.stderr.write('\r\x1b[K');
+    },
   };
 }
 

@@ -9,14 +9,23 @@ import { PAGE_TRANSLATION_LIMITS } from '../../src/domain/limits.ts';
 import { chunkByBudget } from '../../src/features/page-translation/request.ts';
 import type { Api } from './service.ts';
 
-export interface Translation { text: string; detectedSourceLanguage: string }
+export interface Translation {
+  text: string;
+  detectedSourceLanguage: string;
+}
 
 export function translationRequests(texts: readonly string[], targetLanguage: string, sourceLanguage: string) {
   const entries = texts.map((text, index) => ({ id: String(index), text }));
-  const batches = chunkByBudget(entries, PAGE_TRANSLATION_LIMITS.maxTotalCodePoints)
-    .flatMap((chunk) => Array.from({ length: Math.ceil(chunk.length / PAGE_TRANSLATION_LIMITS.maxItems) }, (_, i) => chunk.slice(i * PAGE_TRANSLATION_LIMITS.maxItems, (i + 1) * PAGE_TRANSLATION_LIMITS.maxItems)));
+  const batches = chunkByBudget(entries, PAGE_TRANSLATION_LIMITS.maxTotalCodePoints).flatMap((chunk) =>
+    Array.from({ length: Math.ceil(chunk.length / PAGE_TRANSLATION_LIMITS.maxItems) }, (_, i) =>
+      chunk.slice(i * PAGE_TRANSLATION_LIMITS.maxItems, (i + 1) * PAGE_TRANSLATION_LIMITS.maxItems),
+    ),
+  );
   return batches.map((items) => ({
-    request_id: `lcs-${createHash('sha256').update(JSON.stringify([targetLanguage, sourceLanguage, items])).digest('hex').slice(0, 40)}`,
+    request_id: `lcs-${createHash('sha256')
+      .update(JSON.stringify([targetLanguage, sourceLanguage, items]))
+      .digest('hex')
+      .slice(0, 40)}`,
     target_language: targetLanguage,
     source_language: sourceLanguage,
     items,

@@ -35,8 +35,18 @@ export async function restClientTypes(document: object): Promise<string> {
 async function servedDocument(): Promise<object> {
   const { buildApp } = await import('../../src/http/app.ts');
   const { loadConfig } = await import('../../src/config.ts');
-  const unused = new Proxy({}, { get: (_target, name) => { throw new Error(`building the document touched a dependency (${String(name)})`); } });
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), orm: unused as never, temporal: unused as never, model: unused as never }, { logger: false });
+  const unused = new Proxy(
+    {},
+    {
+      get: (_target, name) => {
+        throw new Error(`building the document touched a dependency (${String(name)})`);
+      },
+    },
+  );
+  const app = await buildApp(
+    { config: loadConfig({ LOG_LEVEL: 'silent' }), orm: unused as never, temporal: unused as never, model: unused as never },
+    { logger: false },
+  );
   await app.ready();
   const document = app.swagger();
   await app.close();

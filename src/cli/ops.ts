@@ -22,7 +22,11 @@ const since = (text: string): Date => {
   if (ms === null) throw new InvalidArgumentError('a duration such as 30m, 1h, 24h or 7d');
   return new Date(Date.now() - ms);
 };
-const codes = (text: string): string[] => text.split(',').map((c) => c.trim()).filter(Boolean);
+const codes = (text: string): string[] =>
+  text
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
 
 async function withDatabase<T>(work: (orm: Orm) => Promise<T>): Promise<T> {
   const orm = await createOrm(operatorDatabaseUrl(config), { poolMax: 2 });
@@ -42,106 +46,135 @@ async function userIdOf(orm: Orm, email: string): Promise<string> {
 const print = (json: boolean, value: unknown, human: () => string) => console.log(json ? JSON.stringify(value, null, 2) : human());
 
 const program = new Command('ops')
-  .description('Answers an operator\'s questions about users, failures and costs.')
+  .description("Answers an operator's questions about users, failures and costs.")
   .option('--json', 'machine-readable output', false)
   .showHelpAfterError();
 
-program.command('user')
+program
+  .command('user')
   .description('the user id, plan, balance, what they have, and a Temporal UI link to their workflows')
   .argument('<email>')
-  .action((email: string) => withDatabase(async (orm) => {
-    const ctx = operatorContext(config, orm);
-    const userId = await userIdOf(orm, email);
-    const wallet = await getWallet(ctx, userId);
-    const query = encodeURIComponent(`LcsUserId="${userId}"`);
-    const report = {
-      userId, plan: wallet.plan, balance: wallet.balance, held: wallet.held, periodEnd: wallet.periodEnd,
-      cards: await cardCountsByStatus(ctx, userId), sentences: await sentenceCountsByStatus(ctx, userId),
-      workflows: `${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows?query=${query}`,
-    };
-    print(program.opts<{ json: boolean }>().json, report, () => [
-      `user       ${report.userId}`,
-      `plan       ${report.plan}, balance ${report.balance} credits (${report.held} held) until ${report.periodEnd}`,
-      `cards      ${counts(report.cards)}`,
-      `sentences  ${counts(report.sentences)}`,
-      `workflows  ${report.workflows}`,
-    ].join('\n'));
-  }));
+  .action((email: string) =>
+    withDatabase(async (orm) => {
+      const ctx = operatorContext(config, orm);
+      const userId = await userIdOf(orm, email);
+      const wallet = await getWallet(ctx, userId);
+      const query = encodeURIComponent(`LcsUserId="${userId}"`);
+      const report = {
+        userId,
+        plan: wallet.plan,
+        balance: wallet.balance,
+        held: wallet.held,
+        periodEnd: wallet.periodEnd,
+        cards: await cardCountsByStatus(ctx, userId),
+        sentences: await sentenceCountsByStatus(ctx, userId),
+        workflows: `${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows?query=${query}`,
+      };
+      print(program.opts<{ json: boolean }>().json, report, () =>
+        [
+          `user       ${report.userId}`,
+          `plan       ${report.plan}, balance ${report.balance} credits (${report.held} held) until ${report.periodEnd}`,
+          `cards      ${counts(report.cards)}`,
+          `sentences  ${counts(report.sentences)}`,
+          `workflows  ${report.workflows}`,
+        ].join('\n'),
+      );
+    }),
+  );
 
-program.command('failed')
+program
+  .command('failed')
   .description('cards and sentences whose preparation failed, by code')
   .option('--since <duration>', 'how far back (default 1h)', since)
   .option('--code <code>', 'only this failure code')
-  .option('--user <email>', 'only this user\'s')
-  .action(({ since: after = since('1h'), code, user }: { since?: Date; code?: string; user?: string }) => withDatabase(async (orm) => {
-    const options = { since: after, code };
-    const ctx = operatorContext(config, orm);
-    const userId = user ? await userIdOf(orm, user) : null;
-    const cards = await failedCards(ctx, options.since, options.code ?? null, userId);
-    const sentences = await failedSentences(ctx, options.since, options.code ?? null, userId);
-    const byCode = (rows: { code: string }[]) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.code]: (acc[r.code] ?? 0) + 1 }), {});
-    print(program.opts<{ json: boolean }>().json, { since: options.since, cards, sentences }, () => [
-      `since ${options.since.toISOString()}`,
-      `cards      ${cards.length} failed${cards.length ? `: ${counts(byCode(cards))}` : ''}`,
-      ...cards.slice(0, 20).map((c) => `  card ${c.cardId}  ${c.code}  ${c.failedAt.toISOString()}  user ${c.userId}`),
-      `sentences  ${sentences.length} failed${sentences.length ? `: ${counts(byCode(sentences))}` : ''}`,
-      ...sentences.slice(0, 20).map((s) => `  sentence ${s.sentenceId}  ${s.code}  ${s.failedAt.toISOString()}  user ${s.userId}`),
-      ...(cards.length > 20 || sentences.length > 20 ? ['(the first 20 of each; --json lists all)'] : []),
-    ].join('\n'));
-  }));
+  .option('--user <email>', "only this user's")
+  .action(({ since: after = since('1h'), code, user }: { since?: Date; code?: string; user?: string }) =>
+    withDatabase(async (orm) => {
+      const options = { since: after, code };
+      const ctx = operatorContext(config, orm);
+      const userId = user ? await userIdOf(orm, user) : null;
+      const cards = await failedCards(ctx, options.since, options.code ?? null, userId);
+      const sentences = await failedSentences(ctx, options.since, options.code ?? null, userId);
+      const byCode = (rows: { code: string }[]) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.code]: (acc[r.code] ?? 0) + 1 }), {});
+      print(program.opts<{ json: boolean }>().json, { since: options.since, cards, sentences }, () =>
+        [
+          `since ${options.since.toISOString()}`,
+          `cards      ${cards.length} failed${cards.length ? `: ${counts(byCode(cards))}` : ''}`,
+          ...cards.slice(0, 20).map((c) => `  card ${c.cardId}  ${c.code}  ${c.failedAt.toISOString()}  user ${c.userId}`),
+          `sentences  ${sentences.length} failed${sentences.length ? `: ${counts(byCode(sentences))}` : ''}`,
+          ...sentences.slice(0, 20).map((s) => `  sentence ${s.sentenceId}  ${s.code}  ${s.failedAt.toISOString()}  user ${s.userId}`),
+          ...(cards.length > 20 || sentences.length > 20 ? ['(the first 20 of each; --json lists all)'] : []),
+        ].join('\n'),
+      );
+    }),
+  );
 
-program.command('retry')
+program
+  .command('retry')
   // Its name before the glossary, kept for the scripts that call it.
   .alias('redrive')
-  .description('retries failed cards: prepares them again as a learner\'s retry does (the new attempt is charged once, when it succeeds)')
+  .description("retries failed cards: prepares them again as a learner's retry does (the new attempt is charged once, when it succeeds)")
   .option('--since <duration>', 'cards that failed since (default 24h)', since)
   .option('--code <codes>', 'comma-separated failure codes', INFRASTRUCTURE_CODES)
-  .option('--user <email>', 'only this user\'s cards')
+  .option('--user <email>', "only this user's cards")
   .option('--dry-run', 'only say which cards', false)
-  .action(({ since: after = since('24h'), user, ...rest }: { since?: Date; code: string; user?: string; dryRun: boolean }) => withDatabase(async (orm) => {
-    const options = { since: after, ...rest };
-    const wanted = codes(options.code);
-    const userId = user ? await userIdOf(orm, user) : null;
-    const cards = (await failedCards(operatorContext(config, orm), options.since, null, userId)).filter((c) => wanted.includes(c.code));
-    if (options.dryRun) return print(program.opts<{ json: boolean }>().json, { cards }, () => `${cards.length} card(s) would be prepared again (codes ${wanted.join(', ')})`);
-    const temporal = await connectTemporal(operatorTemporalAddress(config), config.temporal.namespace);
-    const outcomes: { cardId: string; retried: boolean; reason?: string }[] = [];
-    try {
-      for (const card of cards) {
-        try {
-          await retryPreparation(operatorContext(config, orm, temporal), card.userId, card.cardId);
-          outcomes.push({ cardId: card.cardId, retried: true });
-        } catch (error) {
-          // Retried or deleted meanwhile: the learner's own action wins.
-          outcomes.push({ cardId: card.cardId, retried: false, reason: (error as Error).message });
+  .action(({ since: after = since('24h'), user, ...rest }: { since?: Date; code: string; user?: string; dryRun: boolean }) =>
+    withDatabase(async (orm) => {
+      const options = { since: after, ...rest };
+      const wanted = codes(options.code);
+      const userId = user ? await userIdOf(orm, user) : null;
+      const cards = (await failedCards(operatorContext(config, orm), options.since, null, userId)).filter((c) => wanted.includes(c.code));
+      if (options.dryRun)
+        return print(program.opts<{ json: boolean }>().json, { cards }, () => `${cards.length} card(s) would be prepared again (codes ${wanted.join(', ')})`);
+      const temporal = await connectTemporal(operatorTemporalAddress(config), config.temporal.namespace);
+      const outcomes: { cardId: string; retried: boolean; reason?: string }[] = [];
+      try {
+        for (const card of cards) {
+          try {
+            await retryPreparation(operatorContext(config, orm, temporal), card.userId, card.cardId);
+            outcomes.push({ cardId: card.cardId, retried: true });
+          } catch (error) {
+            // Retried or deleted meanwhile: the learner's own action wins.
+            outcomes.push({ cardId: card.cardId, retried: false, reason: (error as Error).message });
+          }
         }
+      } finally {
+        await temporal.connection.close();
       }
-    } finally {
-      await temporal.connection.close();
-    }
-    const retried = outcomes.filter((o) => o.retried).length;
-    print(program.opts<{ json: boolean }>().json, { outcomes }, () => [
-      `${retried} of ${cards.length} card(s) prepared again (codes ${wanted.join(', ')}, failed since ${options.since.toISOString()})`,
-      ...outcomes.filter((o) => !o.retried).map((o) => `  skipped ${o.cardId}: ${o.reason}`),
-    ].join('\n'));
-  }));
+      const retried = outcomes.filter((o) => o.retried).length;
+      print(program.opts<{ json: boolean }>().json, { outcomes }, () =>
+        [
+          `${retried} of ${cards.length} card(s) prepared again (codes ${wanted.join(', ')}, failed since ${options.since.toISOString()})`,
+          ...outcomes.filter((o) => !o.retried).map((o) => `  skipped ${o.cardId}: ${o.reason}`),
+        ].join('\n'),
+      );
+    }),
+  );
 
-program.command('costs')
+program
+  .command('costs')
   .description('provider USD behind the charges, beside the credits charged, by kind')
   .option('--since <duration>', 'how far back (default 24h)', since)
-  .action(({ since: after = since('24h') }: { since?: Date }) => withDatabase(async (orm) => {
-    const options = { since: after };
-    const ctx = operatorContext(config, orm);
-    const kinds = await spendByKind(ctx, options.since);
-    const extraCalls = await extraPreparationCalls(ctx, options.since);
-    print(program.opts<{ json: boolean }>().json, { since: options.since, kinds, unbilledPreparationCalls: extraCalls }, () => [
-      `since ${options.since.toISOString()}`,
-      `${'kind'.padEnd(22)} ${'charges'.padStart(8)} ${'credits'.padStart(9)} ${'provider USD'.padStart(14)} ${'USD/credit'.padStart(11)}`,
-      ...kinds.map((k) => `${k.kind.padEnd(22)} ${String(k.charges).padStart(8)} ${String(k.credits).padStart(9)} ${Number(k.providerUsd).toFixed(6).padStart(14)} ${(k.credits ? Number(k.providerUsd) / k.credits : 0).toFixed(6).padStart(11)}`),
-      `card preparation calls beyond the charged one (retries, at-least-once duplicates, not billed): ${extraCalls}`,
-      'Their cost per process: lcs_provider_unbilled_cost_usd_total on the metrics listener.',
-    ].join('\n'));
-  }));
+  .action(({ since: after = since('24h') }: { since?: Date }) =>
+    withDatabase(async (orm) => {
+      const options = { since: after };
+      const ctx = operatorContext(config, orm);
+      const kinds = await spendByKind(ctx, options.since);
+      const extraCalls = await extraPreparationCalls(ctx, options.since);
+      print(program.opts<{ json: boolean }>().json, { since: options.since, kinds, unbilledPreparationCalls: extraCalls }, () =>
+        [
+          `since ${options.since.toISOString()}`,
+          `${'kind'.padEnd(22)} ${'charges'.padStart(8)} ${'credits'.padStart(9)} ${'provider USD'.padStart(14)} ${'USD/credit'.padStart(11)}`,
+          ...kinds.map(
+            (k) =>
+              `${k.kind.padEnd(22)} ${String(k.charges).padStart(8)} ${String(k.credits).padStart(9)} ${Number(k.providerUsd).toFixed(6).padStart(14)} ${(k.credits ? Number(k.providerUsd) / k.credits : 0).toFixed(6).padStart(11)}`,
+          ),
+          `card preparation calls beyond the charged one (retries, at-least-once duplicates, not billed): ${extraCalls}`,
+          'Their cost per process: lcs_provider_unbilled_cost_usd_total on the metrics listener.',
+        ].join('\n'),
+      );
+    }),
+  );
 
 function counts(byKey: Record<string, number>): string {
   const entries = Object.entries(byKey);

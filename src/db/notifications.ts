@@ -24,7 +24,10 @@ export function listen(databaseUrl: string, channel: string, onNotify: (payload:
       retry = setTimeout(() => void connect(), RECONNECT_AFTER_MS);
     };
     next.on('notification', (message) => onNotify(message.payload ?? ''));
-    next.on('error', (error) => { logger?.warn({ channel, err: error.message }, 'notification listener lost its connection'); reconnect(); });
+    next.on('error', (error) => {
+      logger?.warn({ channel, err: error.message }, 'notification listener lost its connection');
+      reconnect();
+    });
     next.on('end', reconnect);
     try {
       await next.connect();

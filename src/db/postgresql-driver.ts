@@ -15,11 +15,21 @@ import { NamedStatementClient } from './sql.ts';
  */
 class ReleasingDeadConnectionsDriver implements Driver {
   private readonly inner: Driver;
-  constructor(inner: Driver) { this.inner = inner; }
-  init() { return this.inner.init(); }
-  acquireConnection() { return this.inner.acquireConnection(); }
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) { return this.inner.beginTransaction(connection, settings); }
-  commitTransaction(connection: DatabaseConnection) { return this.inner.commitTransaction(connection); }
+  constructor(inner: Driver) {
+    this.inner = inner;
+  }
+  init() {
+    return this.inner.init();
+  }
+  acquireConnection() {
+    return this.inner.acquireConnection();
+  }
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
+    return this.inner.beginTransaction(connection, settings);
+  }
+  commitTransaction(connection: DatabaseConnection) {
+    return this.inner.commitTransaction(connection);
+  }
   async rollbackTransaction(connection: DatabaseConnection) {
     try {
       await this.inner.rollbackTransaction(connection);
@@ -27,11 +37,21 @@ class ReleasingDeadConnectionsDriver implements Driver {
       if (!isDatabaseUnavailable(error)) throw error;
     }
   }
-  savepoint(...args: Parameters<NonNullable<Driver['savepoint']>>) { return this.inner.savepoint!(...args); }
-  rollbackToSavepoint(...args: Parameters<NonNullable<Driver['rollbackToSavepoint']>>) { return this.inner.rollbackToSavepoint!(...args); }
-  releaseSavepoint(...args: Parameters<NonNullable<Driver['releaseSavepoint']>>) { return this.inner.releaseSavepoint!(...args); }
-  releaseConnection(connection: DatabaseConnection) { return this.inner.releaseConnection(connection); }
-  destroy() { return this.inner.destroy(); }
+  savepoint(...args: Parameters<NonNullable<Driver['savepoint']>>) {
+    return this.inner.savepoint!(...args);
+  }
+  rollbackToSavepoint(...args: Parameters<NonNullable<Driver['rollbackToSavepoint']>>) {
+    return this.inner.rollbackToSavepoint!(...args);
+  }
+  releaseSavepoint(...args: Parameters<NonNullable<Driver['releaseSavepoint']>>) {
+    return this.inner.releaseSavepoint!(...args);
+  }
+  releaseConnection(connection: DatabaseConnection) {
+    return this.inner.releaseConnection(connection);
+  }
+  destroy() {
+    return this.inner.destroy();
+  }
 }
 
 /**

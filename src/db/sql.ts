@@ -122,7 +122,8 @@ function nameText(name: string, text: string): void {
   const known = textByName.get(name);
   if (known === text) return;
   if (known !== undefined) throw new Error(`The prepared statement ${name} must have one text; it also ran as:\n${text}`);
-  if (STAR_COLUMNS.test(text)) throw new Error(`The prepared statement ${name} must name its columns, not select *: a migration that adds a column would break it.`);
+  if (STAR_COLUMNS.test(text))
+    throw new Error(`The prepared statement ${name} must name its columns, not select *: a migration that adds a column would break it.`);
   if (nameByText.has(text)) throw new Error(`The prepared statements ${nameByText.get(text)} and ${name} have the same text.`);
   textByName.set(name, text);
   nameByText.set(text, name);

@@ -17,9 +17,14 @@ export function parseTrustProxy(raw: string): { value: TrustProxy } | { error: s
   const value = raw.trim();
   if (value === '' || value === 'false' || value === '0') return { value: false };
   if (value === 'true' || /^\d+$/.test(value)) {
-    return { error: `${value} would believe X-Forwarded-For entries a client writes itself; list the proxies' addresses or ranges (e.g. 10.0.0.0/8, or loopback)` };
+    return {
+      error: `${value} would believe X-Forwarded-For entries a client writes itself; list the proxies' addresses or ranges (e.g. 10.0.0.0/8, or loopback)`,
+    };
   }
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const invalid = entries.filter((entry) => !RANGE_NAMES.has(entry) && !ipaddr.isValid(entry) && !ipaddr.isValidCIDR(entry));
   if (invalid.length > 0) return { error: `not an address, a CIDR range or loopback/linklocal/uniquelocal: ${invalid.join(', ')}` };
   return { value: entries };

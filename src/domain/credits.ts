@@ -4,12 +4,7 @@
  */
 import { Decimal } from 'decimal.js';
 
-export type ChargeKind =
-  | 'capture_preparation'
-  | 'work'
-  | 'audio'
-  | 'page_translation'
-  | 'sentence_translation';
+export type ChargeKind = 'capture_preparation' | 'work' | 'audio' | 'page_translation' | 'sentence_translation';
 export type Plan = 'free' | 'paid';
 
 export const CREDITS_PER_USD = 1000;
@@ -106,17 +101,7 @@ function periodStart(anchor: Date, k: number): Date {
   const month = anchor.getUTCMonth() + k; // Date.UTC normalises month overflow into the year
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   const day = Math.min(anchor.getUTCDate(), lastDay);
-  return new Date(
-    Date.UTC(
-      year,
-      month,
-      day,
-      anchor.getUTCHours(),
-      anchor.getUTCMinutes(),
-      anchor.getUTCSeconds(),
-      anchor.getUTCMilliseconds(),
-    ),
-  );
+  return new Date(Date.UTC(year, month, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
 }
 
 /** The monthly period (anchored at e.g. signup or plan change) that contains `now`. */
@@ -124,8 +109,7 @@ export function periodContaining(anchor: Date, now: Date): Period {
   if (Number.isNaN(anchor.getTime()) || Number.isNaN(now.getTime())) {
     throw new RangeError('invalid date');
   }
-  const monthsApart =
-    (now.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (now.getUTCMonth() - anchor.getUTCMonth());
+  const monthsApart = (now.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (now.getUTCMonth() - anchor.getUTCMonth());
   // Period k starts inside calendar month anchor+k, so `now` is in period monthsApart or the one before.
   let k = monthsApart;
   if (periodStart(anchor, k) > now) k -= 1;
@@ -134,10 +118,7 @@ export function periodContaining(anchor: Date, now: Date): Period {
 }
 
 /** Debits `credits` from `balance` without going below zero; what could not be paid is the shortfall. */
-export function applyCharge(
-  balance: number,
-  credits: number,
-): { debited: number; shortfall: number; balanceAfter: number } {
+export function applyCharge(balance: number, credits: number): { debited: number; shortfall: number; balanceAfter: number } {
   if (!Number.isSafeInteger(balance) || balance < 0) throw new RangeError('balance must be a non-negative integer');
   if (!Number.isSafeInteger(credits) || credits < 0) throw new RangeError('credits must be a non-negative integer');
   const debited = Math.min(balance, credits);
@@ -153,7 +134,11 @@ export type HoldDecision = { credits: number } | { refused: 'empty' | 'held' };
  * balance itself is spent, `held` when work in progress holds the rest (it settles soon).
  */
 export function holdFor(balance: number, heldByOthers: number, maxCredits: number): HoldDecision {
-  for (const [name, value] of [['balance', balance], ['heldByOthers', heldByOthers], ['maxCredits', maxCredits]] as const) {
+  for (const [name, value] of [
+    ['balance', balance],
+    ['heldByOthers', heldByOthers],
+    ['maxCredits', maxCredits],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
   }
   const available = balance - heldByOthers;

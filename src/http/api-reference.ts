@@ -8,7 +8,9 @@ import { TOKEN_PREFIX } from '../domain/limits.ts';
 import { problemCatalog } from '../domain/problems.ts';
 
 /** Every code of the catalog, in its order, so the reference cannot drift from it. */
-const problemCodeList = Object.entries(problemCatalog).map(([code, { status }]) => `\`${code}\` (${status})`).join(', ');
+const problemCodeList = Object.entries(problemCatalog)
+  .map(([code, { status }]) => `\`${code}\` (${status})`)
+  .join(', ');
 
 /**
  * The prose part of the API reference (rendered at /docs): the rules the schemas cannot state,
@@ -68,4 +70,6 @@ an unaffordable one is refused with 402 and not saved, rather than failing later
 the retry of a sync sentence or page translation that takes over its lease ends them at once.`;
 
 /** Feature areas append their section (e.g. the Replay mask and rating rules) to this list. */
-export const apiDescription = [foundation, libraryReference, sentencesReference, pageTranslationReference, replayReference, audioReference, draftsReference].filter(Boolean).join('\n\n');
+export const apiDescription = [foundation, libraryReference, sentencesReference, pageTranslationReference, replayReference, audioReference, draftsReference]
+  .filter(Boolean)
+  .join('\n\n');

@@ -32,7 +32,16 @@ import { webAppPlugin } from './web-app.ts';
 class RequestLog extends LogController {
   override incomingRequest() {}
   override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    request.log.info({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, user: request.principal?.userId }, 'request');
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        user: request.principal?.userId,
+      },
+      'request',
+    );
   }
 }
 
@@ -40,7 +49,8 @@ class RequestLog extends LogController {
  * swagger-ui needs its own scripts (no inline ones: its csp.json lists no hashes) and applies
  * inline styles; it is never framed, and calls only this origin (the validator badge is off).
  */
-const DOCS_CSP = "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+const DOCS_CSP =
+  "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
 /**
  * Builds the whole HTTP surface: REST under /api, tRPC under /trpc, the OpenAPI document and

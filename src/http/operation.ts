@@ -33,16 +33,29 @@ export interface OperationContext<A extends AuthLevel = AuthLevel, L extends boo
  * with a fresh EntityManager, since every operation but one reads the database (and tRPC spreads
  * its contexts, which would run a lazy getter anyway). The request's logger is the services' log.
  */
-export function operationContext(contexts: FeatureContexts, request: FastifyRequest, reply: FastifyReply, languages: LearnerLanguages | null): OperationContext {
+export function operationContext(
+  contexts: FeatureContexts,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  languages: LearnerLanguages | null,
+): OperationContext {
   return { ...contexts(request.log), principal: request.principal!, languages, request, reply };
 }
 
 /** The request parts REST validated, for operations whose input is not simply the body or query. */
-export interface RestParts { body: unknown; query: unknown; params: unknown; headers: unknown }
+export interface RestParts {
+  body: unknown;
+  query: unknown;
+  params: unknown;
+  headers: unknown;
+}
 
 /** REST's schemas for each part of a request, and how the validated parts make the input. */
 export interface RestInputParts<I = unknown> {
-  body?: z.ZodType; querystring?: z.ZodType; params?: z.ZodType; headers?: z.ZodType;
+  body?: z.ZodType;
+  querystring?: z.ZodType;
+  params?: z.ZodType;
+  headers?: z.ZodType;
   toInput: (parts: RestParts) => I;
 }
 
@@ -54,14 +67,23 @@ type Validated<S, Unvalidated> = S extends z.ZodType ? z.output<S> : Unvalidated
  * `toInput` runs, so `toInput` reads the parts as those schemas type them.
  */
 export function restParts<
-  B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined, H extends z.ZodType | undefined = undefined, const I = unknown,
->(
-  parts: {
-    body?: B; querystring?: Q; params?: P; headers?: H;
-    toInput: (parts: { body: Validated<B, unknown>; query: Validated<Q, unknown>; params: Validated<P, unknown>; headers: Validated<H, FastifyRequest['headers']> }) => I;
-  },
-): RestInputParts<I> {
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+  H extends z.ZodType | undefined = undefined,
+  const I = unknown,
+>(parts: {
+  body?: B;
+  querystring?: Q;
+  params?: P;
+  headers?: H;
+  toInput: (parts: {
+    body: Validated<B, unknown>;
+    query: Validated<Q, unknown>;
+    params: Validated<P, unknown>;
+    headers: Validated<H, FastifyRequest['headers']>;
+  }) => I;
+}): RestInputParts<I> {
   return parts as RestInputParts<I>;
 }
 
@@ -120,8 +142,11 @@ interface OperationBase<I extends z.ZodType, A extends AuthLevel, L extends bool
  * which is also its tRPC path and its OpenAPI operationId.
  */
 export interface Operation<
-  I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType,
-  A extends AuthLevel = AuthLevel, L extends boolean = boolean, M extends HttpMethod = HttpMethod,
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+  A extends AuthLevel = AuthLevel,
+  L extends boolean = boolean,
+  M extends HttpMethod = HttpMethod,
 > extends OperationBase<I, A, L> {
   output: O;
   rest: RestBinding<I, O> & { method: M };
@@ -170,7 +195,9 @@ export type AnyOperation = AnyJsonOperation | AnyStreamOperation;
 export type RegisteredOperation = Operation | StreamOperation;
 
 /** A feature's operations, keyed by name; a nested record is a tRPC sub-router (`account.tokens.list`). */
-export interface OperationTree { [name: string]: AnyOperation | OperationTree }
+export interface OperationTree {
+  [name: string]: AnyOperation | OperationTree;
+}
 
 /**
  * A read token may only GET (src/http/plugins/auth.ts refuses its other methods before any body

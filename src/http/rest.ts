@@ -10,9 +10,12 @@ export function restInput(operation: RegisteredOperation) {
   const { method, input: from = method === 'GET' ? 'query' : 'body' } = operation.rest;
   if (operation.input === noInput) return { schema: {}, toInput: () => undefined };
   switch (from) {
-    case 'query': return { schema: { querystring: operation.input }, toInput: (parts: RestParts): unknown => parts.query };
-    case 'body': return { schema: { body: operation.input }, toInput: (parts: RestParts): unknown => parts.body };
-    case 'params': return { schema: { params: operation.input }, toInput: (parts: RestParts): unknown => parts.params };
+    case 'query':
+      return { schema: { querystring: operation.input }, toInput: (parts: RestParts): unknown => parts.query };
+    case 'body':
+      return { schema: { body: operation.input }, toInput: (parts: RestParts): unknown => parts.body };
+    case 'params':
+      return { schema: { params: operation.input }, toInput: (parts: RestParts): unknown => parts.params };
     default: {
       const { toInput, ...schema } = from;
       return { schema, toInput };
@@ -22,7 +25,7 @@ export function restInput(operation: RegisteredOperation) {
 
 /** Success responses (204 carries no body; a stream's are documented as they are) and the problems this operation can answer. */
 function restResponses(operation: RegisteredOperation) {
-  const failures = operation.auth === 'public' ? operation.rest.problems ?? [] : [...AUTHED, ...(operation.rest.problems ?? [])];
+  const failures = operation.auth === 'public' ? (operation.rest.problems ?? []) : [...AUTHED, ...(operation.rest.problems ?? [])];
   if (isStreamOperation(operation)) return { ...operation.rest.responses, ...problems(...failures) };
   const { status, responses, problemSchemas = {} } = operation.rest;
   const success: Record<number, z.ZodType> = { ...(responses ?? { [typeof status === 'number' ? status : 200]: operation.output }) };
@@ -45,9 +48,12 @@ export function mountRest(app: App, contexts: FeatureContexts, tree: OperationTr
       url: rest.path,
       config: { auth: operation.auth, modelBacked: operation.modelBacked ?? false, requiresLanguages: operation.requiresLanguages ?? false },
       schema: {
-        operationId: name, tags: [operation.tag], summary: operation.summary,
+        operationId: name,
+        tags: [operation.tag],
+        summary: operation.summary,
         ...(rest.description ? { description: rest.description } : {}),
-        ...schema, response: restResponses(operation),
+        ...schema,
+        response: restResponses(operation),
       },
       handler: async (request, reply) => {
         const input = toInput({ body: request.body, query: request.query, params: request.params, headers: request.headers });
@@ -55,11 +61,14 @@ export function mountRest(app: App, contexts: FeatureContexts, tree: OperationTr
         if (isStreamOperation(operation)) {
           const answer = await operation.stream(ctx, input);
           // Not JSON: sent as it is, outside the response schemas, a stream as it is read.
-          return reply.code(answer.status ?? 200).headers(answer.headers).send(answer.body);
+          return reply
+            .code(answer.status ?? 200)
+            .headers(answer.headers)
+            .send(answer.body);
         }
         const output = await operation.handler(ctx, input);
         const { status, headers } = operation.rest;
-        const code = typeof status === 'function' ? status(output, input) : status ?? 200;
+        const code = typeof status === 'function' ? status(output, input) : (status ?? 200);
         if (headers) reply.headers(headers(output));
         // 204 and 304 carry no body (RFC 9110 §15.3.5, §15.4.5).
         return reply.code(code).send(code === 204 || code === 304 ? null : output);

@@ -16,7 +16,13 @@ export function readSessionCookie(config: Config, request: FastifyRequest): stri
 }
 
 export function setSessionCookie(config: Config, reply: FastifyReply, sessionId: string) {
-  reply.setCookie(sessionCookieName(config), sessionId, { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies, maxAge: SESSION_TTL_MS / 1000 });
+  reply.setCookie(sessionCookieName(config), sessionId, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    maxAge: SESSION_TTL_MS / 1000,
+  });
 }
 
 export function clearSessionCookie(config: Config, reply: FastifyReply) {

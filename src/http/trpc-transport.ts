@@ -9,7 +9,11 @@ import { jsonOperations } from './operation.ts';
 import { appRouter, feedPaths, operations } from './operations.ts';
 
 /** Paths ('library.capture') of the procedures counted in the model bucket, from their operations. */
-const modelBackedPaths = new Set(jsonOperations(operations).filter(([, operation]) => operation.modelBacked).map(([path]) => path));
+const modelBackedPaths = new Set(
+  jsonOperations(operations)
+    .filter(([, operation]) => operation.modelBacked)
+    .map(([path]) => path),
+);
 const pathOf = (request: FastifyRequest) => (request.params as { path: string }).path;
 
 /**

@@ -6,8 +6,16 @@ import { AppError, isAppError, problemBody } from '../domain/problems.ts';
 import type { FeatureContexts } from '../features/context.ts';
 import type { StatusHub } from '../features/status/hub.ts';
 import {
-  admit, isOperation, isStreamOperation, operationContext, type AnyJsonOperation, type AnyStreamOperation, type Operation, type OperationContext,
-  type OperationTree, type RegisteredOperation,
+  admit,
+  isOperation,
+  isStreamOperation,
+  operationContext,
+  type AnyJsonOperation,
+  type AnyStreamOperation,
+  type Operation,
+  type OperationContext,
+  type OperationTree,
+  type RegisteredOperation,
 } from './operation.ts';
 import type { Principal } from './plugins/auth.ts';
 import { requireLanguages } from './plugins/language-guard.ts';
@@ -24,9 +32,18 @@ export interface TrpcContext {
 }
 
 const TRPC_CODE: Record<number, TRPC_ERROR_CODE_KEY> = {
-  400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 402: 'PAYMENT_REQUIRED', 403: 'FORBIDDEN', 404: 'NOT_FOUND',
-  409: 'CONFLICT', 413: 'PAYLOAD_TOO_LARGE', 422: 'UNPROCESSABLE_CONTENT', 428: 'PRECONDITION_REQUIRED',
-  429: 'TOO_MANY_REQUESTS', 502: 'BAD_GATEWAY', 503: 'SERVICE_UNAVAILABLE',
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  422: 'UNPROCESSABLE_CONTENT',
+  428: 'PRECONDITION_REQUIRED',
+  429: 'TOO_MANY_REQUESTS',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 /** The problem a tRPC error stands for: catalog errors as they are, invalid input as REST's 400. */
@@ -104,11 +121,12 @@ export function feedOf<T>(feed: (ctx: TrpcContext & { principal: Principal }, si
     .subscription(({ ctx, signal }) => feed(ctx, signal!));
 }
 
-type ProcedureOf<T> = T extends Operation<infer I, infer O, infer _A, infer _L, infer M>
-  ? M extends 'GET'
-    ? TRPCQueryProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
-    : TRPCMutationProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
-  : never;
+type ProcedureOf<T> =
+  T extends Operation<infer I, infer O, infer _A, infer _L, infer M>
+    ? M extends 'GET'
+      ? TRPCQueryProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
+      : TRPCMutationProcedure<{ input: z.input<I>; output: z.output<O>; meta: object }>
+    : never;
 
 /** The tRPC record of an operation tree: procedures typed by their operations' schemas; REST-only streams have none. */
 export type ProceduresOf<T> = {

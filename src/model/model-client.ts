@@ -59,10 +59,7 @@ export const PRIVACY_PROVIDER_PREFERENCES = {
   require_parameters: true,
 } as const;
 
-export function createModelClient(
-  config: Config['model'],
-  deps: { fetch?: typeof fetch; logger?: ModelClientLogger } = {},
-): ModelClient {
+export function createModelClient(config: Config['model'], deps: { fetch?: typeof fetch; logger?: ModelClientLogger } = {}): ModelClient {
   const log = deps.logger;
   const http = createProviderHttp(config, deps);
   const spend = spendReporter(log);

@@ -12,8 +12,7 @@ export interface ProviderFailure {
   error: AppError;
 }
 
-export const NO_PROVIDER_MESSAGE =
-  'No model provider is configured: set OPENROUTER_API_KEY (or MODEL_PROVIDER=fake for local testing)';
+export const NO_PROVIDER_MESSAGE = 'No model provider is configured: set OPENROUTER_API_KEY (or MODEL_PROVIDER=fake for local testing)';
 
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
@@ -29,25 +28,22 @@ const PRIVACY_REFUSAL = /data policy|no endpoints found|privacy|zero data retent
 
 /** No answer at all: the request timed out or the provider could not be reached. */
 export function noAnswer(timedOutAfterMs: number | null): ProviderFailure {
-  const detail = timedOutAfterMs !== null
-    ? `The model provider did not answer within ${timedOutAfterMs} ms`
-    : 'The model provider could not be reached';
+  const detail = timedOutAfterMs !== null ? `The model provider did not answer within ${timedOutAfterMs} ms` : 'The model provider could not be reached';
   return { retryable: true, error: new AppError('service_unavailable', detail) };
 }
 
 /** A success status whose body is not JSON. */
-export const unreadableAnswer = (): ProviderFailure =>
-  ({ retryable: true, error: new AppError('service_unavailable', 'The model provider sent an unreadable response') });
+export const unreadableAnswer = (): ProviderFailure => ({
+  retryable: true,
+  error: new AppError('service_unavailable', 'The model provider sent an unreadable response'),
+});
 
 /** An error status (or an error member in a 200), with the body's message and `Retry-After`. */
 export function httpFailure(status: number, json: Record<string, unknown> | undefined, retryAfter: string | null): ProviderFailure {
   if ((status === 404 || status === 503) && PRIVACY_REFUSAL.test(errorMessage(json))) {
     return {
       retryable: false,
-      error: new AppError(
-        'privacy_routing_unavailable',
-        'No model endpoint is available that guarantees zero data retention and no data collection',
-      ),
+      error: new AppError('privacy_routing_unavailable', 'No model endpoint is available that guarantees zero data retention and no data collection'),
     };
   }
   const detail =

@@ -40,10 +40,7 @@ export interface ProviderHttp {
   readonly longestCallMs: number;
 }
 
-export function createProviderHttp(
-  config: Config['model'],
-  deps: { fetch?: typeof fetch; logger?: ModelClientLogger | undefined } = {},
-): ProviderHttp {
+export function createProviderHttp(config: Config['model'], deps: { fetch?: typeof fetch; logger?: ModelClientLogger | undefined } = {}): ProviderHttp {
   const fetchImpl = deps.fetch ?? globalThis.fetch;
   const log = deps.logger;
   const url = `${config.baseUrl.replace(/\/+$/, '')}/chat/completions`;
@@ -115,17 +112,18 @@ export function createProviderHttp(
 
   return {
     // One span and one timing per call, its quick retries included: the task and the attempts, never the prompt.
-    post: (call) => inSpan('provider call', { 'lcs.task': call.task }, async (span) => {
-      const timer = callDuration.startTimer({ task: call.task });
-      try {
-        const body = await withQuickRetries(call, span);
-        timer({ answered: 'true' });
-        return body;
-      } catch (error) {
-        timer({ answered: 'false' });
-        throw error;
-      }
-    }),
+    post: (call) =>
+      inSpan('provider call', { 'lcs.task': call.task }, async (span) => {
+        const timer = callDuration.startTimer({ task: call.task });
+        try {
+          const body = await withQuickRetries(call, span);
+          timer({ answered: 'true' });
+          return body;
+        } catch (error) {
+          timer({ answered: 'false' });
+          throw error;
+        }
+      }),
     longestCallMs: config.timeoutMs * (config.maxRetries + 1) + config.maxRetries * MAX_RETRY_AFTER_MS,
   };
 }

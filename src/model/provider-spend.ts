@@ -8,7 +8,11 @@ import { counter } from '../platform/metrics.ts';
 
 const modelCalls = counter('lcs_model_calls_total', 'Model calls by task and outcome (ok, or the problem code the call failed with)', ['task', 'outcome']);
 const providerCost = counter('lcs_provider_cost_usd_total', 'Cost the provider reported for the answers it sent, USD, by task', ['task']);
-const unbilledCost = counter('lcs_provider_unbilled_cost_usd_total', 'Provider cost of results nobody paid for, USD, by task and reason (lost calls are not in it: their cost never arrived)', ['task', 'reason']);
+const unbilledCost = counter(
+  'lcs_provider_unbilled_cost_usd_total',
+  'Provider cost of results nobody paid for, USD, by task and reason (lost calls are not in it: their cost never arrived)',
+  ['task', 'reason'],
+);
 const unbilledCalls = counter('lcs_provider_unbilled_calls_total', 'Provider calls whose result nobody paid for, by task and reason', ['task', 'reason']);
 
 /**

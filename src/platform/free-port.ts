@@ -14,7 +14,9 @@ function ephemeralPortRange(): [number, number] {
   try {
     const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
     if (low && high && low > 12_000) return [low, high];
-  } catch { /* not Linux: use the IANA dynamic range */ }
+  } catch {
+    /* not Linux: use the IANA dynamic range */
+  }
   return [49_152, 65_535];
 }
 
@@ -56,7 +58,10 @@ export async function waitForPort(host: string, port: number, timeoutMs: number)
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, host, () => { socket.destroy(); resolve(true); });
+      const socket = net.connect(port, host, () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.on('error', () => resolve(false));
     });
     if (open) return;

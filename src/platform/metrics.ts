@@ -23,7 +23,12 @@ export function counter<L extends string>(name: string, help: string, labelNames
 }
 
 /** `collect`, when given, sets the gauge at each scrape (a figure read from elsewhere, e.g. the database). */
-export function gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = [], collect?: (this: Gauge<L>) => Promise<void> | void): Gauge<L> {
+export function gauge<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[] = [],
+  collect?: (this: Gauge<L>) => Promise<void> | void,
+): Gauge<L> {
   const existing = metricsRegistry.getSingleMetric(name);
   if (existing) return existing as Gauge<L>;
   return new Gauge({ name, help, labelNames, registers: [metricsRegistry], ...(collect ? { collect } : {}) });
@@ -51,8 +56,14 @@ const APPENDED_EXPORTER_TIMEOUT_MS = 2_000;
 
 /** The registry's text, then each appended exporter's (an exporter that does not answer is left out). */
 export async function exposition(): Promise<string> {
-  const appended = await Promise.all([...appendedExporters].map((url) =>
-    fetch(url, { signal: AbortSignal.timeout(APPENDED_EXPORTER_TIMEOUT_MS) }).then((res) => (res.ok ? res.text() : ''), () => '')));
+  const appended = await Promise.all(
+    [...appendedExporters].map((url) =>
+      fetch(url, { signal: AbortSignal.timeout(APPENDED_EXPORTER_TIMEOUT_MS) }).then(
+        (res) => (res.ok ? res.text() : ''),
+        () => '',
+      ),
+    ),
+  );
   return [await metricsRegistry.metrics(), ...appended].join('\n');
 }
 

@@ -25,7 +25,9 @@ export const createLogger = (config: Config) => pino({ level: config.logLevel, b
 export async function openServices(config: Config, logger: pino.Logger): Promise<Services> {
   if (!config.databaseUrl || !config.temporal.address) throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set (npm start sets both up for you).');
   if (config.model.provider === 'fake' && !config.model.baseUrl.startsWith('http://127.0.0.1')) {
-    throw new Error('MODEL_PROVIDER=fake starts a fake provider inside `npm start` only. For separate processes, run one with `tsx tools/fake-provider/server.ts <port>` and set OPENROUTER_BASE_URL=http://127.0.0.1:<port>/api/v1.');
+    throw new Error(
+      'MODEL_PROVIDER=fake starts a fake provider inside `npm start` only. For separate processes, run one with `tsx tools/fake-provider/server.ts <port>` and set OPENROUTER_BASE_URL=http://127.0.0.1:<port>/api/v1.',
+    );
   }
   // The fake only checks that a bearer key is sent.
   if (config.model.provider === 'fake') config.model.apiKey ??= 'fake-provider';
@@ -33,19 +35,28 @@ export async function openServices(config: Config, logger: pino.Logger): Promise
   const temporalAddress = config.temporal.address;
   const deadline = Date.now() + config.startupTimeoutSeconds * 1000;
   const patience = { deadline, timeoutSeconds: config.startupTimeoutSeconds, logger };
-  const orm = await whenReachable('PostgreSQL', async () => {
-    const orm = await createOrm(databaseUrl);
-    try {
-      await migrate(orm);
-      return orm;
-    } catch (error) {
-      await orm.close(true).catch(() => {});
-      throw error;
-    }
-  }, { ...patience, isAway: isDatabaseUnavailable });
+  const orm = await whenReachable(
+    'PostgreSQL',
+    async () => {
+      const orm = await createOrm(databaseUrl);
+      try {
+        await migrate(orm);
+        return orm;
+      } catch (error) {
+        await orm.close(true).catch(() => {});
+        throw error;
+      }
+    },
+    { ...patience, isAway: isDatabaseUnavailable },
+  );
   // The client cannot tell a server that is down from a wrong address: both are waited for until the deadline.
-  const temporal = await whenReachable('Temporal', () => connectTemporal(temporalAddress, config.temporal.namespace), { ...patience, isAway: () => true })
-    .catch(async (error) => { await orm.close(); throw error; });
+  const temporal = await whenReachable('Temporal', () => connectTemporal(temporalAddress, config.temporal.namespace), {
+    ...patience,
+    isAway: () => true,
+  }).catch(async (error) => {
+    await orm.close();
+    throw error;
+  });
   await ensureSearchAttributes(temporal, config.temporal.namespace, (m) => logger.warn(m));
   const model = createModelClient(config.model, { logger });
   return {

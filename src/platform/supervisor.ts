@@ -65,7 +65,10 @@ export function supervise<T extends Dependency>(options: {
           return;
         }
         const delayMs = exponentialBackoffMs(failures, { initialMs: policy.initialDelayMs, factor: 2, maxMs: policy.maxDelayMs });
-        logger.error({ dependency: name, pid: current.pid, exit: how, restartInMs: delayMs, failuresInARow: failures }, `${name} exited unexpectedly; restarting it`);
+        logger.error(
+          { dependency: name, pid: current.pid, exit: how, restartInMs: delayMs, failuresInARow: failures },
+          `${name} exited unexpectedly; restarting it`,
+        );
         await sleep(delayMs);
         if (stopping) return;
         try {

@@ -20,7 +20,8 @@ let installed: { provider: NodeTracerProvider; processor: SpanProcessor } | unde
 export function installTracing(config: Pick<Config, 'tracing'>, options: { processor?: SpanProcessor } = {}): boolean {
   if (installed) return true;
   const endpoint = config.tracing.otlpEndpoint;
-  const processor = options.processor ?? (endpoint ? new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` })) : undefined);
+  const processor =
+    options.processor ?? (endpoint ? new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` })) : undefined);
   if (!processor) return false;
   const provider = new NodeTracerProvider({ resource: telemetryResource, spanProcessors: [processor] });
   provider.register(); // the global tracer, an AsyncLocalStorage context, W3C trace-context propagation

@@ -86,8 +86,22 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
 const START_TIMEOUT_MS = 60_000;
 
 async function launch(options: DevServerOptions, ports: DevServerPorts): Promise<DevServer> {
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(ports.grpc), '--http-port', String(ports.http),
-    '--metrics-port', String(ports.metrics), '--log-level', 'warn', '--namespace', 'default'];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(ports.grpc),
+    '--http-port',
+    String(ports.http),
+    '--metrics-port',
+    String(ports.metrics),
+    '--log-level',
+    'warn',
+    '--namespace',
+    'default',
+  ];
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
     args.push('--db-filename', path.join(options.dataDir, 'temporal.sqlite'));
@@ -102,7 +116,9 @@ async function launch(options: DevServerOptions, ports: DevServerPorts): Promise
   // The CLI prints its banner ("Temporal Server: localhost:<port>") once it is serving: an open
   // port alone may be someone else's.
   let announced: () => void;
-  const banner = new Promise<void>((resolve) => { announced = resolve; });
+  const banner = new Promise<void>((resolve) => {
+    announced = resolve;
+  });
   const collect = (d: Buffer) => {
     recent = (recent + d.toString()).slice(-20_000);
     if (new RegExp(`Temporal Server:\\s+\\S+:${ports.grpc}\\b`).test(recent)) announced();
@@ -110,12 +126,16 @@ async function launch(options: DevServerOptions, ports: DevServerPorts): Promise
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const early = exited.then(({ code, signal }) => {
     throw startFailure(recent, `exited during start-up (${signal ?? `code ${code}`})`);
   });
   let timer: NodeJS.Timeout | undefined;
-  const tooLong = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`not serving after ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS); });
+  const tooLong = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not serving after ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+  });
   try {
     await Promise.race([Promise.all([banner, waitForPort('127.0.0.1', ports.grpc, START_TIMEOUT_MS)]), early, tooLong]);
   } catch (error) {
@@ -154,8 +174,12 @@ const PORT_TAKEN = /(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-f:]*\]):(\d+)\b
  * line naming a taken port, else the last line it wrote; and which port was taken, when one was.
  */
 export function startFailure(output: string, fallback: string): DevServerStartError {
-  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean);
-  const line = lines.find((l) => l.startsWith('Error:')) ?? lines.find((l) => l.startsWith('panic:')) ?? lines.find((l) => PORT_TAKEN.test(l)) ?? lines.at(-1) ?? fallback;
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const line =
+    lines.find((l) => l.startsWith('Error:')) ?? lines.find((l) => l.startsWith('panic:')) ?? lines.find((l) => PORT_TAKEN.test(l)) ?? lines.at(-1) ?? fallback;
   const taken = PORT_TAKEN.exec(line)?.[1] ?? PORT_TAKEN.exec(output)?.[1];
   return new DevServerStartError(`Temporal dev server did not start: ${line.replace(/^(Error|panic):\s*/, '').slice(0, 300)}`, taken ? Number(taken) : null);
 }

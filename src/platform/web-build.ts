@@ -14,10 +14,12 @@ export const webBuildDir = path.join(root, 'dist', 'web');
 const stampFile = path.join(webBuildDir, '.source-hash');
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const full = path.join(dir, name);
+      return statSync(full).isDirectory() ? filesUnder(full) : [full];
+    });
 }
 
 /** A hash of what a build reads: these files and the files under these folders, and the locked dependency versions. */
@@ -52,10 +54,14 @@ export async function ensureWebBuild(log: (message: string) => void = () => {}):
   log('web app: building …');
   // A process of its own with NODE_ENV=production: Vite and React pick their production builds by
   // it, whatever the caller runs with (the test suite sets `test`), and the server never loads Vite.
-  await promisify(execFile)(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', path.join(webDir, 'vite.config.ts'), '--logLevel', 'warn'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  await promisify(execFile)(
+    process.execPath,
+    [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', path.join(webDir, 'vite.config.ts'), '--logLevel', 'warn'],
+    {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
   compressAssets(path.join(webBuildDir, 'assets'));
   writeFileSync(stampFile, hash);
   log(`web app: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -60,8 +60,11 @@ const oldestFirst: Record<Exclude<RetentionTable, 'translation_cache' | 'audio_c
     where: sql`coalesce(completed_at, claimed_at) < now() - ${p.idempotencyHours} * interval '1 hour'`,
     order: sql`coalesce(completed_at, claimed_at)`,
   }),
-  work_drafts: (p) => ({ key: sql`user_id, idempotency_key`, where: sql`created_at < now() - ${p.idempotencyHours} * interval '1 hour'`,
-    order: sql`created_at` }),
+  work_drafts: (p) => ({
+    key: sql`user_id, idempotency_key`,
+    where: sql`created_at < now() - ${p.idempotencyHours} * interval '1 hour'`,
+    order: sql`created_at`,
+  }),
 };
 
 /** The query that picks a batch's rows (also what the plan test explains). */
@@ -71,7 +74,8 @@ export function candidateSql(table: string, rule: OldestFirst, limit: number): S
 
 function deleteOldest(table: string, rule: OldestFirst): Batch {
   return async (tx, limit) => {
-    const row = await firstRow<{ n: number }>(tx,
+    const row = await firstRow<{ n: number }>(
+      tx,
       sql`WITH gone AS (DELETE FROM ${sql.table(table)} WHERE (${rule.key}) IN (${candidateSql(table, rule, limit)}) RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
     );
@@ -86,7 +90,8 @@ function deleteOldest(table: string, rule: OldestFirst): Batch {
  */
 export async function translationCacheCutoff(em: Em, p: RetentionPolicy): Promise<string> {
   // As text: a JavaScript Date would drop the microseconds the cut falls between.
-  const row = await firstRow<{ cutoff: string }>(em,
+  const row = await firstRow<{ cutoff: string }>(
+    em,
     sql`SELECT greatest(now() - ${p.translationCacheDays} * interval '1 day',
        (SELECT created_at + interval '1 microsecond' FROM translation_cache
          ORDER BY created_at DESC OFFSET ${p.translationCacheMaxRows} LIMIT 1))::text AS cutoff`,
@@ -111,7 +116,8 @@ function translationCache(cutoff: string): Batch {
   const rules = translationCacheRules(cutoff);
   return async (tx, limit) => {
     const alone = await deleteOldest('translation_cache', rules.alone)(tx, limit);
-    const calls = await firstRow<{ contexts: number; answers: number }>(tx,
+    const calls = await firstRow<{ contexts: number; answers: number }>(
+      tx,
       sql`WITH doomed AS (${candidateSql('translation_contexts', rules.calls, limit)}),
        answers AS (SELECT count(*)::int AS n FROM translation_cache WHERE context_id IN (SELECT id FROM doomed)),
        gone AS (DELETE FROM translation_contexts WHERE id IN (SELECT id FROM doomed) RETURNING 1)
@@ -141,12 +147,13 @@ function unlinkedAudio(p: RetentionPolicy): Batch {
     const due = await allRows(tx, audioSweepSql(graceDays, limit));
     const ids = [...new Set(due.map((r) => r.audio_id))];
     if (ids.length === 0) return { deleted: 0, full: false };
-    const locked = (await allRows<{ id: string }>(tx,
-      sql`SELECT id FROM audio_clips WHERE id = ANY(${ids}::uuid[]) AND status <> 'pending' FOR UPDATE SKIP LOCKED`,
-    )).map((r) => r.id);
+    const locked = (
+      await allRows<{ id: string }>(tx, sql`SELECT id FROM audio_clips WHERE id = ANY(${ids}::uuid[]) AND status <> 'pending' FOR UPDATE SKIP LOCKED`)
+    ).map((r) => r.id);
     let deleted = 0;
     if (locked.length > 0) {
-      const gone = await firstRow<{ n: number }>(tx,
+      const gone = await firstRow<{ n: number }>(
+        tx,
         sql`WITH gone AS (
            DELETE FROM audio_clips c WHERE c.id = ANY(${locked}::uuid[])
              AND NOT EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id)
@@ -158,7 +165,8 @@ function unlinkedAudio(p: RetentionPolicy): Batch {
     }
     // The old entries are done with once their clip was checked here or no longer exists; a clip
     // someone else held locked keeps them for the next batch or pass.
-    const forgotten = await firstRow<{ n: number }>(tx,
+    const forgotten = await firstRow<{ n: number }>(
+      tx,
       sql`WITH gone AS (
          DELETE FROM audio_unlinks u WHERE u.audio_id = ANY(${ids}::uuid[]) AND u.unlinked_at < now() - ${graceDays} * interval '1 day'
            AND (u.audio_id = ANY (${locked}::uuid[]) OR NOT EXISTS (SELECT 1 FROM audio_clips c WHERE c.id = u.audio_id))

@@ -6,7 +6,11 @@ import { type FailureKind, failureKind, mayRetry } from '../domain/retry-policy.
 import { counter } from '../platform/metrics.ts';
 import { catalogFailure } from './failures.ts';
 
-const activityFailures = counter('lcs_activity_failures_total', 'Failed activity attempts, by activity, catalog code and whether Temporal tries again', ['activity', 'code', 'retried']);
+const activityFailures = counter('lcs_activity_failures_total', 'Failed activity attempts, by activity, catalog code and whether Temporal tries again', [
+  'activity',
+  'code',
+  'retried',
+]);
 
 /**
  * Every failure leaves an activity as an ApplicationFailure whose type is a catalog code, so

@@ -11,7 +11,10 @@ import { gauge } from '../platform/metrics.ts';
 /** Databases of the relays running in this process; any one of them answers (they are the same database). */
 const watched = new Set<Orm>();
 
-interface Backlog { pending: number; oldestSeconds: number }
+interface Backlog {
+  pending: number;
+  oldestSeconds: number;
+}
 let reading: { at: number; backlog: Promise<Backlog | null> } | undefined;
 /** Both gauges are collected in one scrape: they share the reading made within this long. */
 const READING_REUSE_MS = 1_000;
@@ -20,10 +23,14 @@ function readBacklog(): Promise<Backlog | null> {
   const orm = [...watched].at(-1);
   if (!orm) return Promise.resolve(null);
   if (reading && Date.now() - reading.at < READING_REUSE_MS) return reading.backlog;
-  const backlog = allRows<{ pending: number; oldest_s: number | null }>(orm.em.fork(),
+  const backlog = allRows<{ pending: number; oldest_s: number | null }>(
+    orm.em.fork(),
     sql`SELECT count(*)::int AS pending, extract(epoch FROM clock_timestamp() - min(created_at))::float8 AS oldest_s
      FROM workflow_outbox WHERE dispatched_at IS NULL`,
-  ).then(([row]) => ({ pending: row!.pending, oldestSeconds: row!.oldest_s ?? 0 }), () => null); // a database away costs the scrape these two figures only
+  ).then(
+    ([row]) => ({ pending: row!.pending, oldestSeconds: row!.oldest_s ?? 0 }),
+    () => null,
+  ); // a database away costs the scrape these two figures only
   reading = { at: Date.now(), backlog };
   return backlog;
 }

@@ -80,7 +80,9 @@ type RowOutcome = StartOutcome | { error: string };
 async function startWithinDeadline(temporal: Client, row: OutboxRow, eager: boolean): Promise<RowOutcome> {
   try {
     // Inside the recording request's trace: the start, the workflow and its activities join it.
-    return await withTraceContext(row.trace_context, () => temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => startRow(temporal, row, eager)));
+    return await withTraceContext(row.trace_context, () =>
+      temporal.connection.withDeadline(Date.now() + START_DEADLINE_MS, () => startRow(temporal, row, eager)),
+    );
   } catch (error) {
     return { error: (error as Error).message.slice(0, 500) };
   }
@@ -109,7 +111,8 @@ export interface RelayPass {
  */
 export async function relayOutboxOnce(orm: Orm, temporal: Client, pass: RelayPass, logger?: Pick<Logger, 'warn'>): Promise<number> {
   const em = orm.em.fork();
-  const rows = await allRows<OutboxRow>(em,
+  const rows = await allRows<OutboxRow>(
+    em,
     sql`UPDATE workflow_outbox SET lease_expires_at = clock_timestamp() + (${RELAY_CLAIM_MS} * interval '1 millisecond')
      WHERE id IN (
        SELECT id FROM workflow_outbox
@@ -124,12 +127,18 @@ export async function relayOutboxOnce(orm: Orm, temporal: Client, pass: RelayPas
   const waiting = idsWhere((o) => o === 'after-previous-run');
   // The real time of the starts, not of a transaction that began before them.
   if (started.length > 0) {
-    await run(em, sql`UPDATE workflow_outbox SET dispatched_at = clock_timestamp(), attempts = attempts + 1, lease_expires_at = NULL
-      WHERE id = ANY(${started}::bigint[])`);
+    await run(
+      em,
+      sql`UPDATE workflow_outbox SET dispatched_at = clock_timestamp(), attempts = attempts + 1, lease_expires_at = NULL
+      WHERE id = ANY(${started}::bigint[])`,
+    );
   }
   if (waiting.length > 0) {
-    await run(em, sql`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = 'waiting for the previous run to close', lease_expires_at = NULL
-      WHERE id = ANY(${waiting}::bigint[])`);
+    await run(
+      em,
+      sql`UPDATE workflow_outbox SET attempts = attempts + 1, last_error = 'waiting for the previous run to close', lease_expires_at = NULL
+      WHERE id = ANY(${waiting}::bigint[])`,
+    );
   }
   for (const { row, outcome } of outcomes) {
     if (typeof outcome === 'string') continue;
@@ -164,7 +173,12 @@ export function startOutboxRelay(orm: Orm, temporal: Client, options: OutboxRela
     while (wanted && !stopped) {
       wanted = false;
       try {
-        const claimed = await relayOutboxOnce(orm, temporal, { taskQueue: options.taskQueue, batch: RELAY_BATCH, ...(options.eager ? { eager: true } : {}) }, logger);
+        const claimed = await relayOutboxOnce(
+          orm,
+          temporal,
+          { taskQueue: options.taskQueue, batch: RELAY_BATCH, ...(options.eager ? { eager: true } : {}) },
+          logger,
+        );
         if (claimed === RELAY_BATCH) wanted = true;
       } catch (error) {
         logger?.error({ err: error }, 'outbox relay pass failed');

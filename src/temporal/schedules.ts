@@ -100,13 +100,17 @@ type ScheduleLogger = { error: (message: string) => void };
 const consoleLogger: ScheduleLogger = { error: (message) => console.error(message) };
 
 export const ensureHousekeepingSchedule = (client: Client, config: Pick<Config, 'temporal' | 'housekeeping'>, logger: ScheduleLogger = consoleLogger) =>
-  ensureSchedule(client, housekeepingSchedule(config), (error) => logger.error(
-    `HOUSEKEEPING IS OFF: the Temporal Schedule ${housekeepingScheduleId(config.temporal.taskQueue)} could not be created or updated (${error.message}). ` +
-      'Retention bounds are not enforced until it exists: allow schedules on the namespace, or create it as the README says.',
-  ));
+  ensureSchedule(client, housekeepingSchedule(config), (error) =>
+    logger.error(
+      `HOUSEKEEPING IS OFF: the Temporal Schedule ${housekeepingScheduleId(config.temporal.taskQueue)} could not be created or updated (${error.message}). ` +
+        'Retention bounds are not enforced until it exists: allow schedules on the namespace, or create it as the README says.',
+    ),
+  );
 
 export const ensureOptimisationSchedule = (client: Client, config: Pick<Config, 'temporal'>, logger: ScheduleLogger = consoleLogger) =>
-  ensureSchedule(client, optimisationSchedule(config), (error) => logger.error(
-    `WEEKLY FSRS OPTIMISATION IS OFF: the Temporal Schedule ${optimisationScheduleId(config.temporal.taskQueue)} could not be created or updated (${error.message}). ` +
-      'Learners can still ask for a fit from their settings.',
-  ));
+  ensureSchedule(client, optimisationSchedule(config), (error) =>
+    logger.error(
+      `WEEKLY FSRS OPTIMISATION IS OFF: the Temporal Schedule ${optimisationScheduleId(config.temporal.taskQueue)} could not be created or updated (${error.message}). ` +
+        'Learners can still ask for a fit from their settings.',
+    ),
+  );

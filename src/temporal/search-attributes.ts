@@ -23,16 +23,27 @@ export const searchAttributesOf = (userId: string, kind: WorkflowKind): SearchAt
 
 /** The Temporal CLI's spelling of each type (`--search-attribute LcsUserId=Keyword`). */
 const CLI_TYPE_NAME: Record<SearchAttributeType, string> = {
-  TEXT: 'Text', KEYWORD: 'Keyword', INT: 'Int', DOUBLE: 'Double', BOOL: 'Bool', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList',
+  TEXT: 'Text',
+  KEYWORD: 'Keyword',
+  INT: 'Int',
+  DOUBLE: 'Double',
+  BOOL: 'Bool',
+  DATETIME: 'Datetime',
+  KEYWORD_LIST: 'KeywordList',
 };
 
 /** The dev server's flags that register our search attributes when it starts. */
-export const searchAttributeFlags = (): string[] =>
-  SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${CLI_TYPE_NAME[key.type]}`]);
+export const searchAttributeFlags = (): string[] => SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${CLI_TYPE_NAME[key.type]}`]);
 
 /** The operator service's numbering of the same types (temporal.api.enums.v1.IndexedValueType). */
 const INDEXED_VALUE_TYPE: Record<SearchAttributeType, number> = {
-  TEXT: 1, KEYWORD: 2, INT: 3, DOUBLE: 4, BOOL: 5, DATETIME: 6, KEYWORD_LIST: 7,
+  TEXT: 1,
+  KEYWORD: 2,
+  INT: 3,
+  DOUBLE: 4,
+  BOOL: 5,
+  DATETIME: 6,
+  KEYWORD_LIST: 7,
 };
 
 /**
@@ -51,6 +62,8 @@ export async function ensureSearchAttributes(client: Client, namespace: string, 
     });
   } catch (error) {
     const names = SEARCH_ATTRIBUTE_KEYS.map((key) => key.name).join(', ');
-    warn(`Could not register search attributes ${names}: ${(error as Error).message}. Register them on the namespace so workflows can be filtered by user, kind and outcome.`);
+    warn(
+      `Could not register search attributes ${names}: ${(error as Error).message}. Register them on the namespace so workflows can be filtered by user, kind and outcome.`,
+    );
   }
 }

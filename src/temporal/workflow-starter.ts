@@ -37,7 +37,9 @@ export interface WorkflowStart {
 export type StartSubject = Pick<WorkflowStart, 'workflowId' | 'userId' | 'kind'>;
 
 /** Where a failed cancellation is told to the operator: ids only. */
-export interface CancelLog { warn(fields: object, message: string): void }
+export interface CancelLog {
+  warn(fields: object, message: string): void;
+}
 
 export interface WorkflowStarter {
   /**

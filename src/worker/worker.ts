@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import {
-  makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, OpenTelemetryWorkflowClientInterceptor,
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+  OpenTelemetryWorkflowClientInterceptor,
 } from '@temporalio/interceptors-opentelemetry';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
@@ -59,13 +62,18 @@ export async function cachedWorkflowBundle(
       const partial = `${kept}.${process.pid}.partial`;
       writeFileSync(partial, bundle.code);
       renameSync(partial, kept); // whole or not at all, when two workers start at once
-    } catch { /* a read-only cache only costs the next start its bundling time */ }
+    } catch {
+      /* a read-only cache only costs the next start its bundling time */
+    }
     return bundle;
   }
 }
 
 const quietBundlerLogger = {
-  log: () => {}, trace: () => {}, debug: () => {}, info: () => {},
+  log: () => {},
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
   warn: (message: string) => console.warn(message),
   error: (message: string) => console.error(message),
 };
@@ -104,10 +112,14 @@ export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundl
     workflowBundle: deps.bundle ?? (await cachedWorkflowBundle(undefined, { traced })),
     activities: createActivities(deps),
     // When tracing, each activity runs in a span of its own, a child of the workflow's (src/platform/telemetry.ts).
-    ...(traced ? {
-      interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })] },
-      sinks: { exporter: makeWorkflowExporter(workflowSpanProcessor(), telemetryResource) },
-    } : {}),
+    ...(traced
+      ? {
+          interceptors: {
+            activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+          },
+          sinks: { exporter: makeWorkflowExporter(workflowSpanProcessor(), telemetryResource) },
+        }
+      : {}),
     ...WORKER_CONCURRENCY,
   });
   return { worker, connection };
@@ -131,22 +143,34 @@ export interface RunningWorker {
  * that starts those a crash left behind. Every host (npm start, npm run worker, tests, bench)
  * runs both through here, so none can forget the relay.
  */
-export async function runWorker(deps: Parameters<typeof createWorker>[0] & { temporal: Client; logger?: Pick<Logger, 'warn' | 'error'> }): Promise<RunningWorker> {
+export async function runWorker(
+  deps: Parameters<typeof createWorker>[0] & { temporal: Client; logger?: Pick<Logger, 'warn' | 'error'> },
+): Promise<RunningWorker> {
   const { worker, connection } = await createWorker(deps);
   await Promise.all([ensureHousekeepingSchedule(deps.temporal, deps.config, deps.logger), ensureOptimisationSchedule(deps.temporal, deps.config, deps.logger)]);
   // The relay starts through the worker's own connection, eagerly: the first workflow task comes
   // back in the start's answer, to this worker, without a trip through the task queue.
-  const relayClient = new Client({ connection, namespace: deps.config.temporal.namespace, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
+  const relayClient = new Client({
+    connection,
+    namespace: deps.config.temporal.namespace,
+    interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
+  });
   const databaseUrl = deps.orm.config.get('clientUrl')!;
-  const stopRelay = startOutboxRelay(deps.orm, relayClient, { taskQueue: deps.config.temporal.taskQueue, databaseUrl, pollEveryMs: OUTBOX_POLL_EVERY_MS, eager: true }, deps.logger);
+  const stopRelay = startOutboxRelay(
+    deps.orm,
+    relayClient,
+    { taskQueue: deps.config.temporal.taskQueue, databaseUrl, pollEveryMs: OUTBOX_POLL_EVERY_MS, eager: true },
+    deps.logger,
+  );
   const unwatchOutbox = watchOutbox(deps.orm);
   const done = worker.run().finally(() => connection.close());
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= (async () => {
-    unwatchOutbox();
-    await stopRelay();
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-    await done.catch(() => {}); // a worker that failed has reported it through `done`
-  })());
+  const stop = () =>
+    (stopping ??= (async () => {
+      unwatchOutbox();
+      await stopRelay();
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done.catch(() => {}); // a worker that failed has reported it through `done`
+    })());
   return { done, stop };
 }

@@ -53,12 +53,23 @@ export type Reply<Op> = {
   [S in keyof Responses<Op>]: { status: S; headers: Headers; body: Content<Responses<Op>[S]>; text: string };
 }[keyof Responses<Op>];
 /** An answer to a raw request: nothing is known of its body. */
-export interface RawReply { status: number; headers: Headers; body: any; text: string }
+export interface RawReply {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
 /** Any answer, typed or raw. */
 export type AnyReply = { status: unknown; headers: Headers; body: unknown; text: string };
 
 type Call<M extends Method> = <P extends PathsWith<M>>(path: P, ...init: InitArgs<Operation<P, M>>) => Promise<Reply<Operation<P, M>>>;
-export interface Api { GET: Call<'get'>; PUT: Call<'put'>; POST: Call<'post'>; DELETE: Call<'delete'>; PATCH: Call<'patch'> }
+export interface Api {
+  GET: Call<'get'>;
+  PUT: Call<'put'>;
+  POST: Call<'post'>;
+  DELETE: Call<'delete'>;
+  PATCH: Call<'patch'>;
+}
 
 /** The typed REST client of `target`, authenticated as `options` says. */
 export function api(target: Target, options: ClientOptions = {}): Api {
@@ -76,11 +87,13 @@ export function api(target: Target, options: ClientOptions = {}): Api {
   const defaults = authHeaders(target, options);
   // `Api` types each call; inside, one function serves every path, so openapi-fetch's own generics
   // are bypassed. It must not parse either: a CSV or an audio body is the test's to read.
-  const call = (method: Uppercase<Method>) => async (path: string, init: { headers?: HeadersOptions } = {}) => {
-    const sent = { ...init, headers: mergeHeaders(defaults, init.headers), parseAs: 'stream' };
-    const { response } = await rest.request(method as never, path as never, sent as never);
-    return reply(method, path, response.status, response.headers, texts.get(response)!, options);
-  };
+  const call =
+    (method: Uppercase<Method>) =>
+    async (path: string, init: { headers?: HeadersOptions } = {}) => {
+      const sent = { ...init, headers: mergeHeaders(defaults, init.headers), parseAs: 'stream' };
+      const { response } = await rest.request(method as never, path as never, sent as never);
+      return reply(method, path, response.status, response.headers, texts.get(response)!, options);
+    };
   return { GET: call('GET'), PUT: call('PUT'), POST: call('POST'), DELETE: call('DELETE'), PATCH: call('PATCH') } as unknown as Api;
 }
 
@@ -118,7 +131,11 @@ function reply(method: string, path: string, status: number, headers: Headers, t
     expect(status, `${method} ${path} answered ${status}: ${text}`).toBeLessThan(500);
   }
   let body: unknown = text;
-  try { body = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
   return { status, headers, body, text };
 }
 

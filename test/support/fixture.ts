@@ -2,7 +2,10 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startStack, type Stack } from './stack.ts';
 import { newUser, type TestUser } from './users.ts';
 
-export interface Started { stack: Stack; user: TestUser }
+export interface Started {
+  stack: Stack;
+  user: TestUser;
+}
 
 /**
  * The prelude of an integration file: its own stack, started before its tests and closed after
@@ -17,7 +20,9 @@ export function useStack(bind: (started: Started) => void, options: Parameters<t
     started = { stack, user: await newUser(stack) };
     bind(started);
   });
-  afterAll(async () => { await started?.stack.close(); });
+  afterAll(async () => {
+    await started?.stack.close();
+  });
   beforeEach(() => {
     started!.stack.fake.reset();
     if (options.fakeCost) started!.stack.fake.setCost(options.fakeCost);

@@ -15,7 +15,11 @@ export function withOneCharChanged(token: string): string {
   return token.slice(0, i) + replacement + token.slice(i + 1);
 }
 
-export interface Operation { method: string; path: string; template: string }
+export interface Operation {
+  method: string;
+  path: string;
+  template: string;
+}
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
 

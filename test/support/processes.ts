@@ -20,7 +20,9 @@ export function spawnService(entry: string, env: Record<string, string>): Servic
   const script = fileURLToPath(new URL(`../../${entry}`, import.meta.url));
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const collect = (d: Buffer) => { output = (output + d.toString()).slice(-200_000); };
+  const collect = (d: Buffer) => {
+    output = (output + d.toString()).slice(-200_000);
+  };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
@@ -39,12 +41,16 @@ export function spawnService(entry: string, env: Record<string, string>): Servic
 export async function waitForHttp(url: string, timeoutMs: number, process?: ServiceProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
-  void process?.exited.then(() => { exited = true; });
+  void process?.exited.then(() => {
+    exited = true;
+  });
   for (;;) {
     if (exited) throw new Error(`the process exited before ${url} answered:\n${process!.output().slice(-3000)}`);
     try {
       if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).status === 200) return;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms${process ? `:\n${process.output().slice(-3000)}` : ''}`);
     await new Promise((r) => setTimeout(r, 200));
   }

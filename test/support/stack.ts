@@ -83,7 +83,12 @@ export async function startStack(options: { env?: Record<string, string>; worker
   if (options.worker !== false) await startWorker();
 
   return {
-    config, orm, temporal, fake, app, baseUrl,
+    config,
+    orm,
+    temporal,
+    fake,
+    app,
+    baseUrl,
     context: (services = {}) => featureContexts({ config, orm, temporal, model, ...services })({ warn: () => {} }),
     stopWorker: () => stopWorker(),
     startWorker,

@@ -20,7 +20,7 @@ export async function newUser(target: Target, options: { languages?: Languages |
   const signup = await api(target).POST('/api/auth/signup', { body: { email, password } });
   expectStatus(signup, 201);
   const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
-  const languages = options.languages === undefined ? { targetLanguage: 'en', nativeLanguage: 'fr' } satisfies Languages : options.languages;
+  const languages = options.languages === undefined ? ({ targetLanguage: 'en', nativeLanguage: 'fr' } satisfies Languages) : options.languages;
   if (languages) expectStatus(await api(target, { cookie }).PUT('/api/settings/language', { body: languages }), 200);
   const minted = await mintToken(target, cookie, { name: 'test', scope: 'write' });
   return { userId: signup.body.userId, email, password, cookie, token: minted.token };

@@ -164,9 +164,7 @@ export async function startFakeProvider(options: { port?: number; host?: string 
       const input = parseOrKeep(userText);
       const responder = overrides.get(task) ?? builtInResponders[task];
       try {
-        const answer = responder
-          ? await responder(input, { model, task, schema: jsonSchema.schema })
-          : instanceOf(jsonSchema.schema, input, jsonSchema.schema);
+        const answer = responder ? await responder(input, { model, task, schema: jsonSchema.schema }) : instanceOf(jsonSchema.schema, input, jsonSchema.schema);
         content = JSON.stringify(answer);
       } catch (error) {
         const message = `Fake responder for ${task} threw: ${(error as Error).message}`;
@@ -293,9 +291,7 @@ function instanceOf(schema: any, input: unknown, root: any, depth = 0): unknown 
   const from = isRecord(input) ? input : {};
   switch (type) {
     case 'object':
-      return Object.fromEntries(
-        Object.entries(schema.properties ?? {}).map(([key, sub]) => [key, instanceOf(sub, from[key], root, depth + 1)]),
-      );
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, sub]) => [key, instanceOf(sub, from[key], root, depth + 1)]));
     case 'array': {
       const source = Array.isArray(input) ? input : [];
       const length = Math.min(Math.max(source.length, schema.minItems ?? 0), schema.maxItems ?? Infinity);

@@ -78,7 +78,12 @@ export function App() {
   }, [route?.path]);
 
   let screen: ReactNode = <p className="muted">Loading…</p>;
-  if (account.isError) screen = <p className="form-error" role="alert">The service cannot be reached. Reload the page in a moment.</p>;
+  if (account.isError)
+    screen = (
+      <p className="form-error" role="alert">
+        The service cannot be reached. Reload the page in a moment.
+      </p>
+    );
   else if (me === null && route && SIGNED_OUT_PATHS.includes(route.path)) screen = <SignIn mode={route.path === APP_PATHS.signUp ? 'signup' : 'login'} />;
   else if (me && route?.path === APP_PATHS.welcome) screen = <Welcome account={me} />;
   else if (me && hasLanguages(me) && route) {
@@ -95,9 +100,16 @@ export function App() {
 
   return (
     <NoticeContext.Provider value={notify}>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="top-bar">
-        <span className="brand"><span className="brand-mark" aria-hidden="true">“</span>Language Capture</span>
+        <span className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            “
+          </span>
+          Language Capture
+        </span>
         {me && <AccountBar account={me} />}
       </header>
       {workspace && (
@@ -133,8 +145,12 @@ function AccountBar({ account }: { account: Account }) {
   return (
     <div className="account-bar">
       <CreditsBadge />
-      <span className="who" title={account.email}>{account.email}</span>
-      <button type="button" className="quiet" onClick={() => signOut.mutate()}>Sign out</button>
+      <span className="who" title={account.email}>
+        {account.email}
+      </span>
+      <button type="button" className="quiet" onClick={() => signOut.mutate()}>
+        Sign out
+      </button>
     </div>
   );
 }

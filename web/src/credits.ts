@@ -1,7 +1,16 @@
 // Pure rules about credits as the page shows them (the service's wallet and ledger, read as they are).
 
-export interface Wallet { balance: number; held: number; monthlyAllowance: number }
-export interface LedgerEntry { kind: string; amount: number; ref: string | null; createdAt: string }
+export interface Wallet {
+  balance: number;
+  held: number;
+  monthlyAllowance: number;
+}
+export interface LedgerEntry {
+  kind: string;
+  amount: number;
+  ref: string | null;
+  createdAt: string;
+}
 
 /** Below this share of the plan's allowance the page warns: a few captures may be all that is left. */
 const LOW_SHARE = 0.1;

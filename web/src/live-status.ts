@@ -31,7 +31,10 @@ function setStreaming(now: boolean) {
 
 /** Whether the status stream is open: a screen's fallback poll runs only while it is not. */
 export function useStatusStream(): boolean {
-  return useSyncExternalStore((listener) => (listeners.add(listener), () => listeners.delete(listener)), () => streaming);
+  return useSyncExternalStore(
+    (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+    () => streaming,
+  );
 }
 
 /** A polling interval for a screen: the slow fallback while something is pending and the stream is down. */
@@ -61,9 +64,9 @@ async function cardSettled(cardId: string) {
 function resync() {
   void queryClient.invalidateQueries({
     predicate: (query) =>
-      (matchQuery(trpc.library.list.pathFilter(), query) && pendingIn.cards(query.state.data as InfiniteData<CardPage>))
-      || (matchQuery(trpc.library.get.pathFilter(), query) && pendingIn.card(query.state.data as CardDetail))
-      || (matchQuery(trpc.sentences.list.pathFilter(), query) && pendingIn.sentences(query.state.data as SentencePage)),
+      (matchQuery(trpc.library.list.pathFilter(), query) && pendingIn.cards(query.state.data as InfiniteData<CardPage>)) ||
+      (matchQuery(trpc.library.get.pathFilter(), query) && pendingIn.card(query.state.data as CardDetail)) ||
+      (matchQuery(trpc.sentences.list.pathFilter(), query) && pendingIn.sentences(query.state.data as SentencePage)),
   });
 }
 

@@ -48,7 +48,11 @@ async function sendNow(cardId: string) {
 export const sendWaitingDeletes = () => Promise.allSettled([...waiting.keys()].map(sendNow));
 
 /** The cards deleted but not yet sent: hidden from the list meanwhile. */
-export const useWaitingDeletes = () => useSyncExternalStore((listener) => {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}, () => snapshot);
+export const useWaitingDeletes = () =>
+  useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => snapshot,
+  );

@@ -2,7 +2,11 @@
 import { SENTENCE_MAX_CHARS } from '../../src/domain/limits.ts';
 
 /** The sentences of a paste: one per non-empty line, trimmed. */
-export const linesOf = (text: string) => text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+export const linesOf = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
 
 /** A line too long for the service (counted in code points), said before anything is sent. */
 export const tooLong = (line: string) => Array.from(line).length > SENTENCE_MAX_CHARS;

@@ -10,7 +10,11 @@ export const formatDay = (iso: string) => dayFormat.format(new Date(iso));
 /** "in 3 days", "10 minutes ago": the largest unit that fits. */
 export function fromNow(iso: string, now = Date.now()): string {
   const seconds = (new Date(iso).getTime() - now) / 1000;
-  for (const [unit, size] of [['day', 86400], ['hour', 3600], ['minute', 60]] as const) {
+  for (const [unit, size] of [
+    ['day', 86400],
+    ['hour', 3600],
+    ['minute', 60],
+  ] as const) {
     // 59.6 s reads better as "in 1 minute" than as "in 60 seconds".
     if (Math.abs(seconds) >= size * 0.9) return relative.format(Math.round(seconds / size), unit);
   }

@@ -8,11 +8,13 @@ import type { AppRouter } from '../../src/http/operations.ts';
  * not batch); subscriptions (the live status) as server-sent events, with the page's cookie.
  */
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [splitLink({
-    condition: (op) => op.type === 'subscription',
-    true: httpSubscriptionLink({ url: '/trpc' }),
-    false: httpLink({ url: '/trpc' }),
-  })],
+  links: [
+    splitLink({
+      condition: (op) => op.type === 'subscription',
+      true: httpSubscriptionLink({ url: '/trpc' }),
+      false: httpLink({ url: '/trpc' }),
+    }),
+  ],
 });
 
 /** The RFC 9457 problem tRPC carries under `data.problem` (src/http/trpc.ts). */

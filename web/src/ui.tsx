@@ -14,8 +14,16 @@ export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTML
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
-      {hint && <p id={`${id}-hint`} className="hint">{hint}</p>}
-      {error && <p id={`${id}-error`} className="field-error">{error}</p>}
+      {hint && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -25,19 +33,32 @@ export function SelectField({ label, children, ...select }: SelectHTMLAttributes
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} {...select}>{children}</select>
+      <select id={id} {...select}>
+        {children}
+      </select>
     </div>
   );
 }
 
 export function FormError({ message }: { message: string }) {
-  return <p className="form-error" role="alert">{message}</p>;
+  return (
+    <p className="form-error" role="alert">
+      {message}
+    </p>
+  );
 }
 
 export type Tone = 'info' | 'error' | 'ok';
 /** A notice may offer one action (e.g. Undo), which also dismisses it. */
-export interface NoticeAction { label: string; run: () => void }
-export interface NoticeState { message: string; tone: Tone; action?: NoticeAction | undefined }
+export interface NoticeAction {
+  label: string;
+  run: () => void;
+}
+export interface NoticeState {
+  message: string;
+  tone: Tone;
+  action?: NoticeAction | undefined;
+}
 
 export const NoticeContext = createContext<(message: string, tone?: Tone, action?: NoticeAction) => void>(() => {});
 export const useNotify = () => useContext(NoticeContext);
@@ -47,8 +68,22 @@ export function Notice({ notice, onDismiss }: { notice: NoticeState; onDismiss: 
   return (
     <div className="notice" data-tone={notice.tone} role="status" aria-live="polite">
       <span>{notice.message}</span>
-      {notice.action && <button type="button" onClick={() => { notice.action!.run(); onDismiss(); }}>{notice.action.label}</button>}
-      {notice.message && <button type="button" className="quiet" onClick={onDismiss} aria-label="Dismiss notice">✕</button>}
+      {notice.action && (
+        <button
+          type="button"
+          onClick={() => {
+            notice.action!.run();
+            onDismiss();
+          }}
+        >
+          {notice.action.label}
+        </button>
+      )}
+      {notice.message && (
+        <button type="button" className="quiet" onClick={onDismiss} aria-label="Dismiss notice">
+          ✕
+        </button>
+      )}
     </div>
   );
 }

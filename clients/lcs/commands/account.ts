@@ -7,7 +7,8 @@ import { ask, output } from '../terminal.ts';
 
 /** login, logout, credits. */
 export function accountCommands(program: Command) {
-  program.command('login')
+  program
+    .command('login')
     .description('store the service address and a personal token (checked with /api/me) in ~/.config/lcs/config.json')
     .action(async (_options, command: Command) => {
       const current = await resolveConnection();
@@ -19,33 +20,49 @@ export function accountCommands(program: Command) {
       const connection = { url: url || current?.url || DEFAULT_URL, token };
       const me = await connect(connection, { rateLimitRetries: 1 }).call((c) => c.GET('/api/me'));
       const file = await saveConnection(connection);
-      output(isJson(command), { email: me.email, access: me.access, url: connection.url, configFile: file },
-        () => `Logged in to ${connection.url} as ${me.email} (${me.access} token); saved to ${file}`);
+      output(
+        isJson(command),
+        { email: me.email, access: me.access, url: connection.url, configFile: file },
+        () => `Logged in to ${connection.url} as ${me.email} (${me.access} token); saved to ${file}`,
+      );
     });
 
-  program.command('logout')
+  program
+    .command('logout')
     .description('remove the stored address and token')
     .action(async (_options, command: Command) => {
       const removed = await removeConnection();
       output(isJson(command), { removed }, () => (removed ? 'Logged out: the stored token is removed.' : 'Nothing stored; nothing to remove.'));
     });
 
-  const credits = program.command('credits')
+  const credits = program
+    .command('credits')
     .description('the credit balance and plan')
     .action(async (_options, command: Command) => {
       const service = await api();
       const wallet = await service.call((c) => c.GET('/api/credits'));
-      output(isJson(command), wallet, () =>
-        `${wallet.balance - wallet.held} of ${wallet.monthlyAllowance} credits available (${wallet.held} held), ${wallet.plan} plan, renews ${wallet.periodEnd}`);
+      output(
+        isJson(command),
+        wallet,
+        () =>
+          `${wallet.balance - wallet.held} of ${wallet.monthlyAllowance} credits available (${wallet.held} held), ${wallet.plan} plan, renews ${wallet.periodEnd}`,
+      );
     });
 
-  credits.command('ledger')
+  credits
+    .command('ledger')
     .description('charges and grants, newest first')
     .option('--limit <n>', `entries (1..${LIST_LIMIT_MAX})`, '20')
     .action(async ({ limit }: { limit: string }, command: Command) => {
       const service = await api();
       const page = await service.call((c) => c.GET('/api/credits/ledger', { params: { query: { limit: Number(limit) } } }));
-      output(isJson(command), page, () =>
-        page.items.map((e) => `${e.createdAt}  ${String(e.amount).padStart(6)}  → ${String(e.balanceAfter).padStart(5)}  ${e.kind}  ${e.reason}`).join('\n') || 'No entries yet.');
+      output(
+        isJson(command),
+        page,
+        () =>
+          page.items
+            .map((e) => `${e.createdAt}  ${String(e.amount).padStart(6)}  → ${String(e.balanceAfter).padStart(5)}  ${e.kind}  ${e.reason}`)
+            .join('\n') || 'No entries yet.',
+      );
     });
 }

@@ -5,15 +5,19 @@ import { output } from '../terminal.ts';
 
 /** anki push. */
 export function ankiCommands(program: Command) {
-  program.command('anki').description('your cards in a local Anki')
+  program
+    .command('anki')
+    .description('your cards in a local Anki')
     .command('push')
     .description(`send new and changed prepared cards to Anki through AnkiConnect (deck "Language Capture")`)
-    .option('--anki-url <url>', 'AnkiConnect\'s address', DEFAULT_ANKI_CONNECT_URL)
+    .option('--anki-url <url>', "AnkiConnect's address", DEFAULT_ANKI_CONNECT_URL)
     .action(async ({ ankiUrl }: { ankiUrl: string }, command: Command) => {
       const summary = await pushToAnki(await api(), ankiUrl);
-      output(isJson(command), summary, () => [
-        `${summary.added} added, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.skipped.length} skipped`,
-        ...summary.skipped.map((s) => `  skipped ${s.cardId}: ${s.reason}`),
-      ].join('\n'));
+      output(isJson(command), summary, () =>
+        [
+          `${summary.added} added, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.skipped.length} skipped`,
+          ...summary.skipped.map((s) => `  skipped ${s.cardId}: ${s.reason}`),
+        ].join('\n'),
+      );
     });
 }

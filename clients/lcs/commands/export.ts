@@ -10,7 +10,8 @@ import { output } from '../terminal.ts';
 
 /** export: the server's streamed export, to a file or stdout. */
 export function exportCommands(program: Command) {
-  program.command('export')
+  program
+    .command('export')
     .description(`export the library (${EXPORT_FORMATS.join('|')}); Anki: File → Import the .txt`)
     .option('--format <format>', EXPORT_FORMATS.join('|'), 'csv')
     .option('-o, --output <file>', 'write to this file (stdout otherwise)')
@@ -21,7 +22,10 @@ export function exportCommands(program: Command) {
       const source = Readable.fromWeb(body);
       if (!file) {
         // stdout is the file itself; it stays open for whatever follows in the shell.
-        await pipeline(source, new Writable({ write: (chunk: Buffer, _encoding, done) => (process.stdout.write(chunk) ? done() : process.stdout.once('drain', done)) }));
+        await pipeline(
+          source,
+          new Writable({ write: (chunk: Buffer, _encoding, done) => (process.stdout.write(chunk) ? done() : process.stdout.once('drain', done)) }),
+        );
         return;
       }
       await pipeline(source, createWriteStream(file));

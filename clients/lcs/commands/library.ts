@@ -7,7 +7,8 @@ import { output, progress, stdinLines } from '../terminal.ts';
 
 /** capture, list, show, delete, retry. */
 export function libraryCommands(program: Command) {
-  program.command('capture')
+  program
+    .command('capture')
     .description('capture an expression; with no text or `-`, one expression per line of stdin')
     .argument('[text...]', 'the expression (words are joined with spaces)')
     .option('--concurrency <n>', 'requests in flight for stdin batches', '4')
@@ -18,37 +19,44 @@ export function libraryCommands(program: Command) {
       const bar = progress(lines.length);
       const service = await api({ onWait: (seconds) => bar.note(`rate limited: waiting ${seconds}s`) });
       const { results, exitCode } = await runBatch(lines, Math.max(1, Number(concurrency) || 4), bar, async (text) => {
-        const { card, reused } = await service.call((c) => c.POST('/api/library', { body: { text } })) as { card: Card; reused?: boolean };
+        const { card, reused } = (await service.call((c) => c.POST('/api/library', { body: { text } }))) as { card: Card; reused?: boolean };
         return { card, reused: reused === true };
       });
-      const items = results.map((r) => (r.ok
-        ? { text: r.line, outcome: r.value.reused ? 'reused' : 'new', cardId: r.value.card.cardId }
-        : { text: r.line, outcome: 'failed', code: r.code, detail: r.detail }));
+      const items = results.map((r) =>
+        r.ok
+          ? { text: r.line, outcome: r.value.reused ? 'reused' : 'new', cardId: r.value.card.cardId }
+          : { text: r.line, outcome: 'failed', code: r.code, detail: r.detail },
+      );
       const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
       const summary = { new: count('new'), reused: count('reused'), failed: count('failed') };
       // Failures go to stderr with their reason; stdout keeps what was captured and the summary.
       if (!isJson(command)) for (const i of items) if (i.outcome === 'failed') console.error(`lcs: ${i.text}: ${i.detail}`);
-      output(isJson(command), { items, ...summary }, () => [
-        ...items.filter((i) => i.outcome !== 'failed').map((i) => `${i.outcome.padEnd(6)}  ${i.cardId}  ${i.text}`),
-        `${summary.new} new, ${summary.reused} reused, ${summary.failed} failed`,
-      ].join('\n'));
+      output(isJson(command), { items, ...summary }, () =>
+        [
+          ...items.filter((i) => i.outcome !== 'failed').map((i) => `${i.outcome.padEnd(6)}  ${i.cardId}  ${i.text}`),
+          `${summary.new} new, ${summary.reused} reused, ${summary.failed} failed`,
+        ].join('\n'),
+      );
       process.exitCode = exitCode;
     });
 
-  program.command('list')
+  program
+    .command('list')
     .description('list and search the library, newest first')
     .option('--query <q>', 'matches text and translation, case- and accent-insensitive')
     .option('--status <status>', `only cards whose preparation is ${PREPARATION_STATUSES.join('|')}`)
     .option('--limit <n>', 'at most this many cards', '50')
     .action(async ({ query, status, limit }: { query?: string; status?: string; limit: string }, command: Command) => {
-      if (status && !(PREPARATION_STATUSES as readonly string[]).includes(status)) throw new CliError(`--status is one of ${PREPARATION_STATUSES.join(', ')}.`, EXIT.usage);
+      if (status && !(PREPARATION_STATUSES as readonly string[]).includes(status))
+        throw new CliError(`--status is one of ${PREPARATION_STATUSES.join(', ')}.`, EXIT.usage);
       const wanted = Number(limit);
       if (!Number.isInteger(wanted) || wanted < 1) throw new CliError('--limit is a whole number of cards, at least 1.', EXIT.usage);
       const shown = await searchLibrary(await api(), { query, status: status as Card['enrichmentStatus'] | undefined, limit: wanted });
       output(isJson(command), { items: shown }, () => shown.map(cardLine).join('\n') || 'No cards.');
     });
 
-  program.command('show')
+  program
+    .command('show')
     .description('one card with its preparation and scheduling')
     .argument('<cardId>')
     .action(async (cardId: string, _options, command: Command) => {
@@ -56,7 +64,8 @@ export function libraryCommands(program: Command) {
       output(isJson(command), { card }, () => cardDetail(card));
     });
 
-  program.command('delete')
+  program
+    .command('delete')
     .description('delete a card and its learning data')
     .argument('<cardId>')
     .action(async (cardId: string, _options, command: Command) => {
@@ -65,8 +74,12 @@ export function libraryCommands(program: Command) {
     });
 
   // `refresh` was this command's name: it still answers, out of the help, for the scripts that call it.
-  for (const [name, hidden] of [['retry', false], ['refresh', true]] as const) {
-    program.command(name, { hidden })
+  for (const [name, hidden] of [
+    ['retry', false],
+    ['refresh', true],
+  ] as const) {
+    program
+      .command(name, { hidden })
       .description('retry a failed card: prepare it again')
       .argument('<cardId>')
       .action(async (cardId: string, _options, command: Command) => {
@@ -75,4 +88,3 @@ export function libraryCommands(program: Command) {
       });
   }
 }
-

@@ -14,7 +14,8 @@ const readInput = (file: string) => (file === '-' ? stdinText() : readFile(file,
 export function writingCommands(program: Command) {
   const sentence = program.command('sentence').description('save sentences with their translation');
 
-  sentence.command('add')
+  sentence
+    .command('add')
     .description('save one sentence and print its translation')
     .argument('<text...>')
     .action(async (words: string[], _options, command: Command) => {
@@ -22,20 +23,28 @@ export function writingCommands(program: Command) {
       output(isJson(command), { sentence: saved }, () => `${saved.original_text}\n→ ${saved.translation ?? `(${saved.status})`}`);
     });
 
-  sentence.command('import')
+  sentence
+    .command('import')
     .description('save one sentence per line of a file (or `-` for stdin); translated in the background')
     .argument('<file>')
     .option('--concurrency <n>', 'requests in flight', '4')
     .action(async (file: string, { concurrency }: { concurrency: string }, command: Command) => {
-      const lines = (await readInput(file)).split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+      const lines = (await readInput(file))
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean);
       if (lines.length === 0) throw new CliError('No sentences in the input.', EXIT.usage);
       const bar = progress(lines.length);
       const service = await api({ onWait: (seconds) => bar.note(`rate limited: waiting ${seconds}s`) });
       const { results, exitCode } = await runBatch(lines, Math.max(1, Number(concurrency) || 4), bar, async (text) => {
         try {
-          const { sentence: saved } = await service.call((c) => c.POST('/api/sentences', {
-            params: { query: { mode: 'async' } }, headers: { 'X-Service-Async': '1' }, body: { original_text: text },
-          }));
+          const { sentence: saved } = await service.call((c) =>
+            c.POST('/api/sentences', {
+              params: { query: { mode: 'async' } },
+              headers: { 'X-Service-Async': '1' },
+              body: { original_text: text },
+            }),
+          );
           return { outcome: 'queued' as const, id: saved.id };
         } catch (error) {
           // Saved before: not a failure of this import.
@@ -47,23 +56,32 @@ export function writingCommands(program: Command) {
       const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
       const summary = { queued: count('queued'), duplicate: count('duplicate'), failed: count('failed') };
       if (!isJson(command)) for (const i of items) if ('detail' in i) console.error(`lcs: ${i.text}: ${i.detail}`);
-      output(isJson(command), { items, ...summary }, () => `${summary.queued} queued for translation, ${summary.duplicate} already saved, ${summary.failed} failed`);
+      output(
+        isJson(command),
+        { items, ...summary },
+        () => `${summary.queued} queued for translation, ${summary.duplicate} already saved, ${summary.failed} failed`,
+      );
       process.exitCode = exitCode;
     });
 
-  program.command('translate')
+  program
+    .command('translate')
     .description('translate a file (or `-` for stdin) paragraph by paragraph; a rerun of the same text is free')
     .argument('<file>')
     .requiredOption('--to <language>', 'the language to translate into (GET /api/languages)')
     .option('--from <language>', 'the source language, or auto', 'auto')
     .action(async (file: string, { to, from }: { to: string; from: string }, command: Command) => {
-      const paragraphs = (await readInput(file)).split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+      const paragraphs = (await readInput(file))
+        .split(/\n\s*\n/)
+        .map((p) => p.trim())
+        .filter(Boolean);
       if (paragraphs.length === 0) throw new CliError('Nothing to translate.', EXIT.usage);
       const result = await translateTexts(await api(), paragraphs, to, from);
       output(isJson(command), result, () => result.translations.map((t) => t.text).join('\n\n'));
     });
 
-  program.command('draft')
+  program
+    .command('draft')
     // Its name before the glossary, kept for the scripts that call it.
     .alias('work')
     .description('draft English from what you want to say (any language)')

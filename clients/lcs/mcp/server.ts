@@ -12,7 +12,7 @@ import { tools } from './tools.ts';
 
 export async function serveMcp(): Promise<void> {
   const connection = await resolveConnection();
-  if (!connection) throw new CliError('No token: set LCS_TOKEN (and LCS_URL) in the MCP client\'s configuration, or run `lcs login`.', EXIT.auth);
+  if (!connection) throw new CliError("No token: set LCS_TOKEN (and LCS_URL) in the MCP client's configuration, or run `lcs login`.", EXIT.auth);
   // An agent decides itself whether to wait: a 429 is reported with its Retry-After, not slept through.
   const api = connect(connection, { rateLimitRetries: 0 });
   const me = await api.call((c) => c.GET('/api/me'));
@@ -20,20 +20,24 @@ export async function serveMcp(): Promise<void> {
   const server = new McpServer({ name: 'language-capture', version: '0.1.0' });
   for (const [name, tool] of Object.entries(tools)) {
     if (tool.writes && me.access === 'read') continue;
-    server.registerTool(name, {
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      outputSchema: tool.outputSchema,
-      annotations: { readOnlyHint: !tool.writes, openWorldHint: false },
-    }, async (input: unknown) => {
-      try {
-        const { structured, text } = await tool.run(api, input);
-        return { structuredContent: structured, content: [{ type: 'text' as const, text }] };
-      } catch (error) {
-        if (!(error instanceof ServiceError)) throw error;
-        return { isError: true, content: [{ type: 'text' as const, text: toolErrorText(error) }] };
-      }
-    });
+    server.registerTool(
+      name,
+      {
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: { readOnlyHint: !tool.writes, openWorldHint: false },
+      },
+      async (input: unknown) => {
+        try {
+          const { structured, text } = await tool.run(api, input);
+          return { structuredContent: structured, content: [{ type: 'text' as const, text }] };
+        } catch (error) {
+          if (!(error instanceof ServiceError)) throw error;
+          return { isError: true, content: [{ type: 'text' as const, text: toolErrorText(error) }] };
+        }
+      },
+    );
   }
   await server.connect(new StdioServerTransport());
 }
@@ -42,7 +46,7 @@ export async function serveMcp(): Promise<void> {
 export function toolErrorText(error: ServiceError): string {
   const advice: Record<string, string> = {
     insufficient_credits: 'The learner has no credits left this period.',
-    language_setup_required: 'The learner must set their target and native languages in the web app\'s settings first.',
+    language_setup_required: "The learner must set their target and native languages in the web app's settings first.",
     rate_limited: `Wait ${error.retryAfterSeconds ?? 'a few'} seconds before calling again.`,
     read_only_token: 'This token may only read.',
   };

@@ -30,7 +30,10 @@ export interface ToolDefinition {
 
 /** A tool whose `run` reads its input as its input schema types it. */
 function tool<S extends z.ZodRawShape>(
-  definition: Omit<ToolDefinition, 'inputSchema' | 'run'> & { inputSchema: S; run(api: Api, input: z.output<z.ZodObject<S>>): ReturnType<ToolDefinition['run']> },
+  definition: Omit<ToolDefinition, 'inputSchema' | 'run'> & {
+    inputSchema: S;
+    run(api: Api, input: z.output<z.ZodObject<S>>): ReturnType<ToolDefinition['run']>;
+  },
 ): ToolDefinition {
   return definition;
 }
@@ -43,27 +46,34 @@ const draftRequest = workRequestSchema.shape;
 
 export const tools: Record<string, ToolDefinition> = {
   capture_expression: tool({
-    description: 'Capture an English expression into the learner\'s library as a card. Its preparation (translation, correction, usage guidance) runs in the background (get_card shows it once ready); capturing the same expression again reuses its card.',
+    description:
+      "Capture an English expression into the learner's library as a card. Its preparation (translation, correction, usage guidance) runs in the background (get_card shows it once ready); capturing the same expression again reuses its card.",
     writes: true,
     inputSchema: captureSchema.shape,
     outputSchema: captureResultSchema.shape,
     async run(api, { text }) {
-      const { card, reused } = await api.call((c) => c.POST('/api/library', { body: { text } })) as { card: Card; reused?: boolean };
-      return { structured: { card, reused: reused === true }, text: `${reused ? 'Already in the library' : 'Captured'}: ${cardText(card)} [cardId ${card.cardId}]` };
+      const { card, reused } = (await api.call((c) => c.POST('/api/library', { body: { text } }))) as { card: Card; reused?: boolean };
+      return {
+        structured: { card, reused: reused === true },
+        text: `${reused ? 'Already in the library' : 'Captured'}: ${cardText(card)} [cardId ${card.cardId}]`,
+      };
     },
   }),
   save_sentence: tool({
-    description: 'Save an English sentence and translate it into the learner\'s native language.',
+    description: "Save an English sentence and translate it into the learner's native language.",
     writes: true,
     inputSchema: { text: createSentenceSchema.shape.original_text },
     outputSchema: { sentence: sentenceSchema },
     async run(api, { text }) {
       const { sentence } = await api.call((c) => c.POST('/api/sentences', { body: { original_text: text } }));
-      return { structured: { sentence }, text: `Saved: "${sentence.original_text}"${sentence.translation ? ` → ${sentence.translation}` : ` (${sentence.status})`}` };
+      return {
+        structured: { sentence },
+        text: `Saved: "${sentence.original_text}"${sentence.translation ? ` → ${sentence.translation}` : ` (${sentence.status})`}`,
+      };
     },
   }),
   search_library: tool({
-    description: 'Search the learner\'s library (text and translation, case- and accent-insensitive), newest first.',
+    description: "Search the learner's library (text and translation, case- and accent-insensitive), newest first.",
     writes: false,
     inputSchema: {
       query: listQuerySchema.shape.query,
@@ -113,13 +123,16 @@ export const tools: Record<string, ToolDefinition> = {
     },
   }),
   get_credits: tool({
-    description: 'The learner\'s credit balance, plan and period.',
+    description: "The learner's credit balance, plan and period.",
     writes: false,
     inputSchema: {},
     outputSchema: walletSchema.shape,
     async run(api) {
       const wallet = await api.call((c) => c.GET('/api/credits'));
-      return { structured: wallet, text: `${wallet.balance - wallet.held} credits available of ${wallet.monthlyAllowance} (${wallet.plan} plan) until ${wallet.periodEnd}.` };
+      return {
+        structured: wallet,
+        text: `${wallet.balance - wallet.held} credits available of ${wallet.monthlyAllowance} (${wallet.plan} plan) until ${wallet.periodEnd}.`,
+      };
     },
   }),
   due_for_practice: tool({

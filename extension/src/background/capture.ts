@@ -20,9 +20,7 @@ export async function capture(selection: string): Promise<CaptureOutcome> {
   for (let waits = 0; ; waits++) {
     let result;
     try {
-      result = asCard
-        ? await api.POST('/api/library', { body: { text } })
-        : await api.POST('/api/sentences', { body: { original_text: text } });
+      result = asCard ? await api.POST('/api/library', { body: { text } }) : await api.POST('/api/sentences', { body: { original_text: text } });
     } catch {
       return { state: 'failed', ...unreachable(serviceUrl) };
     }

@@ -16,9 +16,10 @@ chrome.runtime.onInstalled.addListener(() => {
   chrome.contextMenus.create({ id: CAPTURE_MENU, title: 'Capture to library', contexts: ['selection'] });
 });
 
-const tell = (tabId: number, command: PageCommand) => chrome.tabs.sendMessage(tabId, command).catch(() => {
-  // A page without the content script (the browser's own pages): nothing to show there.
-});
+const tell = (tabId: number, command: PageCommand) =>
+  chrome.tabs.sendMessage(tabId, command).catch(() => {
+    // A page without the content script (the browser's own pages): nothing to show there.
+  });
 
 chrome.contextMenus.onClicked.addListener((info, tab) => {
   if (info.menuItemId !== CAPTURE_MENU || !info.selectionText || tab?.id === undefined) return;
@@ -34,11 +35,17 @@ chrome.commands.onCommand.addListener((command, tab) => {
 
 async function answer(request: Request, sender: chrome.runtime.MessageSender): Promise<Answers[Request['type']]> {
   switch (request.type) {
-    case 'capture': return capture(request.text);
-    case 'card-progress': return cardProgress(request.cardId);
-    case 'known-expressions': return knownExpressions();
-    case 'page-opened': return { autoTranslate: isAutoTranslated(sender.tab?.url, (await loadSettings()).autoTranslateSites) };
-    case 'open-options': await chrome.runtime.openOptionsPage(); return null;
+    case 'capture':
+      return capture(request.text);
+    case 'card-progress':
+      return cardProgress(request.cardId);
+    case 'known-expressions':
+      return knownExpressions();
+    case 'page-opened':
+      return { autoTranslate: isAutoTranslated(sender.tab?.url, (await loadSettings()).autoTranslateSites) };
+    case 'open-options':
+      await chrome.runtime.openOptionsPage();
+      return null;
   }
 }
 

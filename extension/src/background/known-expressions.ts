@@ -7,7 +7,11 @@ import { serviceClient } from '../shared/service.ts';
  * service worker's naps, never written to disk): each page asks the service again, and while the
  * library is unchanged the answer is a bodiless 304. Nothing of the page is sent.
  */
-interface Kept { owner: string; etag: string; expressions: KnownExpression[] }
+interface Kept {
+  owner: string;
+  etag: string;
+  expressions: KnownExpression[];
+}
 const KEY = 'knownExpressions';
 
 /** Whose list it is: the service and a hash of the token (the token itself is kept in one place only). */

@@ -44,7 +44,10 @@ export class PageTranslationQueue {
       }
     }
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.due = true; this.pump(); }, FLUSH_AFTER_MS);
+    this.timer = setTimeout(() => {
+      this.due = true;
+      this.pump();
+    }, FLUSH_AFTER_MS);
     this.pump();
   }
 

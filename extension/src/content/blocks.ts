@@ -16,9 +16,15 @@ export const SEEN = 'data-lcs-block';
 
 /** What this page leaves alone beyond the elements that hold no prose; a seen element is always a block. */
 function skipped(element: Element): boolean {
-  return isExtensionNode(element) || element.hasAttribute(SEEN) || element.getAttribute('translate') === 'no'
-    || element.classList.contains('notranslate') || (element instanceof HTMLElement && element.isContentEditable)
-    || element.getAttribute('aria-hidden') === 'true' || (element instanceof HTMLElement && element.hidden === true);
+  return (
+    isExtensionNode(element) ||
+    element.hasAttribute(SEEN) ||
+    element.getAttribute('translate') === 'no' ||
+    element.classList.contains('notranslate') ||
+    (element instanceof HTMLElement && element.isContentEditable) ||
+    element.getAttribute('aria-hidden') === 'true' ||
+    (element instanceof HTMLElement && element.hidden === true)
+  );
 }
 
 /** The blocks under `root` (itself included) not yet seen, in document order. */

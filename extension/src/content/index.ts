@@ -69,10 +69,20 @@ chrome.runtime.onMessage.addListener((command: PageCommand) => {
       else ui.toast('Select some text first, then capture it.');
       break;
     }
-    case 'show-capture': showOutcome(command.outcome); break;
-    case 'translate-page': translation.translateOrToggle(); break;
-    case 'toggle-translation': translation.toggle(); break;
+    case 'show-capture':
+      showOutcome(command.outcome);
+      break;
+    case 'translate-page':
+      translation.translateOrToggle();
+      break;
+    case 'toggle-translation':
+      translation.toggle();
+      break;
   }
 });
 
-void ask({ type: 'page-opened' }).then(({ autoTranslate }) => { if (autoTranslate) translation.start(); }).catch(() => {});
+void ask({ type: 'page-opened' })
+  .then(({ autoTranslate }) => {
+    if (autoTranslate) translation.start();
+  })
+  .catch(() => {});

@@ -6,7 +6,30 @@
  */
 
 /** Inline elements kept whole and untranslated (so are editable ones and those marked translate="no"). */
-const KEPT = new Set(['CODE', 'KBD', 'SAMP', 'VAR', 'BR', 'IMG', 'SVG', 'MATH', 'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'SCRIPT', 'STYLE', 'NOSCRIPT', 'CANVAS', 'VIDEO', 'AUDIO', 'IFRAME', 'OBJECT', 'PICTURE', 'WBR']);
+const KEPT = new Set([
+  'CODE',
+  'KBD',
+  'SAMP',
+  'VAR',
+  'BR',
+  'IMG',
+  'SVG',
+  'MATH',
+  'INPUT',
+  'SELECT',
+  'TEXTAREA',
+  'BUTTON',
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'CANVAS',
+  'VIDEO',
+  'AUDIO',
+  'IFRAME',
+  'OBJECT',
+  'PICTURE',
+  'WBR',
+]);
 const PAIR_NAMES: Record<string, string> = { A: 'a', B: 'b', STRONG: 'b', I: 'i', EM: 'i', U: 'u', MARK: 'm', Q: 'q' };
 const PLACEHOLDER = /<(\/?)([a-z]+)(\d+)>|\{(\d+)\}/g;
 
@@ -18,14 +41,16 @@ export interface SerialisedBlock {
 
 export function serialiseBlock(block: Element): SerialisedBlock {
   const nodes: Node[] = [];
-  const walk = (parent: Node): string => Array.from(parent.childNodes, (node): string => {
-    if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
-    if (!(node instanceof Element) || isExtensionNode(node)) return '';
-    const n = nodes.push(node) - 1;
-    if (KEPT.has(node.tagName.toUpperCase()) || node.getAttribute('translate') === 'no' || (node instanceof HTMLElement && node.isContentEditable)) return `{${n}}`;
-    const name = PAIR_NAMES[node.tagName.toUpperCase()] ?? 's';
-    return `<${name}${n}>${walk(node)}</${name}${n}>`;
-  }).join('');
+  const walk = (parent: Node): string =>
+    Array.from(parent.childNodes, (node): string => {
+      if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+      if (!(node instanceof Element) || isExtensionNode(node)) return '';
+      const n = nodes.push(node) - 1;
+      if (KEPT.has(node.tagName.toUpperCase()) || node.getAttribute('translate') === 'no' || (node instanceof HTMLElement && node.isContentEditable))
+        return `{${n}}`;
+      const name = PAIR_NAMES[node.tagName.toUpperCase()] ?? 's';
+      return `<${name}${n}>${walk(node)}</${name}${n}>`;
+    }).join('');
   return { text: walk(block).replace(/\s+/g, ' ').trim(), nodes };
 }
 
@@ -45,8 +70,9 @@ export function restoreTranslation(translation: string, nodes: readonly Node[]):
     const node = nodes[Number(number ?? brace)];
     if (!node) current().appendChild(document.createTextNode(match[0]));
     else if (brace !== undefined) current().appendChild(copyOf(node, true));
-    else if (closing) { if (open.length > 1) open.pop(); }
-    else open.push(current().appendChild(copyOf(node, false)));
+    else if (closing) {
+      if (open.length > 1) open.pop();
+    } else open.push(current().appendChild(copyOf(node, false)));
   }
   current().appendChild(document.createTextNode(translation.slice(last)));
   return fragment;

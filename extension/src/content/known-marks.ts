@@ -11,8 +11,10 @@ export function markKnown(block: Element, expressions: readonly KnownExpression[
   if (expressions.length === 0) return 0;
   const texts: Text[] = [];
   const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {
-    acceptNode: (node) => node instanceof Element && (isExtensionNode(node) || node.classList.contains('lcs-known') || ['CODE', 'PRE', 'KBD', 'SAMP'].includes(node.tagName))
-      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+    acceptNode: (node) =>
+      node instanceof Element && (isExtensionNode(node) || node.classList.contains('lcs-known') || ['CODE', 'PRE', 'KBD', 'SAMP'].includes(node.tagName))
+        ? NodeFilter.FILTER_REJECT
+        : NodeFilter.FILTER_ACCEPT,
   });
   for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node instanceof Text) texts.push(node);
   let marked = 0;

@@ -83,12 +83,15 @@ export class PageTranslation {
     }
     if (items.size === 0) return;
     // The observer's first report says which blocks are near the viewport: those go first.
-    const observer = new IntersectionObserver((entries) => {
-      observer.disconnect();
-      const near = new Set(entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target));
-      const ordered = [...items].sort(([a], [b]) => Number(near.has(b)) - Number(near.has(a))).map(([, item]) => item);
-      this.connect().postMessage({ type: 'translate', items: ordered } satisfies PageTranslationPortMessage);
-    }, { rootMargin: NEAR_VIEWPORT });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        observer.disconnect();
+        const near = new Set(entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target));
+        const ordered = [...items].sort(([a], [b]) => Number(near.has(b)) - Number(near.has(a))).map(([, item]) => item);
+        this.connect().postMessage({ type: 'translate', items: ordered } satisfies PageTranslationPortMessage);
+      },
+      { rootMargin: NEAR_VIEWPORT },
+    );
     for (const block of items.keys()) observer.observe(block);
   }
 
@@ -106,11 +109,16 @@ export class PageTranslation {
       entry.block.setAttribute(SEEN, 'translated');
       void this.known.then((expressions) => markKnown(entry.block, expressions));
     } else if (message.type === 'stopped') {
-      this.ui.toast(`Translation stopped. ${message.message}`, { state: 'failed', sticky: true, ...(message.openOptions ? { openOptions: () => void ask({ type: 'open-options' }) } : {}) });
+      this.ui.toast(`Translation stopped. ${message.message}`, {
+        state: 'failed',
+        sticky: true,
+        ...(message.openOptions ? { openOptions: () => void ask({ type: 'open-options' }) } : {}),
+      });
     } else if (message.type === 'waiting') {
       this.ui.toast(`The service asks to wait ${message.seconds} s; the translation goes on after that.`);
     }
   }
 }
 
-const isOwnNode = (node: Node) => node instanceof Element && (node.classList.contains('lcs-translation') || node.classList.contains('lcs-known') || node.tagName === 'LCS-UI');
+const isOwnNode = (node: Node) =>
+  node instanceof Element && (node.classList.contains('lcs-translation') || node.classList.contains('lcs-known') || node.tagName === 'LCS-UI');

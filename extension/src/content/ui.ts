@@ -43,7 +43,9 @@ export function createUi(): Ui {
   captureButton.addEventListener('click', () => onCapture());
   switchButton.addEventListener('click', () => onToggle());
   toastAction.addEventListener('click', () => openOptions());
-  const attach = () => { if (!host.isConnected) document.documentElement.append(host); };
+  const attach = () => {
+    if (!host.isConnected) document.documentElement.append(host);
+  };
 
   return {
     showCaptureButton(at, callback) {
@@ -53,7 +55,9 @@ export function createUi(): Ui {
       captureButton.style.top = `${Math.min(at.bottom + 6, innerHeight - 36)}px`;
       captureButton.hidden = false;
     },
-    hideCaptureButton() { captureButton.hidden = true; },
+    hideCaptureButton() {
+      captureButton.hidden = true;
+    },
     toast(message, { state = 'info', openOptions: open, sticky = false } = {}) {
       attach();
       toastText.textContent = message;
@@ -62,7 +66,10 @@ export function createUi(): Ui {
       openOptions = open ?? (() => {});
       toastBox.hidden = false;
       clearTimeout(toastTimer);
-      if (!sticky) toastTimer = setTimeout(() => { toastBox.hidden = true; }, 8_000);
+      if (!sticky)
+        toastTimer = setTimeout(() => {
+          toastBox.hidden = true;
+        }, 8_000);
     },
     showSwitch(showingOriginal, callback) {
       attach();

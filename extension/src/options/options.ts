@@ -16,7 +16,10 @@ function fromForm(): Settings {
   return {
     serviceUrl: serviceUrl.value.trim().replace(/\/+$/, ''),
     token: token.value.trim(),
-    autoTranslateSites: sites.value.split('\n').map((line) => line.trim()).filter(Boolean),
+    autoTranslateSites: sites.value
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean),
   };
 }
 

@@ -33,7 +33,10 @@ export function holdsFullBatch(queue: readonly string[]): boolean {
 }
 
 export type BatchRequest = paths['/api/immersive-translate']['post']['requestBody']['content']['application/json'];
-export interface BatchLanguages { source: BatchRequest['source_language']; target: BatchRequest['target_language'] }
+export interface BatchLanguages {
+  source: BatchRequest['source_language'];
+  target: BatchRequest['target_language'];
+}
 
 /** The request for a batch: item ids are positions, and the request_id a hash of everything sent. */
 export async function batchRequest(texts: readonly string[], languages: BatchLanguages): Promise<BatchRequest> {

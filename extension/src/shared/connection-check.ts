@@ -10,10 +10,14 @@ export async function checkConnection(): Promise<{ ok: boolean; message: string 
     const me = await api.GET('/api/me');
     if (!me.data) return { ok: false, message: plainReason(me.response.status, me.error).message };
     const { email, targetLanguage, nativeLanguage } = me.data;
-    if (!targetLanguage || !nativeLanguage) return { ok: false, message: `Connected as ${email}, but your languages are not set yet. ${plainReason(428).message}` };
+    if (!targetLanguage || !nativeLanguage)
+      return { ok: false, message: `Connected as ${email}, but your languages are not set yet. ${plainReason(428).message}` };
     const credits = await api.GET('/api/credits');
     const balance = credits.data ? `${credits.data.balance.toLocaleString('en')} credits left` : 'credits unknown';
-    return { ok: true, message: `Connected as ${email}. Learning ${languageName(targetLanguage)}, translating into ${languageName(nativeLanguage)}. ${balance}.` };
+    return {
+      ok: true,
+      message: `Connected as ${email}. Learning ${languageName(targetLanguage)}, translating into ${languageName(nativeLanguage)}. ${balance}.`,
+    };
   } catch {
     return { ok: false, message: unreachable(serviceUrl).message };
   }

@@ -40,7 +40,11 @@ function fold(text: string): { folded: string; origin: number[] } {
   return { folded, origin };
 }
 
-export interface KnownMatch { start: number; end: number; expression: KnownExpression }
+export interface KnownMatch {
+  start: number;
+  end: number;
+  expression: KnownExpression;
+}
 
 /** Whole-word occurrences in `text`, longest expressions first and never overlapping, in text order. */
 export function findKnown(text: string, expressions: readonly KnownExpression[]): KnownMatch[] {

@@ -41,15 +41,15 @@ export interface Answers {
 
 /** Service worker or popup → content script (chrome.tabs.sendMessage). */
 export type PageCommand =
-  | { type: 'capture-selection' }
-  | { type: 'show-capture'; outcome: CaptureOutcome }
-  | { type: 'translate-page' }
-  | { type: 'toggle-translation' };
+  { type: 'capture-selection' } | { type: 'show-capture'; outcome: CaptureOutcome } | { type: 'translate-page' } | { type: 'toggle-translation' };
 
 /** Page translation runs over a port of this name, one per page. */
 export const PAGE_TRANSLATION_PORT = 'page-translation';
 
-export interface PageTranslationItem { key: string; text: string }
+export interface PageTranslationItem {
+  key: string;
+  text: string;
+}
 
 export type PageTranslationPortMessage =
   | { type: 'translate'; items: PageTranslationItem[] }

@@ -18,13 +18,29 @@ export async function serviceClient(): Promise<{ api: RestClient; serviceUrl: st
 export function plainReason(status: number, problem?: Partial<Problem> | string): { message: string; openOptions?: boolean } {
   const code = typeof problem === 'object' ? problem?.code : undefined;
   switch (status) {
-    case 401: return { message: 'The service did not accept the token. Paste a current token in the extension options.', openOptions: true };
-    case 402: return { message: 'Your credits are used up for this period, so nothing more can be saved or translated until they renew.' };
-    case 403: return { message: code === 'read_only_token' ? 'This token can only read. Create a write token and paste it in the extension options.' : 'The service refused this request.', openOptions: code === 'read_only_token' };
-    case 428: return { message: 'Set your languages first (the one you learn and your own) in the service’s language settings.', openOptions: true };
-    case 429: return { message: 'The service asks to slow down; try again in a moment.' };
-    case 400: return { message: typeof problem === 'object' && problem?.detail ? `The service could not take this: ${problem.detail}` : 'The service could not take this text.' };
-    default: return { message: status >= 500 ? 'The service is having trouble right now; try again later.' : `The service answered ${status}.` };
+    case 401:
+      return { message: 'The service did not accept the token. Paste a current token in the extension options.', openOptions: true };
+    case 402:
+      return { message: 'Your credits are used up for this period, so nothing more can be saved or translated until they renew.' };
+    case 403:
+      return {
+        message:
+          code === 'read_only_token'
+            ? 'This token can only read. Create a write token and paste it in the extension options.'
+            : 'The service refused this request.',
+        openOptions: code === 'read_only_token',
+      };
+    case 428:
+      return { message: 'Set your languages first (the one you learn and your own) in the service’s language settings.', openOptions: true };
+    case 429:
+      return { message: 'The service asks to slow down; try again in a moment.' };
+    case 400:
+      return {
+        message:
+          typeof problem === 'object' && problem?.detail ? `The service could not take this: ${problem.detail}` : 'The service could not take this text.',
+      };
+    default:
+      return { message: status >= 500 ? 'The service is having trouble right now; try again later.' : `The service answered ${status}.` };
   }
 }
 

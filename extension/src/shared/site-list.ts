@@ -4,7 +4,11 @@
 export function isAutoTranslated(pageUrl: string | undefined, sites: readonly string[]): boolean {
   if (!pageUrl) return false;
   let url: URL;
-  try { url = new URL(pageUrl); } catch { return false; }
+  try {
+    url = new URL(pageUrl);
+  } catch {
+    return false;
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
   return sites.some((entry) => {
     const site = entry.trim().toLowerCase();

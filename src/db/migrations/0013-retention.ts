@@ -40,6 +40,8 @@ export class Retention extends Migration {
       END $$`);
     this.addSql(`CREATE TRIGGER audio_requests_unlinked AFTER DELETE ON audio_requests FOR EACH ROW EXECUTE FUNCTION record_audio_unlink()`);
     // Clips already without a link start their grace time now.
-    this.addSql(`INSERT INTO audio_unlinks (audio_id) SELECT c.id FROM audio_clips c WHERE NOT EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id)`);
+    this.addSql(
+      `INSERT INTO audio_unlinks (audio_id) SELECT c.id FROM audio_clips c WHERE NOT EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id)`,
+    );
   }
 }

@@ -15,8 +15,9 @@ export function loginKeys(email: string, addressKey: string): LoginKeys {
 }
 
 const rulesOf = (keys: LoginKeys): [string, LoginRule][] =>
-  [[keys.accountFromAddress, LOGIN_RULES.accountFromAddress] as [string, LoginRule], [keys.account, LOGIN_RULES.account] as [string, LoginRule]]
-    .sort(([a], [b]) => a.localeCompare(b));
+  [[keys.accountFromAddress, LOGIN_RULES.accountFromAddress] as [string, LoginRule], [keys.account, LOGIN_RULES.account] as [string, LoginRule]].sort(
+    ([a], [b]) => a.localeCompare(b),
+  );
 
 /**
  * Claims one password check for an account, in PostgreSQL so that every API process sees the
@@ -31,7 +32,8 @@ export async function claimLoginAttempt(em: Em, keys: LoginKeys): Promise<{ allo
   const rules = rulesOf(keys);
   return em.transactional(async (tx) => {
     // Rows in key order, so that two claims lock them in the same order; DO UPDATE locks an existing row.
-    const rows = await allRows<{ key: string; failures: number; last_ms: string; now_ms: string }>(tx,
+    const rows = await allRows<{ key: string; failures: number; last_ms: string; now_ms: string }>(
+      tx,
       sql`INSERT INTO login_failures AS f (key, failures, last_failure_at) VALUES ${sql.join(rules.map(([key]) => sql`(${key}, 0, now())`))}
        ON CONFLICT (key) DO UPDATE SET key = f.key
        RETURNING key, failures, (extract(epoch FROM last_failure_at) * 1000)::text AS last_ms, (extract(epoch FROM now()) * 1000)::text AS now_ms`,
@@ -40,7 +42,8 @@ export async function claimLoginAttempt(em: Em, keys: LoginKeys): Promise<{ allo
     const counts = rows.map((row) => ({ key: row.key, failures: row.failures, lastFailureAt: Number(row.last_ms) }));
     const until = Math.max(...counts.map((count) => blockedUntil(count, rules.find(([key]) => key === count.key)![1], now)));
     if (until > now) return { allowed: false as const, retryAfterMs: until - now };
-    await run(tx,
+    await run(
+      tx,
       sql`UPDATE login_failures AS f SET failures = v.failures, last_failure_at = now()
        FROM (VALUES ${sql.join(counts.map((count) => sql`(${count.key}, ${recentFailures(count, now) + 1}::int)`))}) AS v (key, failures) WHERE f.key = v.key`,
     );

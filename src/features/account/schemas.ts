@@ -10,7 +10,8 @@ const newPassword = codePointString(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH);
  * at most 64 characters, domain labels of at most 63 that do not end in `-`), so that the document
  * can state both and mean the same addresses as the server.
  */
-const EMAIL_PATTERN = /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+const EMAIL_PATTERN =
+  /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 /** Compared in lower case, surrounding spaces ignored; the document states the address's own form. */
 const email = z
@@ -33,9 +34,7 @@ export const changePasswordSchema = z.object({
   revokeTokens,
 });
 
-export const sessionsEndedSchema = z
-  .object({ sessionsEnded: z.number().int(), tokensRevoked: z.number().int() })
-  .meta({ id: 'SessionsEnded' });
+export const sessionsEndedSchema = z.object({ sessionsEnded: z.number().int(), tokensRevoked: z.number().int() }).meta({ id: 'SessionsEnded' });
 
 export const accountSchema = z
   .object({
@@ -49,7 +48,7 @@ export const accountSchema = z
 
 /** GET /api/me: the account, and what the caller's credential may do (a tool hides its writes from a read token). */
 export const meSchema = accountSchema
-  .extend({ access: z.enum(['session', 'read', 'write']).meta({ description: '`session` for a signed-in page, else the personal token\'s scope.' }) })
+  .extend({ access: z.enum(['session', 'read', 'write']).meta({ description: "`session` for a signed-in page, else the personal token's scope." }) })
   .meta({ id: 'Me' });
 
 export const languageSettingsSchema = z.object({ targetLanguage: languageTag, nativeLanguage: languageTag });

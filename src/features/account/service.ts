@@ -27,7 +27,13 @@ const verify = (hashed: string, password: string) => passwordWork(() => argon2Ve
 // A fixed hash to verify against when the email is unknown, so timing does not reveal accounts.
 const dummyHash = hash('not-a-real-password', PASSWORD_HASH_OPTIONS);
 
-interface UserRow { id: string; email: string; plan: 'free' | 'paid'; target_language: string | null; native_language: string | null }
+interface UserRow {
+  id: string;
+  email: string;
+  plan: 'free' | 'paid';
+  target_language: string | null;
+  native_language: string | null;
+}
 const ACCOUNT_COLUMNS = sql`id, email, plan, target_language, native_language`;
 
 const view = (u: UserRow): Account => ({
@@ -42,7 +48,8 @@ export async function signUp(ctx: FeatureContext, email: string, password: strin
   const passwordHash = await hash(password, PASSWORD_HASH_OPTIONS);
   const id = randomUUID();
   return ctx.em.transactional(async (tx) => {
-    const rows = await allRows<UserRow>(tx,
+    const rows = await allRows<UserRow>(
+      tx,
       sql`INSERT INTO users (id, email, password_hash) VALUES (${id}, ${email}, ${passwordHash})
        ON CONFLICT (lower(email)) DO NOTHING
        RETURNING ${ACCOUNT_COLUMNS}`,
@@ -77,7 +84,8 @@ async function checkPassword(em: Em, email: string, password: string, addressKey
   const keys = loginKeys(email, addressKey);
   const claim = await claimLoginAttempt(em, keys);
   if (!claim.allowed) throw rateLimited('login', claim.retryAfterMs);
-  const user = await firstRow<UserRow & { password_hash: string }>(em,
+  const user = await firstRow<UserRow & { password_hash: string }>(
+    em,
     sql`SELECT ${ACCOUNT_COLUMNS}, password_hash FROM users WHERE lower(email) = lower(${email})`,
   );
   const ok = await verify(user?.password_hash ?? (await dummyHash), password);
@@ -90,8 +98,11 @@ async function createSession(em: Em, userId: string): Promise<string> {
   // Sessions expire; signing in sweeps the user's expired ones so the table does not grow forever.
   await run(em, sql`DELETE FROM sessions WHERE user_id = ${userId} AND expires_at <= now()`);
   const sessionId = generateSessionId();
-  await run(em, sql`INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (${hashSecret(sessionId)}, ${userId},
-    ${new Date(Date.now() + SESSION_TTL_MS)})`);
+  await run(
+    em,
+    sql`INSERT INTO sessions (id_hash, user_id, expires_at) VALUES (${hashSecret(sessionId)}, ${userId},
+    ${new Date(Date.now() + SESSION_TTL_MS)})`,
+  );
   return sessionId;
 }
 
@@ -147,10 +158,13 @@ export async function changePassword(
 }
 
 /** Prepared (src/db/sql.ts): every request with a session cookie runs it. */
-const sessionLookup = preparedStatement('session_lookup', (idHash: string) =>
-  sql<{ user_id: string; target_language: string | null; native_language: string | null }>`
+const sessionLookup = preparedStatement(
+  'session_lookup',
+  (idHash: string) =>
+    sql<{ user_id: string; target_language: string | null; native_language: string | null }>`
      SELECT s.user_id, u.target_language, u.native_language FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.id_hash = ${idHash} AND s.expires_at > now()`);
+     WHERE s.id_hash = ${idHash} AND s.expires_at > now()`,
+);
 
 /** The signed-in user of a live session, with the account's languages (for the 428 guard). */
 export async function sessionUser(em: Em, sessionId: string): Promise<{ userId: string; targetLanguage: string | null; nativeLanguage: string | null } | null> {
@@ -165,7 +179,8 @@ export async function getAccount(ctx: FeatureContext, userId: string): Promise<A
 }
 
 export async function setLanguages(ctx: FeatureContext, userId: string, targetLanguage: string, nativeLanguage: string): Promise<Account> {
-  const user = await firstRow<UserRow>(ctx.em,
+  const user = await firstRow<UserRow>(
+    ctx.em,
     sql`UPDATE users SET target_language = ${targetLanguage}, native_language = ${nativeLanguage} WHERE id = ${userId} RETURNING ${ACCOUNT_COLUMNS}`,
   );
   if (!user) throw new AppError('unauthenticated', 'The account no longer exists.');

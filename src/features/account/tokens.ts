@@ -6,7 +6,15 @@ import { generateToken, hashSecret, tokenLooksValid } from '../../domain/tokens.
 import type { FeatureContext } from '../context.ts';
 import type { TokenScope, TokenView } from './schemas.ts';
 
-interface TokenRow { id: string; name: string; scope: TokenScope; created_at: Date; expires_at: Date | null; last_used_at: Date | null; revoked_at: Date | null }
+interface TokenRow {
+  id: string;
+  name: string;
+  scope: TokenScope;
+  created_at: Date;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
 const TOKEN_COLUMNS = sql`id, name, scope, created_at, expires_at, last_used_at, revoked_at`;
 const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);
 
@@ -24,7 +32,8 @@ export async function createToken(ctx: FeatureContext, userId: string, input: { 
   const token = generateToken();
   const now = new Date();
   const expiresAt = input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null;
-  const created = await firstRow<TokenRow>(ctx.em,
+  const created = await firstRow<TokenRow>(
+    ctx.em,
     sql`INSERT INTO api_tokens (id, user_id, name, scope, token_hash, created_at, expires_at)
      VALUES (${randomUUID()}, ${userId}, ${input.name}, ${input.scope}, ${hashSecret(token)}, ${now}, ${expiresAt})
      RETURNING ${TOKEN_COLUMNS}`,
@@ -39,20 +48,30 @@ export async function listTokens(ctx: FeatureContext, userId: string): Promise<T
 
 /** Revoking a revoked token again is fine (204); an unknown or another user's token is a 404. */
 export async function revokeToken(ctx: FeatureContext, userId: string, tokenId: string): Promise<void> {
-  const token = await firstRow<{ id: string }>(ctx.em,
+  const token = await firstRow<{ id: string }>(
+    ctx.em,
     sql`UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${tokenId} AND user_id = ${userId} RETURNING id`,
   );
   if (!token) throw new AppError('not_found', 'No such token.');
 }
 
-export interface TokenPrincipal { userId: string; tokenId: string; scope: TokenScope; targetLanguage: string | null; nativeLanguage: string | null }
+export interface TokenPrincipal {
+  userId: string;
+  tokenId: string;
+  scope: TokenScope;
+  targetLanguage: string | null;
+  nativeLanguage: string | null;
+}
 
 /** Prepared (src/db/sql.ts): every request with a bearer token runs it. */
-const tokenLookup = preparedStatement('token_lookup', (tokenHash: string) =>
-  sql<{ id: string; user_id: string; scope: TokenScope; last_used_at: Date | null; target_language: string | null; native_language: string | null }>`
+const tokenLookup = preparedStatement(
+  'token_lookup',
+  (tokenHash: string) =>
+    sql<{ id: string; user_id: string; scope: TokenScope; last_used_at: Date | null; target_language: string | null; native_language: string | null }>`
      SELECT t.id, t.user_id, t.scope, t.last_used_at, u.target_language, u.native_language
      FROM api_tokens t JOIN users u ON u.id = t.user_id
-     WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`);
+     WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())`,
+);
 
 /**
  * Resolves a bearer token. Format and checksum are checked before touching the database, so

@@ -17,10 +17,7 @@ export interface ByteRange {
  * - `{ kind: 'partial', range }`: answer 206 with `Content-Range: bytes start-end/size`.
  * - `{ kind: 'unsatisfiable' }`: answer 416 with `Content-Range: bytes * /size`.
  */
-export type RangeDecision =
-  | { kind: 'full' }
-  | { kind: 'partial'; range: ByteRange }
-  | { kind: 'unsatisfiable' };
+export type RangeDecision = { kind: 'full' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
 
 const SINGLE_RANGE = /^bytes[ \t]*=[ \t]*(\d*)[ \t]*-[ \t]*(\d*)[ \t]*$/i;
 

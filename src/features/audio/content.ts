@@ -50,6 +50,11 @@ export async function audioContent(
     'content-length': length,
   };
   // A long body is streamed slice by slice, so concurrent downloads do not each hold a whole clip in memory.
-  if (length > AUDIO_STREAM_CHUNK_BYTES) return { status: decision.kind === 'partial' ? 206 : 200, headers, body: Readable.from(audioByteStream(ctx, audioId, range)) };
-  return { status: decision.kind === 'partial' ? 206 : 200, headers, body: length === 0 ? Buffer.alloc(0) : await audioBytes(ctx, audioId, range.start, range.end) };
+  if (length > AUDIO_STREAM_CHUNK_BYTES)
+    return { status: decision.kind === 'partial' ? 206 : 200, headers, body: Readable.from(audioByteStream(ctx, audioId, range)) };
+  return {
+    status: decision.kind === 'partial' ? 206 : 200,
+    headers,
+    body: length === 0 ? Buffer.alloc(0) : await audioBytes(ctx, audioId, range.start, range.end),
+  };
 }

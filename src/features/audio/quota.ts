@@ -27,7 +27,8 @@ export async function lockAudioQuota(tx: Em, userId: string): Promise<void> {
  */
 export async function consumeAudioGeneration(tx: Em, userId: string, quota: Config['audioQuota']): Promise<void> {
   const window = `${quota.windowHours} hours`;
-  const usage = await firstRow<{ used: number; retry_after: number | null }>(tx,
+  const usage = await firstRow<{ used: number; retry_after: number | null }>(
+    tx,
     sql`WITH expired AS (DELETE FROM audio_generation_starts WHERE user_id = ${userId} AND started_at <= now() - ${window}::interval)
      SELECT count(*)::int AS used, ceil(extract(epoch FROM min(started_at) + ${window}::interval - now()))::int AS retry_after
      FROM audio_generation_starts WHERE user_id = ${userId} AND started_at > now() - ${window}::interval`,

@@ -2,13 +2,9 @@ import { z } from 'zod';
 
 /** Exactly one of cardId or sentenceId: each alternative forbids the other's member. */
 export const audioRequestSchema = z
-  .xor(
-    [
-      z.object({ cardId: z.uuid(), sentenceId: z.never().optional() }),
-      z.object({ sentenceId: z.uuid(), cardId: z.never().optional() }),
-    ],
-    { error: 'send exactly one of cardId or sentenceId' },
-  )
+  .xor([z.object({ cardId: z.uuid(), sentenceId: z.never().optional() }), z.object({ sentenceId: z.uuid(), cardId: z.never().optional() })], {
+    error: 'send exactly one of cardId or sentenceId',
+  })
   .meta({ id: 'AudioRequest' });
 
 export const audioSchema = z

@@ -20,7 +20,11 @@ type AudioStatus = AudioView['status'];
 
 export type AudioSubject = { cardId: string; sentenceId?: undefined } | { sentenceId: string; cardId?: undefined };
 
-interface ClipRow { id: string; status: AudioStatus; content_type: string | null }
+interface ClipRow {
+  id: string;
+  status: AudioStatus;
+  content_type: string | null;
+}
 
 export const audioUrl = (audioId: string) => `/api/audio/${audioId}/content`;
 const view = (row: ClipRow): AudioView => ({ audioId: row.id, status: row.status, contentType: row.content_type, url: audioUrl(row.id) });
@@ -48,31 +52,35 @@ export async function requestAudio(ctx: FeatureContext, userId: string, subject:
     let clip: ClipRow | undefined = found.clip;
     let generate = found.inserted;
     if (!generate && clip.status === 'failed') {
-      [clip] = await allRows<ClipRow>(tx,
+      [clip] = await allRows<ClipRow>(
+        tx,
         sql`UPDATE audio_clips SET status = 'pending', pending_text = ${text}, requested_by = ${userId}, attempt = attempt + 1,
            error_code = NULL, finished_at = NULL WHERE id = ${clip.id} RETURNING id, status, content_type`,
       );
       generate = true;
     }
     // A generation that costs money holds its cost first (402, nothing started); cached is free.
-    const { lostCalls } = generate && engine.costUsd(text) !== '0'
-      ? await reserveCredits(tx, speechHold(userId, clip!.id, engine.costUsd(text)))
-      : { lostCalls: [] };
+    const { lostCalls } =
+      generate && engine.costUsd(text) !== '0' ? await reserveCredits(tx, speechHold(userId, clip!.id, engine.costUsd(text))) : { lostCalls: [] };
     if (generate) await consumeAudioGeneration(tx, userId, ctx.config.audioQuota);
 
-    await run(tx,
+    await run(
+      tx,
       sql`INSERT INTO audio_requests (user_id, audio_id, card_id, sentence_id) VALUES (${userId}, ${clip!.id}, ${subject.cardId ?? null},
            ${subject.sentenceId ?? null}) ON CONFLICT DO NOTHING`,
     );
     // Started by the worker's outbox relay, woken after the commit.
     if (generate) {
-      await workflows.enqueue(tx, workflows.start('generateAudio', [clip!.id], {
-        // Per clip, not per text: a clip housekeeping deleted is made anew under a new id, and
-        // the completed run of the old one must not stand in for its generation.
-        workflowId: workflowId(WORKFLOW_KINDS.audio, clip!.id),
-        userId,
-        kind: WORKFLOW_KINDS.audio,
-      }));
+      await workflows.enqueue(
+        tx,
+        workflows.start('generateAudio', [clip!.id], {
+          // Per clip, not per text: a clip housekeeping deleted is made anew under a new id, and
+          // the completed run of the old one must not stand in for its generation.
+          workflowId: workflowId(WORKFLOW_KINDS.audio, clip!.id),
+          userId,
+          kind: WORKFLOW_KINDS.audio,
+        }),
+      );
     }
     return { clip: clip!, lostCalls, generate };
   });
@@ -88,7 +96,8 @@ export async function requestAudio(ctx: FeatureContext, userId: string, subject:
  */
 async function insertOrLockClip(tx: Em, c: { key: string; engine: SpeechEngine; text: string; userId: string }): Promise<{ clip: ClipRow; inserted: boolean }> {
   for (let round = 0; round < 3; round++) {
-    const inserted = await firstRow<ClipRow>(tx,
+    const inserted = await firstRow<ClipRow>(
+      tx,
       sql`INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by)
        VALUES (${randomUUID()}, ${c.key}, ${c.engine.engine}, ${c.engine.voice}, ${c.engine.model}, 'pending', ${c.text}, ${c.userId})
        ON CONFLICT (audio_key) DO NOTHING RETURNING id, status, content_type`,
@@ -106,7 +115,8 @@ async function subjectText(tx: Em, userId: string, subject: AudioSubject): Promi
     if (answer === null) throw new AppError('not_found', 'No such card.');
     return answer;
   }
-  const sentence = await firstRow<{ original_text: string }>(tx,
+  const sentence = await firstRow<{ original_text: string }>(
+    tx,
     sql`SELECT original_text FROM sentences WHERE id = ${subject.sentenceId} AND user_id = ${userId}`,
   );
   if (!sentence) throw new AppError('not_found', 'No such sentence.');
@@ -115,7 +125,8 @@ async function subjectText(tx: Em, userId: string, subject: AudioSubject): Promi
 
 /** A clip the user has asked for (for any card or sentence); anyone else's → 404. */
 export async function getAudio(ctx: FeatureContext, userId: string, audioId: string): Promise<AudioView> {
-  const row = await firstRow<ClipRow>(ctx.em,
+  const row = await firstRow<ClipRow>(
+    ctx.em,
     sql`SELECT c.id, c.status, c.content_type FROM audio_clips c
      WHERE c.id = ${audioId} AND EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id AND r.user_id = ${userId})`,
   );
@@ -123,11 +134,15 @@ export async function getAudio(ctx: FeatureContext, userId: string, audioId: str
   return view(row);
 }
 
-export interface AudioContentInfo { contentType: string; size: number }
+export interface AudioContentInfo {
+  contentType: string;
+  size: number;
+}
 
 /** Type and size of a ready clip the user may read; 404 if not theirs, 409 while not ready. */
 export async function audioContentInfo(ctx: FeatureContext, userId: string, audioId: string): Promise<AudioContentInfo> {
-  const row = await firstRow<{ status: AudioStatus; content_type: string | null; byte_length: number | null }>(ctx.em,
+  const row = await firstRow<{ status: AudioStatus; content_type: string | null; byte_length: number | null }>(
+    ctx.em,
     sql`SELECT c.status, c.content_type, c.byte_length FROM audio_clips c
      WHERE c.id = ${audioId} AND EXISTS (SELECT 1 FROM audio_requests r WHERE r.audio_id = c.id AND r.user_id = ${userId})`,
   );
@@ -140,7 +155,8 @@ export async function audioContentInfo(ctx: FeatureContext, userId: string, audi
 
 /** Bytes [start, end] (inclusive) of a clip; PostgreSQL slices, so a seek never reads the whole clip. */
 export async function audioBytes(ctx: FeatureContext, audioId: string, start: number, end: number): Promise<Buffer> {
-  const row = await firstRow<{ chunk: Buffer }>(ctx.em,
+  const row = await firstRow<{ chunk: Buffer }>(
+    ctx.em,
     sql`SELECT substring(content FROM ${start + 1}::int FOR ${end - start + 1}::int) AS chunk FROM audio_clips WHERE id = ${audioId}`,
   );
   if (!row) throw new AppError('not_found', 'No such audio.');
@@ -166,7 +182,13 @@ const audioChargeKey = (audioId: string) => `audio/${audioId}`;
 
 /** A paid generation's hold: its exact cost (price × characters), for as long as one speech request may take. */
 export function speechHold(userId: string, audioId: string, costUsd: string): PaidCall {
-  return { userId, key: audioChargeKey(audioId), task: 'speech', maxCredits: creditsForCost('audio', costUsd), lifetimeMs: holdLifetimeMs(SPEECH_REQUEST_TIMEOUT_MS) };
+  return {
+    userId,
+    key: audioChargeKey(audioId),
+    task: 'speech',
+    maxCredits: creditsForCost('audio', costUsd),
+    lifetimeMs: holdLifetimeMs(SPEECH_REQUEST_TIMEOUT_MS),
+  };
 }
 
 export interface PendingGeneration {
@@ -181,7 +203,8 @@ export interface PendingGeneration {
 
 /** The clip's pending generation, or null when there is none (done, failed, deleted). */
 export async function pendingGeneration(ctx: FeatureContext, audioId: string): Promise<PendingGeneration | null> {
-  const row = await firstRow<{ audio_key: string; pending_text: string | null; engine: string; voice: string; model: string; requested_by: string | null }>(ctx.em,
+  const row = await firstRow<{ audio_key: string; pending_text: string | null; engine: string; voice: string; model: string; requested_by: string | null }>(
+    ctx.em,
     sql`SELECT audio_key, pending_text, engine, voice, model, requested_by FROM audio_clips WHERE id = ${audioId} AND status = 'pending'`,
   );
   if (!row?.pending_text) return null;
@@ -196,7 +219,8 @@ export async function pendingGeneration(ctx: FeatureContext, audioId: string): P
  */
 export async function storeGeneratedAudio(ctx: FeatureContext, job: PendingGeneration, audio: SpeechAudio, costUsd: string): Promise<boolean> {
   return ctx.em.transactional(async (tx) => {
-    const updated = await firstRow<{ requested_by: string | null }>(tx,
+    const updated = await firstRow<{ requested_by: string | null }>(
+      tx,
       sql`UPDATE audio_clips SET status = 'ready', content = ${audio.bytes}, content_type = ${audio.contentType}, byte_length = ${audio.bytes.length},
            provider_cost_usd = ${costUsd},
          pending_text = NULL, finished_at = now() WHERE id = ${job.audioId} AND status = 'pending' RETURNING requested_by`,
@@ -217,7 +241,8 @@ export async function storeGeneratedAudio(ctx: FeatureContext, job: PendingGener
 
 /** Ends a pending generation as failed; nothing is charged. Asking again restarts it. */
 export async function markAudioFailed(ctx: FeatureContext, audioId: string, errorCode: string): Promise<void> {
-  await run(ctx.em,
+  await run(
+    ctx.em,
     sql`UPDATE audio_clips SET status = 'failed', error_code = ${errorCode}, pending_text = NULL, finished_at = now() WHERE id = ${audioId}
          AND status = 'pending'`,
   );

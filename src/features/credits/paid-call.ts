@@ -103,8 +103,8 @@ export async function holdCredits(em: Em, reporter: SpendReporter, call: PaidCal
       return hold;
     } catch (error) {
       const pause = WAIT_PAUSE_MS.min + Math.random() * WAIT_PAUSE_MS.jitter;
-      const mayWait = background && error instanceof InsufficientCredits && error.reason === 'held'
-        && Date.now() + pause + call.lifetimeMs <= background.deadline;
+      const mayWait =
+        background && error instanceof InsufficientCredits && error.reason === 'held' && Date.now() + pause + call.lifetimeMs <= background.deadline;
       if (!mayWait) throw error;
       try {
         await sleep(pause, undefined, background.signal ? { signal: background.signal } : {});

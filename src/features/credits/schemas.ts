@@ -5,7 +5,10 @@ import { isoDate } from '../shared-schemas.ts';
 export const walletSchema = z
   .object({
     balance: z.number().int(),
-    held: z.number().int().meta({ description: 'Credits held by work in progress (each unit holds its maximum cost until charged). What is available is balance − held; a 402 comes only when nothing is.' }),
+    held: z.number().int().meta({
+      description:
+        'Credits held by work in progress (each unit holds its maximum cost until charged). What is available is balance − held; a 402 comes only when nothing is.',
+    }),
     plan: z.enum(['free', 'paid']),
     monthlyAllowance: z.number().int(),
     periodStart: isoDate,
@@ -15,7 +18,10 @@ export const walletSchema = z
 
 export const ledgerQuerySchema = z.object({
   // At most 18 digits: always within PostgreSQL's bigint, so a huge cursor is a 400, not a 500.
-  cursor: z.string().regex(/^\d{1,18}$/, 'a cursor from a previous page').optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/, 'a cursor from a previous page')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
 });
 

@@ -1,22 +1,19 @@
 import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
-import {
-  type ChargeKind,
-  type Plan,
-  applyCharge,
-  creditsForCost,
-  holdFor,
-  monthlyAllowance,
-  periodContaining,
-} from '../../domain/credits.ts';
+import { type ChargeKind, type Plan, applyCharge, creditsForCost, holdFor, monthlyAllowance, periodContaining } from '../../domain/credits.ts';
 import { AppError } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
 import type { FeatureContext } from '../context.ts';
 import type { LedgerPage, WalletView } from './schemas.ts';
 
-const creditsCharged = counter('lcs_credits_charged_total', 'Credits taken from wallets, by kind (a charge repeated under its idempotency key counts once)', ['kind']);
-const holdsRefused = counter('lcs_credit_holds_refused_total', 'Units of work refused (402) before their provider call: the balance is spent (empty) or held by work in progress (held)', ['task', 'reason']);
-
+const creditsCharged = counter('lcs_credits_charged_total', 'Credits taken from wallets, by kind (a charge repeated under its idempotency key counts once)', [
+  'kind',
+]);
+const holdsRefused = counter(
+  'lcs_credit_holds_refused_total',
+  'Units of work refused (402) before their provider call: the balance is spent (empty) or held by work in progress (held)',
+  ['task', 'reason'],
+);
 
 export interface ChargeRequest {
   userId: string;
@@ -45,22 +42,44 @@ export interface ChargeResult {
   entryId: string;
 }
 
-interface WalletRow { period_anchor: Date; period_start: Date; period_end: Date; balance: number; plan: Plan }
+interface WalletRow {
+  period_anchor: Date;
+  period_start: Date;
+  period_end: Date;
+  balance: number;
+  plan: Plan;
+}
 
 /** Creates the wallet and the first period's grant. Called inside the sign-up transaction. */
 export async function openWallet(em: Em, userId: string, plan: Plan, anchor: Date): Promise<void> {
   const period = periodContaining(anchor, anchor);
-  await run(em,
+  await run(
+    em,
     sql`INSERT INTO wallets (user_id, period_anchor, period_start, period_end, balance) VALUES (${userId}, ${anchor}, ${period.start},
          ${period.end}, ${monthlyAllowance[plan]})`,
   );
-  await insertEntry(em, userId, `grant:${period.start.toISOString()}`, 'grant', monthlyAllowance[plan], monthlyAllowance[plan], null, 0, `${plan} monthly allowance`, null, period.start);
+  await insertEntry(
+    em,
+    userId,
+    `grant:${period.start.toISOString()}`,
+    'grant',
+    monthlyAllowance[plan],
+    monthlyAllowance[plan],
+    null,
+    0,
+    `${plan} monthly allowance`,
+    null,
+    period.start,
+  );
 }
 
 /** Prepared (src/db/sql.ts), like the charge's and the hold's statements: every paid call runs them. */
-const walletLock = preparedStatement('wallet_lock', (userId: string) =>
-  sql<WalletRow>`SELECT w.period_anchor, w.period_start, w.period_end, w.balance, u.plan
-     FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.user_id = ${userId} FOR UPDATE OF w`);
+const walletLock = preparedStatement(
+  'wallet_lock',
+  (userId: string) =>
+    sql<WalletRow>`SELECT w.period_anchor, w.period_start, w.period_end, w.balance, u.plan
+     FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.user_id = ${userId} FOR UPDATE OF w`,
+);
 
 /**
  * Locks the wallet row for the rest of the transaction and rolls it into the current period
@@ -83,10 +102,23 @@ async function startPeriod(tx: Em, userId: string, wallet: WalletRow, anchor: Da
   const period = periodContaining(anchor, now);
   const allowance = monthlyAllowance[plan];
   if (wallet.balance > 0) {
-    await insertEntry(tx, userId, `expire:${new Date(wallet.period_start).toISOString()}:${period.start.toISOString()}`, 'expiry', -wallet.balance, 0, null, 0, 'unused credits expire at the end of the period', null, new Date(wallet.period_start));
+    await insertEntry(
+      tx,
+      userId,
+      `expire:${new Date(wallet.period_start).toISOString()}:${period.start.toISOString()}`,
+      'expiry',
+      -wallet.balance,
+      0,
+      null,
+      0,
+      'unused credits expire at the end of the period',
+      null,
+      new Date(wallet.period_start),
+    );
   }
   await insertEntry(tx, userId, `grant:${period.start.toISOString()}`, 'grant', allowance, allowance, null, 0, `${plan} monthly allowance`, null, period.start);
-  await run(tx,
+  await run(
+    tx,
     sql`UPDATE wallets SET period_anchor = ${anchor}, period_start = ${period.start}, period_end = ${period.end}, balance = ${allowance}
          WHERE user_id = ${userId}`,
   );
@@ -94,10 +126,20 @@ async function startPeriod(tx: Em, userId: string, wallet: WalletRow, anchor: Da
 }
 
 async function insertEntry(
-  em: Em, userId: string, key: string, kind: string, amount: number, balanceAfter: number,
-  cost: string | null, shortfall: number, reason: string, ref: string | null, periodStart: Date,
+  em: Em,
+  userId: string,
+  key: string,
+  kind: string,
+  amount: number,
+  balanceAfter: number,
+  cost: string | null,
+  shortfall: number,
+  reason: string,
+  ref: string | null,
+  periodStart: Date,
 ): Promise<string> {
-  const row = await firstRow<{ id: string }>(em,
+  const row = await firstRow<{ id: string }>(
+    em,
     sql`INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, provider_cost_usd, shortfall, reason, ref, period_start)
      VALUES (${userId}, ${key}, ${kind}, ${amount}, ${balanceAfter}, ${cost}, ${shortfall}, ${reason}, ${ref}, ${periodStart}) RETURNING id`,
   );
@@ -120,7 +162,14 @@ export async function charge(em: Em, request: ChargeRequest, now = new Date()): 
     const row = await firstRow(tx, chargeStatement(request, wallet, { debited, shortfall, balanceAfter }));
     const existing = row!.existing;
     if (existing) {
-      return { charged: false, credits: Math.abs(existing.amount) + existing.shortfall, debited: Math.abs(existing.amount), shortfall: existing.shortfall, balanceAfter: wallet.balance, entryId: String(existing.id) };
+      return {
+        charged: false,
+        credits: Math.abs(existing.amount) + existing.shortfall,
+        debited: Math.abs(existing.amount),
+        shortfall: existing.shortfall,
+        balanceAfter: wallet.balance,
+        entryId: String(existing.id),
+      };
     }
     return { charged: true, credits, debited, shortfall, balanceAfter, entryId: String(row!.inserted_id) };
   });
@@ -128,8 +177,10 @@ export async function charge(em: Em, request: ChargeRequest, now = new Date()): 
   return result;
 }
 
-const chargeStatement = preparedStatement('credit_charge', (request: ChargeRequest, wallet: WalletRow, { debited, shortfall, balanceAfter }: { debited: number; shortfall: number; balanceAfter: number }) =>
-  sql<{ inserted_id: string | null; existing: { id: string; amount: number; shortfall: number } | null }>`WITH released AS (
+const chargeStatement = preparedStatement(
+  'credit_charge',
+  (request: ChargeRequest, wallet: WalletRow, { debited, shortfall, balanceAfter }: { debited: number; shortfall: number; balanceAfter: number }) =>
+    sql<{ inserted_id: string | null; existing: { id: string; amount: number; shortfall: number } | null }>`WITH released AS (
          DELETE FROM credit_holds WHERE user_id = ${request.userId} AND hold_key = ${request.settlesHold ?? request.idempotencyKey}
        ), existing AS (
          SELECT id, amount, shortfall FROM ledger_entries WHERE user_id = ${request.userId} AND idempotency_key = ${request.idempotencyKey}
@@ -141,7 +192,8 @@ const chargeStatement = preparedStatement('credit_charge', (request: ChargeReque
        ), debited AS (
          UPDATE wallets SET balance = ${balanceAfter} WHERE user_id = ${request.userId} AND EXISTS (SELECT 1 FROM inserted)
        )
-       SELECT (SELECT id FROM inserted)::text AS inserted_id, (SELECT row_to_json(e) FROM existing e) AS existing`);
+       SELECT (SELECT id FROM inserted)::text AS inserted_id, (SELECT row_to_json(e) FROM existing e) AS existing`,
+);
 
 export async function getWallet(ctx: FeatureContext, userId: string, now = new Date()): Promise<WalletView> {
   const { wallet, held } = await ctx.em.transactional(async (tx) => {
@@ -162,9 +214,13 @@ export async function getWallet(ctx: FeatureContext, userId: string, now = new D
 export class InsufficientCredits extends AppError {
   readonly reason: 'empty' | 'held';
   constructor(reason: 'empty' | 'held', balance: number, held: number) {
-    super('insufficient_credits', reason === 'empty'
-      ? 'No credits left in this period. They renew at the start of the next period.'
-      : 'Every credit left is held by work in progress; retry once it has finished.', { balance, held });
+    super(
+      'insufficient_credits',
+      reason === 'empty'
+        ? 'No credits left in this period. They renew at the start of the next period.'
+        : 'Every credit left is held by work in progress; retry once it has finished.',
+      { balance, held },
+    );
     this.reason = reason;
   }
 }
@@ -195,7 +251,12 @@ export interface Hold {
   lostCalls: string[];
 }
 
-interface HoldRow { task: string; credits: number; call_in_flight: boolean; call_attempt_at: number }
+interface HoldRow {
+  task: string;
+  credits: number;
+  call_in_flight: boolean;
+  call_attempt_at: number;
+}
 
 /**
  * Holds min(available, maxCredits) for the unit, where available = balance − other live holds,
@@ -227,26 +288,34 @@ export async function reserveCredits(em: Em, request: HoldRequest, now = new Dat
   });
 }
 
-const holdsOf = preparedStatement('credit_holds_of', (request: HoldRequest) =>
-  sql<{ lost: string[]; own: HoldRow | null; held: string }>`WITH lapsed AS (
+const holdsOf = preparedStatement(
+  'credit_holds_of',
+  (request: HoldRequest) =>
+    sql<{ lost: string[]; own: HoldRow | null; held: string }>`WITH lapsed AS (
          DELETE FROM credit_holds WHERE user_id = ${request.userId} AND expires_at <= now() RETURNING task, call_in_flight
        )
        SELECT (SELECT coalesce(json_agg(task), '[]') FROM lapsed WHERE call_in_flight) AS lost,
               (SELECT row_to_json(h) FROM (SELECT task, credits, call_in_flight, call_attempt_at FROM credit_holds
                  WHERE user_id = ${request.userId} AND hold_key = ${request.key} AND expires_at > now()) h) AS own,
               (SELECT coalesce(sum(credits), 0)::text FROM credit_holds WHERE user_id = ${request.userId} AND expires_at > now()
-                AND hold_key <> ${request.key}) AS held`);
+                AND hold_key <> ${request.key}) AS held`,
+);
 
-const holdUpsert = preparedStatement('credit_hold_upsert', (request: HoldRequest, credits: number, callStarts: boolean) =>
-  sql`INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, call_attempt_at, expires_at)
+const holdUpsert = preparedStatement(
+  'credit_hold_upsert',
+  (request: HoldRequest, credits: number, callStarts: boolean) =>
+    sql`INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, call_attempt_at, expires_at)
        VALUES (${request.userId}, ${request.key}, ${request.task}, ${credits}, ${callStarts}, ${request.callAttemptAt ?? 0},
        now() + (${request.lifetimeMs} * interval '1 millisecond'))
        ON CONFLICT (user_id, hold_key) DO UPDATE SET expires_at = EXCLUDED.expires_at,
          call_in_flight = credit_holds.call_in_flight OR EXCLUDED.call_in_flight,
-         call_attempt_at = GREATEST(credit_holds.call_attempt_at, EXCLUDED.call_attempt_at)`);
+         call_attempt_at = GREATEST(credit_holds.call_attempt_at, EXCLUDED.call_attempt_at)`,
+);
 
-const holdRelease = preparedStatement('credit_hold_release', (userId: string, key: string) =>
-  sql`DELETE FROM credit_holds WHERE user_id = ${userId} AND hold_key = ${key}`);
+const holdRelease = preparedStatement(
+  'credit_hold_release',
+  (userId: string, key: string) => sql`DELETE FROM credit_holds WHERE user_id = ${userId} AND hold_key = ${key}`,
+);
 
 /** Frees a unit's hold (its call failed, or settled without a charge). A no-op once settled. */
 export async function releaseHold(em: Em, userId: string, key: string): Promise<void> {
@@ -259,7 +328,8 @@ export async function releaseHold(em: Em, userId: string, key: string): Promise<
  * next reservation reaps them like any lapsed hold, counting a call left in flight as lost.
  */
 export async function expireEarlierHolds(em: Em, userId: string, unitPrefix: string, keepKey: string): Promise<void> {
-  await run(em,
+  await run(
+    em,
     sql`UPDATE credit_holds SET expires_at = least(expires_at, now()) WHERE user_id = ${userId} AND starts_with(hold_key, ${unitPrefix})
          AND hold_key <> ${keepKey}`,
   );
@@ -267,7 +337,8 @@ export async function expireEarlierHolds(em: Em, userId: string, unitPrefix: str
 
 /** Credits held by the user's live holds, but for the one keyed `exceptKey`. */
 async function heldCredits(tx: Em, userId: string, exceptKey: string | null): Promise<number> {
-  const row = await firstRow<{ held: string }>(tx,
+  const row = await firstRow<{ held: string }>(
+    tx,
     sql`SELECT COALESCE(SUM(credits), 0)::text AS held FROM credit_holds
      WHERE user_id = ${userId} AND expires_at > now() AND (${exceptKey}::text IS NULL OR hold_key <> ${exceptKey}::text)`,
   );
@@ -285,12 +356,19 @@ export async function setPlan(ctx: FeatureContext, userId: string, plan: Plan, n
 }
 
 export async function listLedger(ctx: FeatureContext, userId: string, cursor: string | undefined, limit: number): Promise<LedgerPage> {
-  const rows = await allRows<{ id: string; kind: string; amount: number; balance_after: number; reason: string; ref: string | null; created_at: Date }>(ctx.em,
+  const rows = await allRows<{ id: string; kind: string; amount: number; balance_after: number; reason: string; ref: string | null; created_at: Date }>(
+    ctx.em,
     sql`SELECT id, kind, amount, balance_after, reason, ref, created_at FROM ledger_entries
      WHERE user_id = ${userId} AND (${cursor ?? null}::bigint IS NULL OR id < ${cursor ?? null}::bigint) ORDER BY id DESC LIMIT ${limit + 1}`,
   );
   const items = rows.slice(0, limit).map((r) => ({
-    id: String(r.id), kind: r.kind, amount: r.amount, balanceAfter: r.balance_after, reason: r.reason, ref: r.ref, createdAt: new Date(r.created_at).toISOString(),
+    id: String(r.id),
+    kind: r.kind,
+    amount: r.amount,
+    balanceAfter: r.balance_after,
+    reason: r.reason,
+    ref: r.ref,
+    createdAt: new Date(r.created_at).toISOString(),
   }));
   return { items, nextCursor: rows.length > limit ? items.at(-1)!.id : null };
 }

@@ -26,10 +26,7 @@ const SYSTEM = [
 ].join(' ');
 
 /** The `work_draft` provider request: the prompt, the tone, and the expressions on offer. */
-export function draftRequest(
-  input: { prompt: string; tone: Tone; nativeLanguage: string },
-  expressions: { cardId: string; text: string }[],
-) {
+export function draftRequest(input: { prompt: string; tone: Tone; nativeLanguage: string }, expressions: { cardId: string; text: string }[]) {
   return {
     task: 'work_draft',
     schema: draftOutputSchema,

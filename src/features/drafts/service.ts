@@ -9,7 +9,6 @@ import { readyCardAnswers } from '../library/card-reads.ts';
 import { MAX_LIBRARY_EXPRESSIONS, draftRequest } from './prompts.ts';
 import type { Draft, Tone } from './schemas.ts';
 
-
 export interface DraftInput {
   userId: string;
   prompt: string;
@@ -47,7 +46,8 @@ export async function createDraft(ctx: FeatureContext, input: DraftInput): Promi
       if (key !== undefined) {
         // The draft and its charge commit together; a concurrent twin that stored first wins, and
         // this call returns that draft, uncharged.
-        const stored = await firstRow<{ user_id: string }>(tx,
+        const stored = await firstRow<{ user_id: string }>(
+          tx,
           sql`INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response) VALUES (${input.userId}, ${key}, ${bodyHash},
                ${JSON.stringify(draft)}::jsonb)
            ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING user_id`,
@@ -71,7 +71,8 @@ export async function createDraft(ctx: FeatureContext, input: DraftInput): Promi
 
 /** The draft stored under this key (nothing is charged for it again), or null; 422 for another body. */
 async function storedDraft(em: Em, userId: string, key: string, bodyHash: string): Promise<Draft | null> {
-  const row = await firstRow<{ body_hash: string; response: Omit<Draft, 'creditsCharged'> }>(em,
+  const row = await firstRow<{ body_hash: string; response: Omit<Draft, 'creditsCharged'> }>(
+    em,
     sql`SELECT body_hash, response FROM work_drafts WHERE user_id = ${userId} AND idempotency_key = ${key}`,
   );
   if (!row) return null;
@@ -89,4 +90,3 @@ export function usedAmong(used: readonly string[], offered: readonly { cardId: s
   const allowed = new Set(offered.map((e) => e.cardId));
   return [...new Set(used)].filter((id) => allowed.has(id));
 }
-

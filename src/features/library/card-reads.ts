@@ -19,14 +19,23 @@ export async function cardAnswer(em: Em, userId: string, cardId: string): Promis
 
 /** The user's newest ready cards, as the English they practise. */
 export async function readyCardAnswers(em: Em, userId: string, limit: number): Promise<{ cardId: string; text: string }[]> {
-  const rows = await allRows<{ id: string; answer: string }>(em,
+  const rows = await allRows<{ id: string; answer: string }>(
+    em,
     sql`SELECT c.id, ${ANSWER} AS answer FROM cards c
      WHERE c.user_id = ${userId} AND c.enrichment_status = 'ready' ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`,
   );
   return rows.map((r) => ({ cardId: r.id, text: r.answer }));
 }
 
-interface CandidateRow { card_id: string; prompt: string; answer: string; state: SchedulingStateName; due: Date; stability: number; reps: number }
+interface CandidateRow {
+  card_id: string;
+  prompt: string;
+  answer: string;
+  state: SchedulingStateName;
+  due: Date;
+  stability: number;
+  reps: number;
+}
 
 const practiceSelect = (userId: string) => sql`SELECT s.card_id, c.enrichment ->> 'translation' AS prompt, ${ANSWER} AS answer, s.state, s.due, s.stability,
   s.reps
@@ -49,17 +58,29 @@ const practiceCandidatesStatement = preparedStatement('practice_candidates', pra
 export async function practiceCandidates(em: Em, userId: string, count: number, now: Date): Promise<ReplayCandidate[]> {
   const rows = await allRows(em, practiceCandidatesStatement(userId, now, count));
   return rows.map((r) => ({
-    cardId: r.card_id, prompt: r.prompt, answer: r.answer, isNew: r.state === 'new',
-    due: new Date(r.due), stability: Number(r.stability), reps: r.reps,
+    cardId: r.card_id,
+    prompt: r.prompt,
+    answer: r.answer,
+    isNew: r.state === 'new',
+    due: new Date(r.due),
+    stability: Number(r.stability),
+    reps: r.reps,
   }));
 }
 
-export interface CardFeedback { answer: string; translation: string; usage: { register: string; guidance: string; examples: string[] } }
+export interface CardFeedback {
+  answer: string;
+  translation: string;
+  usage: { register: string; guidance: string; examples: string[] };
+}
 
 /** Prepared (src/db/sql.ts): every Replay answer and session runs it. */
-const feedbackOf = preparedStatement('card_feedback', (cardIds: readonly string[]) =>
-  sql<{ id: string } & CardFeedback>`SELECT c.id, ${ANSWER} AS answer, c.enrichment ->> 'translation' AS translation, c.enrichment -> 'usage' AS usage
-     FROM cards c WHERE c.id = ANY(${cardIds}::uuid[])`);
+const feedbackOf = preparedStatement(
+  'card_feedback',
+  (cardIds: readonly string[]) =>
+    sql<{ id: string } & CardFeedback>`SELECT c.id, ${ANSWER} AS answer, c.enrichment ->> 'translation' AS translation, c.enrichment -> 'usage' AS usage
+     FROM cards c WHERE c.id = ANY(${cardIds}::uuid[])`,
+);
 
 /** The English practised, translation and usage of prepared cards, by card id (what Replay shows beside an item). */
 export async function cardFeedback(em: Em, cardIds: readonly string[]): Promise<Map<string, CardFeedback>> {

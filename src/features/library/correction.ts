@@ -16,7 +16,8 @@ export async function rejectCorrection(ctx: FeatureContext, userId: string, card
     throw new AppError('conflict', `Only a prepared card has a correction to reject; this card is ${card.enrichmentStatus}.`);
   }
   // Guarded by the status again: a retry between the read and the write leaves the card alone.
-  await run(ctx.em,
+  await run(
+    ctx.em,
     sql`UPDATE cards SET enrichment = enrichment || '{"correctedText": null, "correctionNote": null}'::jsonb, updated_at = now()
      WHERE id = ${cardId} AND user_id = ${userId} AND enrichment_status = 'ready' AND enrichment ->> 'correctedText' IS NOT NULL`,
   );

@@ -23,7 +23,10 @@ export interface ExportCard {
 }
 
 export interface ExportReview {
-  cardId: string; reviewedAt: Date; rating: 'again' | 'hard' | 'good' | 'easy'; state: 'new' | 'learning' | 'review' | 'relearning';
+  cardId: string;
+  reviewedAt: Date;
+  rating: 'again' | 'hard' | 'good' | 'easy';
+  state: 'new' | 'learning' | 'review' | 'relearning';
   /** How long the learner took over the Replay item, when the client said (`durationMs`). */
   durationMs: number | null;
 }
@@ -36,14 +39,36 @@ export function delimitedField(value: string, separator: string): string {
 /** One record, CRLF-terminated as RFC 4180 says. */
 export const delimitedRow = (fields: readonly string[], separator: string) => `${fields.map((f) => delimitedField(f, separator)).join(separator)}\r\n`;
 
-export const CARD_COLUMNS = ['cardId', 'text', 'correctedText', 'translation', 'usageGuidance', 'examples', 'focuses', 'created', 'due', 'reps', 'lapses', 'stability'] as const;
+export const CARD_COLUMNS = [
+  'cardId',
+  'text',
+  'correctedText',
+  'translation',
+  'usageGuidance',
+  'examples',
+  'focuses',
+  'created',
+  'due',
+  'reps',
+  'lapses',
+  'stability',
+] as const;
 
 /** A card's fields in CARD_COLUMNS order; several examples or focuses are one field, a line each. */
 export function cardFields(card: ExportCard): string[] {
   return [
-    card.cardId, card.text, card.correctedText ?? '', card.translation ?? '', card.guidance ?? '',
-    card.examples.join('\n'), card.focuses.map((f) => `${f.kind}: ${f.note}`).join('\n'),
-    card.createdAt.toISOString(), card.due?.toISOString() ?? '', String(card.reps ?? ''), String(card.lapses ?? ''), String(card.stability ?? ''),
+    card.cardId,
+    card.text,
+    card.correctedText ?? '',
+    card.translation ?? '',
+    card.guidance ?? '',
+    card.examples.join('\n'),
+    card.focuses.map((f) => `${f.kind}: ${f.note}`).join('\n'),
+    card.createdAt.toISOString(),
+    card.due?.toISOString() ?? '',
+    String(card.reps ?? ''),
+    String(card.lapses ?? ''),
+    String(card.stability ?? ''),
   ];
 }
 
@@ -57,13 +82,19 @@ export const ANKI_COLUMNS = ['guid', 'Front', 'Back'] as const;
  */
 export function ankiHeader(): string {
   return [
-    '#separator:tab', '#html:true', '#notetype:Basic', `#deck:${ANKI_DECK}`,
-    `#columns:${ANKI_COLUMNS.join('\t')}`, `#guid column:${ANKI_COLUMNS.indexOf('guid') + 1}`,
-  ].map((line) => `${line}\n`).join('');
+    '#separator:tab',
+    '#html:true',
+    '#notetype:Basic',
+    `#deck:${ANKI_DECK}`,
+    `#columns:${ANKI_COLUMNS.join('\t')}`,
+    `#guid column:${ANKI_COLUMNS.indexOf('guid') + 1}`,
+  ]
+    .map((line) => `${line}\n`)
+    .join('');
 }
 
-const html = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
-  .replaceAll('\t', ' ').replace(/\r?\n/g, '<br>');
+const html = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll('\t', ' ').replace(/\r?\n/g, '<br>');
 
 /**
  * A Basic note's fields for a prepared card (one without a translation has no front yet): the
@@ -91,5 +122,10 @@ export const REVIEW_COLUMNS = ['card_id', 'review_time', 'review_rating', 'revie
 const RATINGS = { again: 1, hard: 2, good: 3, easy: 4 } as const;
 const STATES = { new: 0, learning: 1, review: 2, relearning: 3 } as const;
 
-export const reviewFields = (review: ExportReview): string[] =>
-  [review.cardId, String(review.reviewedAt.getTime()), String(RATINGS[review.rating]), String(STATES[review.state]), String(review.durationMs ?? 0)];
+export const reviewFields = (review: ExportReview): string[] => [
+  review.cardId,
+  String(review.reviewedAt.getTime()),
+  String(RATINGS[review.rating]),
+  String(STATES[review.state]),
+  String(review.durationMs ?? 0),
+];

@@ -13,7 +13,8 @@ import type { knownExpressionSchema } from './schemas.ts';
 
 /** What identifies a version of the user's cards (their ETag): any capture, preparation, retry or delete changes one of these. */
 export async function libraryVersion(ctx: FeatureContext, userId: string): Promise<string> {
-  const row = await firstRow<{ n: number; last: string }>(ctx.em,
+  const row = await firstRow<{ n: number; last: string }>(
+    ctx.em,
     sql`SELECT count(*)::int AS n, coalesce((extract(epoch FROM max(updated_at)) * 1000000)::bigint, 0)::text AS last FROM cards WHERE user_id = ${userId}`,
   );
   return `"ke1-${row!.n}-${row!.last}"`;
@@ -21,7 +22,8 @@ export async function libraryVersion(ctx: FeatureContext, userId: string): Promi
 
 /** One entry per card, and one more when preparation corrected its text. */
 export async function knownExpressions(ctx: FeatureContext, userId: string): Promise<z.input<typeof knownExpressionSchema>[]> {
-  const rows = await allRows<{ id: string; key: string; corrected: string | null; translation: string | null }>(ctx.em,
+  const rows = await allRows<{ id: string; key: string; corrected: string | null; translation: string | null }>(
+    ctx.em,
     sql`SELECT id, normalised_key AS key, enrichment ->> 'correctedText' AS corrected, enrichment ->> 'translation' AS translation
      FROM cards WHERE user_id = ${userId} ORDER BY created_at, id`,
   );

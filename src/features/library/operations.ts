@@ -6,8 +6,20 @@ import { exportLibrary, exportQuerySchema, exportResponses } from './export.ts';
 import { knownExpressions, libraryVersion } from './known-expressions.ts';
 import { decodeCursor } from './listing.ts';
 import {
-  capturedSchema, captureResultSchema, captureSchema, cardEnvelopeSchema, cardIdInputSchema, deleteBodySchema, deleteQuerySchema,
-  deletedSchema, knownExpressionsInputSchema, knownExpressionsSchema, listQuerySchema, listSchema, retryPreparationSchema, reusedSchema,
+  capturedSchema,
+  captureResultSchema,
+  captureSchema,
+  cardEnvelopeSchema,
+  cardIdInputSchema,
+  deleteBodySchema,
+  deleteQuerySchema,
+  deletedSchema,
+  knownExpressionsInputSchema,
+  knownExpressionsSchema,
+  listQuerySchema,
+  listSchema,
+  retryPreparationSchema,
+  reusedSchema,
 } from './schemas.ts';
 import { captureCard, deleteCard, getCardForUser, listCards, retryPreparation } from './service.ts';
 
@@ -32,36 +44,59 @@ const matches = (ifNoneMatch: string | undefined, etag: string) =>
 /** The library (cards) at /api/library and tRPC `library.*`. */
 export const libraryOperations = {
   capture: defineOperation({
-    tag, summary: 'Capture an expression (preparation follows in the background)', auth: 'write', modelBacked: true, requiresLanguages: true,
-    input: captureSchema, output: captureResultSchema,
+    tag,
+    summary: 'Capture an expression (preparation follows in the background)',
+    auth: 'write',
+    modelBacked: true,
+    requiresLanguages: true,
+    input: captureSchema,
+    output: captureResultSchema,
     // A new card is 202 (its preparation is under way), a reused one 200 with `reused: true`.
     rest: {
-      method: 'POST', path: '/api/library', status: ({ reused }) => (reused ? 200 : 202), responses: { 202: capturedSchema, 200: reusedSchema }, problems: [428],
+      method: 'POST',
+      path: '/api/library',
+      status: ({ reused }) => (reused ? 200 : 202),
+      responses: { 202: capturedSchema, 200: reusedSchema },
+      problems: [428],
       links: { 202: cardLinks, 200: cardLinks },
     },
     handler: (ctx, { text }) => captureCard(ctx, ctx.principal.userId, text),
   }),
   list: defineOperation({
-    tag, summary: 'List and search the library, newest first', auth: 'read',
-    input: listQuerySchema, output: listSchema,
+    tag,
+    summary: 'List and search the library, newest first',
+    auth: 'read',
+    input: listQuerySchema,
+    output: listSchema,
     rest: { method: 'GET', path: '/api/library' },
     handler: (ctx, { query, cursor, limit }) => listCards(ctx, ctx.principal.userId, { query, cursor: cursor ? decodeCursor(cursor) : null, limit }),
   }),
   get: defineOperation({
-    tag, summary: 'One card with its scheduling', auth: 'read',
-    input: cardIdInputSchema, output: cardEnvelopeSchema,
+    tag,
+    summary: 'One card with its scheduling',
+    auth: 'read',
+    input: cardIdInputSchema,
+    output: cardEnvelopeSchema,
     rest: { method: 'GET', path: '/api/library/:cardId', input: 'params', problems: [404] },
     handler: async (ctx, { cardId }) => ({ card: await getCardForUser(ctx, ctx.principal.userId, cardId) }),
   }),
   retryPreparation: defineOperation({
-    tag, summary: 'Prepare a failed card again', auth: 'write', modelBacked: true, requiresLanguages: true,
-    input: retryPreparationSchema, output: capturedSchema,
+    tag,
+    summary: 'Prepare a failed card again',
+    auth: 'write',
+    modelBacked: true,
+    requiresLanguages: true,
+    input: retryPreparationSchema,
+    output: capturedSchema,
     rest: { method: 'PATCH', path: '/api/library', status: 202, problems: [404, 409, 428] },
     handler: async (ctx, { cardId }) => ({ card: await retryPreparation(ctx, ctx.principal.userId, cardId) }),
   }),
   rejectCorrection: defineOperation({
-    tag, summary: 'Reject a quiet correction: the card keeps your text', auth: 'write',
-    input: cardIdInputSchema, output: cardEnvelopeSchema,
+    tag,
+    summary: 'Reject a quiet correction: the card keeps your text',
+    auth: 'write',
+    input: cardIdInputSchema,
+    output: cardEnvelopeSchema,
     rest: { method: 'DELETE', path: '/api/library/:cardId/correction', input: 'params', problems: [404, 409] },
     handler: async (ctx, { cardId }) => ({ card: await rejectCorrection(ctx, ctx.principal.userId, cardId) }),
   }),
@@ -70,10 +105,14 @@ export const libraryOperations = {
    * a page (src/features/library/known-expressions.ts). An ETag makes a repeat free.
    */
   knownExpressions: defineOperation({
-    tag, summary: 'The learner’s card texts, normalised, for marking known expressions on a page', auth: 'read',
-    input: knownExpressionsInputSchema, output: knownExpressionsSchema,
+    tag,
+    summary: 'The learner’s card texts, normalised, for marking known expressions on a page',
+    auth: 'read',
+    input: knownExpressionsInputSchema,
+    output: knownExpressionsSchema,
     rest: {
-      method: 'GET', path: '/api/library/known-expressions',
+      method: 'GET',
+      path: '/api/library/known-expressions',
       description: 'Send the ETag back in `If-None-Match`: while the library is unchanged the answer is 304 with no body.',
       input: restParts({
         headers: z.object({ 'if-none-match': z.string().optional() }),
@@ -92,18 +131,31 @@ export const libraryOperations = {
   }),
   /** REST only: a file, streamed (src/features/library/export.ts). */
   export: defineStreamOperation({
-    tag, summary: 'Export the library (csv, tsv, Anki) or the review log', auth: 'read',
+    tag,
+    summary: 'Export the library (csv, tsv, Anki) or the review log',
+    auth: 'read',
     input: exportQuerySchema,
     rest: { method: 'GET', path: '/api/library/export', responses: exportResponses },
     stream: async (ctx, { format }) => exportLibrary(ctx, ctx.principal.userId, format),
   }),
   delete: defineOperation({
-    tag, summary: 'Delete a card and its learning data (`?cardId=` or JSON body `{cardId}`)', auth: 'write',
-    input: cardIdInputSchema, output: deletedSchema,
+    tag,
+    summary: 'Delete a card and its learning data (`?cardId=` or JSON body `{cardId}`)',
+    auth: 'write',
+    input: cardIdInputSchema,
+    output: deletedSchema,
     rest: {
-      method: 'DELETE', path: '/api/library', status: 204, problems: [404],
-      description: 'Say which card in the query (`?cardId=`) or in a JSON body `{"cardId": …}`; with both, they must be the same (400 otherwise), and with neither → 400. OpenAPI cannot relate a parameter to the body, so each is optional below.',
-      input: restParts({ querystring: deleteQuerySchema, body: deleteBodySchema, toInput: ({ query, body }) => ({ cardId: cardIdFrom(query.cardId, body?.cardId) }) }),
+      method: 'DELETE',
+      path: '/api/library',
+      status: 204,
+      problems: [404],
+      description:
+        'Say which card in the query (`?cardId=`) or in a JSON body `{"cardId": …}`; with both, they must be the same (400 otherwise), and with neither → 400. OpenAPI cannot relate a parameter to the body, so each is optional below.',
+      input: restParts({
+        querystring: deleteQuerySchema,
+        body: deleteBodySchema,
+        toInput: ({ query, body }) => ({ cardId: cardIdFrom(query.cardId, body?.cardId) }),
+      }),
     },
     async handler(ctx, { cardId }) {
       await deleteCard(ctx, ctx.principal.userId, cardId);
@@ -117,6 +169,7 @@ function cardIdFrom(fromQuery: string | undefined, fromBody: string | undefined)
     throw new AppError('invalid_request', 'cardId is given twice with different values.', { errors: [{ path: 'cardId', message: 'query and body disagree' }] });
   }
   const cardId = fromQuery ?? fromBody;
-  if (!cardId) throw new AppError('invalid_request', 'Say which card: ?cardId= or a JSON body {"cardId": …}.', { errors: [{ path: 'cardId', message: 'required' }] });
+  if (!cardId)
+    throw new AppError('invalid_request', 'Say which card: ?cardId= or a JSON body {"cardId": …}.', { errors: [{ path: 'cardId', message: 'required' }] });
   return cardId;
 }

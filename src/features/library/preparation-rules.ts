@@ -82,11 +82,7 @@ const MAX_CORRECTION_CHANGE = 0.34;
  */
 export function finalisePreparation(text: string, output: PreparationOutput): CardPreparation {
   const corrected = output.correctedText;
-  const keep =
-    corrected !== null &&
-    output.correctionNote !== null &&
-    corrected !== text &&
-    isSurfaceEdit(text, corrected);
+  const keep = corrected !== null && output.correctionNote !== null && corrected !== text && isSurfaceEdit(text, corrected);
   return {
     ...output,
     correctedText: keep ? corrected : null,

@@ -33,7 +33,11 @@ export const preparationWorkflowId = (cardId: string) => workflowId(WORKFLOW_KIN
 /** Idempotency key of an attempt's charge: a retried activity can never charge twice. */
 export const preparationChargeKey = (cardId: string, attempt: number) => `${preparationWorkflowId(cardId)}/attempt-${attempt}`;
 
-const preparations = counter('lcs_card_preparations_total', 'Card preparations settled, by outcome (ready, failed, or a business outcome such as insufficient_credits) and catalog code', ['outcome', 'code']);
+const preparations = counter(
+  'lcs_card_preparations_total',
+  'Card preparations settled, by outcome (ready, failed, or a business outcome such as insufficient_credits) and catalog code',
+  ['outcome', 'code'],
+);
 const captureToReady = histogram(
   'lcs_capture_to_ready_seconds',
   'Time from a capture to its card being ready, first attempts only (a retry starts later)',
@@ -65,7 +69,8 @@ interface PreparationCardRow {
  */
 export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, background?: BackgroundCall): Promise<PreparationOutcome> {
   const { em, model } = ctx;
-  const card = await firstRow<PreparationCardRow>(em,
+  const card = await firstRow<PreparationCardRow>(
+    em,
     sql`SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
      FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ${ref.cardId}`,
   );
@@ -87,10 +92,14 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
     const answer = await completeWithinBudget(ctx, ref, request);
     const enrichment = finalisePreparation(card.text, answer.data);
     const stored = await em.transactional(async (tx): Promise<PreparationOutcome | { discarded: PreparationOutcome }> => {
-      const locked = await firstRow<Omit<PreparationCardRow, 'text' | 'native_language'>>(tx,
+      const locked = await firstRow<Omit<PreparationCardRow, 'text' | 'native_language'>>(
+        tx,
         sql`SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ${ref.cardId} FOR UPDATE`,
       );
-      const now = settledOutcome(locked ? { status: locked.enrichment_status, attempt: locked.enrichment_attempt, error: locked.enrichment_error } : null, ref.attempt);
+      const now = settledOutcome(
+        locked ? { status: locked.enrichment_status, attempt: locked.enrichment_attempt, error: locked.enrichment_error } : null,
+        ref.attempt,
+      );
       if (now || !locked) return { discarded: now ?? { outcome: 'gone' } };
       await charge(tx, {
         userId: locked.user_id,
@@ -100,7 +109,8 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
         reason: 'capture preparation',
         ref: ref.cardId,
       });
-      const ready = await firstRow<{ waited_s: number }>(tx,
+      const ready = await firstRow<{ waited_s: number }>(
+        tx,
         sql`UPDATE cards SET enrichment = ${JSON.stringify(enrichment)}::jsonb, enrichment_status = 'ready', enrichment_error = NULL,
              enriched_at = now(), updated_at = now() WHERE id = ${ref.cardId}
          RETURNING extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s`,
@@ -120,7 +130,9 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
   });
 }
 
-const preparationCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', ['outcome']);
+const preparationCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', [
+  'outcome',
+]);
 const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card preparations that failed because the card had used its model-call budget');
 
 /**
@@ -133,7 +145,8 @@ const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card pr
 async function completeWithinBudget<T>(ctx: FeatureContext, ref: PreparationRef, request: StructuredRequest<T>): Promise<StructuredResult<T>> {
   const { em, model, log } = ctx;
   for (let invalidAnswers = 0; ;) {
-    const taken = await firstRow<{ preparation_calls: number }>(em,
+    const taken = await firstRow<{ preparation_calls: number }>(
+      em,
       sql`UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ${ref.cardId} AND preparation_calls < ${CARD_PREPARATION_BUDGET.modelCalls}
            RETURNING preparation_calls`,
     );
@@ -157,7 +170,13 @@ async function completeWithinBudget<T>(ctx: FeatureContext, ref: PreparationRef,
       invalidAnswers++;
       const again = askAgainAfterInvalidAnswer(error.extensions.outputProblem, invalidAnswers);
       log.warn(
-        { cardId: ref.cardId, attempt: ref.attempt, modelCallsUsed: taken.preparation_calls, outputProblem: error.extensions.outputProblem, askingAgain: again },
+        {
+          cardId: ref.cardId,
+          attempt: ref.attempt,
+          modelCallsUsed: taken.preparation_calls,
+          outputProblem: error.extensions.outputProblem,
+          askingAgain: again,
+        },
         'card preparation answer invalid',
       );
       if (!again) throw error;
@@ -168,7 +187,8 @@ async function completeWithinBudget<T>(ctx: FeatureContext, ref: PreparationRef,
 /** Marks the attempt failed (only if it is still the card's pending attempt). */
 export async function recordPreparationFailure(ctx: FeatureContext, ref: PreparationRef, error: PreparationError): Promise<void> {
   const { em } = ctx;
-  const marked = await firstRow<{ user_id: string }>(em,
+  const marked = await firstRow<{ user_id: string }>(
+    em,
     sql`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ${JSON.stringify(error)}::jsonb, updated_at = now()
      WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending' RETURNING user_id`,
   );

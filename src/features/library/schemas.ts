@@ -26,7 +26,10 @@ export const captureSchema = z.object({
 export const preparationSchema = z
   .object({
     translation: z.string(),
-    correctedText: z.string().nullable().meta({ description: 'Set only for a high-confidence surface fix (spelling, capitalisation, punctuation, agreement).' }),
+    correctedText: z
+      .string()
+      .nullable()
+      .meta({ description: 'Set only for a high-confidence surface fix (spelling, capitalisation, punctuation, agreement).' }),
     correctionNote: z.string().nullable(),
     usage: z.object({ register: z.enum(REGISTERS), guidance: z.string(), examples: z.array(z.string()) }),
     focuses: z.array(z.object({ kind: z.enum(FOCUS_KINDS), note: z.string() })),
@@ -96,7 +99,9 @@ export type PreparationStatus = Card['enrichmentStatus'];
 
 export const knownExpressionSchema = z.object({
   cardId: z.uuid(),
-  text: z.string().meta({ description: 'The expression normalised as captures are deduplicated (NFC, case-folded, whitespace collapsed, trailing punctuation dropped).' }),
+  text: z
+    .string()
+    .meta({ description: 'The expression normalised as captures are deduplicated (NFC, case-folded, whitespace collapsed, trailing punctuation dropped).' }),
   translation: z.string().nullable().meta({ description: 'The card’s translation; null until its preparation is ready.' }),
 });
 

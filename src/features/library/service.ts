@@ -48,7 +48,8 @@ export function toCard(row: CardRow): Card {
 
 /** The user's card, or null when it does not exist or belongs to someone else. */
 async function findCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail | null> {
-  const row = await firstRow<CardDetailRow>(em,
+  const row = await firstRow<CardDetailRow>(
+    em,
     sql`SELECT ${CARD_COLUMNS}, s.state, s.due, s.reps, s.lapses, s.stability, s.last_review
      FROM cards c JOIN card_schedules s ON s.card_id = c.id
      WHERE c.id = ${cardId} AND c.user_id = ${userId}`,
@@ -101,9 +102,7 @@ export async function captureCard(ctx: FeatureContext, userId: string, rawText: 
       return { card: toCard(created), reused: false };
     }
     // READ COMMITTED: this statement sees the row the conflicting transaction committed.
-    const existing = await firstRow<CardRow>(em,
-      sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.user_id = ${userId} AND c.normalised_key = ${key}`,
-    );
+    const existing = await firstRow<CardRow>(em, sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.user_id = ${userId} AND c.normalised_key = ${key}`);
     if (existing) {
       captures.inc({ result: 'existing' });
       return { card: toCard(existing), reused: true };
@@ -173,15 +172,22 @@ const afterCursor = (cursor: ListCursor) => sql`(c.created_at, c.id) < (${cursor
 
 /** Prepared (src/db/sql.ts): every page of the library without a search runs one of them. */
 const firstPage = preparedStatement('card_list', (userId: string, limit: number) => listing([ofUser(userId)], limit));
-const pageAfter = preparedStatement('card_list_after', (userId: string, cursor: ListCursor, limit: number) => listing([ofUser(userId), afterCursor(cursor)], limit));
+const pageAfter = preparedStatement('card_list_after', (userId: string, cursor: ListCursor, limit: number) =>
+  listing([ofUser(userId), afterCursor(cursor)], limit),
+);
 
 /** Newest first, keyset-paginated; `query` matches text and translation (trigram index). */
 export async function listCards(ctx: FeatureContext, userId: string, options: ListOptions): Promise<{ items: Card[]; nextCursor: string | null }> {
   const query = options.query?.trim();
   const limit = options.limit + 1;
-  const rows = await allRows(ctx.em, query
-    ? listing([ofUser(userId), ...(options.cursor ? [afterCursor(options.cursor)] : []), librarySearchCondition(query)], limit)
-    : options.cursor ? pageAfter(userId, options.cursor, limit) : firstPage(userId, limit));
+  const rows = await allRows(
+    ctx.em,
+    query
+      ? listing([ofUser(userId), ...(options.cursor ? [afterCursor(options.cursor)] : []), librarySearchCondition(query)], limit)
+      : options.cursor
+        ? pageAfter(userId, options.cursor, limit)
+        : firstPage(userId, limit),
+  );
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {
@@ -199,12 +205,11 @@ export async function retryPreparation(ctx: FeatureContext, userId: string, card
   assertRetriable(await getCardForUser(ctx, userId, cardId));
   // The failed run may still be closing; the outbox starts the new run once it has closed.
   const card = await em.transactional(async (tx) => {
-    const locked = await firstRow<CardRow>(tx,
-      sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = ${cardId} AND c.user_id = ${userId} FOR UPDATE`,
-    );
+    const locked = await firstRow<CardRow>(tx, sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = ${cardId} AND c.user_id = ${userId} FOR UPDATE`);
     if (!locked) throw new AppError('not_found', 'No such card in your library.');
     assertRetriable(toCard(locked));
-    const updated = await firstRow<CardRow & { enrichment_attempt: number }>(tx,
+    const updated = await firstRow<CardRow & { enrichment_attempt: number }>(
+      tx,
       sql`UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL,
          enrichment_attempt = enrichment_attempt + 1, updated_at = now()
        WHERE c.id = ${cardId} RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
@@ -230,7 +235,8 @@ function assertRetriable(card: Card): void {
 export async function deleteCard(ctx: FeatureContext, userId: string, cardId: string): Promise<void> {
   const { em, workflows } = ctx;
   const deleted = await em.transactional(async (tx) => {
-    const row = await firstRow<{ enrichment_status: PreparationStatus }>(tx,
+    const row = await firstRow<{ enrichment_status: PreparationStatus }>(
+      tx,
       sql`DELETE FROM cards WHERE id = ${cardId} AND user_id = ${userId} RETURNING enrichment_status`,
     );
     if (row) await workflows.discardPending(tx, preparationWorkflowId(cardId));

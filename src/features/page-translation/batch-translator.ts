@@ -40,14 +40,20 @@ export interface BatchCall<E extends RequestedEntry = RequestedEntry> {
 export function batchCalls<E extends RequestedEntry>(languages: BatchLanguages, groups: E[][]): BatchCall<E>[] {
   return groups.map((chunk) => ({
     chunk,
-    request: batchRequest(languages, chunk.map((e) => ({ id: e.key, text: e.text }))),
+    request: batchRequest(
+      languages,
+      chunk.map((e) => ({ id: e.key, text: e.text })),
+    ),
   }));
 }
 
 const callsMetric = counter('lcs_translation_provider_calls_total', 'translate_batch provider calls, by texts per call and outcome', ['texts', 'outcome']);
 
 export async function translateCalls<E extends RequestedEntry>(model: ModelClient, calls: BatchCall<E>[]): Promise<BatchTranslation<E>> {
-  const settled = await settleInRounds(calls.map((call) => () => translateChunk(model, call)), CALLS_IN_FLIGHT);
+  const settled = await settleInRounds(
+    calls.map((call) => () => translateChunk(model, call)),
+    CALLS_IN_FLIGHT,
+  );
   const done: TranslatedCall<E>[] = [];
   let cost = new ExactDecimal(0);
   let failure: AppError | null = null;

@@ -45,8 +45,10 @@ const cacheMisses = counter('lcs_translation_cache_misses_total', 'Page-translat
  * to this request is asked once per call, not once per answer: `<@` compares every key with every
  * key, and one call answers up to 40 texts.
  */
-const cachedAnswers = preparedStatement('translation_cache_lookup', (keysJson: string, userId: string) =>
-  sql<AnswerRow>`WITH request AS (SELECT ARRAY(SELECT jsonb_array_elements_text(${keysJson}::jsonb)) AS cache_keys),
+const cachedAnswers = preparedStatement(
+  'translation_cache_lookup',
+  (keysJson: string, userId: string) =>
+    sql<AnswerRow>`WITH request AS (SELECT ARRAY(SELECT jsonb_array_elements_text(${keysJson}::jsonb)) AS cache_keys),
      answers AS MATERIALIZED (
        SELECT t.cache_key, t.translation, t.detected_source_language, t.context_id
        FROM request CROSS JOIN translation_cache t WHERE t.cache_key = ANY (request.cache_keys)
@@ -58,7 +60,8 @@ const cachedAnswers = preparedStatement('translation_cache_lookup', (keysJson: s
      SELECT a.cache_key, a.translation, a.detected_source_language, a.context_id IS NULL AS alone,
             coalesce(calls.own_call, false) AS own_call, coalesce(calls.call_within_request, false) AS call_within_request
      FROM answers a LEFT JOIN calls ON calls.id = a.context_id
-     ORDER BY a.context_id NULLS FIRST`);
+     ORDER BY a.context_id NULLS FIRST`,
+);
 
 /** Every cached answer for `keys`, judged against the request (`keys` are all of its texts) and its user. */
 export async function lookupTranslations(em: Em, userId: string, keys: readonly string[]): Promise<CacheLookup> {
@@ -100,7 +103,8 @@ export async function storeTranslations(
   const rows = (answers: CallAnswers['answers']) => JSON.stringify(answers.filter((a) => a.translation.trim() !== ''));
   const alone = calls.filter((call) => call.keys.length === 1);
   if (alone.length > 0) {
-    await run(em,
+    await run(
+      em,
       sql`INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language)
        SELECT a.key, ${columns}, a.translation, a."detectedSourceLanguage"
        FROM jsonb_to_recordset(${rows(alone.flatMap((call) => call.answers))}::jsonb) AS a(key text, translation text, "detectedSourceLanguage" text)
@@ -108,7 +112,8 @@ export async function storeTranslations(
     );
   }
   for (const call of calls.filter((c) => c.keys.length > 1)) {
-    await run(em,
+    await run(
+      em,
       sql`WITH context AS (
          INSERT INTO translation_contexts (requested_by, cache_keys)
          VALUES (${userId}, ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(call.keys)}::jsonb))) RETURNING id

@@ -27,7 +27,7 @@ export function extractPlaceholders(text: string): Placeholder[] {
     const token = raw.replace(/\s+/g, '');
     if (token.startsWith('{')) return { token, kind: 'brace' as const, name: token };
     const name = token.replace(/[</>]/g, '');
-    const kind = token.startsWith('</') ? 'close' as const : token.endsWith('/>') ? 'self' as const : 'open' as const;
+    const kind = token.startsWith('</') ? ('close' as const) : token.endsWith('/>') ? ('self' as const) : ('open' as const);
     return { token, kind, name };
   });
 }

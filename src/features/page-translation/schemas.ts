@@ -17,10 +17,7 @@ export const pageTranslationRequestSchema = z
     request_id: z.string().regex(IDEMPOTENCY_KEY_PATTERN, `1..${IDEMPOTENCY_KEY_MAX} characters of A-Z a-z 0-9 . _ : -`),
     target_language: languageTag,
     source_language: sourceLanguageTag,
-    items: z
-      .array(item)
-      .min(1, 'at least 1 item')
-      .max(L.maxItems, `at most ${L.maxItems} items per request`),
+    items: z.array(item).min(1, 'at least 1 item').max(L.maxItems, `at most ${L.maxItems} items per request`),
   })
   .superRefine((body, ctx) => {
     for (const error of batchLimitErrors(body.items)) {
@@ -32,7 +29,9 @@ export const pageTranslationResponseSchema = z
   .object({
     request_id: z.string(),
     target_language: languageTagOutput,
-    items: z.array(z.object({ id: z.string(), text: z.string(), detected_source_language: z.string().meta({ description: 'A BCP 47 tag, `und` when unknown.' }) })),
+    items: z.array(
+      z.object({ id: z.string(), text: z.string(), detected_source_language: z.string().meta({ description: 'A BCP 47 tag, `und` when unknown.' }) }),
+    ),
     credits_charged: z.number().int(),
   })
   .meta({ id: 'PageTranslation' });

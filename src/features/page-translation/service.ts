@@ -42,11 +42,15 @@ export async function translatePage(
   if (claim.tookOver) await expireEarlierHolds(em, userId, pageTranslationUnit(request.request_id), pageTranslationKey(request.request_id, claim.token));
   try {
     // Leased while it runs: if this process dies, a retry of the request_id takes over in seconds.
-    const lease = { table: 'page_translation_requests' as const, where: sql`user_id = ${userId} AND request_id = ${request.request_id}
-      AND claim_token = ${claim.token} AND status = 'running'` };
+    const lease = {
+      table: 'page_translation_requests' as const,
+      where: sql`user_id = ${userId} AND request_id = ${request.request_id}
+      AND claim_token = ${claim.token} AND status = 'running'`,
+    };
     return { response: await whileLeased(em, lease, () => runClaimed(ctx, userId, request, claim.token, page), ctx.log), replayed: false };
   } catch (error) {
-    await run(em,
+    await run(
+      em,
       sql`DELETE FROM page_translation_requests WHERE user_id = ${userId} AND request_id = ${request.request_id} AND claim_token = ${claim.token}
            AND status = 'running'`,
     );
@@ -66,14 +70,20 @@ const pageTranslationUnit = (requestId: string) => `page-translation/${requestId
 const pageTranslationKey = (requestId: string, claimToken: string) => `${pageTranslationUnit(requestId)}${claimToken}`;
 
 /** Prepared (src/db/sql.ts): every page not wholly cached runs it. */
-const claim = preparedStatement('page_translation_claim', (userId: string, requestId: string, bodyHash: string, token: string) =>
-  sql<{ claim_token: string; took_over: boolean }>`INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, lease_expires_at)
+const claim = preparedStatement(
+  'page_translation_claim',
+  (userId: string, requestId: string, bodyHash: string, token: string) =>
+    sql<{
+      claim_token: string;
+      took_over: boolean;
+    }>`INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, lease_expires_at)
      VALUES (${userId}, ${requestId}, ${bodyHash}, 'running', ${token}, ${leaseExpirySql(LEASE.durationMs)})
      ON CONFLICT (user_id, request_id) DO UPDATE
        SET body_hash = EXCLUDED.body_hash, claim_token = EXCLUDED.claim_token, claimed_at = now(), lease_expires_at = EXCLUDED.lease_expires_at
        WHERE page_translation_requests.status = 'running'
          AND page_translation_requests.lease_expires_at < clock_timestamp()
-     RETURNING claim_token, xmax <> 0 AS took_over`);
+     RETURNING claim_token, xmax <> 0 AS took_over`,
+);
 
 /**
  * Claims the request_id under a lease (src/services/leases.ts). A running claim whose lease has
@@ -86,7 +96,8 @@ async function claimRequest(em: Em, userId: string, requestId: string, bodyHash:
     const claimed = await firstRow(em, claim(userId, requestId, bodyHash, token));
     // xmax is set on a row the upsert updated: an earlier claim was taken over, not a new one inserted.
     if (claimed) return { kind: 'claimed', token, tookOver: claimed.took_over };
-    const existing = await firstRow<{ body_hash: string; status: 'running' | 'done'; response: PageTranslationResponse | null }>(em,
+    const existing = await firstRow<{ body_hash: string; status: 'running' | 'done'; response: PageTranslationResponse | null }>(
+      em,
       sql`SELECT body_hash, status, response FROM page_translation_requests WHERE user_id = ${userId} AND request_id = ${requestId}`,
     );
     if (!existing) continue;
@@ -102,10 +113,13 @@ async function claimRequest(em: Em, userId: string, requestId: string, bodyHash:
 }
 
 /** Prepared (src/db/sql.ts): every page served wholly from the cache runs it. */
-const freeAnswer = preparedStatement('page_translation_free_answer', (userId: string, requestId: string, bodyHash: string, responseJson: string) =>
-  sql`INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, response, credits_charged, completed_at)
+const freeAnswer = preparedStatement(
+  'page_translation_free_answer',
+  (userId: string, requestId: string, bodyHash: string, responseJson: string) =>
+    sql`INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, response, credits_charged, completed_at)
      VALUES (${userId}, ${requestId}, ${bodyHash}, 'done', ${randomUUID()}, ${responseJson}::jsonb, 0, now())
-     ON CONFLICT (user_id, request_id) DO NOTHING RETURNING 1`);
+     ON CONFLICT (user_id, request_id) DO NOTHING RETURNING 1`,
+);
 
 /** Records a page served wholly from the cache as done; false when its request_id exists already. */
 async function recordFreeAnswer(em: Em, userId: string, requestId: string, bodyHash: string, response: PageTranslationResponse): Promise<boolean> {
@@ -119,7 +133,13 @@ type PageLookup = Awaited<ReturnType<typeof lookupPage>>;
 async function lookupPage(ctx: FeatureContext, userId: string, request: PageTranslationRequest) {
   const modelName = ctx.config.model.model;
   const keyOf = (text: string) =>
-    translationCacheKey({ promptVersion: TRANSLATE_BATCH_PROMPT_VERSION, model: modelName, sourceLanguage: request.source_language, targetLanguage: request.target_language, text });
+    translationCacheKey({
+      promptVersion: TRANSLATE_BATCH_PROMPT_VERSION,
+      model: modelName,
+      sourceLanguage: request.source_language,
+      targetLanguage: request.target_language,
+      text,
+    });
   const prepared = request.items.map((item) => {
     const parts = prepareItemText(item.text);
     return { ...item, ...parts, cacheKey: parts.core === '' ? null : keyOf(parts.core) };
@@ -167,15 +187,27 @@ function pageResponse(request: PageTranslationRequest, page: Pick<PageLookup, 'p
  * provider was paid for it, and the user is charged for it (chargeKeptWork).
  */
 async function translateMissing(
-  ctx: FeatureContext, userId: string, request: PageTranslationRequest, token: string, uncached: Map<string, string>, recurring: Set<string>,
+  ctx: FeatureContext,
+  userId: string,
+  request: PageTranslationRequest,
+  token: string,
+  uncached: Map<string, string>,
+  recurring: Set<string>,
 ) {
   const { em, model } = ctx;
   // The provider sees an index of ours as each text's id, never a cache key or a client id.
   const entries = [...uncached].map(([cacheKey, text], index) => ({ key: String(index), text, cacheKey }));
   const languages = { sourceLanguage: request.source_language, targetLanguage: request.target_language };
-  const calls = batchCalls(languages, planProviderCalls(entries, (entry) => recurring.has(entry.cacheKey), PROVIDER_CALL_BUDGET));
+  const calls = batchCalls(
+    languages,
+    planProviderCalls(entries, (entry) => recurring.has(entry.cacheKey), PROVIDER_CALL_BUDGET),
+  );
   // The page's maximum cost, all its calls together, is held before any of them (402 when nothing is available).
-  const hold = modelCallHold(model, { userId, key: pageTranslationKey(request.request_id, token), kind: 'page_translation' }, calls.map((call) => call.request));
+  const hold = modelCallHold(
+    model,
+    { userId, key: pageTranslationKey(request.request_id, token), kind: 'page_translation' },
+    calls.map((call) => call.request),
+  );
   await holdCredits(em, model, hold, undefined);
   const result = await translateCalls(model, calls);
   const answered = result.calls.map((call) => ({
@@ -197,7 +229,12 @@ async function translateMissing(
  * settles the page's credit hold to what was kept, in its own transaction.
  */
 async function chargeKeptWork(
-  em: Em, userId: string, request: PageTranslationRequest, token: string, failure: AppError, kept: { texts: number; costUsd: string },
+  em: Em,
+  userId: string,
+  request: PageTranslationRequest,
+  token: string,
+  failure: AppError,
+  kept: { texts: number; costUsd: string },
 ): Promise<AppError> {
   if (creditsForCost('page_translation', kept.costUsd) === 0) return failure;
   const charged = await charge(em, {
@@ -217,18 +254,28 @@ async function chargeKeptWork(
 }
 
 /** Charges and stores the answer atomically, unless a later claimant took this request over. */
-async function finish(em: Em, model: ModelClient, userId: string, request: PageTranslationRequest, token: string, items: PageTranslationResponse['items'], costUsd: string) {
+async function finish(
+  em: Em,
+  model: ModelClient,
+  userId: string,
+  request: PageTranslationRequest,
+  token: string,
+  items: PageTranslationResponse['items'],
+  costUsd: string,
+) {
   const response: PageTranslationResponse = { request_id: request.request_id, target_language: request.target_language, items, credits_charged: 0 };
   if (creditsForCost('page_translation', costUsd) === 0) {
     // Nothing to charge (e.g. served from the cache): one conditional write, no transaction.
-    await run(em,
+    await run(
+      em,
       sql`UPDATE page_translation_requests SET status = 'done', response = ${JSON.stringify(response)}::jsonb, credits_charged = 0, completed_at = now()
        WHERE user_id = ${userId} AND request_id = ${request.request_id} AND claim_token = ${token} AND status = 'running'`,
     );
     return response;
   }
   return em.transactional(async (tx) => {
-    const mine = await firstRow(tx,
+    const mine = await firstRow(
+      tx,
       sql`SELECT 1 FROM page_translation_requests WHERE user_id = ${userId} AND request_id = ${request.request_id} AND claim_token = ${token}
            AND status = 'running' FOR UPDATE`,
     );
@@ -246,7 +293,8 @@ async function finish(em: Em, model: ModelClient, userId: string, request: PageT
       ref: request.request_id,
     });
     response.credits_charged = charged.debited;
-    await run(tx,
+    await run(
+      tx,
       sql`UPDATE page_translation_requests SET status = 'done', response = ${JSON.stringify(response)}::jsonb, credits_charged = ${response.credits_charged},
            completed_at = now()
        WHERE user_id = ${userId} AND request_id = ${request.request_id}`,

@@ -13,14 +13,16 @@ import { FITTED_COLUMNS, fittedOf, type FittedRow } from './optimiser.ts';
  */
 
 async function reviewLog(em: Em, userId: string): Promise<LoggedReview[]> {
-  const rows = await allRows<{ card_id: string; rating: RatingName; reviewed_at: Date }>(em,
+  const rows = await allRows<{ card_id: string; rating: RatingName; reviewed_at: Date }>(
+    em,
     sql`SELECT card_id, rating, reviewed_at FROM review_logs WHERE user_id = ${userId} ORDER BY reviewed_at, id`,
   );
   return rows.map((row) => ({ cardId: row.card_id, rating: row.rating, reviewedAt: new Date(row.reviewed_at) }));
 }
 
 async function appliedWeights(em: Em, userId: string): Promise<number[] | null> {
-  const row = await firstRow<{ weights: number[] }>(em,
+  const row = await firstRow<{ weights: number[] }>(
+    em,
     sql`SELECT weights FROM fsrs_parameters WHERE user_id = ${userId} AND applied ORDER BY version DESC LIMIT 1`,
   );
   return row ? row.weights.map(Number) : null;
@@ -41,7 +43,8 @@ export async function fitLearnerParameters(ctx: FeatureContext, userId: string, 
   const { weights, fitted, baseline, applied, logSize } = judgement;
 
   // The version is the next of this learner's; a concurrent fit of another run takes the one after.
-  const row = await firstRow<FittedRow>(em,
+  const row = await firstRow<FittedRow>(
+    em,
     sql`INSERT INTO fsrs_parameters (user_id, version, weights, log_size, log_loss, rmse, baseline_log_loss, baseline_rmse, applied, run_key)
      SELECT ${userId}, coalesce(max(version), 0) + 1, ${weights}::double precision[], ${logSize}, ${fitted.logLoss}, ${fitted.rmse},
        ${baseline.logLoss}, ${baseline.rmse}, ${applied}, ${runKey} FROM fsrs_parameters WHERE user_id = ${userId}

@@ -26,13 +26,7 @@ export interface ReplayForecast {
  * overdue and count for today; days after the window are ignored; days without cards are 0).
  * Throws a RangeError for a malformed day or a count that is not a non-negative integer.
  */
-export function buildForecast(
-  perDay: readonly DueDay[],
-  dueNow: number,
-  nextDueAt: Date | null,
-  now: Date,
-  days: number = FORECAST_DAYS,
-): ReplayForecast {
+export function buildForecast(perDay: readonly DueDay[], dueNow: number, nextDueAt: Date | null, now: Date, days: number = FORECAST_DAYS): ReplayForecast {
   const today = utcDay(now);
   const window = Array.from({ length: days }, (_, i) => ({ date: utcDay(new Date(now.getTime() + i * 86_400_000)), due: 0 }));
   const index = new Map(window.map((d, i) => [d.date, i]));

@@ -1,7 +1,14 @@
 import { computeParameters, FSRSBinding, FSRSBindingItem, FSRSBindingReview } from '@open-spaced-repetition/binding';
 import { default_w } from 'ts-fsrs';
 import {
-  beats, judgeable, longTermReviewCount, MIN_LONG_TERM_REVIEWS, splitHeldOut, trainable, type Evaluation, type TrainingItem,
+  beats,
+  judgeable,
+  longTermReviewCount,
+  MIN_LONG_TERM_REVIEWS,
+  splitHeldOut,
+  trainable,
+  type Evaluation,
+  type TrainingItem,
 } from './optimisation-rules.ts';
 
 export type FitJudgement =

@@ -16,10 +16,13 @@ export async function learnerScheduling(em: Em, userId: string): Promise<Learner
 }
 
 /** Prepared (src/db/sql.ts): every Replay answer runs it. */
-const learnerSettings = preparedStatement('learner_scheduling', (userId: string) =>
-  sql<{ desired_retention: number | null; weights: number[] | null }>`
+const learnerSettings = preparedStatement(
+  'learner_scheduling',
+  (userId: string) =>
+    sql<{ desired_retention: number | null; weights: number[] | null }>`
      SELECT (SELECT desired_retention FROM replay_settings WHERE user_id = ${userId}) AS desired_retention,
-            (SELECT weights FROM fsrs_parameters WHERE user_id = ${userId} AND applied ORDER BY version DESC LIMIT 1) AS weights`);
+            (SELECT weights FROM fsrs_parameters WHERE user_id = ${userId} AND applied ORDER BY version DESC LIMIT 1) AS weights`,
+);
 
 export async function replaySettings(ctx: FeatureContext, userId: string): Promise<{ desiredRetention: number }> {
   return { desiredRetention: (await learnerScheduling(ctx.em, userId)).desiredRetention };
@@ -30,7 +33,8 @@ export async function replaySettings(ctx: FeatureContext, userId: string): Promi
  * new retention applies from each card's next review.
  */
 export async function updateReplaySettings(ctx: FeatureContext, userId: string, desiredRetention: number): Promise<{ desiredRetention: number }> {
-  await run(ctx.em,
+  await run(
+    ctx.em,
     sql`INSERT INTO replay_settings (user_id, desired_retention) VALUES (${userId}, ${desiredRetention})
      ON CONFLICT (user_id) DO UPDATE SET desired_retention = excluded.desired_retention, updated_at = now()`,
   );

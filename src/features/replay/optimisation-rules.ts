@@ -71,8 +71,7 @@ export function trainingItems(log: readonly LoggedReview[]): TrainingItem[] {
 export const trainable = (item: TrainingItem): boolean => item.reviews.some((review) => review.deltaT > 0);
 
 /** Items whose predicted review came at least a day after the one before: what the optimiser learns from. */
-export const longTermReviewCount = (items: readonly TrainingItem[]): number =>
-  items.filter((item) => item.reviews[item.reviews.length - 1]!.deltaT > 0).length;
+export const longTermReviewCount = (items: readonly TrainingItem[]): number => items.filter((item) => item.reviews[item.reviews.length - 1]!.deltaT > 0).length;
 
 /**
  * Splits by time, not at random: the weights are judged on reviews that came after every review
@@ -100,8 +99,7 @@ export interface Evaluation {
 }
 
 /** New weights replace the ones in use only when they predict the held-out reviews better, by both measures. */
-export const beats = (fitted: Evaluation, current: Evaluation): boolean =>
-  fitted.logLoss < current.logLoss && fitted.rmse <= current.rmse;
+export const beats = (fitted: Evaluation, current: Evaluation): boolean => fitted.logLoss < current.logLoss && fitted.rmse <= current.rmse;
 
 /** One fit as stored: its held-out figures beside those of the weights in use when it ran. */
 export interface FittedParameters extends Evaluation {
@@ -115,9 +113,7 @@ export interface FittedParameters extends Evaluation {
   fittedAt: string;
 }
 
-export type OptimisationOutcome =
-  | { outcome: 'too_few_reviews'; longTermReviews: number }
-  | ({ outcome: 'applied' | 'kept' } & FittedParameters);
+export type OptimisationOutcome = { outcome: 'too_few_reviews'; longTermReviews: number } | ({ outcome: 'applied' | 'kept' } & FittedParameters);
 
 /**
  * The unit of work of one optimisation: a learner's log as of its size and latest review. Fitting

@@ -14,12 +14,25 @@ import { MIN_LONG_TERM_REVIEWS, optimisationKey, type FittedParameters } from '.
  */
 
 export interface FittedRow {
-  version: number; log_size: number; log_loss: number; rmse: number; baseline_log_loss: number; baseline_rmse: number; applied: boolean; created_at: Date;
+  version: number;
+  log_size: number;
+  log_loss: number;
+  rmse: number;
+  baseline_log_loss: number;
+  baseline_rmse: number;
+  applied: boolean;
+  created_at: Date;
 }
 export const FITTED_COLUMNS = sql`version, log_size, log_loss, rmse, baseline_log_loss, baseline_rmse, applied, created_at`;
 export const fittedOf = (row: FittedRow): FittedParameters => ({
-  version: row.version, logSize: row.log_size, logLoss: row.log_loss, rmse: row.rmse,
-  baselineLogLoss: row.baseline_log_loss, baselineRmse: row.baseline_rmse, applied: row.applied, fittedAt: new Date(row.created_at).toISOString(),
+  version: row.version,
+  logSize: row.log_size,
+  logLoss: row.log_loss,
+  rmse: row.rmse,
+  baselineLogLoss: row.baseline_log_loss,
+  baselineRmse: row.baseline_rmse,
+  applied: row.applied,
+  fittedAt: new Date(row.created_at).toISOString(),
 });
 
 /**
@@ -27,7 +40,8 @@ export const fittedOf = (row: FittedRow): FittedParameters => ({
  * same count as longTermReviewCount(trainingItems(log)) without loading the log.
  */
 async function longTermReviews(em: Em, userId: string): Promise<number> {
-  const row = await firstRow<{ n: number }>(em,
+  const row = await firstRow<{ n: number }>(
+    em,
     sql`SELECT count(*) FILTER (WHERE previous IS NOT NULL AND (reviewed_at AT TIME ZONE 'UTC')::date > (previous AT TIME ZONE 'UTC')::date)::int AS n
        FROM (SELECT reviewed_at, lag(reviewed_at) OVER (PARTITION BY card_id ORDER BY reviewed_at, id) AS previous FROM review_logs
        WHERE user_id = ${userId}) AS log`,
@@ -44,13 +58,19 @@ export async function optimisationStatus(ctx: FeatureContext, userId: string) {
 
 /** The optimisation of the learner's log as it stands, recorded in `tx` to start after it commits. */
 export async function enqueueOptimisation(tx: Em, workflows: WorkflowStarter, userId: string): Promise<void> {
-  const log = await firstRow<{ reviews: number; latest: Date | null }>(tx,
+  const log = await firstRow<{ reviews: number; latest: Date | null }>(
+    tx,
     sql`SELECT count(*)::int AS reviews, max(reviewed_at) AS latest FROM review_logs WHERE user_id = ${userId}`,
   );
   const key = optimisationKey(userId, log?.reviews ?? 0, log?.latest ? new Date(log.latest) : null);
-  await workflows.enqueue(tx, workflows.start('fsrsOptimisationWorkflow', [userId], {
-    workflowId: workflowId(WORKFLOW_KINDS.fsrsOptimisation, key), userId, kind: WORKFLOW_KINDS.fsrsOptimisation,
-  }));
+  await workflows.enqueue(
+    tx,
+    workflows.start('fsrsOptimisationWorkflow', [userId], {
+      workflowId: workflowId(WORKFLOW_KINDS.fsrsOptimisation, key),
+      userId,
+      kind: WORKFLOW_KINDS.fsrsOptimisation,
+    }),
+  );
 }
 
 /**
@@ -61,7 +81,11 @@ export async function requestOptimisation(ctx: FeatureContext, userId: string) {
   const { em, workflows } = ctx;
   const status = await optimisationStatus(ctx, userId);
   if (status.longTermReviews < MIN_LONG_TERM_REVIEWS) {
-    throw new AppError('conflict', `A personal schedule needs ${MIN_LONG_TERM_REVIEWS} reviews made a day or more after the card's previous one; you have ${status.longTermReviews}.`, { longTermReviews: status.longTermReviews, reviewsNeeded: MIN_LONG_TERM_REVIEWS });
+    throw new AppError(
+      'conflict',
+      `A personal schedule needs ${MIN_LONG_TERM_REVIEWS} reviews made a day or more after the card's previous one; you have ${status.longTermReviews}.`,
+      { longTermReviews: status.longTermReviews, reviewsNeeded: MIN_LONG_TERM_REVIEWS },
+    );
   }
   await em.transactional((tx) => enqueueOptimisation(tx, workflows, userId));
   workflows.wakeRelay();
@@ -75,7 +99,8 @@ export async function requestOptimisation(ctx: FeatureContext, userId: string) {
 export async function queueDueOptimisations(ctx: FeatureContext): Promise<{ queued: number }> {
   const { em, workflows } = ctx;
   const queued = await em.transactional(async (tx) => {
-    const due = await allRows<{ user_id: string }>(tx,
+    const due = await allRows<{ user_id: string }>(
+      tx,
       sql`SELECT r.user_id FROM review_logs r GROUP BY r.user_id
        HAVING count(*) >= ${MIN_LONG_TERM_REVIEWS} AND max(r.reviewed_at) > coalesce((SELECT max(p.created_at) FROM fsrs_parameters p
          WHERE p.user_id = r.user_id), '-infinity')`,

@@ -5,19 +5,33 @@ import type { SchedulingState, SchedulingStateName } from '../../domain/scheduli
 /** The one place Replay reads and writes a card's FSRS schedule (card_schedules). */
 
 interface ScheduleRow {
-  due: Date; stability: number; difficulty: number; elapsed_days: number; scheduled_days: number;
-  learning_steps: number; reps: number; lapses: number; state: SchedulingStateName; last_review: Date | null;
+  due: Date;
+  stability: number;
+  difficulty: number;
+  elapsed_days: number;
+  scheduled_days: number;
+  learning_steps: number;
+  reps: number;
+  lapses: number;
+  state: SchedulingStateName;
+  last_review: Date | null;
 }
 
 /** Prepared (src/db/sql.ts), like scheduleWrite: every Replay answer runs them. */
-const scheduleLock = preparedStatement('schedule_lock', (cardId: string) =>
-  sql<ScheduleRow>`SELECT due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review
-     FROM card_schedules WHERE card_id = ${cardId} FOR UPDATE`);
+const scheduleLock = preparedStatement(
+  'schedule_lock',
+  (cardId: string) =>
+    sql<ScheduleRow>`SELECT due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review
+     FROM card_schedules WHERE card_id = ${cardId} FOR UPDATE`,
+);
 
-const scheduleWrite = preparedStatement('schedule_write', (cardId: string, s: SchedulingState) =>
-  sql`UPDATE card_schedules SET due = ${s.due}, stability = ${s.stability}, difficulty = ${s.difficulty}, elapsed_days = ${s.elapsedDays},
+const scheduleWrite = preparedStatement(
+  'schedule_write',
+  (cardId: string, s: SchedulingState) =>
+    sql`UPDATE card_schedules SET due = ${s.due}, stability = ${s.stability}, difficulty = ${s.difficulty}, elapsed_days = ${s.elapsedDays},
        scheduled_days = ${s.scheduledDays}, learning_steps = ${s.learningSteps}, reps = ${s.reps}, lapses = ${s.lapses}, state = ${s.state},
-       last_review = ${s.lastReview}, updated_at = now() WHERE card_id = ${cardId}`);
+       last_review = ${s.lastReview}, updated_at = now() WHERE card_id = ${cardId}`,
+);
 
 /** The card's schedule, locked for the rest of the transaction; null when the card is gone. */
 export async function lockSchedule(tx: Em, cardId: string): Promise<SchedulingState | null> {
@@ -45,8 +59,15 @@ export function scheduleFromJson(json: Record<string, unknown>): SchedulingState
 
 function fromRow(row: ScheduleRow): SchedulingState {
   return {
-    due: new Date(row.due), stability: Number(row.stability), difficulty: Number(row.difficulty),
-    elapsedDays: row.elapsed_days, scheduledDays: row.scheduled_days, learningSteps: row.learning_steps,
-    reps: row.reps, lapses: row.lapses, state: row.state, lastReview: row.last_review ? new Date(row.last_review) : null,
+    due: new Date(row.due),
+    stability: Number(row.stability),
+    difficulty: Number(row.difficulty),
+    elapsedDays: row.elapsed_days,
+    scheduledDays: row.scheduled_days,
+    learningSteps: row.learning_steps,
+    reps: row.reps,
+    lapses: row.lapses,
+    state: row.state,
+    lastReview: row.last_review ? new Date(row.last_review) : null,
   };
 }

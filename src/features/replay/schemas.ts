@@ -42,8 +42,10 @@ export const replayCompletionSchema = z
     usedHint: z.boolean(),
     autoFilled: z.boolean(),
     unaidedErrors: z.number().int().min(0).max(1_000_000),
-    durationMs: z.number().int().min(0).max(REPLAY_DURATION_MAX_MS).optional()
-      .meta({ description: 'How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy.' }),
+    durationMs: z.number().int().min(0).max(REPLAY_DURATION_MAX_MS).optional().meta({
+      description:
+        'How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy.',
+    }),
   })
   .meta({ id: 'ReplayCompletion' });
 
@@ -63,8 +65,14 @@ export const replayResultSchema = z
 
 export const replaySettingsSchema = z
   .object({
-    desiredRetention: z.number().min(MIN_DESIRED_RETENTION).max(MAX_DESIRED_RETENTION)
-      .meta({ description: `The recall probability at which a card falls due, ${MIN_DESIRED_RETENTION}–${MAX_DESIRED_RETENTION} (default 0.9). Higher means more reviews and fewer forgotten cards.`, example: 0.9 }),
+    desiredRetention: z
+      .number()
+      .min(MIN_DESIRED_RETENTION)
+      .max(MAX_DESIRED_RETENTION)
+      .meta({
+        description: `The recall probability at which a card falls due, ${MIN_DESIRED_RETENTION}–${MAX_DESIRED_RETENTION} (default 0.9). Higher means more reviews and fewer forgotten cards.`,
+        example: 0.9,
+      }),
   })
   .meta({ id: 'ReplaySettings' });
 
@@ -89,9 +97,7 @@ const personalScheduleSchema = z
   })
   .meta({ id: 'PersonalSchedule', description: 'Your own FSRS weights, fitted weekly (or when you ask) once your log is large enough.' });
 
-export const replaySettingsViewSchema = replaySettingsSchema
-  .extend({ personalSchedule: personalScheduleSchema })
-  .meta({ id: 'ReplaySettingsView' });
+export const replaySettingsViewSchema = replaySettingsSchema.extend({ personalSchedule: personalScheduleSchema }).meta({ id: 'ReplaySettingsView' });
 
 export const optimisationQueuedSchema = personalScheduleSchema
   .extend({ queued: z.literal(true) })
@@ -102,7 +108,8 @@ export const replayForecastSchema = z
     dueNow: z.number().int().meta({ description: 'Reviewed cards due now, overdue ones included.' }),
     nextDueAt: isoDate.nullable().meta({ description: 'When the next reviewed card falls due; null when none waits.' }),
     newCards: z.number().int().meta({ description: 'Ready cards never reviewed: a session takes them after the due ones.' }),
-    days: z.array(z.object({ date: z.string().meta({ description: 'A UTC day, YYYY-MM-DD.' }), due: z.number().int() }))
+    days: z
+      .array(z.object({ date: z.string().meta({ description: 'A UTC day, YYYY-MM-DD.' }), due: z.number().int() }))
       .meta({ description: `${FORECAST_DAYS} UTC days from today; today counts every card due by its end, overdue ones included.` }),
   })
   .meta({ id: 'ReplayForecast' });
@@ -111,14 +118,18 @@ export const cardReviewsQuerySchema = z.object({ cardId: z.uuid().meta({ descrip
 
 export const cardReviewsSchema = z
   .object({
-    items: z.array(z.object({
-      rating: z.enum(['again', 'hard', 'good', 'easy']),
-      reviewedAt: isoDate,
-      usedHint: z.boolean(),
-      autoFilled: z.boolean(),
-      unaidedErrors: z.number().int(),
-      durationMs: z.number().int().nullable().meta({ description: 'How long the learner took, when the client measured it.' }),
-    })).meta({ description: 'Newest first, at most 50.' }),
+    items: z
+      .array(
+        z.object({
+          rating: z.enum(['again', 'hard', 'good', 'easy']),
+          reviewedAt: isoDate,
+          usedHint: z.boolean(),
+          autoFilled: z.boolean(),
+          unaidedErrors: z.number().int(),
+          durationMs: z.number().int().nullable().meta({ description: 'How long the learner took, when the client measured it.' }),
+        }),
+      )
+      .meta({ description: 'Newest first, at most 50.' }),
   })
   .meta({ id: 'CardReviews' });
 

@@ -16,20 +16,31 @@ import type { FeatureContext } from '../context.ts';
 const SESSION_LOCK = 745006;
 
 /** Prepared (src/db/sql.ts), like the three below: every Replay session opened or resumed runs them. */
-const openSession = preparedStatement('replay_open_session', (userId: string) =>
-  sql<{ id: string }>`SELECT id FROM replay_sessions WHERE user_id = ${userId} AND finished_at IS NULL`);
+const openSession = preparedStatement(
+  'replay_open_session',
+  (userId: string) => sql<{ id: string }>`SELECT id FROM replay_sessions WHERE user_id = ${userId} AND finished_at IS NULL`,
+);
 
-const sessionInsert = preparedStatement('replay_session_insert', (sessionId: string, userId: string, count: ReplayCount, now: Date) =>
-  sql`INSERT INTO replay_sessions (id, user_id, requested_count, created_at) VALUES (${sessionId}, ${userId}, ${count}, ${now})`);
+const sessionInsert = preparedStatement(
+  'replay_session_insert',
+  (sessionId: string, userId: string, count: ReplayCount, now: Date) =>
+    sql`INSERT INTO replay_sessions (id, user_id, requested_count, created_at) VALUES (${sessionId}, ${userId}, ${count}, ${now})`,
+);
 
-const itemsInsert = preparedStatement('replay_items_insert', (sessionId: string, userId: string, itemsJson: string) =>
-  sql`INSERT INTO replay_items (id, session_id, user_id, card_id, position, answer, mask)
+const itemsInsert = preparedStatement(
+  'replay_items_insert',
+  (sessionId: string, userId: string, itemsJson: string) =>
+    sql`INSERT INTO replay_items (id, session_id, user_id, card_id, position, answer, mask)
      SELECT t.id, ${sessionId}, ${userId}, t.card_id, t.position, t.answer, t.mask
-     FROM jsonb_to_recordset(${itemsJson}::jsonb) AS t (id uuid, card_id uuid, position int, answer text, mask text)`);
+     FROM jsonb_to_recordset(${itemsJson}::jsonb) AS t (id uuid, card_id uuid, position int, answer text, mask text)`,
+);
 
-const remainingOf = preparedStatement('replay_remaining_items', (sessionId: string) =>
-  sql<{ id: string; card_id: string; answer: string; mask: string }>`
-     SELECT id, card_id, answer, mask FROM replay_items WHERE session_id = ${sessionId} AND completed_at IS NULL ORDER BY position`);
+const remainingOf = preparedStatement(
+  'replay_remaining_items',
+  (sessionId: string) =>
+    sql<{ id: string; card_id: string; answer: string; mask: string }>`
+     SELECT id, card_id, answer, mask FROM replay_items WHERE session_id = ${sessionId} AND completed_at IS NULL ORDER BY position`,
+);
 
 /**
  * GET /api/replay: resumes the user's unfinished session, or opens a new one (see planSession
@@ -65,7 +76,10 @@ export async function openOrResumeSession(ctx: FeatureContext, userId: string, c
 
 async function remainingItems(tx: Em, sessionId: string): Promise<ReplayItemView[]> {
   const rows = await allRows(tx, remainingOf(sessionId));
-  const feedback = await cardFeedback(tx, rows.map((r) => r.card_id));
+  const feedback = await cardFeedback(
+    tx,
+    rows.map((r) => r.card_id),
+  );
   // A card deleted meanwhile takes its items with it (cascade): they are not remaining any more.
   const live = rows.filter((r) => feedback.has(r.card_id));
   for (const r of live) {
@@ -81,27 +95,47 @@ async function remainingItems(tx: Em, sessionId: string): Promise<ReplayItemView
   return live.map((r) => ({ itemId: r.id, cardId: r.card_id, prompt: feedback.get(r.card_id)!.translation, answer: r.answer, mask: r.mask }));
 }
 
-interface ItemRow { id: string; session_id: string; card_id: string; mask: string; answer: string; rating: RatingName | null; next_review_at: Date | null }
+interface ItemRow {
+  id: string;
+  session_id: string;
+  card_id: string;
+  mask: string;
+  answer: string;
+  rating: RatingName | null;
+  next_review_at: Date | null;
+}
 
 /** Prepared (src/db/sql.ts), like the four below: every Replay answer runs them. */
-const itemLock = preparedStatement('replay_item_lock', (itemId: string, userId: string) =>
-  sql<ItemRow>`SELECT id, session_id, card_id, mask, answer, rating, next_review_at FROM replay_items WHERE id = ${itemId} AND user_id = ${userId} FOR UPDATE`);
+const itemLock = preparedStatement(
+  'replay_item_lock',
+  (itemId: string, userId: string) =>
+    sql<ItemRow>`SELECT id, session_id, card_id, mask, answer, rating, next_review_at FROM replay_items WHERE id = ${itemId} AND user_id = ${userId} FOR UPDATE`,
+);
 
-const reviewLogInsert = preparedStatement('review_log_insert', (item: ItemRow, userId: string, log: ReviewLogRecord, evidence: ReplayEvidence, hidden: number, before: SchedulingState) =>
-  sql`INSERT INTO review_logs (card_id, user_id, replay_item_id, rating, state, due, stability, difficulty, elapsed_days, last_elapsed_days,
+const reviewLogInsert = preparedStatement(
+  'review_log_insert',
+  (item: ItemRow, userId: string, log: ReviewLogRecord, evidence: ReplayEvidence, hidden: number, before: SchedulingState) =>
+    sql`INSERT INTO review_logs (card_id, user_id, replay_item_id, rating, state, due, stability, difficulty, elapsed_days, last_elapsed_days,
        scheduled_days, learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count, duration_ms, previous_schedule)
      VALUES (${item.card_id}, ${userId}, ${item.id}, ${log.rating}, ${log.state}, ${log.due}, ${log.stability}, ${log.difficulty}, ${log.elapsedDays},
        ${log.lastElapsedDays}, ${log.scheduledDays}, ${log.learningSteps}, ${log.review}, ${evidence.usedHint}, ${evidence.autoFilled},
-       ${evidence.unaidedErrors}, ${hidden}, ${evidence.durationMs ?? null}, ${scheduleToJson(before)}::jsonb)`);
+       ${evidence.unaidedErrors}, ${hidden}, ${evidence.durationMs ?? null}, ${scheduleToJson(before)}::jsonb)`,
+);
 
 const sessionLock = preparedStatement('replay_session_lock', (sessionId: string) => sql`SELECT 1 FROM replay_sessions WHERE id = ${sessionId} FOR UPDATE`);
 
-const itemCompletion = preparedStatement('replay_item_complete', (itemId: string, now: Date, rating: RatingName, nextReviewAt: Date) =>
-  sql`UPDATE replay_items SET completed_at = ${now}, rating = ${rating}, next_review_at = ${nextReviewAt} WHERE id = ${itemId}`);
+const itemCompletion = preparedStatement(
+  'replay_item_complete',
+  (itemId: string, now: Date, rating: RatingName, nextReviewAt: Date) =>
+    sql`UPDATE replay_items SET completed_at = ${now}, rating = ${rating}, next_review_at = ${nextReviewAt} WHERE id = ${itemId}`,
+);
 
-const sessionFinish = preparedStatement('replay_session_finish', (sessionId: string, now: Date) =>
-  sql`UPDATE replay_sessions SET finished_at = ${now} WHERE id = ${sessionId} AND finished_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM replay_items WHERE session_id = ${sessionId} AND completed_at IS NULL)`);
+const sessionFinish = preparedStatement(
+  'replay_session_finish',
+  (sessionId: string, now: Date) =>
+    sql`UPDATE replay_sessions SET finished_at = ${now} WHERE id = ${sessionId} AND finished_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM replay_items WHERE session_id = ${sessionId} AND completed_at IS NULL)`,
+);
 
 /**
  * POST /api/replay: rates the evidence, reschedules the card, logs the review, once per item.

@@ -13,16 +13,22 @@ import type { FeatureContext } from '../context.ts';
  */
 export async function undoLastRating(ctx: FeatureContext, userId: string, itemId: string): Promise<ReplayUndoResult> {
   return ctx.em.transactional(async (tx) => {
-    const item = await firstRow<{ id: string; session_id: string; card_id: string; answer: string; mask: string; completed_at: Date | null }>(tx,
-      sql`SELECT id, session_id, card_id, answer, mask, completed_at FROM replay_items WHERE id = ${itemId} AND user_id = ${userId}`);
+    const item = await firstRow<{ id: string; session_id: string; card_id: string; answer: string; mask: string; completed_at: Date | null }>(
+      tx,
+      sql`SELECT id, session_id, card_id, answer, mask, completed_at FROM replay_items WHERE id = ${itemId} AND user_id = ${userId}`,
+    );
     if (!item) throw new AppError('not_found', 'No such Replay item.');
     // The session row serialises undo with the session's completions (completeItem locks it too).
-    const latest = await firstRow<{ id: string }>(tx,
-      sql`SELECT id FROM replay_sessions WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`);
+    const latest = await firstRow<{ id: string }>(
+      tx,
+      sql`SELECT id FROM replay_sessions WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
+    );
     if (latest?.id !== item.session_id) throw new AppError('conflict', 'Only a rating of your latest Replay session can be undone.');
-    const last = await firstRow<{ id: string; replay_item_id: string; previous_schedule: Record<string, unknown> | null }>(tx,
+    const last = await firstRow<{ id: string; replay_item_id: string; previous_schedule: Record<string, unknown> | null }>(
+      tx,
       sql`SELECT l.id, l.replay_item_id, l.previous_schedule FROM review_logs l JOIN replay_items i ON i.id = l.replay_item_id
-       WHERE i.session_id = ${item.session_id} ORDER BY l.id DESC LIMIT 1`);
+       WHERE i.session_id = ${item.session_id} ORDER BY l.id DESC LIMIT 1`,
+    );
     if (last?.replay_item_id !== item.id) throw new AppError('conflict', 'Only the last rating of the session can be undone.');
     if (!last.previous_schedule) throw new AppError('conflict', 'This rating was recorded before ratings could be undone.');
 

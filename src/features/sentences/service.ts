@@ -60,11 +60,14 @@ export async function submitSentence(
     const { lostCalls } = await reserveCredits(tx, hold);
     // Started by the worker's outbox relay, woken after the commit.
     if (input.mode === 'async') {
-      await workflows.enqueue(tx, workflows.start('sentenceTranslationWorkflow', [row.id, row.attempt], {
-        workflowId: workflowId(WORKFLOW_KINDS.sentenceTranslation, row.id),
-        userId: input.userId,
-        kind: WORKFLOW_KINDS.sentenceTranslation,
-      }));
+      await workflows.enqueue(
+        tx,
+        workflows.start('sentenceTranslationWorkflow', [row.id, row.attempt], {
+          workflowId: workflowId(WORKFLOW_KINDS.sentenceTranslation, row.id),
+          userId: input.userId,
+          kind: WORKFLOW_KINDS.sentenceTranslation,
+        }),
+      );
     }
     return { row, lostCalls };
   });
@@ -77,12 +80,15 @@ export async function submitSentence(
   try {
     // Leased while it translates: if this process dies, the user's re-post takes over in seconds.
     const lease = { table: 'sentences' as const, where: sql`id = ${row.id} AND attempt = ${row.attempt} AND status = 'pending'` };
-    return await whileLeased(em, lease, () => translateSentence(ctx, row.id, row.attempt), ctx.log) ?? view(row);
+    return (await whileLeased(em, lease, () => translateSentence(ctx, row.id, row.attempt), ctx.log)) ?? view(row);
   } catch (error) {
     const failure = isAppError(error) ? error : new AppError('service_unavailable', 'The translation failed.');
     await markSentenceFailed(ctx, row.id, row.attempt, failure.code);
     // The sentence stays saved (status "failed"); posting it again retries the translation.
-    throw new AppError(failure.code, `${failure.message} The sentence was saved with status "failed"; post it again to retry.`, { ...failure.extensions, sentenceId: row.id });
+    throw new AppError(failure.code, `${failure.message} The sentence was saved with status "failed"; post it again to retry.`, {
+      ...failure.extensions,
+      sentenceId: row.id,
+    });
   }
 }
 
@@ -90,7 +96,8 @@ async function insertOrRetry(tx: Em, input: { userId: string; nativeLanguage: st
   const dedupKey = normaliseExpression(input.text);
   // A sync translation runs under a lease (src/services/leases.ts); an async one belongs to its workflow.
   const lease = input.mode === 'sync' ? LEASE.durationMs : null;
-  const inserted = await firstRow<SentenceRow>(tx,
+  const inserted = await firstRow<SentenceRow>(
+    tx,
     sql`INSERT INTO sentences (id, user_id, original_text, dedup_key, native_language, mode, lease_expires_at)
      VALUES (${randomUUID()}, ${input.userId}, ${input.text}, ${dedupKey}, ${input.nativeLanguage}, ${input.mode}, ${leaseExpirySql(lease)})
      ON CONFLICT (user_id, dedup_key) DO NOTHING RETURNING ${COLUMNS}`,
@@ -98,7 +105,8 @@ async function insertOrRetry(tx: Em, input: { userId: string; nativeLanguage: st
   if (inserted) return inserted;
   // A failed sentence, or a sync one whose owner stopped renewing its lease (its process died), is
   // retried. Only one of several identical retries wins the UPDATE; the others see it pending.
-  const retried = await firstRow<SentenceRow>(tx,
+  const retried = await firstRow<SentenceRow>(
+    tx,
     sql`UPDATE sentences SET status = 'pending', attempt = attempt + 1, mode = ${input.mode}, native_language = ${input.nativeLanguage}, error_code = NULL,
        lease_expires_at = ${leaseExpirySql(lease)}, updated_at = clock_timestamp()
      WHERE user_id = ${input.userId} AND dedup_key = ${dedupKey}
@@ -115,7 +123,9 @@ const sentenceUnit = (sentenceId: string) => `sentence-translation/${sentenceId}
 
 /** A sentence attempt's unit of work: the key of its hold and of its charge. */
 const sentenceHold = (model: ModelClient, row: Pick<SentenceRow, 'id' | 'user_id' | 'attempt' | 'original_text' | 'native_language'>) =>
-  modelCallHold(model, { userId: row.user_id, key: `${sentenceUnit(row.id)}attempt-${row.attempt}`, kind: 'sentence_translation' }, [sentenceRequest(row.original_text, row.native_language)]);
+  modelCallHold(model, { userId: row.user_id, key: `${sentenceUnit(row.id)}attempt-${row.attempt}`, kind: 'sentence_translation' }, [
+    sentenceRequest(row.original_text, row.native_language),
+  ]);
 
 /**
  * The one translation code path of sentences, used by sync mode and by the workflow's activity.
@@ -133,17 +143,19 @@ export async function translateSentence(ctx: FeatureContext, sentenceId: string,
     // cannot bill twice. A sentence that changed meanwhile (retried, deleted) rolls the charge back.
     try {
       const translated = await em.transactional(async (tx) => {
-        const charged = creditsForCost('sentence_translation', result.costUsd) > 0
-          ? await charge(tx, {
-              userId: row.user_id,
-              idempotencyKey: hold.key,
-              providerCostUsd: result.costUsd,
-              kind: 'sentence_translation',
-              reason: 'sentence translation',
-              ref: sentenceId,
-            })
-          : null;
-        const done = await firstRow<SentenceRow>(tx,
+        const charged =
+          creditsForCost('sentence_translation', result.costUsd) > 0
+            ? await charge(tx, {
+                userId: row.user_id,
+                idempotencyKey: hold.key,
+                providerCostUsd: result.costUsd,
+                kind: 'sentence_translation',
+                reason: 'sentence translation',
+                ref: sentenceId,
+              })
+            : null;
+        const done = await firstRow<SentenceRow>(
+          tx,
           sql`UPDATE sentences SET status = 'translated', translation = ${result.data.translation}, credits_charged = ${charged?.debited ?? 0},
                error_code = NULL, updated_at = clock_timestamp()
            WHERE id = ${sentenceId} AND attempt = ${attempt} AND status = 'pending' RETURNING ${COLUMNS}`,
@@ -166,7 +178,8 @@ class SentenceSuperseded extends Error {}
 /** Records a failed attempt; nothing was charged for it. */
 export async function markSentenceFailed(ctx: FeatureContext, sentenceId: string, attempt: number, code: string): Promise<void> {
   const { em } = ctx;
-  const marked = await firstRow<{ user_id: string }>(em,
+  const marked = await firstRow<{ user_id: string }>(
+    em,
     sql`UPDATE sentences SET status = 'failed', error_code = ${code.slice(0, 64)}, updated_at = clock_timestamp() WHERE id = ${sentenceId}
          AND attempt = ${attempt} AND status = 'pending' RETURNING user_id`,
   );
@@ -175,7 +188,8 @@ export async function markSentenceFailed(ctx: FeatureContext, sentenceId: string
 
 export async function listSentences(ctx: FeatureContext, userId: string, page: number, pageSize: number): Promise<SentencePage> {
   const { em } = ctx;
-  const rows = await allRows<SentenceRow>(em,
+  const rows = await allRows<SentenceRow>(
+    em,
     sql`SELECT ${COLUMNS} FROM sentences WHERE user_id = ${userId} ORDER BY created_at DESC, id DESC LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
   );
   const counted = await firstRow<{ total: number }>(em, sql`SELECT count(*)::int AS total FROM sentences WHERE user_id = ${userId}`);

@@ -3,7 +3,10 @@ import fp from 'fastify-plugin';
 import { AppError } from '../../domain/problems.ts';
 import type { Principal } from './auth.ts';
 
-export interface LearnerLanguages { targetLanguage: string; nativeLanguage: string }
+export interface LearnerLanguages {
+  targetLanguage: string;
+  nativeLanguage: string;
+}
 
 /**
  * The reusable 428 guard: capture, page translation and drafts need both languages first. The

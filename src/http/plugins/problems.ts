@@ -53,7 +53,10 @@ function toAppError(error: FastifyError): AppError {
  */
 export function loggableError(error: unknown): unknown {
   if (!(error instanceof DriverException)) return error;
-  const frames = (error.stack ?? '').split('\n').filter((line) => line.trim().startsWith('at ')).join('\n');
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .filter((line) => line.trim().startsWith('at '))
+    .join('\n');
   const { routine } = error as DriverException & { routine?: string };
   return { type: error.name, code: error.code, routine, stack: `${error.name}: (message withheld: it may quote user data)\n${frames}` };
 }
@@ -66,7 +69,10 @@ export function answerProblem(reply: FastifyReply, error: AppError) {
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   answerProblem(reply, error);
-  return reply.code(error.status).type('application/problem+json').send(problemBody(error, request.url.split('?')[0]));
+  return reply
+    .code(error.status)
+    .type('application/problem+json')
+    .send(problemBody(error, request.url.split('?')[0]));
 }
 
 export const problemsPlugin = fp(async (app: FastifyInstance) => {

@@ -15,10 +15,13 @@ const latency = histogram(
  * (`/api/library/:cardId`), never the URL: ids and query strings would make a series per
  * request and could carry user text. A request no route matched counts as `unmatched`.
  */
-export const requestMetricsPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-  });
-}, { name: 'request-metrics' });
+export const requestMetricsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+      latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    });
+  },
+  { name: 'request-metrics' },
+);

@@ -57,7 +57,7 @@ const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
  * JSON Schema strings are Unicode text, which they are not.
  */
 export function documentStorableText(document: { paths?: unknown; components?: unknown }): void {
-  const components = ((document.components as { schemas?: Record<string, JsonSchema> } | undefined)?.schemas) ?? {};
+  const components = (document.components as { schemas?: Record<string, JsonSchema> } | undefined)?.schemas ?? {};
   const seen = new Set<JsonSchema>();
   const visit = (schema: unknown): void => {
     if (schema === null || typeof schema !== 'object' || seen.has(schema as JsonSchema)) return;
@@ -73,7 +73,7 @@ export function documentStorableText(document: { paths?: unknown; components?: u
   for (const item of Object.values((document.paths ?? {}) as Record<string, Record<string, JsonSchema>>)) {
     for (const op of Object.values(item)) {
       for (const parameter of (op.parameters as { schema?: unknown }[] | undefined) ?? []) visit(parameter.schema);
-      for (const media of Object.values(((op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content) ?? {})) visit(media.schema);
+      for (const media of Object.values((op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content ?? {})) visit(media.schema);
     }
   }
 }

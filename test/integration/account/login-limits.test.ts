@@ -12,8 +12,12 @@ const SIGNUP_MAX = 2;
 const env = { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_SIGNUP_MAX: String(SIGNUP_MAX) };
 let stack: Stack;
 let second: Stack;
-beforeAll(async () => { [stack, second] = await Promise.all([startStack({ worker: false, env }), startStack({ worker: false, env })]); });
-afterAll(async () => { await Promise.all([stack?.close(), second?.close()]); });
+beforeAll(async () => {
+  [stack, second] = await Promise.all([startStack({ worker: false, env }), startStack({ worker: false, env })]);
+});
+afterAll(async () => {
+  await Promise.all([stack?.close(), second?.close()]);
+});
 
 /** A client address no other test uses. */
 const newAddress = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
@@ -81,7 +85,10 @@ describe('sign-up', () => {
   it('has a per-address bucket of its own, shared by every API process', async () => {
     const address = newAddress();
     const signUp = (on: Stack, at: string) =>
-      api(on).POST('/api/auth/signup', { body: { email: `user-${crypto.randomUUID()}@example.test`, password: 'correct horse battery staple' }, headers: from(at) });
+      api(on).POST('/api/auth/signup', {
+        body: { email: `user-${crypto.randomUUID()}@example.test`, password: 'correct horse battery staple' },
+        headers: from(at),
+      });
     for (let i = 0; i < SIGNUP_MAX; i++) expect((await signUp(i % 2 ? second : stack, address)).status).toBe(201);
     const refused = await signUp(second, address);
     expectProblem(refused, 429, 'rate_limited');

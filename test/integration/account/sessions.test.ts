@@ -5,8 +5,12 @@ import { newUser, type TestUser } from '../../support/users.ts';
 import { api, expectProblem, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 const cookieOf = (res: { headers: Headers }) => res.headers.get('set-cookie')?.split(';')[0];
 
@@ -68,9 +72,21 @@ describe('changing the password', () => {
   it('needs the current password, ends the other sessions and renews this one', async () => {
     const user = await newUser(stack);
     const other = await logIn(user);
-    expectProblem(await api(stack, { cookie: user.cookie }).POST('/api/auth/password', { body: { currentPassword: 'not the password', newPassword } }), 403, 'wrong_password');
-    expectProblem(await api(stack, { cookie: user.cookie }).POST('/api/auth/password', { body: { currentPassword: user.password, newPassword: 'short' } }), 400, 'invalid_request');
-    expectProblem(await api(stack, { token: user.token }).POST('/api/auth/password', { body: { currentPassword: user.password, newPassword } }), 403, 'forbidden');
+    expectProblem(
+      await api(stack, { cookie: user.cookie }).POST('/api/auth/password', { body: { currentPassword: 'not the password', newPassword } }),
+      403,
+      'wrong_password',
+    );
+    expectProblem(
+      await api(stack, { cookie: user.cookie }).POST('/api/auth/password', { body: { currentPassword: user.password, newPassword: 'short' } }),
+      400,
+      'invalid_request',
+    );
+    expectProblem(
+      await api(stack, { token: user.token }).POST('/api/auth/password', { body: { currentPassword: user.password, newPassword } }),
+      403,
+      'forbidden',
+    );
 
     const res = await api(stack, { cookie: user.cookie }).POST('/api/auth/password', { body: { currentPassword: user.password, newPassword } });
     expect(res.status, res.text).toBe(200);
@@ -87,10 +103,16 @@ describe('changing the password', () => {
 
   it('works over tRPC, setting the renewed cookie, and can revoke tokens', async () => {
     const user = await newUser(stack);
-    const wrong = await rawHttp(stack, 'POST', '/trpc/account.changePassword', { cookie: user.cookie, body: { currentPassword: 'not the password', newPassword } });
+    const wrong = await rawHttp(stack, 'POST', '/trpc/account.changePassword', {
+      cookie: user.cookie,
+      body: { currentPassword: 'not the password', newPassword },
+    });
     expect(wrong.status).toBe(403);
     expect(wrong.body.error.data.problem.code).toBe('wrong_password');
-    const res = await rawHttp(stack, 'POST', '/trpc/account.changePassword', { cookie: user.cookie, body: { currentPassword: user.password, newPassword, revokeTokens: true } });
+    const res = await rawHttp(stack, 'POST', '/trpc/account.changePassword', {
+      cookie: user.cookie,
+      body: { currentPassword: user.password, newPassword, revokeTokens: true },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.result.data).toEqual({ sessionsEnded: 1, tokensRevoked: 1 });
     expect((await me(cookieOf(res)!)).status).toBe(200);
@@ -101,8 +123,12 @@ describe('changing the password', () => {
 
 describe('on an https service', () => {
   let https: Stack;
-  beforeAll(async () => { https = await startStack({ worker: false, env: { PUBLIC_ORIGIN: 'https://capture.example' } }); });
-  afterAll(async () => { await https?.close(); });
+  beforeAll(async () => {
+    https = await startStack({ worker: false, env: { PUBLIC_ORIGIN: 'https://capture.example' } });
+  });
+  afterAll(async () => {
+    await https?.close();
+  });
 
   it('the session cookie carries the __Host- prefix, Secure, Path=/ and no Domain', async () => {
     const email = `user-${randomUUID()}@example.test`;

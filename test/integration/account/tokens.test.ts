@@ -7,8 +7,12 @@ import { sql } from '../../support/helpers.ts';
 import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 describe('personal tokens', () => {
   it('are minted with a recognisable format, and work as bearer credentials', async () => {
@@ -73,7 +77,9 @@ describe('personal tokens', () => {
     expectProblem(await api(stack, { token: user.token }).POST('/api/tokens', { body: { name: 'x', scope: 'write' } }), 403, 'forbidden');
     expectProblem(await api(stack, { token: user.token }).DELETE('/api/tokens/{id}', { params: { path: { id: other.id } } }), 403, 'forbidden');
     expectProblem(await api(stack, { token: user.token }).POST('/api/auth/logout'), 403, 'forbidden');
-    const [{ count }] = await sql<{ count: string }>(stack, `SELECT count(*)::text AS count FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL`, [user.userId]) as [{ count: string }];
+    const [{ count }] = (await sql<{ count: string }>(stack, `SELECT count(*)::text AS count FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL`, [
+      user.userId,
+    ])) as [{ count: string }];
     expect(count).toBe('2');
   });
 
@@ -112,7 +118,14 @@ describe('personal tokens', () => {
   it('reject invalid creation input with 400', async () => {
     const user = await newUser(stack);
     // Raw: a typed client cannot send an unknown scope.
-    for (const body of [{ name: '', scope: 'read' }, { name: 'x', scope: 'admin' }, { name: 'x', scope: 'read', expiresInDays: 0 }, { name: 'x', scope: 'read', expiresInDays: 1.5 }, { name: 'nul\u0000', scope: 'read' }, { name: 'lone \udc00', scope: 'read' }]) {
+    for (const body of [
+      { name: '', scope: 'read' },
+      { name: 'x', scope: 'admin' },
+      { name: 'x', scope: 'read', expiresInDays: 0 },
+      { name: 'x', scope: 'read', expiresInDays: 1.5 },
+      { name: 'nul\u0000', scope: 'read' },
+      { name: 'lone \udc00', scope: 'read' },
+    ]) {
       const res = await rawHttp(stack, 'POST', '/api/tokens', { cookie: user.cookie, body });
       expectProblem(res, 400, 'invalid_request');
       expect(res.body.errors.length).toBeGreaterThan(0);

@@ -23,7 +23,9 @@ beforeAll(async () => {
   expect(content.status).toBe(200);
   full = Buffer.from(await content.arrayBuffer());
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 // Buffer.equals: a deep equality over 100 kB of audio is needlessly slow.
 const sameBytes = (body: ArrayBuffer, expected: Buffer) => Buffer.from(body).equals(expected);
@@ -37,7 +39,9 @@ describe('local espeak-ng engine', () => {
     expect(full.readUInt32LE(4)).toBe(full.length - 8);
     expect(full.length).toBeGreaterThan(1000);
     expect(await balanceOf(stack, owner)).toBe(500);
-    const again = await api(stack, { token: owner.token }).POST('/api/audio', { body: { sentenceId: (await stack.orm.em.fork().execute<any[]>(`SELECT sentence_id FROM audio_requests WHERE audio_id = ?`, [audioId]))[0].sentence_id } });
+    const again = await api(stack, { token: owner.token }).POST('/api/audio', {
+      body: { sentenceId: (await stack.orm.em.fork().execute<any[]>(`SELECT sentence_id FROM audio_requests WHERE audio_id = ?`, [audioId]))[0].sentence_id },
+    });
     expectStatus(again, 200);
     expect(again.body.audio).toMatchObject({ audioId, status: 'ready' });
   });
@@ -79,13 +83,14 @@ describe('local espeak-ng engine', () => {
     expect(sameBytes(await several.arrayBuffer(), full)).toBe(true);
   });
 
-  it("hides a clip from users who never requested it, and serves it to one who asks for the same text", async () => {
+  it('hides a clip from users who never requested it, and serves it to one who asks for the same text', async () => {
     const stranger = await newUser(stack);
     expectProblem(await api(stack, { token: stranger.token }).GET('/api/audio/{audioId}', { params: { path: { audioId } } }), 404, 'not_found');
     expect((await get(undefined, stranger)).status).toBe(404);
 
-    const [{ original_text: text }] = await stack.orm.em.fork().execute<any[]>(
-      `SELECT s.original_text FROM sentences s JOIN audio_requests r ON r.sentence_id = s.id WHERE r.audio_id = ?`, [audioId]);
+    const [{ original_text: text }] = await stack.orm.em
+      .fork()
+      .execute<any[]>(`SELECT s.original_text FROM sentences s JOIN audio_requests r ON r.sentence_id = s.id WHERE r.audio_id = ?`, [audioId]);
     const cardId = await insertCard(stack.orm, stranger.userId, { text });
     const res = await api(stack, { token: stranger.token }).POST('/api/audio', { body: { cardId } });
     expectStatus(res, 200);

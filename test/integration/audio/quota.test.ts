@@ -13,7 +13,9 @@ beforeAll(async () => {
   // No worker: the quota is decided when a generation is asked for; the clips may stay pending.
   stack = await startStack({ env: { AUDIO_QUOTA_CLIPS: String(QUOTA), AUDIO_QUOTA_WINDOW_HOURS: '24' }, worker: false });
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 /** A user with no credits at all: the local engine is free, so only the quota stops them. */
 async function brokeUser(): Promise<TestUser> {

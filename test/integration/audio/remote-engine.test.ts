@@ -22,8 +22,11 @@ afterAll(async () => {
 const creditsFor = (text: string) => Array.from(text).length * 5;
 
 async function ledgerAudioEntries(userId: string) {
-  return stack.orm.em.fork().execute<{ amount: number; idempotency_key: string }[]>(
-    `SELECT amount, idempotency_key FROM ledger_entries WHERE user_id = ? AND kind = 'audio'`, [userId]);
+  return stack.orm.em
+    .fork()
+    .execute<{ amount: number; idempotency_key: string }[]>(`SELECT amount, idempotency_key FROM ledger_entries WHERE user_id = ? AND kind = 'audio'`, [
+      userId,
+    ]);
 }
 
 describe('remote OpenAI-compatible engine', () => {

@@ -25,7 +25,9 @@ beforeAll(async () => {
   );
   await em.execute(`INSERT INTO audio_requests (user_id, audio_id, sentence_id) VALUES (?, ?, ?)`, [owner.userId, audioId, sentenceId]);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const get = (range?: string) =>
   fetch(`${stack.baseUrl}/api/audio/${audioId}/content`, { headers: { authorization: `Bearer ${owner.token}`, ...(range ? { range } : {}) } });

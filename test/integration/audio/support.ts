@@ -49,11 +49,14 @@ export async function insertSentence(orm: Orm, userId: string, text: string): Pr
 
 /** Polls GET /api/audio/:id until the clip leaves `pending`. */
 export async function waitForAudio(target: Target, user: TestUser, audioId: string, status: 'ready' | 'failed' = 'ready') {
-  return vi.waitFor(async () => {
-    const { audio } = bodyOf(await api(target, { token: user.token }).GET('/api/audio/{audioId}', { params: { path: { audioId } } }), 200);
-    expect(audio.status).toBe(status);
-    return audio;
-  }, { timeout: 30_000, interval: 100 });
+  return vi.waitFor(
+    async () => {
+      const { audio } = bodyOf(await api(target, { token: user.token }).GET('/api/audio/{audioId}', { params: { path: { audioId } } }), 200);
+      expect(audio.status).toBe(status);
+      return audio;
+    },
+    { timeout: 30_000, interval: 100 },
+  );
 }
 
 /**
@@ -62,4 +65,6 @@ export async function waitForAudio(target: Target, user: TestUser, audioId: stri
  * letter made "xxxxxxxx" a 2 % draw, and clips collided between tests.
  */
 export const uniqueText = (words: string) =>
-  `${words} ${randomUUID().slice(0, 8).replace(/\d/g, (d) => String.fromCharCode(103 + Number(d)))}`;
+  `${words} ${randomUUID()
+    .slice(0, 8)
+    .replace(/\d/g, (d) => String.fromCharCode(103 + Number(d)))}`;

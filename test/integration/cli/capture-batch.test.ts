@@ -15,7 +15,11 @@ describe('lcs capture from stdin under the rate limit', () => {
   it('waits out each 429 Retry-After and captures every line once', async () => {
     const lines = Array.from({ length: 12 }, (_, i) => `batch expression number ${String.fromCharCode(97 + i)}`);
     const started = Date.now();
-    const run = await runLcs(['capture', '--json', '--concurrency', '3'], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: user.token }, stdin: lines.join('\n') });
+    const run = await runLcs(['capture', '--json', '--concurrency', '3'], {
+      home: tempHome(),
+      env: { LCS_URL: stack.baseUrl, LCS_TOKEN: user.token },
+      stdin: lines.join('\n'),
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.json).toMatchObject({ new: 12, reused: 0, failed: 0 });
     expect(run.json.items.map((i: any) => i.text)).toEqual(lines); // in input order, whatever finished first

@@ -112,7 +112,10 @@ describe('lcs list / show / retry / delete', () => {
     expect((await runLcs(['show', cardIds[0]!], as(token))).stdout).toContain(`\`lcs retry ${cardIds[0]}\` tries again`);
 
     stack.fake.setMode('ok');
-    for (const [command, cardId] of [['retry', cardIds[0]!], ['refresh', cardIds[1]!]] as const) {
+    for (const [command, cardId] of [
+      ['retry', cardIds[0]!],
+      ['refresh', cardIds[1]!],
+    ] as const) {
       const run = await runLcs([command, cardId, '--json'], as(token));
       expect(run.code, `${command}: ${run.stderr}`).toBe(0);
       expect(run.json.card).toMatchObject({ cardId, enrichmentStatus: 'pending' });
@@ -159,7 +162,7 @@ describe('exit codes', () => {
 });
 
 describe('lcs export', () => {
-  it('writes any format to a file in the caller\'s directory, or to stdout', async () => {
+  it("writes any format to a file in the caller's directory, or to stdout", async () => {
     await runLcs(['capture', 'a piece of cake'], as(user.token));
     const cwd = tempHome();
     const toFile = await runLcs(['export', '--format', 'tsv', '-o', 'cards.tsv', '--json'], { ...as(user.token), cwd, viaLauncher: true });
@@ -177,7 +180,7 @@ describe('lcs export', () => {
 });
 
 describe('the `lcs` bin', () => {
-  it('runs through its launcher (package.json bin) in the caller\'s directory', async () => {
+  it("runs through its launcher (package.json bin) in the caller's directory", async () => {
     const run = await runLcs(['capture', '-', '--json'], { ...as(user.token), cwd: tempHome(), viaLauncher: true, stdin: 'by the book\n' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.json).toMatchObject({ items: [{ text: 'by the book' }] });

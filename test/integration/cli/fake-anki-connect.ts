@@ -1,7 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface FakeNote { id: number; deckName: string; modelName: string; fields: Record<string, string>; tags: string[] }
+export interface FakeNote {
+  id: number;
+  deckName: string;
+  modelName: string;
+  fields: Record<string, string>;
+  tags: string[];
+}
 
 /**
  * A small AnkiConnect (version 6) that keeps notes in memory: createDeck, addNotes (a note whose
@@ -14,13 +20,14 @@ export async function startFakeAnkiConnect() {
   let nextId = 1_700_000_000_000;
   const actions: Record<string, (params: any) => unknown> = {
     createDeck: () => 1,
-    addNotes: ({ notes: incoming }: { notes: (Omit<FakeNote, 'id'> & { options?: { allowDuplicate?: boolean } })[] }) => incoming.map((note) => {
-      const front = Object.values(note.fields)[0];
-      if (!note.options?.allowDuplicate && notes.some((n) => n.deckName === note.deckName && Object.values(n.fields)[0] === front)) return null;
-      const id = nextId++;
-      notes.push({ id, deckName: note.deckName, modelName: note.modelName, fields: { ...note.fields }, tags: note.tags });
-      return id;
-    }),
+    addNotes: ({ notes: incoming }: { notes: (Omit<FakeNote, 'id'> & { options?: { allowDuplicate?: boolean } })[] }) =>
+      incoming.map((note) => {
+        const front = Object.values(note.fields)[0];
+        if (!note.options?.allowDuplicate && notes.some((n) => n.deckName === note.deckName && Object.values(n.fields)[0] === front)) return null;
+        const id = nextId++;
+        notes.push({ id, deckName: note.deckName, modelName: note.modelName, fields: { ...note.fields }, tags: note.tags });
+        return id;
+      }),
     updateNoteFields: ({ note }: { note: { id: number; fields: Record<string, string> } }) => {
       const found = notes.find((n) => n.id === note.id);
       if (!found) throw new Error('note was not found');
@@ -30,7 +37,9 @@ export async function startFakeAnkiConnect() {
   };
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk) => { body += chunk; });
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
     req.on('end', () => {
       const { action, version, params } = JSON.parse(body);
       requests.push({ action, params });

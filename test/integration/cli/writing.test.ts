@@ -13,10 +13,18 @@ let stack: Stack;
 let user: TestUser;
 useStack((started: Started) => ({ stack, user } = started));
 let anki: Awaited<ReturnType<typeof startFakeAnkiConnect>>;
-beforeAll(async () => { anki = await startFakeAnkiConnect(); });
-afterAll(async () => { await anki?.close(); });
+beforeAll(async () => {
+  anki = await startFakeAnkiConnect();
+});
+afterAll(async () => {
+  await anki?.close();
+});
 
-const as = (owner: TestUser, extra: { home?: string; stdin?: string; cwd?: string } = {}) => ({ home: extra.home ?? tempHome(), ...extra, env: { LCS_URL: stack.baseUrl, LCS_TOKEN: owner.token } });
+const as = (owner: TestUser, extra: { home?: string; stdin?: string; cwd?: string } = {}) => ({
+  home: extra.home ?? tempHome(),
+  ...extra,
+  env: { LCS_URL: stack.baseUrl, LCS_TOKEN: owner.token },
+});
 
 describe('lcs sentence', () => {
   it('adds one sentence and prints its translation', async () => {

@@ -44,7 +44,6 @@ function expectOneServed(answers: AnyReply[], success: number) {
   return served.length;
 }
 
-
 const heldOf = async (user: TestUser) => bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).held;
 // Raw: the document marks a draft's tone and useLibrary required, though the service defaults them.
 const requestDraft = (user: TestUser, prompt: string, options: Omit<RawOptions, 'token' | 'body'> = {}) =>
@@ -64,9 +63,16 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
   it('page translations (POST /api/immersive-translate)', async () => {
     const user = await userWithOneCredit();
     stack.fake.setLatency(300);
-    const answers = await concurrently((i) => api(stack, { token: user.token }).POST('/api/immersive-translate', {
-      body: { request_id: `hold-${randomUUID()}`, target_language: 'fr', source_language: 'en', items: [{ id: 'a', text: `Page text ${i} ${randomUUID()}` }] },
-    }));
+    const answers = await concurrently((i) =>
+      api(stack, { token: user.token }).POST('/api/immersive-translate', {
+        body: {
+          request_id: `hold-${randomUUID()}`,
+          target_language: 'fr',
+          source_language: 'en',
+          items: [{ id: 'a', text: `Page text ${i} ${randomUUID()}` }],
+        },
+      }),
+    );
     expect(callsOf('translate_batch')).toHaveLength(expectOneServed(answers, 200));
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(0);
   });
@@ -74,7 +80,9 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
   it('sync sentences (POST /api/sentences)', async () => {
     const user = await userWithOneCredit();
     stack.fake.setLatency(300);
-    const answers = await concurrently((i) => api(stack, { token: user.token }).POST('/api/sentences', { body: { original_text: `Sync sentence ${i} ${randomUUID()}` } }));
+    const answers = await concurrently((i) =>
+      api(stack, { token: user.token }).POST('/api/sentences', { body: { original_text: `Sync sentence ${i} ${randomUUID()}` } }),
+    );
     expect(callsOf('translate_sentence')).toHaveLength(expectOneServed(answers, 200));
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(0);
   });
@@ -82,14 +90,23 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
   it('async sentences (POST /api/sentences?mode=async): refused at once, not failed later', async () => {
     const user = await userWithOneCredit();
     stack.fake.setLatency(300);
-    const answers = await concurrently((i) => api(stack, { token: user.token }).POST('/api/sentences', {
-      params: { query: { mode: 'async' } }, headers: { 'x-service-async': '1' }, body: { original_text: `Async sentence ${i} ${randomUUID()}` },
-    }));
+    const answers = await concurrently((i) =>
+      api(stack, { token: user.token }).POST('/api/sentences', {
+        params: { query: { mode: 'async' } },
+        headers: { 'x-service-async': '1' },
+        body: { original_text: `Async sentence ${i} ${randomUUID()}` },
+      }),
+    );
     const served = expectOneServed(answers, 202);
-    await vi.waitFor(async () => {
-      const [row] = await stack.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM sentences WHERE user_id = ? AND status = 'pending'`, [user.userId]);
-      expect(Number(row!.n)).toBe(0);
-    }, { timeout: 30_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const [row] = await stack.orm.em
+          .fork()
+          .execute<{ n: string }[]>(`SELECT count(*) AS n FROM sentences WHERE user_id = ? AND status = 'pending'`, [user.userId]);
+        expect(Number(row!.n)).toBe(0);
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(callsOf('translate_sentence').length).toBeLessThanOrEqual(served);
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(0);
   });
@@ -101,13 +118,20 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
       const res = await api(stack, { token: user.token }).POST('/api/library', { body: { text: `hold the line ${i} ${randomUUID().slice(0, 8)}` } });
       expectStatus(res, 202);
     });
-    const settled = await vi.waitFor(async () => {
-      const rows = await stack.orm.em.fork().execute<{ enrichment_status: string; code: string | null }[]>(
-        `SELECT enrichment_status, enrichment_error->>'code' AS code FROM cards WHERE user_id = ?`, [user.userId]);
-      expect(rows).toHaveLength(CONCURRENT);
-      expect(rows.filter((r) => r.enrichment_status === 'pending')).toEqual([]);
-      return rows;
-    }, { timeout: 45_000, interval: 200 });
+    const settled = await vi.waitFor(
+      async () => {
+        const rows = await stack.orm.em
+          .fork()
+          .execute<{ enrichment_status: string; code: string | null }[]>(
+            `SELECT enrichment_status, enrichment_error->>'code' AS code FROM cards WHERE user_id = ?`,
+            [user.userId],
+          );
+        expect(rows).toHaveLength(CONCURRENT);
+        expect(rows.filter((r) => r.enrichment_status === 'pending')).toEqual([]);
+        return rows;
+      },
+      { timeout: 45_000, interval: 200 },
+    );
     const ready = settled.filter((r) => r.enrichment_status === 'ready').length;
     expect(ready).toBe(1);
     expect(settled.filter((r) => r.enrichment_status === 'failed').map((r) => r.code)).toEqual(Array(CONCURRENT - ready).fill('insufficient_credits'));
@@ -121,11 +145,18 @@ describe(`at 1 credit, ${CONCURRENT} concurrent units of model work serve at mos
     const before = speech.requests.length;
     const answers = await concurrently((i) => api(stack, { token: user.token }).POST('/api/audio', { body: { sentenceId: sentenceIds[i]! } }));
     const served = expectOneServed(answers, 202);
-    await vi.waitFor(async () => {
-      const [row] = await stack.orm.em.fork().execute<{ n: string }[]>(
-        `SELECT count(*) AS n FROM audio_clips c JOIN audio_requests r ON r.audio_id = c.id WHERE r.user_id = ? AND c.status = 'pending'`, [user.userId]);
-      expect(Number(row!.n)).toBe(0);
-    }, { timeout: 30_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const [row] = await stack.orm.em
+          .fork()
+          .execute<{ n: string }[]>(
+            `SELECT count(*) AS n FROM audio_clips c JOIN audio_requests r ON r.audio_id = c.id WHERE r.user_id = ? AND c.status = 'pending'`,
+            [user.userId],
+          );
+        expect(Number(row!.n)).toBe(0);
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(speech.requests.length - before).toBe(served);
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(0);
   });
@@ -152,11 +183,14 @@ describe('what is held', () => {
     const user = await newUser(stack);
     stack.fake.setLatency(500);
     const draft = requestDraft(user, 'Bounded by max_tokens');
-    const held = await vi.waitFor(async () => {
-      const value = await heldOf(user);
-      expect(value).toBeGreaterThan(0);
-      return value;
-    }, { timeout: 5_000, interval: 50 });
+    const held = await vi.waitFor(
+      async () => {
+        const value = await heldOf(user);
+        expect(value).toBeGreaterThan(0);
+        return value;
+      },
+      { timeout: 5_000, interval: 50 },
+    );
     // 4,096 answer tokens at 0.6 USD per million alone are 0.0024576 USD → 246 credits; the input adds a little.
     expect(held).toBeGreaterThanOrEqual(246);
     expect(held).toBeLessThan(400);
@@ -171,10 +205,12 @@ describe('holds lapse and are keyed by the unit of work', () => {
   it('a hold left by a crashed process lapses: it no longer blocks, and its call is counted as lost', async () => {
     const user = await userWithOneCredit();
     const lost = await metric('lcs_provider_unbilled_calls_total', { task: 'work_draft', reason: 'lost' });
-    await stack.orm.em.fork().execute(
-      `INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, expires_at) VALUES (?, 'work/crashed', 'work_draft', 1, true, now() - interval '1 second')`,
-      [user.userId],
-    );
+    await stack.orm.em
+      .fork()
+      .execute(
+        `INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, expires_at) VALUES (?, 'work/crashed', 'work_draft', 1, true, now() - interval '1 second')`,
+        [user.userId],
+      );
     expect(await heldOf(user)).toBe(0);
     expect((await requestDraft(user, 'After a crash')).status).toBe(200);
     expect(await metric('lcs_provider_unbilled_calls_total', { task: 'work_draft', reason: 'lost' })).toBe(lost + 1);
@@ -182,30 +218,47 @@ describe('holds lapse and are keyed by the unit of work', () => {
     expect(Number(row!.n)).toBe(0);
   });
 
-  it('a live hold of another unit blocks; the same unit retried reuses its hold and counts the earlier attempt\'s call as lost', async () => {
+  it("a live hold of another unit blocks; the same unit retried reuses its hold and counts the earlier attempt's call as lost", async () => {
     const user = await userWithOneCredit();
     const unit = { userId: user.userId, key: `card-enrichment/${randomUUID()}/attempt-1`, task: 'capture_preparation', maxCredits: 128, lifetimeMs: 60_000 };
     const scheduledAt = Date.now();
     const first = await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: scheduledAt });
     expect(first).toEqual({ credits: 1, lostCalls: [] });
-    await expect(reserveCredits(stack.orm.em.fork(), { ...unit, key: 'another-unit', callAttemptAt: scheduledAt })).rejects.toMatchObject({ code: 'insufficient_credits', reason: 'held' });
+    await expect(reserveCredits(stack.orm.em.fork(), { ...unit, key: 'another-unit', callAttemptAt: scheduledAt })).rejects.toMatchObject({
+      code: 'insufficient_credits',
+      reason: 'held',
+    });
     // The same attempt renewing its hold is not a lost call; a later one (a retry, or a local activity run again) is.
     expect(await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: scheduledAt })).toEqual({ credits: 1, lostCalls: [] });
-    expect(await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: scheduledAt + 10_000 })).toEqual({ credits: 1, lostCalls: ['capture_preparation'] });
+    expect(await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: scheduledAt + 10_000 })).toEqual({
+      credits: 1,
+      lostCalls: ['capture_preparation'],
+    });
     // The charge of the unit settles its hold; with the balance spent, nothing more is held.
-    await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: unit.key, providerCostUsd: '0.00001', kind: 'capture_preparation', reason: 'settles' });
+    await charge(stack.orm.em.fork(), {
+      userId: user.userId,
+      idempotencyKey: unit.key,
+      providerCostUsd: '0.00001',
+      kind: 'capture_preparation',
+      reason: 'settles',
+    });
     expect(await heldOf(user)).toBe(0);
     await expect(reserveCredits(stack.orm.em.fork(), { ...unit, key: 'another-unit' })).rejects.toMatchObject({ reason: 'empty' });
   });
 
-  it('the charge for work kept from a failed unit (its own key) settles the unit\'s hold in the same transaction', async () => {
+  it("the charge for work kept from a failed unit (its own key) settles the unit's hold in the same transaction", async () => {
     const user = await newUser(stack);
     const [requestId, claimToken] = [randomUUID(), randomUUID()];
     const unit = { userId: user.userId, key: `page-translation/${requestId}/${claimToken}`, task: 'translate_batch', maxCredits: 100, lifetimeMs: 60_000 };
     await reserveCredits(stack.orm.em.fork(), { ...unit, callAttemptAt: 0 });
     expect(await heldOf(user)).toBe(100);
     const kept = await charge(stack.orm.em.fork(), {
-      userId: user.userId, idempotencyKey: `page-translation/${requestId}/kept/${claimToken}`, providerCostUsd: '0.0009', kind: 'page_translation', reason: 'kept', settlesHold: unit.key,
+      userId: user.userId,
+      idempotencyKey: `page-translation/${requestId}/kept/${claimToken}`,
+      providerCostUsd: '0.0009',
+      kind: 'page_translation',
+      reason: 'kept',
+      settlesHold: unit.key,
     });
     expect(kept.debited).toBe(3);
     expect(await heldOf(user)).toBe(0); // neither left dangling nor counted beside the charge

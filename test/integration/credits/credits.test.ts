@@ -11,8 +11,12 @@ import { api, bodyOf, expectProblem, expectStatus } from '../../support/api.ts';
 type LedgerEntry = operations['credits.ledger']['responses'][200]['content']['application/json']['items'][number];
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 // Longer than a double holds: as a JS number it would be 0.0005 exactly.
 const LONG = '0.00050000000000000000001';
@@ -35,18 +39,36 @@ describe('charge() through the real wallet', () => {
     for (const [i, cost] of COSTS.entries()) {
       const credits = EXPECTED[kind][i]!;
       const key = `test/${kind}/${i}`;
-      const first = await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: key, providerCostUsd: cost, kind, reason: `cost ${cost}`, ref: `ref-${i}` });
+      const first = await charge(stack.orm.em.fork(), {
+        userId: user.userId,
+        idempotencyKey: key,
+        providerCostUsd: cost,
+        kind,
+        reason: `cost ${cost}`,
+        ref: `ref-${i}`,
+      });
       balance -= credits;
       expect(first).toMatchObject({ charged: true, credits, debited: credits, shortfall: 0, balanceAfter: balance });
 
-      const [entry] = await sql(stack, `SELECT kind, amount, balance_after, shortfall, provider_cost_usd::text AS cost, ref FROM ledger_entries WHERE id = ?`, [first.entryId]);
+      const [entry] = await sql(stack, `SELECT kind, amount, balance_after, shortfall, provider_cost_usd::text AS cost, ref FROM ledger_entries WHERE id = ?`, [
+        first.entryId,
+      ]);
       expect(entry).toEqual({ kind, amount: -credits || 0, balance_after: balance, shortfall: 0, cost, ref: `ref-${i}` });
 
       const again = await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: key, providerCostUsd: cost, kind, reason: 'retry' });
       // `+ 0` turns the -0 of a free charge's negated amount into 0 (toMatchObject tells them apart).
-      expect({ ...again, debited: again.debited + 0 }).toMatchObject({ charged: false, credits, debited: credits, balanceAfter: balance, entryId: first.entryId });
+      expect({ ...again, debited: again.debited + 0 }).toMatchObject({
+        charged: false,
+        credits,
+        debited: credits,
+        balanceAfter: balance,
+        entryId: first.entryId,
+      });
     }
-    const [{ count }] = (await sql<{ count: string }>(stack, `SELECT count(*)::text AS count FROM ledger_entries WHERE user_id = ? AND kind = ?`, [user.userId, kind])) as [{ count: string }];
+    const [{ count }] = (await sql<{ count: string }>(stack, `SELECT count(*)::text AS count FROM ledger_entries WHERE user_id = ? AND kind = ?`, [
+      user.userId,
+      kind,
+    ])) as [{ count: string }];
     expect(Number(count)).toBe(COSTS.length);
     expect(bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance).toBe(balance);
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(balance);
@@ -68,7 +90,9 @@ describe('charge() through the real wallet', () => {
   it('refuses garbage costs before touching the ledger', async () => {
     const user = await newUser(stack);
     for (const cost of ['-1', 'abc', '1e999999', 'NaN', '']) {
-      await expect(charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: `bad-${cost}`, providerCostUsd: cost, kind: 'work', reason: 'x' })).rejects.toThrow(RangeError);
+      await expect(
+        charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: `bad-${cost}`, providerCostUsd: cost, kind: 'work', reason: 'x' }),
+      ).rejects.toThrow(RangeError);
     }
     expect(await expectLedgerMatchesBalance(stack, user.userId)).toBe(500);
   });
@@ -96,7 +120,14 @@ describe('GET /api/credits/ledger', () => {
     const stranger = await newUser(stack);
     await charge(stack.orm.em.fork(), { userId: stranger.userId, idempotencyKey: 'stranger', providerCostUsd: '0.0001', kind: 'work', reason: 'not yours' });
     for (let i = 0; i < 7; i++) {
-      await charge(stack.orm.em.fork(), { userId: user.userId, idempotencyKey: `page-${i}`, providerCostUsd: '0.0001', kind: 'work', reason: `charge ${i}`, ref: `card-${i}` });
+      await charge(stack.orm.em.fork(), {
+        userId: user.userId,
+        idempotencyKey: `page-${i}`,
+        providerCostUsd: '0.0001',
+        kind: 'work',
+        reason: `charge ${i}`,
+        ref: `card-${i}`,
+      });
     }
     const seen: LedgerEntry[] = [];
     const page = (cursor: string | null) =>
@@ -116,7 +147,15 @@ describe('GET /api/credits/ledger', () => {
     const ids = seen.map((e) => BigInt(e.id));
     expect(ids).toEqual([...ids].sort((a, b) => (a > b ? -1 : 1)));
     expect(new Set(ids).size).toBe(8);
-    expect(seen[0]).toEqual({ id: expect.any(String), kind: 'work', amount: -10, balanceAfter: 430, reason: 'charge 6', ref: 'card-6', createdAt: expect.any(String) });
+    expect(seen[0]).toEqual({
+      id: expect.any(String),
+      kind: 'work',
+      amount: -10,
+      balanceAfter: 430,
+      reason: 'charge 6',
+      ref: 'card-6',
+      createdAt: expect.any(String),
+    });
     expect(seen.at(-1)).toMatchObject({ kind: 'grant', amount: 500, balanceAfter: 500, ref: null });
     expect(seen.map((e) => e.reason)).not.toContain('not yours');
     expect(seen.reduce((sum, e) => sum + e.amount, 0)).toBe(430);
@@ -126,6 +165,10 @@ describe('GET /api/credits/ledger', () => {
     const user = await newUser(stack);
     const res = await api(stack, { cookie: user.cookie }).GET('/api/credits/ledger');
     expect(res.body).toEqual({ items: [expect.objectContaining({ kind: 'grant' })], nextCursor: null });
-    expectProblem(await api(stack, { token: user.token }).GET('/api/credits/ledger', { params: { query: { limit: LIST_LIMIT_MAX + 1 } } }), 400, 'invalid_request');
+    expectProblem(
+      await api(stack, { token: user.token }).GET('/api/credits/ledger', { params: { query: { limit: LIST_LIMIT_MAX + 1 } } }),
+      400,
+      'invalid_request',
+    );
   });
 });

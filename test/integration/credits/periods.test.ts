@@ -9,8 +9,12 @@ import { expectLedgerMatchesBalance, sql } from '../../support/helpers.ts';
 import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 const DAY = 86_400_000;
 const em = () => stack.orm.em.fork();
@@ -20,7 +24,10 @@ const spend = (userId: string, key: string, costUsd: string, now?: Date) =>
 
 async function entries(userId: string) {
   return sql<{ kind: string; amount: number; balance_after: number; period_start: Date }>(
-    stack, `SELECT kind, amount, balance_after, period_start FROM ledger_entries WHERE user_id = ? ORDER BY id`, [userId]);
+    stack,
+    `SELECT kind, amount, balance_after, period_start FROM ledger_entries WHERE user_id = ? ORDER BY id`,
+    [userId],
+  );
 }
 
 describe('period rollover', () => {
@@ -33,7 +40,10 @@ describe('period rollover', () => {
     expect(next).toMatchObject({ balance: 500, plan: 'free', monthlyAllowance: 500 });
     expect(next.periodStart).toBe(first.periodEnd);
     expect((await entries(user.userId)).map((e) => [e.kind, e.amount, e.balance_after])).toEqual([
-      ['grant', 500, 500], ['work', -100, 400], ['expiry', -400, 0], ['grant', 500, 500],
+      ['grant', 500, 500],
+      ['work', -100, 400],
+      ['expiry', -400, 0],
+      ['grant', 500, 500],
     ]);
     await expectLedgerMatchesBalance(stack, user.userId);
 
@@ -82,7 +92,10 @@ describe('period rollover', () => {
     await spend(user.userId, 'free-spend', '0.0001'); // 10
     const paid = await setPlan(stack.context(), user.userId, 'paid');
     expect(paid).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
-    expect((await entries(user.userId)).slice(-2).map((e) => [e.kind, e.amount])).toEqual([['expiry', -490], ['grant', 5000]]);
+    expect((await entries(user.userId)).slice(-2).map((e) => [e.kind, e.amount])).toEqual([
+      ['expiry', -490],
+      ['grant', 5000],
+    ]);
     expect((await api(stack, { token: user.token }).GET('/api/credits')).body).toMatchObject({ balance: 5000, plan: 'paid', monthlyAllowance: 5000 });
     expect(bodyOf(await api(stack, { token: user.token }).GET('/api/me'), 200).plan).toBe('paid');
 
@@ -90,7 +103,10 @@ describe('period rollover', () => {
     const next = await getWallet(stack.context(), user.userId, later(31));
     expect(next).toMatchObject({ balance: 5000, plan: 'paid' });
     expect(next.periodStart).toBe(paid.periodEnd);
-    expect((await entries(user.userId)).slice(-2).map((e) => [e.kind, e.amount])).toEqual([['expiry', -4000], ['grant', 5000]]);
+    expect((await entries(user.userId)).slice(-2).map((e) => [e.kind, e.amount])).toEqual([
+      ['expiry', -4000],
+      ['grant', 5000],
+    ]);
     await expectLedgerMatchesBalance(stack, user.userId);
 
     // Back to free: the paid balance does not carry over either.
@@ -101,10 +117,15 @@ describe('period rollover', () => {
 });
 
 describe('npm run set-plan (src/cli/set-plan.ts)', () => {
-  const run = (...args: string[]) => promisify(execFile)(
-    path.resolve('node_modules/.bin/tsx'), ['src/cli/set-plan.ts', ...args],
-    { env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, DATABASE_URL: inject('infra').databaseUrl, DATA_DIR: '/nonexistent' } },
-  );
+  const run = (...args: string[]) =>
+    promisify(execFile)(path.resolve('node_modules/.bin/tsx'), ['src/cli/set-plan.ts', ...args], {
+      env: {
+        ...process.env,
+        PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
+        DATABASE_URL: inject('infra').databaseUrl,
+        DATA_DIR: '/nonexistent',
+      },
+    });
 
   it('moves an account to the paid plan; the API shows it', async () => {
     const user = await newUser(stack);

@@ -6,8 +6,12 @@ import { expectLedgerMatchesBalance, sql } from '../../support/helpers.ts';
 import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 // Each call gets its own EntityManager, as concurrent requests and activities do.
 const chargeOnce = (userId: string, idempotencyKey: string, providerCostUsd: string) =>
@@ -38,7 +42,10 @@ describe('concurrent charges', () => {
     expect(results.filter((r) => r.debited === 0 && r.shortfall === 40)).toHaveLength(17);
 
     const entries = await sql<{ amount: number; balance_after: number; shortfall: number }>(
-      stack, `SELECT amount, balance_after, shortfall FROM ledger_entries WHERE user_id = ? AND kind = 'capture_preparation' ORDER BY id`, [user.userId]);
+      stack,
+      `SELECT amount, balance_after, shortfall FROM ledger_entries WHERE user_id = ? AND kind = 'capture_preparation' ORDER BY id`,
+      [user.userId],
+    );
     expect(entries).toHaveLength(30);
     // Serialised by the wallet lock: each entry's balance follows from the previous one.
     let balance = 500;

@@ -6,9 +6,13 @@ import { newUser, type TestUser } from '../../support/users.ts';
 import { api, bodyOf, expectProblem, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
 afterEach(() => stack.fake.reset());
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 // Raw: the document marks tone and useLibrary required (they have defaults, and the service takes
 // a prompt alone), so the typed client cannot send the bodies these tests need.
@@ -16,7 +20,12 @@ const work = (user: TestUser, body: unknown, headers?: Record<string, string>, e
   rawHttp(stack, 'POST', '/api/work', { token: user.token, body, expected5xx, ...(headers ? { headers } : {}) });
 const balance = async (user: TestUser) => bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance;
 const workRequests = () => stack.fake.requests.filter((r) => r.body?.response_format?.json_schema?.name === 'work_draft');
-const sentInput = (i = -1) => JSON.parse(workRequests().at(i)!.body.messages.find((m: any) => m.role === 'user').content);
+const sentInput = (i = -1) =>
+  JSON.parse(
+    workRequests()
+      .at(i)!
+      .body.messages.find((m: any) => m.role === 'user').content,
+  );
 async function cardCount(userId: string) {
   const [row] = await stack.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM cards WHERE user_id = ?`, [userId]);
   return Number(row!.n);
@@ -47,7 +56,10 @@ describe('POST /api/work', () => {
 
     const res = await work(user, { prompt: 'Ich möchte Feierabend machen', useLibrary: true });
     expect(res.status, res.text).toBe(200);
-    expect(sentInput().expressions).toEqual([{ cardId: newer, text: 'Wrap things up.' }, { cardId: older, text: 'call it a day' }]);
+    expect(sentInput().expressions).toEqual([
+      { cardId: newer, text: 'Wrap things up.' },
+      { cardId: older, text: 'call it a day' },
+    ]);
     expect(res.body.usedCardIds).toEqual([newer]);
     expect(res.body.notes).toEqual(['tone: neutral']);
 
@@ -91,7 +103,15 @@ describe('POST /api/work', () => {
 
   it('validates the body', async () => {
     const user = await newUser(stack);
-    const bad = [{}, { prompt: '' }, { prompt: '   ' }, { prompt: 'x'.repeat(DRAFT_PROMPT_MAX + 1) }, { prompt: 'ok', tone: 'angry' }, { prompt: 'ok', useLibrary: 'yes' }, { prompt: 42 }];
+    const bad = [
+      {},
+      { prompt: '' },
+      { prompt: '   ' },
+      { prompt: 'x'.repeat(DRAFT_PROMPT_MAX + 1) },
+      { prompt: 'ok', tone: 'angry' },
+      { prompt: 'ok', useLibrary: 'yes' },
+      { prompt: 42 },
+    ];
     for (const body of bad) expectProblem(await work(user, body), 400, 'invalid_request');
     expect(workRequests()).toHaveLength(0);
     // The limit counts code points, however many UTF-16 units they take.

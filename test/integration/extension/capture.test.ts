@@ -63,7 +63,10 @@ describe('options page', () => {
     expect(outcome).toBe(`Connected as ${user.email}. Learning English, translating into French. 500 credits left.`);
     await page.screenshot({ path: `${SCREENS}/extension-options.png` });
     // Local storage only: nothing in sync storage, where the token would follow the browser account.
-    const stored = await page.evaluate(async () => ({ local: await (globalThis as any).chrome.storage.local.get(null), sync: await (globalThis as any).chrome.storage.sync.get(null) }));
+    const stored = await page.evaluate(async () => ({
+      local: await (globalThis as any).chrome.storage.local.get(null),
+      sync: await (globalThis as any).chrome.storage.sync.get(null),
+    }));
     expect(stored.local).toMatchObject({ serviceUrl: stack.baseUrl, token: user.token });
     expect(stored.sync).toEqual({});
     await page.reload();
@@ -113,7 +116,9 @@ describe('capture', () => {
   it('sends the page text only: no address, no title', async () => {
     const page = await openArticle();
     const sent: string[] = [];
-    extension.context.on('request', (request) => { if (request.url().startsWith(stack.baseUrl)) sent.push(`${request.url()} ${request.postData() ?? ''}`); });
+    extension.context.on('request', (request) => {
+      if (request.url().startsWith(stack.baseUrl)) sent.push(`${request.url()} ${request.postData() ?? ''}`);
+    });
     await select(page, '#lead b');
     await page.getByRole('button', { name: 'Capture' }).click();
     await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toMatch(/^Saved/);
@@ -138,4 +143,3 @@ describe('capture', () => {
     await extension.configure({ serviceUrl: stack.baseUrl, token: user.token });
   });
 });
-

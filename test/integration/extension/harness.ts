@@ -28,10 +28,19 @@ export async function launchExtension(): Promise<Extension> {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1100, height: 800 },
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`],
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
+    ],
   });
-  const worker = context.serviceWorkers()[0] ?? await context.waitForEvent('serviceworker');
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const id = new URL(worker.url()).host;
   /** Runs `run` in an extension page, where the chrome.* APIs are. */
   async function inExtensionPage<A>(run: (arg: A) => unknown, arg: A): Promise<void> {
@@ -77,7 +86,14 @@ export async function serveFixtures(): Promise<{ url(name: string): string; clos
   return { url: (name) => `${base}/${name}`, close: () => closeServer(server) };
 }
 
-export interface Exchange { path: string; status: number; requestBody: any; responseBody: any; replayed: boolean; dropped: boolean }
+export interface Exchange {
+  path: string;
+  status: number;
+  requestBody: any;
+  responseBody: any;
+  replayed: boolean;
+  dropped: boolean;
+}
 
 /**
  * A proxy to the service that records every exchange. `loseAnswers(n)` makes the next n page
@@ -99,7 +115,11 @@ export async function recordingProxy(target: string) {
       const responseBody = await readAll(answer);
       exchange.dropped = upstream.pathname === '/api/immersive-translate' && answersToLose > 0;
       if (exchange.dropped) answersToLose--;
-      Object.assign(exchange, { status: answer.statusCode ?? 0, responseBody: parse(responseBody), replayed: answer.headers['idempotent-replayed'] === 'true' });
+      Object.assign(exchange, {
+        status: answer.statusCode ?? 0,
+        responseBody: parse(responseBody),
+        replayed: answer.headers['idempotent-replayed'] === 'true',
+      });
       if (exchange.dropped) return req.socket.destroy();
       res.writeHead(answer.statusCode ?? 502, answer.headers).end(responseBody);
     }
@@ -111,7 +131,9 @@ export async function recordingProxy(target: string) {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     exchanges,
     translations: () => exchanges.filter((e) => e.path === '/api/immersive-translate'),
-    loseAnswers(n: number) { answersToLose = n; },
+    loseAnswers(n: number) {
+      answersToLose = n;
+    },
     close: () => closeServer(server),
   };
 }
@@ -126,8 +148,16 @@ async function readAll(stream: IncomingMessage): Promise<Buffer> {
 }
 
 function parse(body: Buffer): unknown {
-  try { return JSON.parse(body.toString('utf8')); } catch { return null; }
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
 }
 
 const listen = (server: Server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const closeServer = (server: Server) => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });

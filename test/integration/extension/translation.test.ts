@@ -66,10 +66,12 @@ describe('page translation', () => {
     expect(retry).toMatchObject({ status: 200, replayed: true });
     expect(retry.requestBody).toEqual(lost.requestBody);
     // Each request_id charged what its first answer said, once: the lost one included.
-    const charged = new Map(sent.filter((e) => e.status === 200 && !e.replayed).map((e) => [e.requestBody.request_id, e.responseBody.credits_charged as number]));
+    const charged = new Map(
+      sent.filter((e) => e.status === 200 && !e.replayed).map((e) => [e.requestBody.request_id, e.responseBody.credits_charged as number]),
+    );
     const total = [...charged.values()].reduce((a, b) => a + b, 0);
     expect(total).toBeGreaterThan(0);
-    expect(before - await balanceOf(stack, learner)).toBe(total);
+    expect(before - (await balanceOf(stack, learner))).toBe(total);
     await page.close();
   });
 
@@ -98,7 +100,11 @@ describe('page translation', () => {
     expect(await page.locator('pre .lcs-translation, textarea .lcs-translation').count()).toBe(0);
     expect(await page.locator('#intro .lcs-translation code').innerText()).toBe('readFile');
     expect(await page.locator('#editable').innerText()).toBe('Type your own thoughts here');
-    const sentTexts = proxy.translations().slice(from).flatMap((e) => e.requestBody.items.map((item: { text: string }) => item.text)).join('\n');
+    const sentTexts = proxy
+      .translations()
+      .slice(from)
+      .flatMap((e) => e.requestBody.items.map((item: { text: string }) => item.text))
+      .join('\n');
     expect(sentTexts).toContain('Use {0} from the promises module');
     for (const hidden of ['notes.txt', 'hello from the file', 'Write the answer', 'Type your own thoughts']) expect(sentTexts).not.toContain(hidden);
     await page.close();
@@ -118,14 +124,17 @@ describe('page translation', () => {
       await expect.poll(() => page.locator('[data-lcs-block="translated"]').count(), { timeout: 30_000 }).toBe(65);
     };
     await translate();
-    const batches = proxy.translations().slice(from).map((e) => e.requestBody.items as { text: string }[]);
+    const batches = proxy
+      .translations()
+      .slice(from)
+      .map((e) => e.requestBody.items as { text: string }[]);
     for (const items of batches) {
       expect(items.length).toBeLessThanOrEqual(PAGE_TRANSLATION_LIMITS.maxItems);
       expect(items.reduce((sum, item) => sum + countCodePoints(item.text), 0)).toBeLessThanOrEqual(PAGE_TRANSLATION_LIMITS.maxTotalCodePoints);
     }
     expect(batches[0]!.map((item) => item.text.slice(0, 3))).toContain('51.');
     expect(batches[0]![0]!.text).not.toMatch(/^A long report/);
-    const cost = before - await balanceOf(stack, learner);
+    const cost = before - (await balanceOf(stack, learner));
     const characters = batches.flat().reduce((sum, item) => sum + countCodePoints(item.text), 0);
     console.info(`long page: ${batches.length} batches, ${batches.flat().length} items, ${characters} characters, ${cost} credits`);
     expect(cost).toBeGreaterThan(0);
@@ -135,7 +144,10 @@ describe('page translation', () => {
     await translate();
     expect(proxy.translations().length).toBeGreaterThan(reloadFrom);
     // The same blocks make the same batches, hence the same request_ids: the stored answers come back.
-    const reloaded = proxy.translations().slice(reloadFrom).map((e) => ({ status: e.status, charged: e.replayed ? 0 : e.responseBody?.credits_charged }));
+    const reloaded = proxy
+      .translations()
+      .slice(reloadFrom)
+      .map((e) => ({ status: e.status, charged: e.replayed ? 0 : e.responseBody?.credits_charged }));
     expect(reloaded).toEqual(reloaded.map(() => ({ status: 200, charged: 0 })));
     expect(await balanceOf(stack, learner)).toBe(before - cost);
     await page.close();

@@ -10,10 +10,18 @@ import { api, expectProblem, rawHttp } from '../../support/api.ts';
 const stack = await startStack({ worker: false });
 const doc = (await rawHttp(stack, 'GET', '/api/openapi.json')).body;
 const operations = authenticatedOperations(doc);
-afterAll(async () => { await stack.close(); });
+afterAll(async () => {
+  await stack.close();
+});
 
 /** Routes only a page session may call: a token gets 403 `forbidden` there. */
-const SESSION_ONLY = new Set(['POST /api/auth/logout', 'POST /api/auth/logout-everywhere', 'POST /api/auth/password', 'POST /api/tokens', 'DELETE /api/tokens/{id}']);
+const SESSION_ONLY = new Set([
+  'POST /api/auth/logout',
+  'POST /api/auth/logout-everywhere',
+  'POST /api/auth/password',
+  'POST /api/tokens',
+  'DELETE /api/tokens/{id}',
+]);
 
 let user: TestUser;
 let readToken: string;
@@ -43,10 +51,18 @@ beforeAll(async () => {
 describe('the document lists the foundation routes', () => {
   it('covers every authenticated foundation route and skips the public ones', () => {
     const listed = operations.map((o) => `${o.method} ${o.template}`);
-    expect(listed).toEqual(expect.arrayContaining([
-      'GET /api/me', 'PUT /api/settings/language', 'GET /api/tokens', 'POST /api/tokens', 'DELETE /api/tokens/{id}',
-      'GET /api/credits', 'GET /api/credits/ledger', 'POST /api/auth/logout',
-    ]));
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'GET /api/me',
+        'PUT /api/settings/language',
+        'GET /api/tokens',
+        'POST /api/tokens',
+        'DELETE /api/tokens/{id}',
+        'GET /api/credits',
+        'GET /api/credits/ledger',
+        'POST /api/auth/logout',
+      ]),
+    );
     for (const open of ['GET /api/languages', 'GET /healthz', 'GET /readyz', 'POST /api/auth/signup', 'POST /api/auth/login']) {
       expect(listed).not.toContain(open);
     }
@@ -54,8 +70,17 @@ describe('the document lists the foundation routes', () => {
 });
 
 describe.each(operations.map((o) => [`${o.method} ${o.template}`, o] as const))('%s', (_name, { method, path, template }) => {
-  it.each(['missing credentials', 'a bare "Bearer"', 'a Basic scheme', 'a malformed bearer', 'a wrong checksum', 'a never-issued token',
-    'an expired token', 'a revoked token', 'an unknown session cookie'])('401 with %s', async (name) => {
+  it.each([
+    'missing credentials',
+    'a bare "Bearer"',
+    'a Basic scheme',
+    'a malformed bearer',
+    'a wrong checksum',
+    'a never-issued token',
+    'an expired token',
+    'a revoked token',
+    'an unknown session cookie',
+  ])('401 with %s', async (name) => {
     expectProblem(await rawHttp(stack, method, path, { headers: bad[name] }), 401, 'unauthenticated');
   });
 

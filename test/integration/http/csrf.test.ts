@@ -5,8 +5,12 @@ import { newUser } from '../../support/users.ts';
 import { api, bodyOf, expectProblem, expectStatus } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 const FOREIGN = 'https://evil.example';
 const languages = { targetLanguage: 'en', nativeLanguage: 'de' } as const;
@@ -16,7 +20,11 @@ describe('cookie-authenticated writes', () => {
   it('without an Origin header are refused (403 origin_not_allowed)', async () => {
     const user = await newUser(stack);
     expectProblem(await api(stack, { cookie: user.cookie, origin: null }).PUT('/api/settings/language', { body: languages }), 403, 'origin_not_allowed');
-    expectProblem(await api(stack, { cookie: user.cookie, origin: null }).POST('/api/tokens', { body: { name: 'x', scope: 'write' } }), 403, 'origin_not_allowed');
+    expectProblem(
+      await api(stack, { cookie: user.cookie, origin: null }).POST('/api/tokens', { body: { name: 'x', scope: 'write' } }),
+      403,
+      'origin_not_allowed',
+    );
     expectProblem(await api(stack, { cookie: user.cookie, origin: null }).POST('/api/auth/logout'), 403, 'origin_not_allowed');
     // Nothing happened: languages unchanged, session still valid.
     expect(bodyOf(await api(stack, { cookie: user.cookie, origin: null }).GET('/api/me'), 200).nativeLanguage).toBe('fr');
@@ -27,9 +35,17 @@ describe('cookie-authenticated writes', () => {
     for (const origin of [FOREIGN, 'null', `${stack.baseUrl}.evil.example`]) {
       expectProblem(await api(stack, { cookie: user.cookie, origin }).PUT('/api/settings/language', { body: languages }), 403, 'origin_not_allowed');
     }
-    expectProblem(await api(stack, { cookie: user.cookie, origin: FOREIGN }).POST('/api/tokens', { body: { name: 'x', scope: 'write' } }), 403, 'origin_not_allowed');
+    expectProblem(
+      await api(stack, { cookie: user.cookie, origin: FOREIGN }).POST('/api/tokens', { body: { name: 'x', scope: 'write' } }),
+      403,
+      'origin_not_allowed',
+    );
     const id = bodyOf(await api(stack, { cookie: user.cookie }).GET('/api/tokens'), 200).items[0]!.id;
-    expectProblem(await api(stack, { cookie: user.cookie, origin: FOREIGN }).DELETE('/api/tokens/{id}', { params: { path: { id } } }), 403, 'origin_not_allowed');
+    expectProblem(
+      await api(stack, { cookie: user.cookie, origin: FOREIGN }).DELETE('/api/tokens/{id}', { params: { path: { id } } }),
+      403,
+      'origin_not_allowed',
+    );
     expect((await api(stack, { token: user.token }).GET('/api/me')).status).toBe(200);
   });
 
@@ -78,15 +94,23 @@ describe('sign-up and login', () => {
 describe('a configured browser-extension origin', () => {
   const EXTENSION = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
   let withExtension: Stack;
-  beforeAll(async () => { withExtension = await startStack({ worker: false, env: { ALLOWED_ORIGINS: EXTENSION } }); });
-  afterAll(async () => { await withExtension?.close(); });
+  beforeAll(async () => {
+    withExtension = await startStack({ worker: false, env: { ALLOWED_ORIGINS: EXTENSION } });
+  });
+  afterAll(async () => {
+    await withExtension?.close();
+  });
 
   it('is accepted for cookie-authenticated writes, and does not let the opaque "null" origin in', async () => {
     const user = await newUser(withExtension);
     // A sandboxed iframe, a data: URL or a redirected request on any site sends `Origin: null`.
     const fromNull = api(withExtension, { cookie: user.cookie, origin: 'null' });
     expectProblem(await fromNull.PUT('/api/settings/language', { body: { targetLanguage: 'en', nativeLanguage: 'es' } }), 403, 'origin_not_allowed');
-    expectProblem(await api(withExtension, { origin: 'null' }).POST('/api/auth/login', { body: { email: user.email, password: user.password } }), 403, 'origin_not_allowed');
+    expectProblem(
+      await api(withExtension, { origin: 'null' }).POST('/api/auth/login', { body: { email: user.email, password: user.password } }),
+      403,
+      'origin_not_allowed',
+    );
     const fromExtension = await api(withExtension, { cookie: user.cookie, origin: EXTENSION }).PUT('/api/settings/language', { body: languages });
     expectStatus(fromExtension, 200);
     expect(bodyOf(await api(withExtension, { token: user.token }).GET('/api/me'), 200).nativeLanguage).toBe('de');

@@ -11,7 +11,9 @@ beforeAll(async () => {
   stack = await startStack({ worker: false, env: { BODY_LIMIT_BYTES: String(BODY_LIMIT) } });
   user = await newUser(stack);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const json = { 'content-type': 'application/json' };
 
@@ -34,14 +36,30 @@ describe('every error is an RFC 9457 problem', () => {
   });
 
   it('a text/plain or form body → 415 unsupported_media_type', async () => {
-    expectProblem(await rawHttp(stack, 'POST', '/api/auth/login', { rawBody: 'hello', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
-    expectProblem(await rawHttp(stack, 'PUT', '/api/settings/language', { token: user.token, rawBody: 'targetLanguage=en', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+    expectProblem(
+      await rawHttp(stack, 'POST', '/api/auth/login', { rawBody: 'hello', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
+    expectProblem(
+      await rawHttp(stack, 'PUT', '/api/settings/language', {
+        token: user.token,
+        rawBody: 'targetLanguage=en',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('a body over BODY_LIMIT_BYTES → 413 payload_too_large', async () => {
     const password = 'x'.repeat(BODY_LIMIT + 1);
     expectProblem(await api(stack).POST('/api/auth/login', { body: { email: user.email, password } }), 413, 'payload_too_large');
-    expectProblem(await rawHttp(stack, 'PUT', '/api/settings/language', { token: user.token, body: { targetLanguage: 'en', nativeLanguage: 'fr', padding: password } }), 413, 'payload_too_large');
+    expectProblem(
+      await rawHttp(stack, 'PUT', '/api/settings/language', { token: user.token, body: { targetLanguage: 'en', nativeLanguage: 'fr', padding: password } }),
+      413,
+      'payload_too_large',
+    );
   });
 
   it('an unknown route → 404 not_found', async () => {
@@ -96,7 +114,11 @@ describe('every error is an RFC 9457 problem', () => {
 
   it('a duplicate email → 409 email_taken, whatever its case', async () => {
     expectProblem(await api(stack).POST('/api/auth/signup', { body: { email: user.email, password: 'another long password' } }), 409, 'email_taken');
-    expectProblem(await api(stack).POST('/api/auth/signup', { body: { email: user.email.toUpperCase(), password: 'another long password' } }), 409, 'email_taken');
+    expectProblem(
+      await api(stack).POST('/api/auth/signup', { body: { email: user.email.toUpperCase(), password: 'another long password' } }),
+      409,
+      'email_taken',
+    );
   });
 
   it('two concurrent sign-ups with one email → one account, one 409', async () => {
@@ -108,7 +130,9 @@ describe('every error is an RFC 9457 problem', () => {
   it('a wrong password or unknown email → 401 unauthenticated, with the same detail', async () => {
     const wrong = await api(stack).POST('/api/auth/login', { body: { email: user.email, password: 'not the right password' } });
     expectProblem(wrong, 401, 'unauthenticated');
-    const unknown = await api(stack).POST('/api/auth/login', { body: { email: `nobody-${crypto.randomUUID()}@example.test`, password: 'not the right password' } });
+    const unknown = await api(stack).POST('/api/auth/login', {
+      body: { email: `nobody-${crypto.randomUUID()}@example.test`, password: 'not the right password' },
+    });
     expectProblem(unknown, 401, 'unauthenticated');
     expect(unknown.body.detail).toBe(wrong.body.detail);
     expect(wrong.headers.get('set-cookie')).toBeNull();

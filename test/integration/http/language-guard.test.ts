@@ -5,8 +5,12 @@ import { hasOperation } from '../../support/helpers.ts';
 import { api, bodyOf, expectProblem, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 /** Capture, translate and work routes, each with a body that would otherwise be accepted (sent raw: the routes are found at run time). */
 const GUARDED: [string, unknown][] = [

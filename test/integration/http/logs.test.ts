@@ -18,16 +18,35 @@ const lines: string[] = [];
 beforeAll(async () => {
   stack = await startStack({ worker: false });
   const deps = { config: stack.config, orm: stack.orm, temporal: stack.temporal, model: createModelClient(stack.config.model) };
-  app = await buildApp(deps, { logger: { level: 'info', stream: { write: (line: string) => { lines.push(line); } } } });
+  app = await buildApp(deps, {
+    logger: {
+      level: 'info',
+      stream: {
+        write: (line: string) => {
+          lines.push(line);
+        },
+      },
+    },
+  });
   // A database error as the driver reports it: PostgreSQL quotes the offending values.
   app.get('/test/database-failure', { config: { auth: 'public' }, schema: { hide: true } }, async (request) => {
     const quoted = String((request.query as { q?: string }).q);
-    throw new DriverException(Object.assign(new Error(`invalid input syntax for type uuid: "${quoted}"`), { code: '22P02', detail: `Key (text)=(${quoted}) already exists.`, where: `unnamed portal parameter $1 = '${quoted}'`, routine: 'string_to_uuid' }));
+    throw new DriverException(
+      Object.assign(new Error(`invalid input syntax for type uuid: "${quoted}"`), {
+        code: '22P02',
+        detail: `Key (text)=(${quoted}) already exists.`,
+        where: `unnamed portal parameter $1 = '${quoted}'`,
+        routine: 'string_to_uuid',
+      }),
+    );
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   logged = { baseUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
 });
-afterAll(async () => { await app?.close(); await stack?.close(); });
+afterAll(async () => {
+  await app?.close();
+  await stack?.close();
+});
 
 describe('request logs', () => {
   it('carry method, route and status, and never user text or secrets', async () => {
@@ -42,7 +61,14 @@ describe('request logs', () => {
     expect((await api(logged).POST('/api/auth/login', { body: { email, password: `${password}-wrong` } })).status).toBe(401);
     expect((await api(logged).POST('/api/auth/signup', { body: { email, password: 'short' } })).status).toBe(400);
     // Raw: malformed JSON, a query parameter the document does not list, and tRPC.
-    expect((await rawHttp(logged, 'POST', '/api/auth/login', { rawBody: `{"email":"${email}","password":"${password}"`, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (
+        await rawHttp(logged, 'POST', '/api/auth/login', {
+          rawBody: `{"email":"${email}","password":"${password}"`,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
     expect((await api(logged, { cookie, origin }).PUT('/api/settings/language', { body: { targetLanguage: 'en', nativeLanguage: 'fr' } })).status).toBe(200);
     const minted = await api(logged, { cookie, origin }).POST('/api/tokens', { body: { name: `name-${password}`, scope: 'write' } });
     expectStatus(minted, 201);
@@ -50,7 +76,9 @@ describe('request logs', () => {
     expect((await api(logged, { token }).GET('/api/me')).status).toBe(200);
     expect((await rawHttp(logged, 'GET', `/api/credits/ledger?cursor=abc&note=${encodeURIComponent(password)}`, { token })).status).toBe(400);
     expect((await api(logged, { token: withOneCharChanged(token) }).GET('/api/me')).status).toBe(401);
-    expect((await rawHttp(logged, 'GET', `/trpc/credits.ledger?input=${encodeURIComponent(JSON.stringify({ limit: 5, cursor: password }))}`, { cookie })).status).toBe(400);
+    expect(
+      (await rawHttp(logged, 'GET', `/trpc/credits.ledger?input=${encodeURIComponent(JSON.stringify({ limit: 5, cursor: password }))}`, { cookie })).status,
+    ).toBe(400);
     expect((await api(logged, { cookie }).GET('/api/tokens')).status).toBe(200);
 
     await expect.poll(() => lines.filter((l) => l.includes('"msg":"request"')).length).toBeGreaterThanOrEqual(12);

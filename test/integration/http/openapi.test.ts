@@ -11,19 +11,34 @@ beforeAll(async () => {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   doc = res.body;
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const FOUNDATION: [string, string][] = [
-  ['post', '/api/auth/signup'], ['post', '/api/auth/login'], ['post', '/api/auth/logout'], ['get', '/api/me'],
-  ['put', '/api/settings/language'], ['get', '/api/languages'], ['get', '/api/tokens'], ['post', '/api/tokens'],
-  ['delete', '/api/tokens/{id}'], ['get', '/api/credits'], ['get', '/api/credits/ledger'], ['get', '/healthz'], ['get', '/readyz'],
+  ['post', '/api/auth/signup'],
+  ['post', '/api/auth/login'],
+  ['post', '/api/auth/logout'],
+  ['get', '/api/me'],
+  ['put', '/api/settings/language'],
+  ['get', '/api/languages'],
+  ['get', '/api/tokens'],
+  ['post', '/api/tokens'],
+  ['delete', '/api/tokens/{id}'],
+  ['get', '/api/credits'],
+  ['get', '/api/credits/ledger'],
+  ['get', '/healthz'],
+  ['get', '/readyz'],
 ];
 
 describe('GET /api/openapi.json', () => {
   it('is an OpenAPI 3.1 document with both security schemes', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
-    expect(doc.components.securitySchemes).toMatchObject({ bearer: { type: 'http', scheme: 'bearer' }, session: { type: 'apiKey', in: 'cookie', name: 'lcs_session' } });
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearer: { type: 'http', scheme: 'bearer' },
+      session: { type: 'apiKey', in: 'cookie', name: 'lcs_session' },
+    });
   });
 
   it.each(FOUNDATION)('lists %s %s with a summary and responses', (method, path) => {
@@ -41,11 +56,22 @@ describe('GET /api/openapi.json', () => {
     const created = create.responses['201'].content['application/json'].schema;
     expect(JSON.stringify(created)).toContain('token');
     const ledger = doc.paths['/api/credits/ledger'].get;
-    expect(ledger.parameters.map((p: any) => [p.name, p.in])).toEqual(expect.arrayContaining([['cursor', 'query'], ['limit', 'query']]));
+    expect(ledger.parameters.map((p: any) => [p.name, p.in])).toEqual(
+      expect.arrayContaining([
+        ['cursor', 'query'],
+        ['limit', 'query'],
+      ]),
+    );
   });
 
   it('declares problem responses with the Problem schema', () => {
-    expect(doc.components.schemas.Problem.properties).toMatchObject({ type: expect.anything(), title: expect.anything(), status: expect.anything(), detail: expect.anything(), code: expect.anything() });
+    expect(doc.components.schemas.Problem.properties).toMatchObject({
+      type: expect.anything(),
+      title: expect.anything(),
+      status: expect.anything(),
+      detail: expect.anything(),
+      code: expect.anything(),
+    });
     const me = doc.paths['/api/me'].get.responses;
     expect(Object.keys(me)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
     expect(JSON.stringify(me['401'])).toContain('Problem');
@@ -56,7 +82,8 @@ describe('GET /api/openapi.json', () => {
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(ops)) {
         for (const [status, response] of Object.entries<any>(op.responses)) {
-          if (Number(status) >= 400 && Object.keys(response.content ?? {}).join() !== 'application/problem+json') undocumented.push(`${method} ${path} ${status}`);
+          if (Number(status) >= 400 && Object.keys(response.content ?? {}).join() !== 'application/problem+json')
+            undocumented.push(`${method} ${path} ${status}`);
         }
       }
     }
@@ -68,7 +95,13 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('marks public operations as needing no credentials', () => {
-    for (const [method, path] of [['get', '/api/languages'], ['get', '/healthz'], ['get', '/readyz'], ['post', '/api/auth/signup'], ['post', '/api/auth/login']] as const) {
+    for (const [method, path] of [
+      ['get', '/api/languages'],
+      ['get', '/healthz'],
+      ['get', '/readyz'],
+      ['post', '/api/auth/signup'],
+      ['post', '/api/auth/login'],
+    ] as const) {
       expect(doc.paths[path][method].security, `${method} ${path}`).toEqual([]);
     }
     expect(doc.paths['/api/me'].get.security ?? doc.security).not.toEqual([]);

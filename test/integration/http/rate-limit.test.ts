@@ -21,7 +21,9 @@ beforeAll(async () => {
   const left = WINDOW_SECONDS * 1000 - (Date.now() % (WINDOW_SECONDS * 1000));
   if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
 });
-afterAll(async () => { await Promise.all([stack?.close(), second?.close()]); });
+afterAll(async () => {
+  await Promise.all([stack?.close(), second?.close()]);
+});
 
 /**
  * Users are made through the services, not the API: sign-up is counted per client address, and
@@ -154,8 +156,12 @@ describe('per-user buckets refill evenly', () => {
   const EDGE_MAX = 4;
   const EDGE_WINDOW_MS = 2000;
   let edge: Stack;
-  beforeAll(async () => { edge = await startStack({ worker: false, env: { RATE_LIMIT_MAX: String(EDGE_MAX), RATE_LIMIT_WINDOW_SECONDS: String(EDGE_WINDOW_MS / 1000) } }); });
-  afterAll(async () => { await edge?.close(); });
+  beforeAll(async () => {
+    edge = await startStack({ worker: false, env: { RATE_LIMIT_MAX: String(EDGE_MAX), RATE_LIMIT_WINDOW_SECONDS: String(EDGE_WINDOW_MS / 1000) } });
+  });
+  afterAll(async () => {
+    await edge?.close();
+  });
 
   it('so that a client cannot spend two budgets across what would be a fixed window’s edge', async () => {
     const ctx = edge.context();
@@ -178,8 +184,12 @@ describe('per-user buckets refill evenly', () => {
 describe('the per-address limit', () => {
   const ADDRESS_MAX = 5;
   let limited: Stack;
-  beforeAll(async () => { limited = await startStack({ worker: false, env: { RATE_LIMIT_ADDRESS_MAX: String(ADDRESS_MAX), RATE_LIMIT_WINDOW_SECONDS: '3600' } }); });
-  afterAll(async () => { await limited?.close(); });
+  beforeAll(async () => {
+    limited = await startStack({ worker: false, env: { RATE_LIMIT_ADDRESS_MAX: String(ADDRESS_MAX), RATE_LIMIT_WINDOW_SECONDS: '3600' } });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
 
   it('limits requests that fail authentication, before their credentials are looked up', async () => {
     const ctx = limited.context();
@@ -208,9 +218,14 @@ describe('behind a trusted proxy', () => {
   const ADDRESS_MAX = 3;
   let proxied: Stack;
   beforeAll(async () => {
-    proxied = await startStack({ worker: false, env: { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_ADDRESS_MAX: String(ADDRESS_MAX), RATE_LIMIT_WINDOW_SECONDS: '3600' } });
+    proxied = await startStack({
+      worker: false,
+      env: { TRUST_PROXY: '127.0.0.1', RATE_LIMIT_ADDRESS_MAX: String(ADDRESS_MAX), RATE_LIMIT_WINDOW_SECONDS: '3600' },
+    });
   });
-  afterAll(async () => { await proxied?.close(); });
+  afterAll(async () => {
+    await proxied?.close();
+  });
 
   it('the client is the right-most X-Forwarded-For entry the proxy added, not one the client wrote', async () => {
     // A client that writes a new left-most entry into each request must still be counted as itself.

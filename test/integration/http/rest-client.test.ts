@@ -14,7 +14,9 @@ beforeAll(async () => {
   stack = await startStack({ worker: false });
   types = await restClientTypes((await rawHttp(stack, 'GET', '/api/openapi.json')).body);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 const union = (values: readonly string[]) => values.map((value) => `"${value}"`).join(' | ');
 const languages = union(SUPPORTED_LANGUAGES.map((l) => l.tag));
@@ -35,7 +37,8 @@ describe('the REST client types (openapi-typescript) of the live document', () =
       'action: "refresh_enrichment";',
       'rating: "again" | "hard" | "good" | "easy";',
       'scope: "read" | "write";',
-    ]) expect(types).toContain(declaration);
+    ])
+      expect(types).toContain(declaration);
   });
 
   it('are what a client compiles against', () => {

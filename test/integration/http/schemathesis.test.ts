@@ -41,13 +41,18 @@ beforeAll(async () => {
     for (const text of ['break a leg', 'under the weather', 'a piece of cake']) {
       expect((await api(stack, { token }).POST('/api/library', { body: { text } })).status).toBe(202);
     }
-    await vi.waitFor(async () => {
-      const { items } = bodyOf(await api(stack, { token }).GET('/api/library'), 200);
-      expect(items.map((card) => card.enrichmentStatus)).toEqual(['ready', 'ready', 'ready']);
-    }, { timeout: 30_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        const { items } = bodyOf(await api(stack, { token }).GET('/api/library'), 200);
+        expect(items.map((card) => card.enrichmentStatus)).toEqual(['ready', 'ready', 'ready']);
+      },
+      { timeout: 30_000, interval: 200 },
+    );
   }
 }, 900_000);
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 type CredentialKind = 'write token' | 'read token' | 'session cookie' | 'no credentials';
 
@@ -62,8 +67,14 @@ const credentials = (): Record<CredentialKind, { args: string[]; alive?: ClientO
   'read token': { args: ['-H', `Authorization: Bearer ${readToken}`], alive: { token: readToken } },
   'session cookie': {
     args: [
-      '-H', `Cookie: ${sessionUser.cookie}`, '-H', `Origin: ${stack.baseUrl}`,
-      '--generation-with-security-parameters', 'false', '--exclude-path-regex', '/api/auth/(login|logout|logout-everywhere|password)$',
+      '-H',
+      `Cookie: ${sessionUser.cookie}`,
+      '-H',
+      `Origin: ${stack.baseUrl}`,
+      '--generation-with-security-parameters',
+      'false',
+      '--exclude-path-regex',
+      '/api/auth/(login|logout|logout-everywhere|password)$',
     ],
     alive: { cookie: sessionUser.cookie },
   },
@@ -74,14 +85,26 @@ describe(`schemathesis --checks all, ${EXAMPLES} examples per operation`, () => 
   it.for<CredentialKind>(['write token', 'read token', 'session cookie', 'no credentials'])('%s: no failures', { timeout: 900_000 }, async (kind, context) => {
     if (!cli) context.skip(`schemathesis cannot run: ${noPython}`);
     const args = [
-      '--config-file', 'schemathesis.toml', '--no-color', 'run', `${stack.baseUrl}/api/openapi.json`,
-      '--checks', 'all', '--max-examples', String(EXAMPLES), '--request-timeout', '10',
+      '--config-file',
+      'schemathesis.toml',
+      '--no-color',
+      'run',
+      `${stack.baseUrl}/api/openapi.json`,
+      '--checks',
+      'all',
+      '--max-examples',
+      String(EXAMPLES),
+      '--request-timeout',
+      '10',
       ...credentials()[kind].args,
     ];
     const started = Date.now();
     const { code, output } = await run(cli!, args, { cwd: dir, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 })
       .then(({ stdout }) => ({ code: 0, output: stdout }))
-      .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? -1, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }));
+      .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: error.code ?? -1,
+        output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+      }));
     const summary = output.slice(output.lastIndexOf('= SUMMARY ='));
     console.log(`schemathesis (${kind}): ${Math.round((Date.now() - started) / 1000)} s\n${summary}`);
     // On failure, the whole report: each failure with its curl line to reproduce it.

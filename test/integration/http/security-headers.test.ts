@@ -9,7 +9,9 @@ beforeAll(async () => {
   stack = await startStack({ worker: false });
   user = await newUser(stack);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 /** Whatever a response is — page, JSON, problem, 404 — it may not be sniffed, framed or leak its URL. */
 function expectHardened(headers: Headers, what: string) {
@@ -60,8 +62,12 @@ describe('security headers', () => {
 
 describe('security headers on an https service', () => {
   let https: Stack;
-  beforeAll(async () => { https = await startStack({ worker: false, env: { PUBLIC_ORIGIN: 'https://capture.example' } }); });
-  afterAll(async () => { await https?.close(); });
+  beforeAll(async () => {
+    https = await startStack({ worker: false, env: { PUBLIC_ORIGIN: 'https://capture.example' } });
+  });
+  afterAll(async () => {
+    await https?.close();
+  });
 
   it('add HSTS', async () => {
     expect((await api(https).GET('/healthz')).headers.get('strict-transport-security')).toMatch(/max-age=\d+/);

@@ -4,8 +4,12 @@ import { newUser } from '../../support/users.ts';
 import { api } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack(); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 describe('smoke', () => {
   it('signs up, sets languages, mints a token and reads credits with it', async () => {

@@ -11,7 +11,9 @@ beforeAll(async () => {
   stack = await startStack({ worker: false, env: { BODY_LIMIT_BYTES: String(BODY_LIMIT) } });
   user = await newUser(stack);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 /**
  * Starts a POST that announces a body of `announced` bytes (1 GB unless told), sends its first
@@ -19,18 +21,27 @@ afterAll(async () => { await stack?.close(); });
  * status if one comes while the body is still unsent (so the service answered without waiting to
  * read it), or 'no answer' after `waitMs`.
  */
-function stalledUpload(path: string, headers: Record<string, string>, { announced = 1024 ** 3, sent = 64 * 1024, waitMs = 3000 } = {}): Promise<{ status: number | 'no answer'; connection?: string }> {
+function stalledUpload(
+  path: string,
+  headers: Record<string, string>,
+  { announced = 1024 ** 3, sent = 64 * 1024, waitMs = 3000 } = {},
+): Promise<{ status: number | 'no answer'; connection?: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, stack.baseUrl);
     const req = httpRequest(url, { method: 'POST', headers: { ...headers, 'content-length': String(announced) } });
-    const timer = setTimeout(() => { req.destroy(); resolve({ status: 'no answer' }); }, waitMs);
+    const timer = setTimeout(() => {
+      req.destroy();
+      resolve({ status: 'no answer' });
+    }, waitMs);
     req.on('response', (res) => {
       clearTimeout(timer);
       res.resume();
       resolve({ status: res.statusCode!, connection: res.headers.connection });
       req.destroy();
     });
-    req.on('error', (error) => { if (!req.destroyed) reject(error); });
+    req.on('error', (error) => {
+      if (!req.destroyed) reject(error);
+    });
     req.write(Buffer.alloc(sent, 'a'));
   });
 }
@@ -55,19 +66,31 @@ describe('tRPC transport', () => {
     // Within the body limit, so only the order of authentication and reading decides.
     const anonymous = await stalledUpload('/trpc/library.capture', { 'content-type': 'application/json' }, { announced: BODY_LIMIT - 1, sent: 100 });
     expect(anonymous).toEqual({ status: 401, connection: 'close' });
-    const signedIn = await stalledUpload('/trpc/library.capture', { 'content-type': 'application/json', authorization: `Bearer ${user.token}` }, { announced: BODY_LIMIT - 1, sent: 100, waitMs: 1000 });
+    const signedIn = await stalledUpload(
+      '/trpc/library.capture',
+      { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      { announced: BODY_LIMIT - 1, sent: 100, waitMs: 1000 },
+    );
     expect(signedIn.status, 'a signed-in caller’s body is read, so the answer waits for it').toBe('no answer');
   });
 
   it('applies the body limit to JSON, announced or not', async () => {
     // Announced: refused before reading.
-    expect(await stalledUpload('/trpc/library.capture', { 'content-type': 'application/json', authorization: `Bearer ${user.token}` })).toEqual({ status: 413, connection: 'close' });
+    expect(await stalledUpload('/trpc/library.capture', { 'content-type': 'application/json', authorization: `Bearer ${user.token}` })).toEqual({
+      status: 413,
+      connection: 'close',
+    });
     // Not announced (chunked): refused once the limit is crossed.
     const big = JSON.stringify({ text: 'x'.repeat(BODY_LIMIT) });
     const res = await fetch(`${stack.baseUrl}/trpc/library.capture`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
-      body: new ReadableStream({ start(controller) { controller.enqueue(new TextEncoder().encode(big)); controller.close(); } }),
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(big));
+          controller.close();
+        },
+      }),
       duplex: 'half',
     });
     expect(res.status).toBe(413);
@@ -87,7 +110,10 @@ describe('tRPC transport', () => {
     expectStatus(res, 400);
     expect(Array.isArray(res.body)).toBe(false);
     expect(res.body.error.message).toMatch(/batching/i);
-    const post = await rawHttp(stack, 'POST', `/trpc/library.capture,library.capture?batch=1`, { token: user.token, body: { 0: { text: 'one' }, 1: { text: 'two' } } });
+    const post = await rawHttp(stack, 'POST', `/trpc/library.capture,library.capture?batch=1`, {
+      token: user.token,
+      body: { 0: { text: 'one' }, 1: { text: 'two' } },
+    });
     expectStatus(post, 400);
     expect(bodyOf(await api(stack, { token: user.token }).GET('/api/library'), 200).items).toEqual([]);
   });

@@ -4,19 +4,29 @@ import { mintToken, newUser } from '../../support/users.ts';
 import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 // tRPC is not in the REST document: its calls go through the raw client.
-const query = (procedure: string, input?: unknown) =>
-  `/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`;
+const query = (procedure: string, input?: unknown) => `/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`;
 
 describe('tRPC at /trpc over HTTP', () => {
   it('account.me with the session cookie', async () => {
     const user = await newUser(stack);
     const res = await rawHttp(stack, 'GET', query('account.me'), { cookie: user.cookie });
     expectStatus(res, 200);
-    expect(res.body.result.data).toEqual({ userId: user.userId, email: user.email, plan: 'free', targetLanguage: 'en', nativeLanguage: 'fr', access: 'session' });
+    expect(res.body.result.data).toEqual({
+      userId: user.userId,
+      email: user.email,
+      plan: 'free',
+      targetLanguage: 'en',
+      nativeLanguage: 'fr',
+      access: 'session',
+    });
   });
 
   it('account.me without credentials → UNAUTHORIZED with the problem', async () => {
@@ -58,9 +68,15 @@ describe('tRPC at /trpc over HTTP', () => {
 
   it('account.setLanguages with the cookie but no Origin → 403 (same CSRF rule as REST)', async () => {
     const user = await newUser(stack);
-    const noOrigin = await rawHttp(stack, 'POST', '/trpc/account.setLanguages', { headers: { cookie: user.cookie }, body: { targetLanguage: 'en', nativeLanguage: 'de' } });
+    const noOrigin = await rawHttp(stack, 'POST', '/trpc/account.setLanguages', {
+      headers: { cookie: user.cookie },
+      body: { targetLanguage: 'en', nativeLanguage: 'de' },
+    });
     expectProblem(noOrigin, 403, 'origin_not_allowed');
-    const foreign = await rawHttp(stack, 'POST', '/trpc/account.setLanguages', { headers: { cookie: user.cookie, origin: 'https://evil.example' }, body: { targetLanguage: 'en', nativeLanguage: 'de' } });
+    const foreign = await rawHttp(stack, 'POST', '/trpc/account.setLanguages', {
+      headers: { cookie: user.cookie, origin: 'https://evil.example' },
+      body: { targetLanguage: 'en', nativeLanguage: 'de' },
+    });
     expectProblem(foreign, 403, 'origin_not_allowed');
     expect(bodyOf(await api(stack, { token: user.token }).GET('/api/me'), 200).nativeLanguage).toBe('fr');
   });
@@ -68,7 +84,11 @@ describe('tRPC at /trpc over HTTP', () => {
   it('a read-only token calling a mutation → 403 read_only_token; its queries work', async () => {
     const user = await newUser(stack);
     const { token } = await mintToken(stack, user.cookie, { scope: 'read' });
-    expectProblem(await rawHttp(stack, 'POST', '/trpc/account.setLanguages', { token, body: { targetLanguage: 'en', nativeLanguage: 'de' } }), 403, 'read_only_token');
+    expectProblem(
+      await rawHttp(stack, 'POST', '/trpc/account.setLanguages', { token, body: { targetLanguage: 'en', nativeLanguage: 'de' } }),
+      403,
+      'read_only_token',
+    );
     const credits = await rawHttp(stack, 'GET', query('credits.balance'), { token });
     expectStatus(credits, 200);
     expect(credits.body.result.data).toMatchObject({ balance: 500, plan: 'free' });

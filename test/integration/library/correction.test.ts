@@ -13,14 +13,20 @@ type Auth = { cookie: string } | { token: string };
 
 /** Rejects the correction over REST (DELETE) or tRPC (a mutation); answers the card and the status. */
 const transports: [string, (auth: Auth, cardId: string) => Promise<{ status: number; card: any; problem: any }>][] = [
-  ['REST', async (auth, cardId) => {
-    const res = await api(stack, auth).DELETE('/api/library/{cardId}/correction', { params: { path: { cardId } } });
-    return { status: res.status, card: res.status === 200 ? res.body.card : undefined, problem: res.status >= 400 ? res.body : null };
-  }],
-  ['tRPC', async (auth, cardId) => {
-    const res = await rawHttp(stack, 'POST', '/trpc/library.rejectCorrection', { ...auth, body: { cardId } });
-    return { status: res.status, card: res.body.result?.data.card, problem: res.body.error?.data.problem ?? null };
-  }],
+  [
+    'REST',
+    async (auth, cardId) => {
+      const res = await api(stack, auth).DELETE('/api/library/{cardId}/correction', { params: { path: { cardId } } });
+      return { status: res.status, card: res.status === 200 ? res.body.card : undefined, problem: res.status >= 400 ? res.body : null };
+    },
+  ],
+  [
+    'tRPC',
+    async (auth, cardId) => {
+      const res = await rawHttp(stack, 'POST', '/trpc/library.rejectCorrection', { ...auth, body: { cardId } });
+      return { status: res.status, card: res.body.result?.data.card, problem: res.body.error?.data.problem ?? null };
+    },
+  ],
 ];
 
 const openReplay = async (u: TestUser) => bodyOf(await api(stack, { token: u.token }).GET('/api/replay', { params: { query: { count: '10' } } }), 200);
@@ -37,7 +43,10 @@ describe.each(transports)('rejecting a quiet correction over %s', (transport, re
     const rejected = await reject({ cookie: learner.cookie }, card.cardId);
     expect(rejected.status).toBe(200);
     expect(rejected.card).toMatchObject({
-      cardId: card.cardId, text: `I recieve it by ${transport}`, enrichmentStatus: 'ready', scheduling: { reps: 0 },
+      cardId: card.cardId,
+      text: `I recieve it by ${transport}`,
+      enrichmentStatus: 'ready',
+      scheduling: { reps: 0 },
       enrichment: { correctedText: null, correctionNote: null, translation: ready.enrichment!.translation, usage: ready.enrichment!.usage },
     });
     const stored = bodyOf(await api(stack, { token: learner.token }).GET('/api/library/{cardId}', { params: { path: { cardId: card.cardId } } }), 200);

@@ -16,7 +16,9 @@ let user: TestUser;
 useStack((started) => ({ stack, user } = started), { fakeCost: '0.00001' }); // 1 credit per enrichment
 
 const outboxRows = (cardId: string) =>
-  stack.orm.em.fork().execute<{ dispatched_at: Date | null }[]>(`SELECT dispatched_at FROM workflow_outbox WHERE workflow_id = ?`, [`card-enrichment/${cardId}`]);
+  stack.orm.em
+    .fork()
+    .execute<{ dispatched_at: Date | null }[]>(`SELECT dispatched_at FROM workflow_outbox WHERE workflow_id = ?`, [`card-enrichment/${cardId}`]);
 
 /** This file's rows only: other files' tests share the database. */
 const ownQueue = () => ({ taskQueue: stack.config.temporal.taskQueue });
@@ -24,7 +26,11 @@ const ownQueue = () => ({ taskQueue: stack.config.temporal.taskQueue });
 /** A client of the same Temporal server whose workflow starts take `ms` longer, as during an outage. */
 function slowStartingClient(ms: number): { client: Client; starts: () => number } {
   let starts = 0;
-  const delayed = async <T>(next: () => Promise<T>) => { starts++; await new Promise((r) => setTimeout(r, ms)); return next(); };
+  const delayed = async <T>(next: () => Promise<T>) => {
+    starts++;
+    await new Promise((r) => setTimeout(r, ms));
+    return next();
+  };
   const client = new Client({
     connection: stack.temporal.connection,
     namespace: stack.config.temporal.namespace,
@@ -82,9 +88,13 @@ describe('a refresh while the failed run is still closing', () => {
     const workflowId = `card-enrichment/${card.cardId}`;
     try {
       const em = stack.orm.em.fork();
-      const rowIds = async () => (await em.execute<{ id: string }[]>(`SELECT id FROM workflow_outbox WHERE workflow_id = ? ORDER BY id`, [workflowId])).map((r) => String(r.id));
+      const rowIds = async () =>
+        (await em.execute<{ id: string }[]>(`SELECT id FROM workflow_outbox WHERE workflow_id = ? ORDER BY id`, [workflowId])).map((r) => String(r.id));
       expect(await relayOutboxOnce(stack.orm, stack.temporal, ownQueue())).toBeGreaterThanOrEqual(1);
-      await em.execute(`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ?::jsonb WHERE id = ?`, [JSON.stringify({ code: 'service_unavailable', message: 'The work timed out.' }), card.cardId]);
+      await em.execute(`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ?::jsonb WHERE id = ?`, [
+        JSON.stringify({ code: 'service_unavailable', message: 'The work timed out.' }),
+        card.cardId,
+      ]);
       expect((await api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } })).status).toBe(202);
       const refreshRow = (await rowIds())[1]!;
 
@@ -104,7 +114,9 @@ describe('a refresh while the failed run is still closing', () => {
       const client = new Client({
         connection: stack.temporal.connection,
         namespace: stack.config.temporal.namespace,
-        interceptors: { workflow: [{ start: (input, next) => closeOnRefusal(() => next(input)), startWithDetails: (input, next) => closeOnRefusal(() => next(input)) }] },
+        interceptors: {
+          workflow: [{ start: (input, next) => closeOnRefusal(() => next(input)), startWithDetails: (input, next) => closeOnRefusal(() => next(input)) }],
+        },
       });
       expect(await relayOutboxOnce(stack.orm, client, ownQueue())).toBe(1); // the refresh's row, the only one pending
       expect(closedMeanwhile).toBe(true);
@@ -120,7 +132,9 @@ describe('concurrent identical captures', () => {
   it('100 at once → one card, one workflow, one charge', async () => {
     const racer = await newUser(stack);
     const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => api(stack, { token: racer.token }).POST('/api/library', { body: { text: i % 2 ? 'Once in a blue moon' : 'once in a BLUE moon!' } })),
+      Array.from({ length: 100 }, (_, i) =>
+        api(stack, { token: racer.token }).POST('/api/library', { body: { text: i % 2 ? 'Once in a blue moon' : 'once in a BLUE moon!' } }),
+      ),
     );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 202)).toHaveLength(1);
@@ -142,7 +156,13 @@ describe('delete during preparation', () => {
     let answered = false;
     stack.fake.setResponder('capture_preparation', (input) => {
       answered = true;
-      return { translation: `[fr] ${input.text}`, correctedText: null, correctionNote: null, usage: { register: 'neutral', guidance: 'g', examples: ['e'] }, focuses: [{ kind: 'meaning', note: 'n' }] };
+      return {
+        translation: `[fr] ${input.text}`,
+        correctedText: null,
+        correctionNote: null,
+        usage: { register: 'neutral', guidance: 'g', examples: ['e'] },
+        focuses: [{ kind: 'meaning', note: 'n' }],
+      };
     });
     const card = await capture(stack, user, 'deleted while preparing');
     await vi.waitFor(() => expect(preparationCalls(stack).length).toBeGreaterThan(0), { timeout: 20_000 });

@@ -28,7 +28,9 @@ beforeAll(async () => {
   );
   await em.execute(`ANALYZE cards`);
 }, 300_000);
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 // A major GC on demand, to tell memory the export holds from garbage not yet collected.
 v8.setFlagsFromString('--expose-gc');
@@ -44,7 +46,9 @@ async function measure(format: string) {
   const baseline = process.memoryUsage();
   let peakRss = baseline.rss;
   let peakRetained = 0;
-  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 20);
   const started = performance.now();
   const res = await fetch(`${stack.baseUrl}/api/library/export?format=${format}`, { headers: { authorization: `Bearer ${user.token}` } });
   expect(res.status).toBe(200);
@@ -63,7 +67,14 @@ async function measure(format: string) {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const mb = (n: number) => Number((n / 2 ** 20).toFixed(1));
-  const figures = { format, cards: CARDS, seconds: Number(seconds.toFixed(2)), megabytes: mb(bytes), peakRssGrowthMb: mb(peakRss - baseline.rss), retainedHeapMb: mb(peakRetained) };
+  const figures = {
+    format,
+    cards: CARDS,
+    seconds: Number(seconds.toFixed(2)),
+    megabytes: mb(bytes),
+    peakRssGrowthMb: mb(peakRss - baseline.rss),
+    retainedHeapMb: mb(peakRetained),
+  };
   console.log(`export at ${CARDS} cards: ${JSON.stringify(figures)}`);
   return { ...figures, bytes, newlines };
 }

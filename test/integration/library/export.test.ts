@@ -21,13 +21,27 @@ function parseDelimited(text: string, separator: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (ch === '"') quoted = false; else field += ch;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
     } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === separator) { row.push(field); field = ''; }
-    else if (ch === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
-    else field += ch;
+    else if (ch === separator) {
+      row.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += ch;
   }
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -40,13 +54,21 @@ const TRICKY = {
 
 async function insertTrickyCard(owner: TestUser): Promise<string> {
   const cardId = randomUUID();
-  await stack.orm.em.fork().execute(
-    `INSERT INTO cards (id, user_id, text, normalised_key, enrichment_status, enrichment) VALUES (?, ?, ?, ?, 'ready', ?::jsonb)`,
-    [cardId, owner.userId, TRICKY.text, `tricky ${cardId}`, JSON.stringify({
-      translation: TRICKY.translation, correctedText: null, correctionNote: null,
-      usage: { register: 'neutral', guidance: TRICKY.guidance, examples: TRICKY.examples }, focuses: [{ kind: 'meaning', note: 'a "smile"' }],
-    })],
-  );
+  await stack.orm.em
+    .fork()
+    .execute(`INSERT INTO cards (id, user_id, text, normalised_key, enrichment_status, enrichment) VALUES (?, ?, ?, ?, 'ready', ?::jsonb)`, [
+      cardId,
+      owner.userId,
+      TRICKY.text,
+      `tricky ${cardId}`,
+      JSON.stringify({
+        translation: TRICKY.translation,
+        correctedText: null,
+        correctionNote: null,
+        usage: { register: 'neutral', guidance: TRICKY.guidance, examples: TRICKY.examples },
+        focuses: [{ kind: 'meaning', note: 'a "smile"' }],
+      }),
+    ]);
   return cardId;
 }
 
@@ -57,7 +79,10 @@ describe('GET /api/library/export', () => {
   it('csv and tsv: RFC 4180 quoting keeps commas, tabs, quotes, newlines, emoji and right-to-left text intact', async () => {
     const owner = await newUser(stack);
     const cardId = await insertTrickyCard(owner);
-    for (const [format, separator, type] of [['csv', ',', 'text/csv'], ['tsv', '\t', 'text/tab-separated-values']] as const) {
+    for (const [format, separator, type] of [
+      ['csv', ',', 'text/csv'],
+      ['tsv', '\t', 'text/tab-separated-values'],
+    ] as const) {
       const res = await download(owner, format);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe(`${type}; charset=utf-8`);
@@ -67,13 +92,18 @@ describe('GET /api/library/export', () => {
       expect(rows).toHaveLength(1);
       const record = Object.fromEntries(header!.map((column, i) => [column, rows[0]![i]]));
       expect(record).toMatchObject({
-        cardId, text: TRICKY.text, translation: TRICKY.translation, usageGuidance: TRICKY.guidance,
-        examples: TRICKY.examples.join('\n'), focuses: 'meaning: a "smile"', correctedText: '',
+        cardId,
+        text: TRICKY.text,
+        translation: TRICKY.translation,
+        usageGuidance: TRICKY.guidance,
+        examples: TRICKY.examples.join('\n'),
+        focuses: 'meaning: a "smile"',
+        correctedText: '',
       });
     }
   });
 
-  it('is scoped to the caller: another user\'s cards never appear', async () => {
+  it("is scoped to the caller: another user's cards never appear", async () => {
     const owner = await newUser(stack);
     const mine = await insertTrickyCard(owner);
     const other = await newUser(stack);
@@ -107,7 +137,8 @@ describe('GET /api/library/export', () => {
     }
     const byGuid = new Map(notes.map((n) => [n[guidAt], Object.fromEntries(columns.map((c, i) => [c, n[i]]))]));
     expect(byGuid.get(tricky)).toEqual({
-      guid: tricky, Front: 'dis « ouistiti » ou pas',
+      guid: tricky,
+      Front: 'dis « ouistiti » ou pas',
       Back: '<b>say &quot;cheese&quot;, please</b><br>Line one<br>line two, with &quot;quotes&quot;<br><ul><li>😀 Everyone, smile!</li><li>שלום עולם — RTL</li><li>tab here</li></ul>',
     });
     expect(byGuid.get(ready.cardId)).toMatchObject({ Back: expect.stringContaining('under the weather') });
@@ -122,7 +153,9 @@ describe('GET /api/library/export', () => {
     const session = bodyOf(await api(stack, { token: owner.token }).GET('/api/replay', { params: { query: { count: '10' } } }), 200);
     const item = session.items[0]!;
     const before = Date.now();
-    const done = await api(stack, { token: owner.token }).POST('/api/replay', { body: { itemId: item.itemId, usedHint: true, autoFilled: false, unaidedErrors: 0 } });
+    const done = await api(stack, { token: owner.token }).POST('/api/replay', {
+      body: { itemId: item.itemId, usedHint: true, autoFilled: false, unaidedErrors: 0 },
+    });
     expect(done.status, done.text).toBe(200);
     const res = await download(owner, 'reviews');
     expect(res.headers.get('content-disposition')).toContain('lcs-reviews.csv');

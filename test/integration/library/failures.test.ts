@@ -14,7 +14,13 @@ useStack((started) => ({ stack, user } = started), { fakeCost: '0.00001' }); // 
 
 /** The workflow's failure chain: WorkflowFailedError → ApplicationFailure typed by the code. */
 async function workflowFailure(cardId: string): Promise<ApplicationFailure> {
-  const error = await stack.temporal.workflow.getHandle(`card-enrichment/${cardId}`).result().then(() => null, (e) => e);
+  const error = await stack.temporal.workflow
+    .getHandle(`card-enrichment/${cardId}`)
+    .result()
+    .then(
+      () => null,
+      (e) => e,
+    );
   expect(error).toBeInstanceOf(WorkflowFailedError);
   expect(error.cause).toBeInstanceOf(ApplicationFailure);
   return error.cause;
@@ -54,13 +60,19 @@ describe('a failing provider', () => {
     expectStatus(res, 202);
     expect(res.body.card).toMatchObject({ cardId: card.cardId, enrichmentStatus: 'pending', enrichment: null });
     expect(res.body.card.enrichmentError).toBeUndefined();
-    expectProblem(await api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } }), 409, 'conflict');
+    expectProblem(
+      await api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } }),
+      409,
+      'conflict',
+    );
 
     const ready = await waitForStatus(stack, user, card.cardId, 'ready');
     expect(ready.scheduling).toMatchObject({ reps: 3, lapses: 1, state: 'review' });
     const description = await stack.temporal.workflow.getHandle(`card-enrichment/${card.cardId}`).describe();
     expect(description.runId).not.toBe(firstRun);
-    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId).map((c) => c.idempotency_key)).toEqual([`card-enrichment/${card.cardId}/attempt-2`]);
+    expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId).map((c) => c.idempotency_key)).toEqual([
+      `card-enrichment/${card.cardId}/attempt-2`,
+    ]);
   });
 });
 
@@ -85,11 +97,14 @@ describe('no credits left', () => {
     await expect(stack.temporal.workflow.getHandle(workflowId).result()).resolves.toEqual({ cardId: card.cardId, outcome: 'insufficient_credits' });
     expect((await stack.temporal.workflow.getHandle(workflowId).describe()).status.name).toBe('COMPLETED');
     const query = `LcsOutcome="insufficient_credits" AND LcsUserId="${broke.userId}"`;
-    await vi.waitFor(async () => {
-      const found = [];
-      for await (const run of stack.temporal.workflow.list({ query })) found.push({ workflowId: run.workflowId, status: run.status.name });
-      expect(found).toEqual([{ workflowId, status: 'COMPLETED' }]);
-    }, { timeout: 10_000 });
+    await vi.waitFor(
+      async () => {
+        const found = [];
+        for await (const run of stack.temporal.workflow.list({ query })) found.push({ workflowId: run.workflowId, status: run.status.name });
+        expect(found).toEqual([{ workflowId, status: 'COMPLETED' }]);
+      },
+      { timeout: 10_000 },
+    );
 
     await setBalance(stack, broke.userId, 10);
     expect((await api(stack, { token: broke.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } })).status).toBe(202);

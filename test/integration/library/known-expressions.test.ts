@@ -9,8 +9,7 @@ let stack: Stack;
 let user: TestUser;
 useStack((started) => ({ stack, user } = started));
 
-const known = (token: string, etag?: string) =>
-  api(stack, { token }).GET('/api/library/known-expressions', { headers: etag ? { 'if-none-match': etag } : {} });
+const known = (token: string, etag?: string) => api(stack, { token }).GET('/api/library/known-expressions', { headers: etag ? { 'if-none-match': etag } : {} });
 
 describe('GET /api/library/known-expressions', () => {
   it('lists the card texts normalised with their translation, and answers 304 until the library changes', async () => {

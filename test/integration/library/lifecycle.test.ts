@@ -7,20 +7,31 @@ import { capture, preparationCharges, waitForStatus } from './helpers.ts';
 import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack(); });
-afterAll(async () => { await stack?.close(); });
-beforeEach(() => { stack.fake.reset(); stack.fake.setCost('0.00001'); }); // 1 credit per preparation
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+beforeEach(() => {
+  stack.fake.reset();
+  stack.fake.setCost('0.00001');
+}); // 1 credit per preparation
 
 describe('POST /api/library', () => {
   let user: TestUser;
-  beforeAll(async () => { user = await newUser(stack); });
+  beforeAll(async () => {
+    user = await newUser(stack);
+  });
 
   it('answers 202 with a pending card that is already in the learning queue, then prepares it', async () => {
     const before = Date.now();
     const card = await capture(stack, user, '  Break   a leg!  ');
     expect(card).toEqual({ cardId: expect.any(String), text: 'Break a leg!', enrichmentStatus: 'pending', createdAt: expect.any(String), enrichment: null });
 
-    const [schedule] = await stack.orm.em.fork().execute<{ due: Date; reps: number; state: string }[]>(`SELECT due, reps, state FROM card_schedules WHERE card_id = ?`, [card.cardId]);
+    const [schedule] = await stack.orm.em
+      .fork()
+      .execute<{ due: Date; reps: number; state: string }[]>(`SELECT due, reps, state FROM card_schedules WHERE card_id = ?`, [card.cardId]);
     expect(schedule).toMatchObject({ reps: 0, state: 'new' });
     expect(new Date(schedule!.due).getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(new Date(schedule!.due).getTime()).toBeLessThanOrEqual(Date.now());
@@ -34,7 +45,9 @@ describe('POST /api/library', () => {
       focuses: [{ kind: 'meaning', note: expect.any(String) }],
     });
     expect(ready.scheduling).toMatchObject({ state: 'new', reps: 0, lapses: 0, due: expect.any(String) });
-    expect(await preparationCharges(stack, user.userId)).toEqual([{ idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId }]);
+    expect(await preparationCharges(stack, user.userId)).toEqual([
+      { idempotency_key: `card-enrichment/${card.cardId}/attempt-1`, amount: -1, ref: card.cardId },
+    ]);
   });
 
   it('reuses the card for the same expression (normalised) and never creates a second one', async () => {
@@ -42,7 +55,9 @@ describe('POST /api/library', () => {
     const again = await api(stack, { token: user.token }).POST('/api/library', { body: { text: "it's RAINING  cats and dogs" } });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ card: expect.objectContaining({ cardId: first.cardId, text: 'It’s raining cats and dogs.' }), reused: true });
-    const [{ count }] = await stack.orm.em.fork().execute<{ count: string }[]>(`SELECT count(*) FROM cards WHERE user_id = ? AND normalised_key = ?`, [user.userId, "it's raining cats and dogs"]) as any;
+    const [{ count }] = (await stack.orm.em
+      .fork()
+      .execute<{ count: string }[]>(`SELECT count(*) FROM cards WHERE user_id = ? AND normalised_key = ?`, [user.userId, "it's raining cats and dogs"])) as any;
     expect(Number(count)).toBe(1);
   });
 
@@ -111,7 +126,9 @@ describe('POST /api/library', () => {
 
 describe('GET /api/library', () => {
   let user: TestUser;
-  beforeAll(async () => { user = await newUser(stack); });
+  beforeAll(async () => {
+    user = await newUser(stack);
+  });
 
   it('lists newest first with enrichmentStatus on every item, paginated by an opaque cursor', async () => {
     const ids: string[] = [];
@@ -137,7 +154,10 @@ describe('GET /api/library', () => {
     await waitForStatus(stack, user, cafe.cardId, 'ready');
     for (const query of ['CAFE', 'café', 'AU LAIT', '[fr] cafe']) {
       const res = bodyOf(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { query } } }), 200);
-      expect(res.items.map((i) => i.cardId), query).toEqual([cafe.cardId]);
+      expect(
+        res.items.map((i) => i.cardId),
+        query,
+      ).toEqual([cafe.cardId]);
     }
     const wildcard = bodyOf(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { query: '%' } } }), 200);
     expect(wildcard.items).toEqual([]);
@@ -176,7 +196,11 @@ describe('GET /api/library', () => {
     const other = await newUser(stack);
     expectProblem(await api(stack, { token: other.token }).GET('/api/library/{cardId}', { params: { path: { cardId: mine.cardId } } }), 404, 'not_found');
     expectProblem(await api(stack, { token: other.token }).DELETE('/api/library', { params: { query: { cardId: mine.cardId } } }), 404, 'not_found');
-    expectProblem(await api(stack, { token: other.token }).PATCH('/api/library', { body: { cardId: mine.cardId, action: 'refresh_enrichment' } }), 404, 'not_found');
+    expectProblem(
+      await api(stack, { token: other.token }).PATCH('/api/library', { body: { cardId: mine.cardId, action: 'refresh_enrichment' } }),
+      404,
+      'not_found',
+    );
     expect(bodyOf(await api(stack, { token: other.token }).GET('/api/library'), 200).items).toEqual([]);
     expectProblem(await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId: 'not-a-uuid' } } }), 400, 'invalid_request');
   });
@@ -184,14 +208,24 @@ describe('GET /api/library', () => {
 
 describe('PATCH and DELETE /api/library', () => {
   let user: TestUser;
-  beforeAll(async () => { user = await newUser(stack); });
+  beforeAll(async () => {
+    user = await newUser(stack);
+  });
 
   it('refuses to refresh a ready card (409) and unknown actions (400)', async () => {
     const card = await capture(stack, user, 'refresh me not');
     await waitForStatus(stack, user, card.cardId, 'ready');
-    expectProblem(await api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } }), 409, 'conflict');
+    expectProblem(
+      await api(stack, { token: user.token }).PATCH('/api/library', { body: { cardId: card.cardId, action: 'refresh_enrichment' } }),
+      409,
+      'conflict',
+    );
     // Raw: a typed client knows only the actions the document lists.
-    expectProblem(await rawHttp(stack, 'PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'explode' } }), 400, 'invalid_request');
+    expectProblem(
+      await rawHttp(stack, 'PATCH', '/api/library', { token: user.token, body: { cardId: card.cardId, action: 'explode' } }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('deletes by query or JSON body; the card and its scheduling are gone; recapture makes a fresh card', async () => {

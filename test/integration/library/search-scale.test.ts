@@ -26,7 +26,9 @@ beforeAll(async () => {
   );
   await stack.orm.em.fork().execute(`ANALYZE cards`);
 }, 180_000);
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 // Behaviour only: the bench measures the times (bench/scenarios/search.ts), the plans below say why they stay low.
 async function list(query: NonNullable<operations['library.list']['parameters']['query']>) {
@@ -41,7 +43,8 @@ it('searches 100,000 cards case- and accent-insensitively through the trigram in
   const body = await list({ query: 'CREME BRULEE' });
   expect(body.items.map((i) => i.cardId)).toEqual([card.cardId]);
 
-  const plan = await allRows<{ 'QUERY PLAN': string }>(stack.orm.em.fork(),
+  const plan = await allRows<{ 'QUERY PLAN': string }>(
+    stack.orm.em.fork(),
     sql`EXPLAIN SELECT id FROM cards c WHERE c.user_id = ${user.userId} AND ${librarySearchCondition('CRÈME BRÛLÉE')} ORDER BY c.created_at DESC, c.id DESC LIMIT 51`,
   );
   expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('cards_search_idx');
@@ -63,7 +66,8 @@ it('serves every search and listing from an index, never a sequential scan of ca
   const listing = sql`SELECT id FROM cards c WHERE c.user_id = ${user.userId}`;
   const order = sql`ORDER BY c.created_at DESC, c.id DESC LIMIT 51`;
   const [deep] = await em.execute<{ id: string; created_at: Date }[]>(
-    `SELECT id, created_at FROM cards WHERE user_id = ? ORDER BY created_at DESC, id DESC OFFSET 90000 LIMIT 1`, [user.userId],
+    `SELECT id, created_at FROM cards WHERE user_id = ? ORDER BY created_at DESC, id DESC OFFSET 90000 LIMIT 1`,
+    [user.userId],
   );
   const plans = {
     'rare word': await plan(sql`${listing} AND ${librarySearchCondition(md5Of(77))} ${order}`),

@@ -12,8 +12,7 @@ useStack((started) => ({ stack, user } = started), { fakeCost: '0.00001' }); // 
 type Auth = { cookie: string } | { token: string };
 
 /** tRPC v11 over HTTP, unbatched, no transformer: queries GET ?input=, mutations POST with the input as body. */
-const query = (auth: Auth, path: string, input: unknown) =>
-  rawHttp(stack, 'GET', `/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, auth);
+const query = (auth: Auth, path: string, input: unknown) => rawHttp(stack, 'GET', `/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, auth);
 const mutate = (auth: Auth, path: string, input: unknown) => rawHttp(stack, 'POST', `/trpc/${path}`, { ...auth, body: input });
 
 describe.each([
@@ -59,7 +58,11 @@ describe.each([
 });
 
 it('refuses a cookie-authenticated tRPC write from a foreign origin', async () => {
-  const res = await rawHttp(stack, 'POST', '/trpc/library.capture', { cookie: user.cookie, headers: { origin: 'https://evil.example' }, body: { text: 'csrf attempt' } });
+  const res = await rawHttp(stack, 'POST', '/trpc/library.capture', {
+    cookie: user.cookie,
+    headers: { origin: 'https://evil.example' },
+    body: { text: 'csrf attempt' },
+  });
   expect(res.status).toBe(403);
 });
 

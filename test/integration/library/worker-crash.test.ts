@@ -13,7 +13,9 @@ import { api, expectStatus } from '../../support/api.ts';
 let stack: Stack;
 let child: ChildProcess | undefined;
 // Only the child process, then a replacement worker, serve this file's task queue.
-beforeAll(async () => { stack = await startStack({ worker: false }); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
 afterAll(async () => {
   child?.kill('SIGKILL');
   await stack?.close();
@@ -39,7 +41,9 @@ function spawnWorker(): Promise<ChildProcess> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    proc.stdout.on('data', (d: Buffer) => { if (d.toString().includes('worker-ready')) resolve(proc); });
+    proc.stdout.on('data', (d: Buffer) => {
+      if (d.toString().includes('worker-ready')) resolve(proc);
+    });
     proc.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
   });
 }
@@ -79,7 +83,11 @@ it('a worker killed (SIGKILL) in the middle of an async sentence translation: th
   stack.fake.setLatency(15_000);
   child = await spawnWorker();
 
-  const res = await api(stack, { token: user.token }).POST('/api/sentences', { params: { query: { mode: 'async' } }, body: { original_text: 'A sentence that outlives its worker.' }, headers: asyncHeaders });
+  const res = await api(stack, { token: user.token }).POST('/api/sentences', {
+    params: { query: { mode: 'async' } },
+    body: { original_text: 'A sentence that outlives its worker.' },
+    headers: asyncHeaders,
+  });
   expectStatus(res, 202);
   const sentenceId: string = res.body.sentence.id;
   await vi.waitFor(() => expect(translationCalls(stack)).toHaveLength(1), { timeout: 30_000, interval: 100 });

@@ -11,12 +11,17 @@ let user: TestUser;
 useStack((started: Started) => ({ stack, user } = started));
 
 const clients: Client[] = [];
-afterEach(async () => { await Promise.all(clients.splice(0).map((c) => c.close())); });
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
 
 /** An agent's side: the SDK's own client, spawning `lcs mcp` over stdio as an MCP client configuration would. */
 async function agent(token: string, env: Record<string, string> = {}): Promise<Client> {
   const transport = new StdioClientTransport({
-    command: process.execPath, args: ['--import', tsxLoader, lcsMain, 'mcp'], cwd: repoRoot, stderr: 'pipe',
+    command: process.execPath,
+    args: ['--import', tsxLoader, lcsMain, 'mcp'],
+    cwd: repoRoot,
+    stderr: 'pipe',
     env: { PATH: process.env.PATH!, HOME: tempHome(), LCS_URL: stack.baseUrl, LCS_TOKEN: token, ...env },
   });
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
@@ -31,11 +36,15 @@ const WRITE_TOOLS = ['capture_expression', 'save_sentence', 'translate_texts', '
 const READ_TOOLS = ['search_library', 'get_card', 'get_credits', 'due_for_practice'];
 
 describe('lcs mcp', () => {
-  it('lists every tool with the API\'s input schemas', async () => {
+  it("lists every tool with the API's input schemas", async () => {
     const { tools } = await (await agent(user.token)).listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...WRITE_TOOLS, ...READ_TOOLS].sort());
     const capture = tools.find((t) => t.name === 'capture_expression')!;
-    expect(capture.inputSchema).toMatchObject({ type: 'object', required: ['text'], properties: { text: { type: 'string', description: expect.stringContaining('English expression') } } });
+    expect(capture.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['text'],
+      properties: { text: { type: 'string', description: expect.stringContaining('English expression') } },
+    });
     expect(tools.find((t) => t.name === 'search_library')!.annotations).toMatchObject({ readOnlyHint: true });
   });
 
@@ -53,7 +62,9 @@ describe('lcs mcp', () => {
     await expect.poll(async () => (await call(client, 'get_card', { cardId })).structuredContent.card.enrichmentStatus, { timeout: 20_000 }).toBe('ready');
     const card = await call(client, 'get_card', { cardId });
     expect(card.structuredContent.card).toMatchObject({ cardId, enrichment: { translation: expect.any(String) }, scheduling: { state: 'new' } });
-    expect((await call(client, 'search_library', { status: 'ready', limit: 5 })).structuredContent.items.every((c: any) => c.enrichmentStatus === 'ready')).toBe(true);
+    expect(
+      (await call(client, 'search_library', { status: 'ready', limit: 5 })).structuredContent.items.every((c: any) => c.enrichmentStatus === 'ready'),
+    ).toBe(true);
   });
 
   it('saves a sentence, translates texts (a rerun is free), drafts English, reads credits and what is due', async () => {

@@ -22,7 +22,9 @@ beforeAll(async () => {
   stack = await startStack();
   user = await newUser(stack);
 });
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 beforeEach(async () => {
   stack.fake.reset();
   const infra = inject('infra');
@@ -40,7 +42,9 @@ beforeEach(async () => {
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, child);
   childApi = { baseUrl: `http://127.0.0.1:${port}` };
 });
-afterEach(async () => { await child?.kill(); });
+afterEach(async () => {
+  await child?.kill();
+});
 
 /**
  * Sends `send` to the child API, kills the child once the provider has the model call, then
@@ -75,7 +79,7 @@ async function onlyTheHeldCredits(userId: string) {
   await em.execute(`UPDATE wallets SET balance = (SELECT sum(credits) FROM credit_holds WHERE user_id = ?) WHERE user_id = ?`, [userId, userId]);
 }
 
-describe('an API process killed mid-request does not strand the user\'s retry', () => {
+describe("an API process killed mid-request does not strand the user's retry", () => {
   it('a sync sentence: the re-post translates it within seconds, under the same id, charged once', async () => {
     const text = `Killed while translating ${randomUUID()}`;
     const before = await balanceOf(stack, user);
@@ -96,7 +100,10 @@ describe('an API process killed mid-request does not strand the user\'s retry', 
   }, 90_000);
 
   it('a page translation: the retried request_id is answered within seconds, charged once', async () => {
-    const body = translateBody([{ id: 'a', text: uniqueText('Killed mid-batch') }, { id: 'b', text: uniqueText('And its neighbour') }]);
+    const body = translateBody([
+      { id: 'a', text: uniqueText('Killed mid-batch') },
+      { id: 'b', text: uniqueText('And its neighbour') },
+    ]);
     const before = await balanceOf(stack, user);
     const { res, conflicts, afterMs } = await crashMidRequest(
       (service) => api(service, { token: user.token }).POST('/api/immersive-translate', { body }),
@@ -115,21 +122,35 @@ describe('an API process killed mid-request does not strand the user\'s retry', 
   // The dead process still holds what it reserved; with nothing else left, its hold must neither
   // refuse the retry (402) nor go unnoticed: its call is counted as lost.
   it.each([
-    ['a sync sentence', 'translate_sentence', (token: string) => {
-      const text = uniqueText('Held by a dead process');
-      return (service: Target): Promise<AnyReply> => api(service, { token }).POST('/api/sentences', { body: { original_text: text } });
-    }, () => translationCalls(stack).length],
-    ['a page translation', 'translate_batch', (token: string) => {
-      const body = translateBody([{ id: 'a', text: uniqueText('Held by a dead process') }]);
-      return (service: Target): Promise<AnyReply> => api(service, { token }).POST('/api/immersive-translate', { body });
-    }, () => batchCalls(stack).length],
-  ])('%s, with only the credits the dead process holds left: the retry is served, the lost call counted', async (_kind, task, request, modelCalls) => {
-    const poor = await newUser(stack);
-    const lost = () => counterValue('lcs_provider_unbilled_calls_total', { task, reason: 'lost' });
-    const lostBefore = await lost();
-    const { res, afterMs } = await crashMidRequest(request(poor.token), modelCalls, () => onlyTheHeldCredits(poor.userId));
-    expect(res.status, res.text).toBe(200);
-    expect(afterMs).toBeLessThan(WITHIN_SECONDS_MS);
-    expect(await lost()).toBe(lostBefore + 1);
-  }, 90_000);
+    [
+      'a sync sentence',
+      'translate_sentence',
+      (token: string) => {
+        const text = uniqueText('Held by a dead process');
+        return (service: Target): Promise<AnyReply> => api(service, { token }).POST('/api/sentences', { body: { original_text: text } });
+      },
+      () => translationCalls(stack).length,
+    ],
+    [
+      'a page translation',
+      'translate_batch',
+      (token: string) => {
+        const body = translateBody([{ id: 'a', text: uniqueText('Held by a dead process') }]);
+        return (service: Target): Promise<AnyReply> => api(service, { token }).POST('/api/immersive-translate', { body });
+      },
+      () => batchCalls(stack).length,
+    ],
+  ])(
+    '%s, with only the credits the dead process holds left: the retry is served, the lost call counted',
+    async (_kind, task, request, modelCalls) => {
+      const poor = await newUser(stack);
+      const lost = () => counterValue('lcs_provider_unbilled_calls_total', { task, reason: 'lost' });
+      const lostBefore = await lost();
+      const { res, afterMs } = await crashMidRequest(request(poor.token), modelCalls, () => onlyTheHeldCredits(poor.userId));
+      expect(res.status, res.text).toBe(200);
+      expect(afterMs).toBeLessThan(WITHIN_SECONDS_MS);
+      expect(await lost()).toBe(lostBefore + 1);
+    },
+    90_000,
+  );
 });

@@ -36,15 +36,20 @@ it('a database outage longer than a few seconds fails no accepted work: captures
   const sentenceIds: string[] = [];
   for (let i = 0; i < 5; i++) {
     const res = await api(stack, { token: user.token }).POST('/api/sentences', {
-      params: { query: { mode: 'async' } }, headers: asyncHeaders, body: { original_text: `Outage sentence ${i} ${randomUUID()}` },
+      params: { query: { mode: 'async' } },
+      headers: asyncHeaders,
+      body: { original_text: `Outage sentence ${i} ${randomUUID()}` },
     });
     expectStatus(res, 202);
     sentenceIds.push(res.body.sentence.id);
   }
-  await vi.waitFor(() => {
-    expect(preparationCalls(stack)).toHaveLength(5);
-    expect(translationCalls(stack)).toHaveLength(5);
-  }, { timeout: 30_000, interval: 100 });
+  await vi.waitFor(
+    () => {
+      expect(preparationCalls(stack)).toHaveLength(5);
+      expect(translationCalls(stack)).toHaveLength(5);
+    },
+    { timeout: 30_000, interval: 100 },
+  );
 
   await db.stop();
   expect((await api(stack, { token: user.token, expected5xx: [503] }).GET('/api/library')).status).toBe(503);
@@ -52,16 +57,26 @@ it('a database outage longer than a few seconds fails no accepted work: captures
   await db.start();
 
   const em = () => stack.orm.em.fork();
-  await vi.waitFor(async () => {
-    const cards = await em().execute<{ enrichment_status: string; enrichment_error: unknown }[]>(`SELECT enrichment_status, enrichment_error FROM cards WHERE id IN (?)`, [cardIds]);
-    expect(cards.map((c) => c.enrichment_status)).toEqual(Array(5).fill('ready'));
-    const sentences = await em().execute<{ status: string; error_code: string | null }[]>(`SELECT status, error_code FROM sentences WHERE id IN (?)`, [sentenceIds]);
-    expect(sentences).toEqual(Array(5).fill({ status: 'translated', error_code: null }));
-  }, { timeout: 90_000, interval: 500 });
+  await vi.waitFor(
+    async () => {
+      const cards = await em().execute<{ enrichment_status: string; enrichment_error: unknown }[]>(
+        `SELECT enrichment_status, enrichment_error FROM cards WHERE id IN (?)`,
+        [cardIds],
+      );
+      expect(cards.map((c) => c.enrichment_status)).toEqual(Array(5).fill('ready'));
+      const sentences = await em().execute<{ status: string; error_code: string | null }[]>(`SELECT status, error_code FROM sentences WHERE id IN (?)`, [
+        sentenceIds,
+      ]);
+      expect(sentences).toEqual(Array(5).fill({ status: 'translated', error_code: null }));
+    },
+    { timeout: 90_000, interval: 500 },
+  );
 
   const charges = await preparationCharges(stack, user.userId);
   expect(charges.map((c) => c.ref).sort()).toEqual([...cardIds].sort());
-  const sentenceCharges = await em().execute<{ ref: string }[]>(`SELECT ref FROM ledger_entries WHERE user_id = ? AND kind = 'sentence_translation'`, [user.userId]);
+  const sentenceCharges = await em().execute<{ ref: string }[]>(`SELECT ref FROM ledger_entries WHERE user_id = ? AND kind = 'sentence_translation'`, [
+    user.userId,
+  ]);
   expect(sentenceCharges.map((c) => c.ref).sort()).toEqual([...sentenceIds].sort());
 }, 180_000);
 
@@ -71,22 +86,35 @@ it('a request whose database goes away mid-statement answers 503 service_unavail
   // statement (REST's route, tRPC's procedure) when PostgreSQL stops.
   let release = () => {};
   let locked = () => {};
-  const lockTaken = new Promise<void>((resolve) => { locked = resolve; });
-  const held = stack.orm.em.fork().transactional(async (tx) => {
-    await tx.execute(`SELECT 1 FROM users WHERE id = ? FOR UPDATE`, [user.userId]);
-    locked();
-    await new Promise<void>((resolve) => { release = resolve; });
-  }).catch(() => {});
+  const lockTaken = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const held = stack.orm.em
+    .fork()
+    .transactional(async (tx) => {
+      await tx.execute(`SELECT 1 FROM users WHERE id = ? FOR UPDATE`, [user.userId]);
+      locked();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    })
+    .catch(() => {});
   await lockTaken;
   const languages = { targetLanguage: 'en', nativeLanguage: 'de' } as const;
   const rest = api(stack, { token: user.token, expected5xx: [503] }).PUT('/api/settings/language', { body: languages });
   const trpc = rawHttp(stack, 'POST', '/trpc/account.setLanguages', { token: user.token, body: languages, expected5xx: [503] });
-  await vi.waitFor(async () => {
-    // Exactly these two requests' statement waits (other sessions may wait on locks of their own).
-    const [row] = await stack.orm.em.fork().execute<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE users SET target_language%'`);
-    expect(row!.n).toBe(2);
-  }, { timeout: 10_000, interval: 50 });
+  await vi.waitFor(
+    async () => {
+      // Exactly these two requests' statement waits (other sessions may wait on locks of their own).
+      const [row] = await stack.orm.em
+        .fork()
+        .execute<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE users SET target_language%'`,
+        );
+      expect(row!.n).toBe(2);
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 
   // A crash, not a fast shutdown: that one lets the lock holder roll back and release the row before
   // the waiting statements are stopped, and one of them could still commit (seen under load).
@@ -101,5 +129,8 @@ it('a request whose database goes away mid-statement answers 503 service_unavail
   expect(restAnswer.body.retryAfterSeconds).toBe(5);
   expect(trpcAnswer.status, trpcAnswer.text).toBe(503);
   expect(trpcAnswer.headers.get('retry-after')).toBe('5');
-  expect(trpcAnswer.body.error.data).toMatchObject({ code: 'SERVICE_UNAVAILABLE', problem: { code: 'service_unavailable', status: 503, retryAfterSeconds: 5 } });
+  expect(trpcAnswer.body.error.data).toMatchObject({
+    code: 'SERVICE_UNAVAILABLE',
+    problem: { code: 'service_unavailable', status: 503, retryAfterSeconds: 5 },
+  });
 }, 60_000);

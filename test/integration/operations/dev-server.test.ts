@@ -27,7 +27,12 @@ describe('starting the Temporal dev server', () => {
   it('says in one line why a start failed, at once', async () => {
     const taken = await holdPort();
     const started = Date.now();
-    const error = await startTemporalDevServer({ port: taken, uiPort: null }).then((s) => { cleanups.push(() => s.stop()); }, (e: unknown) => e);
+    const error = await startTemporalDevServer({ port: taken, uiPort: null }).then(
+      (s) => {
+        cleanups.push(() => s.stop());
+      },
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DevServerStartError);
     expect((error as Error).message).toMatch(new RegExp(`^Temporal dev server did not start: .*${taken}.*address already in use$`));
     expect((error as Error).message).not.toContain('\n');
@@ -70,7 +75,12 @@ describe('a Temporal client after an outage', () => {
     await devServer({ port: first.ports.grpc }); // resolves once the port accepts connections
     const back = Date.now();
     for (;;) {
-      const ok = await client.connection.withDeadline(Date.now() + 1_000, () => client.connection.workflowService.getSystemInfo({})).then(() => true, () => false);
+      const ok = await client.connection
+        .withDeadline(Date.now() + 1_000, () => client.connection.workflowService.getSystemInfo({}))
+        .then(
+          () => true,
+          () => false,
+        );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 100));
       if (Date.now() - back > 60_000) break;

@@ -36,8 +36,12 @@ describe('a host that crashes while its embedded PostgreSQL runs', () => {
       setTimeout(() => { throw new Error('crash on purpose'); }, 100);`;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     postmaster = Number(/postmaster (\d+)/.exec(output)?.[1]);
     expect(postmaster, output).toBeGreaterThan(0);

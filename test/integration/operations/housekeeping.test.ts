@@ -8,7 +8,15 @@ import { metricsRegistry } from '../../../src/platform/metrics.ts';
 import { ensureHousekeepingSchedule, housekeepingScheduleId } from '../../../src/temporal/schedules.ts';
 import { storeGeneratedAudio } from '../../../src/features/audio/service.ts';
 import { allRows, sql as statement, type Sql } from '../../../src/db/sql.ts';
-import { audioSweepSql, candidateSql, oldestFirstRule, retentionPolicy, sweepTable, translationCacheCutoff, translationCacheRules } from '../../../src/services/retention.ts';
+import {
+  audioSweepSql,
+  candidateSql,
+  oldestFirstRule,
+  retentionPolicy,
+  sweepTable,
+  translationCacheCutoff,
+  translationCacheRules,
+} from '../../../src/services/retention.ts';
 import { runWorker } from '../../../src/worker/worker.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
@@ -30,8 +38,11 @@ afterAll(async () => {
 });
 
 const scheduleOf = (taskQueue: string) => stack.temporal.schedule.getHandle(housekeepingScheduleId(taskQueue));
-const withTaskQueue = (taskQueue: string, housekeeping = stack.config.housekeeping) =>
-  ({ ...stack.config, housekeeping, temporal: { ...stack.config.temporal, taskQueue } });
+const withTaskQueue = (taskQueue: string, housekeeping = stack.config.housekeeping) => ({
+  ...stack.config,
+  housekeeping,
+  temporal: { ...stack.config.temporal, taskQueue },
+});
 
 async function schedulesNamed(scheduleId: string): Promise<string[]> {
   const found: string[] = [];
@@ -52,7 +63,10 @@ describe('the housekeeping schedule', () => {
     const id = housekeepingScheduleId(stack.config.temporal.taskQueue);
     const before = await scheduleOf(stack.config.temporal.taskQueue).describe();
     const second = await runWorker({
-      config: stack.config, orm: stack.orm, temporal: stack.temporal, model: createModelClient(stack.config.model),
+      config: stack.config,
+      orm: stack.orm,
+      temporal: stack.temporal,
+      model: createModelClient(stack.config.model),
       bundle: { codePath: inject('infra').workflowBundlePath },
     });
     await second.stop();
@@ -104,11 +118,14 @@ describe('a housekeeping pass', () => {
     const schedule = scheduleOf(stack.config.temporal.taskQueue);
     const actionsBefore = (await schedule.describe()).info.numActionsTaken;
     await schedule.trigger();
-    const started = await vi.waitFor(async () => {
-      const info = (await schedule.describe()).info;
-      expect(info.numActionsTaken).toBeGreaterThan(actionsBefore);
-      return info.recentActions.at(-1)!.action.workflow;
-    }, { timeout: 15_000, interval: 200 });
+    const started = await vi.waitFor(
+      async () => {
+        const info = (await schedule.describe()).info;
+        expect(info.numActionsTaken).toBeGreaterThan(actionsBefore);
+        return info.recentActions.at(-1)!.action.workflow;
+      },
+      { timeout: 15_000, interval: 200 },
+    );
     expect(started.workflowId).toMatch(new RegExp(`^housekeeping/${stack.config.temporal.taskQueue}-`));
 
     const run = stack.temporal.workflow.getHandle(started.workflowId, started.firstExecutionRunId);
@@ -131,7 +148,9 @@ describe('a housekeeping pass', () => {
 
     // The Web UI shows one activity per table and the reporting step; the result is the counts.
     const history = await run.fetchHistory();
-    const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+    const scheduled = history
+      .events!.filter((e) => e.activityTaskScheduledEventAttributes)
+      .map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
     expect(scheduled).toEqual([...RETENTION_TABLES.map(() => 'sweepRetentionTable'), 'recordHousekeepingPass']);
     expect((await run.describe()).status.name).toBe('COMPLETED');
 
@@ -151,7 +170,10 @@ describe('a housekeeping pass', () => {
       failed: [],
     });
     expect(logger.info).toHaveBeenCalledTimes(1);
-    expect(logger.info).toHaveBeenCalledWith({ deleted: { sessions: 2, translation_cache: 5 }, total: 7, unfinished: ['translation_cache'], failed: [] }, 'housekeeping pass');
+    expect(logger.info).toHaveBeenCalledWith(
+      { deleted: { sessions: 2, translation_cache: 5 }, total: 7, unfinished: ['translation_cache'], failed: [] },
+      'housekeeping pass',
+    );
     expect(await passes('unfinished')).toBe(unfinishedBefore + 1);
   });
 });
@@ -165,12 +187,17 @@ const sql = <T = any>(query: string, params: unknown[] = []) => stack.orm.em.for
 async function drafts(userId: string, count: number, hoursAgo: number): Promise<string[]> {
   const keys = Array.from({ length: count }, (_, i) => `hk-budget-${i}-${randomUUID()}`);
   for (const [i, key] of keys.entries()) {
-    await sql(`INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response, created_at) VALUES (?, ?, 'h', '{}', now() - ? * interval '1 hour' + ? * interval '1 second')`, [userId, key, hoursAgo, i]);
+    await sql(
+      `INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response, created_at) VALUES (?, ?, 'h', '{}', now() - ? * interval '1 hour' + ? * interval '1 second')`,
+      [userId, key, hoursAgo, i],
+    );
   }
   return keys;
 }
 const draftsLeft = async (keys: string[]) =>
-  (await sql<{ idempotency_key: string }>(`SELECT idempotency_key FROM work_drafts WHERE idempotency_key IN (?) ORDER BY created_at`, [keys])).map((r) => r.idempotency_key);
+  (await sql<{ idempotency_key: string }>(`SELECT idempotency_key FROM work_drafts WHERE idempotency_key IN (?) ORDER BY created_at`, [keys])).map(
+    (r) => r.idempotency_key,
+  );
 
 describe('retention sweeps', () => {
   it('stop at the row budget, oldest first, and the next pass continues where the last one stopped', async () => {
@@ -200,17 +227,24 @@ describe('retention sweeps', () => {
   it('bound the translation cache by row count too: beyond the cap, the least recently created go first', async () => {
     const keys = Array.from({ length: 6 }, () => `hk-cap-${randomUUID()}`);
     for (const [i, key] of keys.entries()) {
-      await sql(`INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language, created_at)
-                 VALUES (?, 'en', 'fr', 'm', 'p', 't', 'en', now() - interval '20 days' + ? * interval '1 second')`, [key, i]);
+      await sql(
+        `INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language, created_at)
+                 VALUES (?, 'en', 'fr', 'm', 'p', 't', 'en', now() - interval '20 days' + ? * interval '1 second')`,
+        [key, i],
+      );
     }
     const [counts] = await sql<{ total: number; older: number }>(
       `SELECT count(*)::int AS total, count(*) FILTER (WHERE created_at < (SELECT created_at FROM translation_cache WHERE cache_key = ?))::int AS older FROM translation_cache`,
       [keys[0]],
     );
     const { total, older } = counts!;
-    const below = async (cutoff: string) => (await sql<{ cache_key: string }>(
-      `SELECT cache_key FROM translation_cache WHERE cache_key IN (?) AND created_at < ?::timestamptz ORDER BY created_at`, [keys, cutoff],
-    )).map((r) => r.cache_key);
+    const below = async (cutoff: string) =>
+      (
+        await sql<{ cache_key: string }>(`SELECT cache_key FROM translation_cache WHERE cache_key IN (?) AND created_at < ?::timestamptz ORDER BY created_at`, [
+          keys,
+          cutoff,
+        ])
+      ).map((r) => r.cache_key);
     // A cap two rows short of the table (counting from our oldest entry) cuts our two oldest
     // entries; other test files' entries, added meanwhile, are newer and can only move it later.
     const capped = await below(await translationCacheCutoff(stack.orm.em.fork(), { ...policy(), translationCacheMaxRows: total - older - 2 }));
@@ -233,14 +267,17 @@ describe('retention sweeps', () => {
     const contexts = await sql<{ id: string }>(`SELECT id::text AS id FROM translation_contexts WHERE id IN (?)`, [[oldCall, newCall]]);
     expect(contexts.map((c) => c.id)).toEqual([newCall]);
     const answers = await sql<{ cache_key: string; context_id: string | null }>(
-      `SELECT cache_key, context_id::text AS context_id FROM translation_cache WHERE cache_key IN (?)`, [[shared, neighbour, other, oldAlone]],
+      `SELECT cache_key, context_id::text AS context_id FROM translation_cache WHERE cache_key IN (?)`,
+      [[shared, neighbour, other, oldAlone]],
     );
     const named = (rows: { cache_key: string; context_id: string | null }[]) => rows.map((r) => `${r.cache_key}@${r.context_id ?? 'alone'}`).sort();
-    expect(named(answers)).toEqual(named([
-      { cache_key: other, context_id: newCall },
-      { cache_key: shared, context_id: null },
-      { cache_key: shared, context_id: newCall },
-    ]));
+    expect(named(answers)).toEqual(
+      named([
+        { cache_key: other, context_id: newCall },
+        { cache_key: shared, context_id: null },
+        { cache_key: shared, context_id: newCall },
+      ]),
+    );
   });
 
   it('use their indexes (plans with sequential scans disallowed)', async () => {
@@ -256,10 +293,11 @@ describe('retention sweeps', () => {
       expect(text, index).toMatch(new RegExp(`Index (Only )?Scan (using|on) ${index}`));
       expect(text, index).not.toContain('Seq Scan');
     };
-    const plan = (query: Sql) => stack.orm.em.fork().transactional(async (tx) => {
-      await tx.execute(`SET LOCAL enable_seqscan = off`);
-      return (await allRows<{ 'QUERY PLAN': string }>(tx, statement`EXPLAIN ${query}`)).map((r) => r['QUERY PLAN']).join('\n');
-    });
+    const plan = (query: Sql) =>
+      stack.orm.em.fork().transactional(async (tx) => {
+        await tx.execute(`SET LOCAL enable_seqscan = off`);
+        return (await allRows<{ 'QUERY PLAN': string }>(tx, statement`EXPLAIN ${query}`)).map((r) => r['QUERY PLAN']).join('\n');
+      });
     for (const [table, index] of Object.entries(expected) as [keyof typeof expected, string][]) {
       expectIndex(await plan(candidateSql(table, oldestFirstRule(table, policy()), 500)), index);
     }
@@ -332,10 +370,13 @@ describe('unlinked audio clips', () => {
     await stack.orm.em.fork().transactional(async (tx) => {
       await tx.execute(`SELECT id FROM audio_clips WHERE id = ? FOR UPDATE`, [audioId]);
       answer = requestClip();
-      await vi.waitFor(async () => {
-        const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM audio_clips WHERE audio_key%'`);
-        expect(waiting.length).toBeGreaterThan(0);
-      }, { timeout: 10_000, interval: 50 });
+      await vi.waitFor(
+        async () => {
+          const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM audio_clips WHERE audio_key%'`);
+          expect(waiting.length).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
       await tx.execute(`DELETE FROM audio_clips WHERE id = ?`, [audioId]);
     });
     const res = await answer!;
@@ -393,7 +434,10 @@ describe('a clip made anew after housekeeping deleted the old one', () => {
     const key = randomUUID();
     const generate = async () => {
       const audioId = randomUUID();
-      await sql(`INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by) VALUES (?, ?, 'remote', 'alloy', 'tts', 'pending', 'hello', ?)`, [audioId, key, payer.userId]);
+      await sql(
+        `INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by) VALUES (?, ?, 'remote', 'alloy', 'tts', 'pending', 'hello', ?)`,
+        [audioId, key, payer.userId],
+      );
       const job = { audioId, audioKey: key, text: 'hello', engine: 'remote', voice: 'alloy', model: 'tts', requestedBy: payer.userId };
       await storeGeneratedAudio(stack.context(), job, { bytes: Buffer.from('ID3'), contentType: 'audio/mpeg' }, '0.0002');
       return audioId;

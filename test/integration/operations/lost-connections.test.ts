@@ -14,14 +14,24 @@ import { isDatabaseUnavailable } from '../../../src/domain/database-errors.ts';
  */
 let orm: Orm;
 const POOL = 2;
-beforeAll(async () => { orm = await createOrm(inject('infra').databaseUrl, { poolMax: POOL }); });
-afterAll(async () => { await orm?.close(); });
+beforeAll(async () => {
+  orm = await createOrm(inject('infra').databaseUrl, { poolMax: POOL });
+});
+afterAll(async () => {
+  await orm?.close();
+});
 
 it('a transaction that loses its connection gives the connection back: more such losses than the pool holds leave it usable', async () => {
   for (let i = 0; i < POOL + 1; i++) {
-    const lost = await orm.em.fork().transactional(async (tx) => {
-      await tx.execute(`SELECT pg_terminate_backend(pg_backend_pid())`);
-    }).then(() => null, (error: unknown) => error);
+    const lost = await orm.em
+      .fork()
+      .transactional(async (tx) => {
+        await tx.execute(`SELECT pg_terminate_backend(pg_backend_pid())`);
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     expect(isDatabaseUnavailable(lost), String(lost)).toBe(true);
   }
   const answer = orm.em.fork().execute<{ one: number }[]>(`SELECT 1 AS one`);

@@ -12,7 +12,9 @@ let user: Started['user'];
 useStack((started) => ({ stack, user } = started), { fakeCost: '0.00001' }); // 1 credit per preparation
 
 let server: MetricsServer;
-beforeAll(async () => { server = await startMetricsServer({ port: 0, host: '127.0.0.1' }); });
+beforeAll(async () => {
+  server = await startMetricsServer({ port: 0, host: '127.0.0.1' });
+});
 afterAll(() => server.close());
 const scrape = async () => (await fetch(server.url)).text();
 
@@ -53,18 +55,33 @@ it('counts requests by route pattern, captures, preparations by outcome and code
   stack.fake.setMode('ok');
 
   expect((await rawHttp(stack, 'GET', `/api/no-such-route/${first.cardId}?q=secret`, { token: user.token })).status).toBe(404);
-  const page = translateBody([{ id: 'a', text: uniqueText('Guten Morgen') }, { id: 'b', text: uniqueText('Gute Nacht') }], { target_language: 'en' });
+  const page = translateBody(
+    [
+      { id: 'a', text: uniqueText('Guten Morgen') },
+      { id: 'b', text: uniqueText('Gute Nacht') },
+    ],
+    { target_language: 'en' },
+  );
   expect((await api(stack, { token: user.token }).POST('/api/immersive-translate', { body: page })).status).toBe(200);
-  expect((await api(stack, { token: user.token }).POST('/api/immersive-translate', { body: { ...page, request_id: `${page.request_id}-again` } })).status).toBe(200);
+  expect((await api(stack, { token: user.token }).POST('/api/immersive-translate', { body: { ...page, request_id: `${page.request_id}-again` } })).status).toBe(
+    200,
+  );
 
   const after = await read();
   const moved = Object.fromEntries(Object.keys(figures).map((name) => [name, after[name as keyof Figures] - before[name as keyof Figures]]));
   expect(moved).toMatchObject({
-    capturesNew: 4, capturesExisting: 1,
-    ready: 2, noCredits: 1, refused: 1, captureToReady: 2, creditsForCards: 2,
+    capturesNew: 4,
+    capturesExisting: 1,
+    ready: 2,
+    noCredits: 1,
+    refused: 1,
+    captureToReady: 2,
+    creditsForCards: 2,
     unmatched: 1,
-    preparationCalls: 2, translationCalls: 1, // the second page was served from the cache
-    cacheHits: 2, cacheMisses: 2,
+    preparationCalls: 2,
+    translationCalls: 1, // the second page was served from the cache
+    cacheHits: 2,
+    cacheMisses: 2,
   });
   expect(moved.cardReads).toBeGreaterThanOrEqual(2);
 

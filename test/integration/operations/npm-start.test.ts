@@ -21,8 +21,14 @@ beforeAll(async () => {
   chmodSync(dataDir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
   const [port, metricsPort, uiPort] = await freePorts(3);
   main = spawnService('src/main.ts', {
-    MODEL_PROVIDER: 'fake', DATA_DIR: dataDir, PORT: String(port), METRICS_PORT: String(metricsPort), TEMPORAL_UI_PORT: String(uiPort),
-    LOG_LEVEL: 'info', DATABASE_URL: '', TEMPORAL_ADDRESS: '',
+    MODEL_PROVIDER: 'fake',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    METRICS_PORT: String(metricsPort),
+    TEMPORAL_UI_PORT: String(uiPort),
+    LOG_LEVEL: 'info',
+    DATABASE_URL: '',
+    TEMPORAL_ADDRESS: '',
   });
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 180_000, main);
   service = { baseUrl: `http://127.0.0.1:${port}`, origin: `http://localhost:${port}` };
@@ -37,14 +43,22 @@ afterAll(async () => {
   }
   // The dependencies it ran (and restarted) must not outlive it; end any that did, by their id.
   for (const pid of pids) {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* gone, as it should be */ }
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone, as it should be */
+    }
   }
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
 /** The pid logged with the last line whose message is `msg`. */
 function loggedPid(msg: string): number {
-  const line = main.output().split('\n').filter((l) => l.includes(`"msg":"${msg}"`)).at(-1);
+  const line = main
+    .output()
+    .split('\n')
+    .filter((l) => l.includes(`"msg":"${msg}"`))
+    .at(-1);
   expect(line, `no log line "${msg}"`).toBeDefined();
   const pid = JSON.parse(line!).pid as number;
   pids.add(pid);
@@ -53,15 +67,21 @@ function loggedPid(msg: string): number {
 
 /** Captures `text` (retrying while the service answers 503) and waits until its card is ready. */
 async function captureUntilReady(text: string) {
-  const card = await vi.waitFor(async () => {
-    const res = await api(service, { token: user.token, expected5xx: [503] }).POST('/api/library', { body: { text } });
-    expectStatus(res, 202);
-    return res.body.card;
-  }, { timeout: 60_000, interval: 500 });
-  await vi.waitFor(async () => {
-    const res = await api(service, { token: user.token, expected5xx: [503] }).GET('/api/library/{cardId}', { params: { path: { cardId: card.cardId } } });
-    expect(bodyOf(res, 200).card.enrichmentStatus).toBe('ready');
-  }, { timeout: 90_000, interval: 500 });
+  const card = await vi.waitFor(
+    async () => {
+      const res = await api(service, { token: user.token, expected5xx: [503] }).POST('/api/library', { body: { text } });
+      expectStatus(res, 202);
+      return res.body.card;
+    },
+    { timeout: 60_000, interval: 500 },
+  );
+  await vi.waitFor(
+    async () => {
+      const res = await api(service, { token: user.token, expected5xx: [503] }).GET('/api/library/{cardId}', { params: { path: { cardId: card.cardId } } });
+      expect(bodyOf(res, 200).card.enrichmentStatus).toBe('ready');
+    },
+    { timeout: 90_000, interval: 500 },
+  );
 }
 
 it('restarts its Temporal dev server after a SIGKILL, says so loudly, and a capture made after reaches ready', async () => {
@@ -97,7 +117,13 @@ it('stops in order on Ctrl-C, which reaches its PostgreSQL and Temporal too and 
   expect(code, shutdown).toBe(0);
   const stopped = [...shutdown.matchAll(/"msg":"stopped: ([^"]+)"/g)].map((m) => m[1]);
   expect(stopped).toEqual([
-    'HTTP server', 'metrics listener', 'worker', 'database and Temporal clients', 'Temporal dev server', 'embedded PostgreSQL', 'fake model provider',
+    'HTTP server',
+    'metrics listener',
+    'worker',
+    'database and Temporal clients',
+    'Temporal dev server',
+    'embedded PostgreSQL',
+    'fake model provider',
   ]);
   expect(shutdown).not.toContain('exited unexpectedly');
   for (const pid of [database, temporal]) expect(() => process.kill(pid, 0)).toThrow();

@@ -15,7 +15,13 @@ const script = fileURLToPath(new URL('../../../src/cli/ops.ts', import.meta.url)
 async function ops(...args: string[]): Promise<{ stdout: string; json: any }> {
   const infra = inject('infra');
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], {
-    env: { ...process.env, DATABASE_URL: infra.databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress, TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue, TEMPORAL_UI_URL: 'http://ui.example' },
+    env: {
+      ...process.env,
+      DATABASE_URL: infra.databaseUrl,
+      TEMPORAL_ADDRESS: infra.temporalAddress,
+      TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
+      TEMPORAL_UI_URL: 'http://ui.example',
+    },
   });
   return { stdout, json: args.includes('--json') ? JSON.parse(stdout) : null };
 }
@@ -28,7 +34,7 @@ it('user <email>: the id, plan, balance, counts and a Temporal UI link filtered 
   expect(stdout).toContain(`user       ${user.userId}`);
 }, 60_000);
 
-it('failed lists cards that failed by code; retry prepares them again as a learner\'s retry does, charged once; costs shows the charge', async () => {
+it("failed lists cards that failed by code; retry prepares them again as a learner's retry does, charged once; costs shows the charge", async () => {
   stack.fake.setMode('fail', { status: 503 });
   const failed = await capture(stack, user, 'retried after an outage');
   await waitForStatus(stack, user, failed.cardId, 'failed', 60_000);

@@ -11,11 +11,15 @@ it('a transaction caught by a database outage gives its connection back: the poo
   const pool = (await orm.driver.getConnection().getNativeClient()) as { totalCount: number };
   let release = () => {};
   let inside = () => {};
-  const entered = new Promise<void>((resolve) => { inside = resolve; });
+  const entered = new Promise<void>((resolve) => {
+    inside = resolve;
+  });
   const transaction = orm.em.fork().transactional(async (tx) => {
     await tx.execute('SELECT 1');
     inside();
-    await new Promise<void>((resolve) => { release = resolve; });
+    await new Promise<void>((resolve) => {
+      release = resolve;
+    });
   });
   await entered;
   await db.stop();

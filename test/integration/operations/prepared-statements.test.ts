@@ -5,13 +5,21 @@ import { librarySearchCondition } from '../../../src/features/library/service.ts
 
 /** One pooled connection, so that every statement here runs where the previous ones were prepared. */
 let orm: Orm;
-beforeAll(async () => { orm = await createOrm(inject('infra').databaseUrl, { poolMax: 1 }); });
+beforeAll(async () => {
+  orm = await createOrm(inject('infra').databaseUrl, { poolMax: 1 });
+});
 afterAll(async () => orm?.close());
 
 const prepared = async () =>
-  allRows<{ name: string; statement: string; generic_plans: number }>(orm.em.fork(), sql`SELECT name, statement, generic_plans::int AS generic_plans FROM pg_prepared_statements`);
+  allRows<{ name: string; statement: string; generic_plans: number }>(
+    orm.em.fork(),
+    sql`SELECT name, statement, generic_plans::int AS generic_plans FROM pg_prepared_statements`,
+  );
 
-const nextOf = preparedStatement('test_next', (i: number, label: string) => sql<{ next: number; label: string }>`SELECT ${i}::int + 1 AS next, ${label}::text AS label`);
+const nextOf = preparedStatement(
+  'test_next',
+  (i: number, label: string) => sql<{ next: number; label: string }>`SELECT ${i}::int + 1 AS next, ${label}::text AS label`,
+);
 
 it('a declared statement runs by name: parsed once per connection, then on a reused generic plan', async () => {
   const em = orm.em.fork();

@@ -44,17 +44,21 @@ describe('GET /readyz while Temporal is down', () => {
   it.each([
     ['refuses connections', () => '127.0.0.1:1'],
     ['accepts but never answers', () => `127.0.0.1:${(silent.address() as net.AddressInfo).port}`],
-  ])('answers 503 within its 2 s deadline when Temporal %s', async (_, address) => {
-    const app = await appWithTemporalAt(address());
-    try {
-      for (let round = 0; round < 2; round++) {
-        const { status, body, ms } = await app.readyz();
-        expect(status).toBe(503);
-        expect(body).toMatchObject({ code: 'service_unavailable', detail: expect.stringContaining('Temporal') });
-        expect(ms).toBeLessThan(2_150);
+  ])(
+    'answers 503 within its 2 s deadline when Temporal %s',
+    async (_, address) => {
+      const app = await appWithTemporalAt(address());
+      try {
+        for (let round = 0; round < 2; round++) {
+          const { status, body, ms } = await app.readyz();
+          expect(status).toBe(503);
+          expect(body).toMatchObject({ code: 'service_unavailable', detail: expect.stringContaining('Temporal') });
+          expect(ms).toBeLessThan(2_150);
+        }
+      } finally {
+        await app.close();
       }
-    } finally {
-      await app.close();
-    }
-  }, 30_000); // two 2 s deadlines and a 6 s close: the default 10 s left no room on a loaded machine
+    },
+    30_000,
+  ); // two 2 s deadlines and a 6 s close: the default 10 s left no room on a loaded machine
 });

@@ -8,23 +8,42 @@ import { startPrivateDatabase, type PrivateDatabase } from '../../support/privat
 
 /** Statements through src/db/sql.ts against a real PostgreSQL: what values mean, what errors look like, transactions. */
 let orm: Orm;
-beforeAll(async () => { orm = await createOrm(inject('infra').databaseUrl, { poolMax: 2 }); });
+beforeAll(async () => {
+  orm = await createOrm(inject('infra').databaseUrl, { poolMax: 2 });
+});
 afterAll(async () => orm?.close());
 
-const failure = (promise: Promise<unknown>) => promise.then(() => { throw new Error('it did not fail'); }, (error: unknown) => error as Error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('it did not fail');
+    },
+    (error: unknown) => error as Error,
+  );
 
 describe('values', () => {
   it('keep their meaning when bound: quotes, backslashes, question marks, unicode, JSON, dates, null, booleans, numbers, bytes', async () => {
     const text = `it's "here"? \\ \\' ?? $1 ; DROP TABLE users; --`;
     const unicode = 'Crème brûlée — 東京 🍮 \u00a0';
     const at = new Date('2026-11-26T05:00:00.123Z');
-    const row = await firstRow<Record<string, unknown>>(orm.em.fork(), sql`
+    const row = await firstRow<Record<string, unknown>>(
+      orm.em.fork(),
+      sql`
       SELECT ${text}::text AS text, ${unicode}::text AS unicode, '?' AS literal,
              (${JSON.stringify({ k: 'v\u00e9', q: "it's" })}::jsonb) ->> 'q' AS json,
              ${null}::text IS NULL AS missing, ${at}::timestamptz = '2026-11-26T05:00:00.123Z'::timestamptz AS same_instant,
-             ${true}::boolean AS yes, ${2.5}::float8 * 2 AS product, ${Buffer.from([0, 1, 255])}::bytea AS bytes`);
+             ${true}::boolean AS yes, ${2.5}::float8 * 2 AS product, ${Buffer.from([0, 1, 255])}::bytea AS bytes`,
+    );
     expect(row).toEqual({
-      text, unicode, literal: '?', json: "it's", missing: true, same_instant: true, yes: true, product: 5, bytes: Buffer.from([0, 1, 255]),
+      text,
+      unicode,
+      literal: '?',
+      json: "it's",
+      missing: true,
+      same_instant: true,
+      yes: true,
+      product: 5,
+      bytes: Buffer.from([0, 1, 255]),
     });
   });
 
@@ -41,8 +60,12 @@ describe('values', () => {
 
 describe('errors', () => {
   const table = `sql_errors_${process.pid}`;
-  beforeAll(async () => { await orm.em.fork().execute(`CREATE TABLE ${table} (k text PRIMARY KEY)`); });
-  afterAll(async () => { await orm.em.fork().execute(`DROP TABLE ${table}`); });
+  beforeAll(async () => {
+    await orm.em.fork().execute(`CREATE TABLE ${table} (k text PRIMARY KEY)`);
+  });
+  afterAll(async () => {
+    await orm.em.fork().execute(`DROP TABLE ${table}`);
+  });
 
   /** What em.execute and the helpers each fail with, for the same statement. */
   const bothWays = async (before: string, value: string, after = '') => ({
@@ -82,17 +105,23 @@ describe('errors', () => {
 
 describe('transactions', () => {
   const table = `sql_tx_${process.pid}`;
-  beforeAll(async () => { await orm.em.fork().execute(`CREATE TABLE ${table} (k text PRIMARY KEY)`); });
-  afterAll(async () => { await orm.em.fork().execute(`DROP TABLE ${table}`); });
+  beforeAll(async () => {
+    await orm.em.fork().execute(`CREATE TABLE ${table} (k text PRIMARY KEY)`);
+  });
+  afterAll(async () => {
+    await orm.em.fork().execute(`DROP TABLE ${table}`);
+  });
   const keys = async () => (await allRows<{ k: string }>(orm.em.fork(), sql`SELECT k FROM ${sql.table(table)} ORDER BY k`)).map((r) => r.k);
 
   it('run inside the transaction of the EntityManager they are given, and roll back with it', async () => {
-    await expect(orm.em.fork().transactional(async (tx) => {
-      expect(await affectedRows(tx, sql`INSERT INTO ${sql.table(table)} (k) VALUES (${'a'}), (${'b'})`)).toBe(2);
-      expect(await allRows(tx, sql`SELECT k FROM ${sql.table(table)} ORDER BY k`)).toEqual([{ k: 'a' }, { k: 'b' }]);
-      expect(await keys()).toEqual([]); // not committed: another connection sees nothing
-      throw new Error('roll back');
-    })).rejects.toThrow('roll back');
+    await expect(
+      orm.em.fork().transactional(async (tx) => {
+        expect(await affectedRows(tx, sql`INSERT INTO ${sql.table(table)} (k) VALUES (${'a'}), (${'b'})`)).toBe(2);
+        expect(await allRows(tx, sql`SELECT k FROM ${sql.table(table)} ORDER BY k`)).toEqual([{ k: 'a' }, { k: 'b' }]);
+        expect(await keys()).toEqual([]); // not committed: another connection sees nothing
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
     expect(await keys()).toEqual([]);
     await orm.em.fork().transactional((tx) => run(tx, sql`INSERT INTO ${sql.table(table)} (k) VALUES (${'c'})`));
     expect(await keys()).toEqual(['c']);
@@ -120,11 +149,15 @@ describe('a database that goes away', () => {
       const pool = (await away.driver.getConnection().getNativeClient()) as { totalCount: number };
       let release = () => {};
       let inside = () => {};
-      const entered = new Promise<void>((resolve) => { inside = resolve; });
+      const entered = new Promise<void>((resolve) => {
+        inside = resolve;
+      });
       const transaction = away.em.fork().transactional(async (tx) => {
         await run(tx, sql`SELECT ${1}::int`);
         inside();
-        await new Promise<void>((resolve) => { release = resolve; });
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
         await run(tx, sql`SELECT ${2}::int`);
       });
       await entered;
@@ -137,7 +170,10 @@ describe('a database that goes away', () => {
       const refused = await failure(run(away.em.fork(), sql`SELECT ${1}::int`));
       const refusedToo = await failure(away.em.fork().execute('SELECT ?::int', [1]));
       expect(refused).toBeInstanceOf(DriverException);
-      expect({ name: refused.name, code: (refused as { code?: unknown }).code }).toEqual({ name: refusedToo.name, code: (refusedToo as { code?: unknown }).code });
+      expect({ name: refused.name, code: (refused as { code?: unknown }).code }).toEqual({
+        name: refusedToo.name,
+        code: (refusedToo as { code?: unknown }).code,
+      });
       expect(isDatabaseUnavailable(refused), String(refused)).toBe(true);
 
       await db.start();

@@ -48,13 +48,23 @@ it('an API and a worker started while PostgreSQL is down wait for it, and serve 
 
 it('past STARTUP_TIMEOUT_SECONDS it exits 1, with one line that names what was away and the setting', async () => {
   const port = await freePort();
-  const api = start('src/http/server.ts', { DATABASE_URL: `postgres://nobody:x@127.0.0.1:${await freePort()}/none`, PORT: String(port), STARTUP_TIMEOUT_SECONDS: '3', LOG_LEVEL: 'silent' });
+  const api = start('src/http/server.ts', {
+    DATABASE_URL: `postgres://nobody:x@127.0.0.1:${await freePort()}/none`,
+    PORT: String(port),
+    STARTUP_TIMEOUT_SECONDS: '3',
+    LOG_LEVEL: 'silent',
+  });
   expect(await api.exited).toBe(1);
   expect(api.output().trim()).toMatch(/^PostgreSQL was not reachable within 3 s \(STARTUP_TIMEOUT_SECONDS\): .+$/);
 }, 90_000);
 
 it('Temporal away at start is waited for the same way, then named in the one line', async () => {
-  const api = start('src/http/server.ts', { DATABASE_URL: db!.url, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, PORT: String(await freePort()), STARTUP_TIMEOUT_SECONDS: '10' });
+  const api = start('src/http/server.ts', {
+    DATABASE_URL: db!.url,
+    TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+    PORT: String(await freePort()),
+    STARTUP_TIMEOUT_SECONDS: '10',
+  });
   expect(await api.exited).toBe(1);
   expect(api.output()).toContain('Temporal is not reachable yet; retrying');
   expect(api.output().trim().split('\n').at(-1)).toMatch(/^Temporal was not reachable within 10 s \(STARTUP_TIMEOUT_SECONDS\): .+$/);

@@ -52,20 +52,34 @@ export async function seedRetentionRows(orm: Orm, userId: string, perTable = 3):
   for (const id of outbox.kept) await run(outboxRow + `now() - interval '6 days')`, [id, userId]);
   // Undispatched and old. Its empty workflow id makes every start fail, so no test file's outbox
   // relay can dispatch it: it stays undispatched for as long as it exists.
-  await run(`INSERT INTO workflow_outbox (workflow_type, workflow_id, task_queue, args, user_id, kind, created_at) VALUES ('housekeepingTest', '', 'none', '[]', ?, 'audio', now() - interval '60 days')`, [userId]);
+  await run(
+    `INSERT INTO workflow_outbox (workflow_type, workflow_id, task_queue, args, user_id, kind, created_at) VALUES ('housekeepingTest', '', 'none', '[]', ?, 'audio', now() - interval '60 days')`,
+    [userId],
+  );
   seeded.workflow_outbox = outbox;
 
   const requests = { old: ids(perTable, 'hk-req'), kept: ids(2, 'hk-req') };
   const requestRow = `INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, claimed_at, response, credits_charged, completed_at) VALUES (?, ?, 'h', 'done', ?, now() - interval '3 days', '{}', 0, `;
   for (const id of requests.old.slice(1)) await run(requestRow + `now() - interval '25 hours')`, [userId, id, randomUUID()]);
   // A claim abandoned days ago by a process that died.
-  await run(`INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, claimed_at) VALUES (?, ?, 'h', 'running', ?, now() - interval '2 days')`, [userId, requests.old[0], randomUUID()]);
+  await run(
+    `INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, claimed_at) VALUES (?, ?, 'h', 'running', ?, now() - interval '2 days')`,
+    [userId, requests.old[0], randomUUID()],
+  );
   for (const id of requests.kept) await run(requestRow + `now() - interval '23 hours')`, [userId, id, randomUUID()]);
   seeded.page_translation_requests = requests;
 
   const drafts = { old: ids(perTable, 'hk-key'), kept: ids(2, 'hk-key') };
-  for (const k of drafts.old) await run(`INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response, created_at) VALUES (?, ?, 'h', '{}', now() - interval '25 hours')`, [userId, k]);
-  for (const k of drafts.kept) await run(`INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response, created_at) VALUES (?, ?, 'h', '{}', now() - interval '23 hours')`, [userId, k]);
+  for (const k of drafts.old)
+    await run(`INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response, created_at) VALUES (?, ?, 'h', '{}', now() - interval '25 hours')`, [
+      userId,
+      k,
+    ]);
+  for (const k of drafts.kept)
+    await run(`INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response, created_at) VALUES (?, ?, 'h', '{}', now() - interval '23 hours')`, [
+      userId,
+      k,
+    ]);
   seeded.work_drafts = drafts;
 
   const cache = { old: ids(perTable, 'hk-cache'), kept: ids(2, 'hk-cache') };
@@ -73,7 +87,10 @@ export async function seedRetentionRows(orm: Orm, userId: string, perTable = 3):
   for (const k of cache.old) await run(cacheRow + `now() - interval '31 days')`, [k]);
   for (const k of cache.kept) await run(cacheRow + `now() - interval '29 days')`, [k]);
   // Answers of calls that carried several texts go with their call's context.
-  for (const [days, into] of [[31, cache.old], [29, cache.kept]] as const) {
+  for (const [days, into] of [
+    [31, cache.old],
+    [29, cache.kept],
+  ] as const) {
     const keys = ids(2, 'hk-cache-call');
     await insertCacheCall(orm, keys, days);
     into.push(...keys);
@@ -136,10 +153,11 @@ export async function remaining(orm: Orm, seeded: Seeded): Promise<Record<Retent
   const em = orm.em.fork();
   const out = {} as Record<RetentionTable, { old: string[]; kept: string[] }>;
   for (const [table, rows] of Object.entries(seeded) as [RetentionTable, Seeded[RetentionTable]][]) {
-    const present = new Set((await em.execute<{ v: string }[]>(
-      `SELECT ${IDENTITY[table]} AS v FROM ${table} WHERE ${IDENTITY[table]} IN (?)`,
-      [[...rows.old, ...rows.kept]],
-    )).map((r) => r.v));
+    const present = new Set(
+      (await em.execute<{ v: string }[]>(`SELECT ${IDENTITY[table]} AS v FROM ${table} WHERE ${IDENTITY[table]} IN (?)`, [[...rows.old, ...rows.kept]])).map(
+        (r) => r.v,
+      ),
+    );
     out[table] = { old: rows.old.filter((v) => present.has(v)), kept: rows.kept.filter((v) => present.has(v)) };
   }
   return out;

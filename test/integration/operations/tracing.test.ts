@@ -20,14 +20,17 @@ it('one capture is one trace: request → outbox → relay start → workflow �
   const card = await capture(stack, user, text);
   await waitForStatus(stack, user, card.cardId, 'ready');
 
-  const trace = await vi.waitFor(() => {
-    const request = exported.getFinishedSpans().find((s) => s.name === 'POST /api/library');
-    expect(request).toBeDefined();
-    const spans = exported.getFinishedSpans().filter((s) => s.spanContext().traceId === request!.spanContext().traceId);
-    expect(spans.map((s) => s.name)).toContain('provider call');
-    expect(spans.map((s) => s.name)).toContain('RunWorkflow:cardEnrichment');
-    return spans;
-  }, { timeout: 15_000 });
+  const trace = await vi.waitFor(
+    () => {
+      const request = exported.getFinishedSpans().find((s) => s.name === 'POST /api/library');
+      expect(request).toBeDefined();
+      const spans = exported.getFinishedSpans().filter((s) => s.spanContext().traceId === request!.spanContext().traceId);
+      expect(spans.map((s) => s.name)).toContain('provider call');
+      expect(spans.map((s) => s.name)).toContain('RunWorkflow:cardEnrichment');
+      return spans;
+    },
+    { timeout: 15_000 },
+  );
 
   // From the provider call up to the request, each span the child of the next.
   const chain: string[] = [];

@@ -20,7 +20,8 @@ describe('request_id idempotency', () => {
     const balance = await balanceOf(stack, user);
     // Raw: a typed client cannot send an unknown field or a language in another case.
     const again = await rawHttp(stack, 'POST', '/api/immersive-translate', {
-      token: user.token, body: { ...body, unknown_field: true, target_language: 'FR' },
+      token: user.token,
+      body: { ...body, unknown_field: true, target_language: 'FR' },
     });
     expectStatus(again, 200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');

@@ -5,8 +5,7 @@ import type { Stack } from '../../support/stack.ts';
 /** A page-translation request, as the document types it. */
 export type TranslateRequest = operations['pageTranslation.translate']['requestBody']['content']['application/json'];
 
-export const batchCalls = (stack: Stack) =>
-  stack.fake.requests.filter((r) => r.body?.response_format?.json_schema?.name === 'translate_batch');
+export const batchCalls = (stack: Stack) => stack.fake.requests.filter((r) => r.body?.response_format?.json_schema?.name === 'translate_batch');
 
 /** Items sent to the provider, over every translate_batch call so far. */
 export const providerItems = (stack: Stack): { id: string; text: string }[] =>
@@ -22,8 +21,10 @@ export function translateBody(items: { id: string; text: string }[], overrides: 
 }
 
 export async function pageCharges(stack: Stack, userId: string) {
-  return stack.orm.em.fork().execute<{ idempotency_key: string; amount: number }[]>(
-    `SELECT idempotency_key, amount FROM ledger_entries WHERE user_id = ? AND kind = 'page_translation' ORDER BY id`,
-    [userId],
-  );
+  return stack.orm.em
+    .fork()
+    .execute<{ idempotency_key: string; amount: number }[]>(
+      `SELECT idempotency_key, amount FROM ledger_entries WHERE user_id = ? AND kind = 'page_translation' ORDER BY id`,
+      [userId],
+    );
 }

@@ -19,7 +19,10 @@ const translate = (body: TranslateRequest, token = user.token, expected5xx?: num
 
 describe('POST /api/immersive-translate', () => {
   it('translates a batch in request order with ids, detected languages and the page-translation charge', async () => {
-    const items = [{ id: 'p2', text: uniqueText('Second paragraph') }, { id: 'p1', text: uniqueText('First paragraph') }];
+    const items = [
+      { id: 'p2', text: uniqueText('Second paragraph') },
+      { id: 'p1', text: uniqueText('First paragraph') },
+    ];
     const body = translateBody(items);
     const before = await balanceOf(stack, user);
     const res = await translate(body);
@@ -32,7 +35,10 @@ describe('POST /api/immersive-translate', () => {
       credits_charged: 3, // 0.0012 USD → 0.001 × 3 × 1000
     });
     expect(await balanceOf(stack, user)).toBe(before - 3);
-    expect(await pageCharges(stack, user.userId)).toContainEqual({ idempotency_key: expect.stringMatching(new RegExp(`^page-translation/${body.request_id}/`)), amount: -3 });
+    expect(await pageCharges(stack, user.userId)).toContainEqual({
+      idempotency_key: expect.stringMatching(new RegExp(`^page-translation/${body.request_id}/`)),
+      amount: -3,
+    });
   });
 
   it('reports the given source language when it is not auto, and canonicalises tags', async () => {
@@ -100,7 +106,12 @@ describe('POST /api/immersive-translate', () => {
 
   it.each([
     ['drops a placeholder', `Read <a0>${uniqueText('the docs')}</a0>`, (text: string) => text.replace(/<\/?a0>/g, ''), 'placeholder <a0> missing'],
-    ['carries markup its source lacked', `Sign in ${uniqueText('now')}`, (text: string) => `${text} <img src=x onerror="alert(1)">`, 'adds an HTML tag absent from the source'],
+    [
+      'carries markup its source lacked',
+      `Sign in ${uniqueText('now')}`,
+      (text: string) => `${text} <img src=x onerror="alert(1)">`,
+      'adds an HTML tag absent from the source',
+    ],
   ])('rejects an answer that %s: 502, nothing charged, nothing cached', async (_name, text, corrupt, reason) => {
     const before = await balanceOf(stack, user);
     stack.fake.setResponder('translate_batch', (input) => ({
@@ -142,8 +153,13 @@ describe('POST /api/immersive-translate', () => {
       items: input.items.map((i: { id: string }) => ({ id: i.id, text: '', detected_source_language: 'en' })),
     }));
     expectProblem(await translate(translateBody([{ id: 'a', text: uniqueText('Empty') }]), user.token, [502]), 502, 'provider_output_invalid');
-    stack.fake.setResponder('translate_batch', (input) => ({ items: input.items.slice(1).map((i: { id: string; text: string }) => ({ ...i, detected_source_language: 'en' })) }));
-    const twoItems = translateBody([{ id: 'a', text: uniqueText('One') }, { id: 'b', text: uniqueText('Two') }]);
+    stack.fake.setResponder('translate_batch', (input) => ({
+      items: input.items.slice(1).map((i: { id: string; text: string }) => ({ ...i, detected_source_language: 'en' })),
+    }));
+    const twoItems = translateBody([
+      { id: 'a', text: uniqueText('One') },
+      { id: 'b', text: uniqueText('Two') },
+    ]);
     expectProblem(await translate(twoItems, user.token, [502]), 502, 'provider_output_invalid');
   });
 });
@@ -179,7 +195,14 @@ describe('translation cache', () => {
     await translate(translateBody([{ id: 'k', text: known }]));
     stack.fake.reset();
     const fresh = uniqueText('Fresh');
-    const res = await translate(translateBody([{ id: '1', text: known }, { id: '2', text: fresh }, { id: '3', text: fresh }, { id: '4', text: '   ' }]));
+    const res = await translate(
+      translateBody([
+        { id: '1', text: known },
+        { id: '2', text: fresh },
+        { id: '3', text: fresh },
+        { id: '4', text: '   ' },
+      ]),
+    );
     expectStatus(res, 200);
     expect(providerItems(stack).map((i) => i.text)).toEqual([fresh]);
     expect(res.body.items).toEqual([
@@ -245,7 +268,10 @@ describe('limits', () => {
     stack.fake.setCost('0');
     const half = Math.floor(maxTotalCodePoints / 2);
     const unique = uniqueText('');
-    const ok = [{ id: 'a', text: '😀'.repeat(half) }, { id: 'b', text: `${'é'.repeat(maxTotalCodePoints - half - [...unique].length)}${unique}` }];
+    const ok = [
+      { id: 'a', text: '😀'.repeat(half) },
+      { id: 'b', text: `${'é'.repeat(maxTotalCodePoints - half - [...unique].length)}${unique}` },
+    ];
     expect(ok.reduce((n, i) => n + [...i.text].length, 0)).toBe(maxTotalCodePoints);
     expect((await translate(translateBody(ok))).status).toBe(200);
     const over = [...ok, { id: 'c', text: 'x' }];
@@ -258,7 +284,15 @@ describe('limits', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ items: [] }, 'items'],
       [{ items: [{ id: '', text: 'x' }] }, 'items.0.id'],
-      [{ items: [{ id: 'a', text: 'x' }, { id: 'a', text: 'y' }] }, 'items.1.id'],
+      [
+        {
+          items: [
+            { id: 'a', text: 'x' },
+            { id: 'a', text: 'y' },
+          ],
+        },
+        'items.1.id',
+      ],
       [{ request_id: 'x'.repeat(IDEMPOTENCY_KEY_MAX + 1) }, 'request_id'],
       [{ request_id: 'has space' }, 'request_id'],
       [{ target_language: 'auto' }, 'target_language'],
@@ -270,7 +304,10 @@ describe('limits', () => {
       const body = { ...translateBody([{ id: 'a', text: 'x' }]), ...overrides };
       const res = await rawHttp(stack, 'POST', '/api/immersive-translate', { token: user.token, body });
       expectProblem(res, 400, 'invalid_request');
-      expect(res.body.errors.map((e: { path: string }) => e.path), JSON.stringify(overrides).slice(0, 80)).toContain(path);
+      expect(
+        res.body.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(overrides).slice(0, 80),
+      ).toContain(path);
     }
     expect(batchCalls(stack)).toHaveLength(0);
   });

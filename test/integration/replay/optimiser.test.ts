@@ -11,8 +11,12 @@ import { insertCard } from './cards.ts';
 import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack(); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 const DAY_MS = 86_400_000;
 
@@ -24,7 +28,10 @@ const DAY_MS = 86_400_000;
  */
 async function seedReviewLog(user: TestUser, cards: number, reviewsPerCard: number, options: { learningStep?: boolean } = {}): Promise<number> {
   let seed = 11;
-  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
   const start = Date.now() - 400 * DAY_MS;
   const rows: string[] = [];
   for (let c = 0; c < cards; c++) {
@@ -32,7 +39,9 @@ async function seedReviewLog(user: TestUser, cards: number, reviewsPerCard: numb
     let day = c % 90;
     let stability = 0.6 + random() * 0.8;
     const review = (rating: RatingName) =>
-      rows.push(`('${cardId}', '${user.userId}', '${rating}', 'review', now(), 1, 5, 0, 0, 0, 0, '${new Date(start + day * DAY_MS + c * 1000 + rows.length * 10).toISOString()}', false, false, 0, 3)`);
+      rows.push(
+        `('${cardId}', '${user.userId}', '${rating}', 'review', now(), 1, 5, 0, 0, 0, 0, '${new Date(start + day * DAY_MS + c * 1000 + rows.length * 10).toISOString()}', false, false, 0, 3)`,
+      );
     review(options.learningStep ? 'again' : 'good');
     if (options.learningStep) review('good'); // moments later, the same day: a learning step
     for (let k = 1; k < reviewsPerCard; k++) {
@@ -55,7 +64,11 @@ const optimise = (user: TestUser) => api(stack, { token: user.token }).POST('/ap
 const versions = async (user: TestUser) =>
   (await stack.orm.em.fork().execute<{ n: number }[]>(`SELECT count(*)::int AS n FROM fsrs_parameters WHERE user_id = ?`, [user.userId]))[0]!.n;
 const undispatched = async (user: TestUser) =>
-  (await stack.orm.em.fork().execute<{ n: number }[]>(`SELECT count(*)::int AS n FROM workflow_outbox WHERE user_id = ? AND dispatched_at IS NULL`, [user.userId]))[0]!.n;
+  (
+    await stack.orm.em
+      .fork()
+      .execute<{ n: number }[]>(`SELECT count(*)::int AS n FROM workflow_outbox WHERE user_id = ? AND dispatched_at IS NULL`, [user.userId])
+  )[0]!.n;
 
 describe('the personal FSRS optimiser', () => {
   it('refuses a fit until the log can train one, and says how far the learner is', async () => {
@@ -77,13 +90,18 @@ describe('the personal FSRS optimiser', () => {
     const queued = await optimise(user);
     expectStatus(queued, 202);
     expect(queued.body).toMatchObject({ queued: true, longTermReviews: 2400, latest: null });
-    const latest = await vi.waitFor(async () => {
-      const fit = (await settings(user)).personalSchedule.latest;
-      expect(fit).not.toBeNull();
-      return fit!;
-    }, { timeout: 60_000, interval: 250 });
+    const latest = await vi.waitFor(
+      async () => {
+        const fit = (await settings(user)).personalSchedule.latest;
+        expect(fit).not.toBeNull();
+        return fit!;
+      },
+      { timeout: 60_000, interval: 250 },
+    );
 
-    console.log(`optimiser on ${reviews} synthetic reviews: held-out log loss ${latest.logLoss.toFixed(4)} vs defaults ${latest.baselineLogLoss.toFixed(4)}, RMSE ${latest.rmse.toFixed(4)} vs ${latest.baselineRmse.toFixed(4)}`);
+    console.log(
+      `optimiser on ${reviews} synthetic reviews: held-out log loss ${latest.logLoss.toFixed(4)} vs defaults ${latest.baselineLogLoss.toFixed(4)}, RMSE ${latest.rmse.toFixed(4)} vs ${latest.baselineRmse.toFixed(4)}`,
+    );
     expect(latest).toMatchObject({ version: 1, logSize: 2400, applied: true });
     expect(latest.logLoss).toBeLessThan(latest.baselineLogLoss);
     expect(latest.rmse).toBeLessThanOrEqual(latest.baselineRmse);
@@ -96,7 +114,9 @@ describe('the personal FSRS optimiser', () => {
 
     // Replay schedules with them from the next review on.
     const session = bodyOf(await api(stack, { token: user.token }).GET('/api/replay', { params: { query: { count: '10' } } }), 200);
-    const answered = await api(stack, { token: user.token }).POST('/api/replay', { body: { itemId: session.items[0]!.itemId, usedHint: false, autoFilled: false, unaidedErrors: 0 } });
+    const answered = await api(stack, { token: user.token }).POST('/api/replay', {
+      body: { itemId: session.items[0]!.itemId, usedHint: false, autoFilled: false, unaidedErrors: 0 },
+    });
     expectStatus(answered, 200);
 
     // On tRPC alike.
@@ -113,14 +133,19 @@ describe('the personal FSRS optimiser', () => {
     const user = await newUser(stack);
     await seedReviewLog(user, 120, 4, { learningStep: true });
     const pass = await stack.temporal.workflow.execute(fsrsOptimisationSweepWorkflow, {
-      taskQueue: stack.config.temporal.taskQueue, workflowId: `test-optimisation-pass/${user.userId}`, args: [],
+      taskQueue: stack.config.temporal.taskQueue,
+      workflowId: `test-optimisation-pass/${user.userId}`,
+      args: [],
     });
     expect(pass.queued).toBeGreaterThanOrEqual(1);
-    const fit = await vi.waitFor(async () => {
-      const latest = (await settings(user)).personalSchedule.latest;
-      expect(latest).not.toBeNull();
-      return latest!;
-    }, { timeout: 60_000, interval: 250 });
+    const fit = await vi.waitFor(
+      async () => {
+        const latest = (await settings(user)).personalSchedule.latest;
+        expect(latest).not.toBeNull();
+        return latest!;
+      },
+      { timeout: 60_000, interval: 250 },
+    );
     expect(fit.logSize).toBe(360);
   });
 });

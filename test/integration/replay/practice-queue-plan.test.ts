@@ -26,17 +26,22 @@ beforeAll(async () => {
     [user.userId, user.userId],
   );
 }, 120_000);
-afterAll(async () => { await stack?.close(); });
+afterAll(async () => {
+  await stack?.close();
+});
 
 // Behaviour only: the bench times opening a session (bench/scenarios/replay.ts); the plan says why it stays low.
-it('reads a session\'s candidates from an index per kind of card: in order once analysed, never by a scan of every card', async () => {
+it("reads a session's candidates from an index per kind of card: in order once analysed, never by a scan of every card", async () => {
   const em = stack.orm.em.fork();
-  const plan = async () => (await allRows<{ 'QUERY PLAN': string }>(em, sql`EXPLAIN ${practiceCandidatesSql(user.userId, new Date(), 50)}`))
-    .map((r) => r['QUERY PLAN']).join('\n');
+  const plan = async () =>
+    (await allRows<{ 'QUERY PLAN': string }>(em, sql`EXPLAIN ${practiceCandidatesSql(user.userId, new Date(), 50)}`)).map((r) => r['QUERY PLAN']).join('\n');
   const fresh = await plan();
   await em.execute(`ANALYZE cards, card_schedules`);
   const analysed = await plan();
-  for (const [when, text] of [['before ANALYZE', fresh], ['after ANALYZE', analysed]] as const) {
+  for (const [when, text] of [
+    ['before ANALYZE', fresh],
+    ['after ANALYZE', analysed],
+  ] as const) {
     expect(text, when).toContain('card_schedules_user_seen_due_idx');
     expect(text, when).toContain('card_schedules_user_new_due_idx');
     expect(text, when).not.toMatch(/Seq Scan on card_schedules/);

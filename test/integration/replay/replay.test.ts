@@ -8,15 +8,22 @@ import { hoursAgo, insertCard } from './cards.ts';
 import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 type Count = operations['replay.session']['parameters']['query']['count'];
 const open = (user: TestUser, count: Count = 10) => api(stack, { token: user.token }).GET('/api/replay', { params: { query: { count } } });
 /** A session the test goes on with: the answer must be 200. */
 const session = async (user: TestUser, count: Count = 10) => bodyOf(await open(user, count), 200);
-const complete = (user: TestUser, itemId: string, evidence: Partial<{ usedHint: boolean; autoFilled: boolean; unaidedErrors: number; durationMs: number }> = {}) =>
-  api(stack, { token: user.token }).POST('/api/replay', { body: { itemId, usedHint: false, autoFilled: false, unaidedErrors: 0, ...evidence } });
+const complete = (
+  user: TestUser,
+  itemId: string,
+  evidence: Partial<{ usedHint: boolean; autoFilled: boolean; unaidedErrors: number; durationMs: number }> = {},
+) => api(stack, { token: user.token }).POST('/api/replay', { body: { itemId, usedHint: false, autoFilled: false, unaidedErrors: 0, ...evidence } });
 
 async function count(sql: string, params: unknown[]): Promise<number> {
   const [row] = await stack.orm.em.fork().execute<{ n: string }[]>(sql, params);
@@ -106,7 +113,8 @@ describe('GET /api/replay', () => {
   it(`rejects counts other than ${REPLAY_COUNTS.join(', ')}`, async () => {
     const user = await newUser(stack);
     // Raw: a typed client knows only the counts the document lists, and that count is required.
-    for (const bad of ['15', '0', 'ten', '10.0', '']) expectProblem(await rawHttp(stack, 'GET', `/api/replay?count=${bad}`, { token: user.token }), 400, 'invalid_request');
+    for (const bad of ['15', '0', 'ten', '10.0', ''])
+      expectProblem(await rawHttp(stack, 'GET', `/api/replay?count=${bad}`, { token: user.token }), 400, 'invalid_request');
     expectProblem(await rawHttp(stack, 'GET', '/api/replay', { token: user.token }), 400, 'invalid_request');
     for (const count of REPLAY_COUNTS) expect((await open(user, count)).status).toBe(200);
   });
@@ -160,9 +168,20 @@ describe('POST /api/replay', () => {
         usage: { register: 'neutral', guidance: expect.any(String), examples: [expect.any(String)] },
       });
     }
-    const [log] = await stack.orm.em.fork().execute<any[]>(
-      `SELECT rating, state, used_hint, auto_filled, unaided_errors, hidden_count, duration_ms FROM review_logs WHERE replay_item_id = ?`, [items[3]!.itemId]);
-    expect(log).toMatchObject({ rating: 'hard', state: 'new', used_hint: false, auto_filled: false, unaided_errors: hidden, hidden_count: hidden, duration_ms: null });
+    const [log] = await stack.orm.em
+      .fork()
+      .execute<any[]>(`SELECT rating, state, used_hint, auto_filled, unaided_errors, hidden_count, duration_ms FROM review_logs WHERE replay_item_id = ?`, [
+        items[3]!.itemId,
+      ]);
+    expect(log).toMatchObject({
+      rating: 'hard',
+      state: 'new',
+      used_hint: false,
+      auto_filled: false,
+      unaided_errors: hidden,
+      hidden_count: hidden,
+      duration_ms: null,
+    });
 
     // durationMs is optional evidence: the same clean answer is easy when fluent (≤ 4 s + 0.8 s × 11 here).
     const fluent = bodyOf(await complete(user, knownItem.itemId, { durationMs: 5_000 }), 200);
@@ -224,7 +243,9 @@ describe('API reference', () => {
   it('documents Replay, audio and work in the OpenAPI document', async () => {
     const res = await rawHttp(stack, 'GET', '/api/openapi.json');
     expect(res.status, res.text.slice(0, 500)).toBe(200);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/replay', '/api/audio', '/api/audio/{audioId}', '/api/audio/{audioId}/content', '/api/work']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/api/replay', '/api/audio', '/api/audio/{audioId}', '/api/audio/{audioId}/content', '/api/work']),
+    );
     for (const heading of ['## Replay', '## Audio', '## Output Flow']) expect(res.body.info.description).toContain(heading);
   });
 });

@@ -7,8 +7,12 @@ import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support
 // A card's review history (replay.reviews): what its details page shows, on both transports.
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 it('lists a card’s reviews newest first with their evidence, drops an undone one, and keeps other users out', async () => {
   const user = await newUser(stack);
@@ -18,7 +22,9 @@ it('lists a card’s reviews newest first with their evidence, drops an undone o
 
   const practise = async (evidence: object) => {
     const item = bodyOf(await api(stack, { token: user.token }).GET('/api/replay', { params: { query: { count: '10' } } }), 200).items[0]!;
-    const done = await api(stack, { token: user.token }).POST('/api/replay', { body: { itemId: item.itemId, usedHint: false, autoFilled: false, unaidedErrors: 0, ...evidence } });
+    const done = await api(stack, { token: user.token }).POST('/api/replay', {
+      body: { itemId: item.itemId, usedHint: false, autoFilled: false, unaidedErrors: 0, ...evidence },
+    });
     expectStatus(done, 200);
     return item.itemId;
   };

@@ -7,8 +7,12 @@ import { hoursAgo, insertCard } from './cards.ts';
 import { api, bodyOf, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
-beforeAll(async () => { stack = await startStack({ worker: false }); });
-afterAll(async () => { await stack?.close(); });
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+});
+afterAll(async () => {
+  await stack?.close();
+});
 
 const open = (user: TestUser) => api(stack, { token: user.token }).GET('/api/replay', { params: { query: { count: '10' } } });
 /** The open session's items, or the first of them: the answer must be 200. */
@@ -61,7 +65,10 @@ describe('desired retention', () => {
   it('defaults to 0.9, is set on REST and tRPC within 0.80–0.97, and drives the scheduler', async () => {
     const keen = await newUser(stack);
     const relaxed = await newUser(stack);
-    expect((await api(stack, { token: keen.token }).GET('/api/replay/settings')).body).toMatchObject({ desiredRetention: 0.9, personalSchedule: { longTermReviews: 0, latest: null } });
+    expect((await api(stack, { token: keen.token }).GET('/api/replay/settings')).body).toMatchObject({
+      desiredRetention: 0.9,
+      personalSchedule: { longTermReviews: 0, latest: null },
+    });
 
     const put = await api(stack, { token: keen.token }).PUT('/api/replay/settings', { body: { desiredRetention: 0.97 } });
     expectStatus(put, 200);

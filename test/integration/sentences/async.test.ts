@@ -40,11 +40,15 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
 
   it('is sync unless both the query and the header ask for async', async () => {
     const onlyQuery = await api(stack, { token: user.token }).POST('/api/sentences', {
-      params: { query: { mode: 'async' } }, body: { original_text: `Only query ${randomUUID()}` },
+      params: { query: { mode: 'async' } },
+      body: { original_text: `Only query ${randomUUID()}` },
     });
     expectStatus(onlyQuery, 200);
     expect(onlyQuery.body.sentence.status).toBe('translated');
-    const onlyHeader = await api(stack, { token: user.token }).POST('/api/sentences', { body: { original_text: `Only header ${randomUUID()}` }, headers: asyncHeaders });
+    const onlyHeader = await api(stack, { token: user.token }).POST('/api/sentences', {
+      body: { original_text: `Only header ${randomUUID()}` },
+      headers: asyncHeaders,
+    });
     expect(onlyHeader.status).toBe(200);
     // Raw: a typed client knows only the modes the document lists.
     expectProblem(await rawHttp(stack, 'POST', '/api/sentences?mode=later', { token: user.token, body: { original_text: 'x y' } }), 400, 'invalid_request');
@@ -123,12 +127,17 @@ describe('batch upload', () => {
       }
     }
     const accepted = performance.now();
-    await vi.waitFor(async () => {
-      const [counts] = await stack.orm.em.fork().execute<{ pending: number; translated: number }[]>(
-        `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'translated')::int AS translated
-         FROM sentences WHERE user_id = ?`, [uploader.userId]);
-      expect(counts).toEqual({ pending: 0, translated: 1000 });
-    }, { timeout: 150_000, interval: 500 });
+    await vi.waitFor(
+      async () => {
+        const [counts] = await stack.orm.em.fork().execute<{ pending: number; translated: number }[]>(
+          `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'translated')::int AS translated
+         FROM sentences WHERE user_id = ?`,
+          [uploader.userId],
+        );
+        expect(counts).toEqual({ pending: 0, translated: 1000 });
+      },
+      { timeout: 150_000, interval: 500 },
+    );
     const done = performance.now();
     console.log(`1,000 async sentences: accepted in ${Math.round(accepted - started)} ms, all translated after ${Math.round(done - started)} ms`);
     expect(new Set(ids).size).toBe(1000);
@@ -140,7 +149,10 @@ describe('batch upload', () => {
 
 describe('tRPC sentences.create in async mode', () => {
   it('answers pending and translates in the background', async () => {
-    const res = await rawHttp(stack, 'POST', '/trpc/sentences.create', { token: user.token, body: { original_text: `tRPC async ${randomUUID()}`, mode: 'async' } });
+    const res = await rawHttp(stack, 'POST', '/trpc/sentences.create', {
+      token: user.token,
+      body: { original_text: `tRPC async ${randomUUID()}`, mode: 'async' },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.result.data.sentence.status).toBe('pending');
     expect(await waitForSettled(stack, res.body.result.data.sentence.id)).toMatchObject({ status: 'translated' });

@@ -22,13 +22,18 @@ describe('POST /api/sentences (sync)', () => {
     const res = await post(`  ${text}  `);
     expectStatus(res, 200);
     expect(res.body.sentence).toEqual({
-      id: expect.any(String), original_text: text, translation: fakeTranslate(text, 'fr'), status: 'translated',
-      native_language: 'fr', created_at: expect.any(String),
+      id: expect.any(String),
+      original_text: text,
+      translation: fakeTranslate(text, 'fr'),
+      status: 'translated',
+      native_language: 'fr',
+      created_at: expect.any(String),
     });
     // 0.0012 USD → round to 0.001 → × 3 × 1000 = 3 credits
     expect(await balanceOf(stack, user)).toBe(before - 3);
     expect(await ledgerKinds(stack, user.userId, 'sentence_translation')).toContainEqual({
-      idempotency_key: `sentence-translation/${res.body.sentence.id}/attempt-1`, amount: -3,
+      idempotency_key: `sentence-translation/${res.body.sentence.id}/attempt-1`,
+      amount: -3,
     });
     expect(translationCalls(stack)).toHaveLength(1);
   });
@@ -39,7 +44,9 @@ describe('POST /api/sentences (sync)', () => {
       expectProblem(sync, 400, 'invalid_request');
       expect(sync.body.errors![0]!.path).toBe('original_text');
       const async = await api(stack, { token: user.token }).POST('/api/sentences', {
-        params: { query: { mode: 'async' } }, headers: { 'x-service-async': '1' }, body: { original_text: text },
+        params: { query: { mode: 'async' } },
+        headers: { 'x-service-async': '1' },
+        body: { original_text: text },
       });
       expectProblem(async, 400, 'invalid_request');
     }
@@ -139,15 +146,19 @@ describe('GET /api/sentences', () => {
     expect(first.items.map((s) => s.original_text)).toEqual(texts.slice(3).reverse());
     const second = bodyOf(await api(stack, { token: reader.token }).GET('/api/sentences', { params: { query: { page: 2, pageSize: size } } }), 200);
     expect(second.items.map((s) => s.original_text)).toEqual(texts.slice(0, 3).reverse());
-    expect((await api(stack, { token: reader.token }).GET('/api/sentences', { params: { query: { page: 9 } } })).body).toMatchObject({ items: [], total: size + 3 });
-    expect(bodyOf(await api(stack, { token: reader.token }).GET('/api/sentences', { params: { query: { pageSize: SENTENCES_MAX_PAGE_SIZE } } }), 200).items).toHaveLength(size + 3);
+    expect((await api(stack, { token: reader.token }).GET('/api/sentences', { params: { query: { page: 9 } } })).body).toMatchObject({
+      items: [],
+      total: size + 3,
+    });
+    expect(
+      bodyOf(await api(stack, { token: reader.token }).GET('/api/sentences', { params: { query: { pageSize: SENTENCES_MAX_PAGE_SIZE } } }), 200).items,
+    ).toHaveLength(size + 3);
 
     for (const query of [`pageSize=${SENTENCES_MAX_PAGE_SIZE + 1}`, 'pageSize=0', 'page=0', 'page=abc', 'pageSize=1.5']) {
       expectProblem(await rawHttp(stack, 'GET', `/api/sentences?${query}`, { token: reader.token }), 400, 'invalid_request');
     }
     // Another user's sentences are not listed.
-    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/sentences'), 200).items.map((s) => s.original_text))
-      .not.toContain('Sentence number 0');
+    expect(bodyOf(await api(stack, { token: user.token }).GET('/api/sentences'), 200).items.map((s) => s.original_text)).not.toContain('Sentence number 0');
   });
 });
 
@@ -163,11 +174,15 @@ describe('tRPC sentences', () => {
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.error.data.problem).toMatchObject({ code: 'duplicate_sentence', existingId: created.body.result.data.sentence.id });
 
-    const listed = await rawHttp(stack, 'GET', `/trpc/sentences.list?input=${encodeURIComponent(JSON.stringify({ page: 1, pageSize: 5 }))}`, { token: trpcUser.token });
+    const listed = await rawHttp(stack, 'GET', `/trpc/sentences.list?input=${encodeURIComponent(JSON.stringify({ page: 1, pageSize: 5 }))}`, {
+      token: trpcUser.token,
+    });
     expect(listed.status, listed.text).toBe(200);
     expect(listed.body.result.data).toMatchObject({ page: 1, pageSize: 5, total: 1, items: [{ original_text: text }] });
 
-    const tooBig = await rawHttp(stack, 'GET', `/trpc/sentences.list?input=${encodeURIComponent(JSON.stringify({ pageSize: 101 }))}`, { token: trpcUser.token });
+    const tooBig = await rawHttp(stack, 'GET', `/trpc/sentences.list?input=${encodeURIComponent(JSON.stringify({ pageSize: 101 }))}`, {
+      token: trpcUser.token,
+    });
     expect(tooBig.status).toBe(400);
   });
 });

@@ -18,10 +18,16 @@ beforeAll(async () => {
   otherApi = await startStack({ worker: false });
   stranger = await newUser(stack);
 });
-afterAll(async () => { await otherApi?.close(); });
+afterAll(async () => {
+  await otherApi?.close();
+});
 
 /** What a test reads from one text/event-stream: its `data:` events, parsed, as they arrive. */
-interface Stream { events: { at: number; data: any }[]; ended: boolean; close(): void }
+interface Stream {
+  events: { at: number; data: any }[];
+  ended: boolean;
+  close(): void;
+}
 
 /** Opens `status.changes` over real SSE (the GET that tRPC's httpSubscriptionLink makes), with the page's cookie. */
 async function openStream(api: Stack, cookie: string): Promise<Stream> {
@@ -39,12 +45,20 @@ async function openStream(api: Stack, cookie: string): Promise<Stream> {
       while ((end = buffered.indexOf('\n\n')) >= 0) {
         const block = buffered.slice(0, end);
         buffered = buffered.slice(end + 2);
-        const data = block.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n');
+        const data = block
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim())
+          .join('\n');
         const event = block.split('\n').find((line) => line.startsWith('event:'));
         if (data && !event) stream.events.push({ at: Date.now(), data: JSON.parse(data) });
       }
     }
-  })().catch(() => {}).finally(() => { stream.ended = true; });
+  })()
+    .catch(() => {})
+    .finally(() => {
+      stream.ended = true;
+    });
   // Open once the first event (the stream's own resync) arrived.
   await vi.waitFor(() => expect(stream.events.map((e) => e.data)).toContainEqual({ kind: 'resync' }), { timeout: 10_000 });
   return stream;
@@ -60,16 +74,28 @@ describe('status.changes over server-sent events', () => {
     try {
       const card = await capture(stack, owner, 'streamed to its owner');
       const ready = { kind: 'card', id: card.cardId, status: 'ready' };
-      await vi.waitFor(() => {
-        expect(cardEvents(ownersHere).map((e) => e.data)).toEqual([ready]);
-        expect(cardEvents(ownersThere).map((e) => e.data)).toEqual([ready]);
-      }, { timeout: 45_000, interval: 50 });
-      const [{ enriched_ms }] = (await sql<{ enriched_ms: number }>(stack, `SELECT extract(epoch FROM enriched_at) * 1000 AS enriched_ms FROM cards WHERE id = ?`, [card.cardId])) as [{ enriched_ms: number }];
-      console.log(`status.changes: card ready → event on the stream after ${cardEvents(ownersHere)[0]!.at - enriched_ms} ms (this API), ${cardEvents(ownersThere)[0]!.at - enriched_ms} ms (the other)`);
+      await vi.waitFor(
+        () => {
+          expect(cardEvents(ownersHere).map((e) => e.data)).toEqual([ready]);
+          expect(cardEvents(ownersThere).map((e) => e.data)).toEqual([ready]);
+        },
+        { timeout: 45_000, interval: 50 },
+      );
+      const [{ enriched_ms }] = (await sql<{ enriched_ms: number }>(
+        stack,
+        `SELECT extract(epoch FROM enriched_at) * 1000 AS enriched_ms FROM cards WHERE id = ?`,
+        [card.cardId],
+      )) as [{ enriched_ms: number }];
+      console.log(
+        `status.changes: card ready → event on the stream after ${cardEvents(ownersHere)[0]!.at - enriched_ms} ms (this API), ${cardEvents(ownersThere)[0]!.at - enriched_ms} ms (the other)`,
+      );
 
       // The stranger's stream was open all along: its first card event is its own capture's.
       const own = await capture(stack, stranger, 'the stranger hears only this');
-      await vi.waitFor(() => expect(cardEvents(strangers).map((e) => e.data)).toEqual([{ kind: 'card', id: own.cardId, status: 'ready' }]), { timeout: 45_000, interval: 50 });
+      await vi.waitFor(() => expect(cardEvents(strangers).map((e) => e.data)).toEqual([{ kind: 'card', id: own.cardId, status: 'ready' }]), {
+        timeout: 45_000,
+        interval: 50,
+      });
       expect(cardEvents(ownersHere)).toHaveLength(1);
       // Ids and statuses only: no user text on the wire of a NOTIFY or a stream.
       expect(JSON.stringify(ownersHere.events)).not.toContain('streamed to its owner');
@@ -82,7 +108,9 @@ describe('status.changes over server-sent events', () => {
     const stream = await openStream(otherApi, owner.cookie);
     try {
       const res = await api(stack, { token: owner.token }).POST('/api/sentences', {
-        params: { query: { mode: 'async' } }, headers: asyncHeaders, body: { original_text: 'The stream says when I am translated.' },
+        params: { query: { mode: 'async' } },
+        headers: asyncHeaders,
+        body: { original_text: 'The stream says when I am translated.' },
       });
       expectStatus(res, 202);
       const translated = { kind: 'sentence', id: res.body.sentence.id, status: 'translated' };

@@ -18,7 +18,16 @@ export async function launchBrowser(): Promise<Browser> {
   mkdirSync(SCREENS, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -37,7 +46,11 @@ export function useBrowserStack(bind: (started: { stack: Stack; browser: Browser
 }
 
 /** A page of its own (cookies and all) at a size, collecting the page's own errors. */
-export async function openPage(browser: Browser, baseURL: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  viewport: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL, viewport, hasTouch: viewport.width < 500 });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);

@@ -11,7 +11,18 @@ let browser: Browser;
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
     startStack({ worker: false }),
-    chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] }),
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    }),
   ]);
   mkdirSync('test-results', { recursive: true });
 });
@@ -24,7 +35,9 @@ describe('API reference page', () => {
   it('renders every operation under its Content-Security-Policy', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
     const errors: string[] = [];
-    page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
     page.on('pageerror', (error) => errors.push(error.message));
     const response = await page.goto(`${stack.baseUrl}/docs`);
     expect(response?.status()).toBe(200);

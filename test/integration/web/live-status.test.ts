@@ -42,7 +42,9 @@ describe('live status in the page', () => {
     // While it waited, the page asked nothing of the library; the push then read the one card.
     const libraryReads = calls.filter((c) => c.at >= waitingFrom && /^library\.(list|get)$/.test(c.procedure)).map((c) => c.procedure);
     expect(libraryReads).toEqual(['library.get']);
-    const [{ enriched_ms }] = (await sql(stack, `SELECT extract(epoch FROM enriched_at) * 1000 AS enriched_ms FROM cards WHERE text = 'a piece of cake'`)) as [{ enriched_ms: number }];
+    const [{ enriched_ms }] = (await sql(stack, `SELECT extract(epoch FROM enriched_at) * 1000 AS enriched_ms FROM cards WHERE text = 'a piece of cake'`)) as [
+      { enriched_ms: number },
+    ];
     console.log(`live status: card ready → "Ready" on the page within ${Math.round(shownAt - enriched_ms)} ms`);
     expect(errors).toEqual([]);
     await context.close();
@@ -83,7 +85,8 @@ describe('live status in the page', () => {
  * Gives the Translate field an HTML fragment as a browser does on a paste or a drop (with a plain
  * text version beside it). A string, evaluated in the page: the tests' types have no DOM.
  */
-const handOver = (page: Page, event: 'paste' | 'drop', html: string) => page.evaluate(`(() => {
+const handOver = (page: Page, event: 'paste' | 'drop', html: string) =>
+  page.evaluate(`(() => {
   const data = new DataTransfer();
   data.setData('text/html', ${JSON.stringify(html)});
   data.setData('text/plain', 'the plain version is not used');

@@ -14,7 +14,10 @@ useBrowserStack((started) => ({ stack, browser } = started));
 
 const paste = (page: Page, label: string, text: string) => page.getByLabel(label).fill(text);
 
-describe.each([['desktop', DESKTOP], ['phone', PHONE]] as const)('sentences, audio, page translation and drafts (%s)', (_size, viewport) => {
+describe.each([
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const)('sentences, audio, page translation and drafts (%s)', (_size, viewport) => {
   it('saves sentences one at a time or many at once, plays them, translates a page and drafts English', { timeout: 150_000 }, async () => {
     const { context, page, errors } = await openPage(browser, stack.baseUrl, viewport);
     stack.fake.setCost('0.002'); // 6 credits a sentence, 200 a draft

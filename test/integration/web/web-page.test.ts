@@ -37,7 +37,11 @@ describe('web app', () => {
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     // Compressed at build time, sent to whoever accepts it; the bytes as built to whoever does not.
-    for (const [encoding, expected] of [['br', 'br'], ['gzip', 'gzip'], ['identity', null]] as const) {
+    for (const [encoding, expected] of [
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', null],
+    ] as const) {
       const sent = await rawGet(`${stack.baseUrl}${script}`, encoding);
       expect(sent.encoding).toBe(expected);
       if (expected) expect(sent.bytes).toBeLessThan(asset.text.length / 2);
@@ -72,7 +76,10 @@ describe('web app', () => {
     stack.fake.setLatency(0);
     await line(page, 'break a leg').getByText('Ready').waitFor({ timeout: 30_000 });
     await page.getByText('“break a leg” is ready: [fr] break a leg').waitFor();
-    await page.getByText(/^\d+ credits$/).filter({ hasNotText: '500 credits' }).waitFor(); // preparation was charged
+    await page
+      .getByText(/^\d+ credits$/)
+      .filter({ hasNotText: '500 credits' })
+      .waitFor(); // preparation was charged
 
     await page.getByLabel('Capture an English expression').fill('Break a leg!');
     await page.keyboard.press('Enter');
@@ -218,7 +225,9 @@ function rawGet(url: string, acceptEncoding: string): Promise<{ encoding: string
   return new Promise((resolve, reject) => {
     get(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
       let bytes = 0;
-      res.on('data', (chunk: Buffer) => { bytes += chunk.length; });
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
       res.on('end', () => resolve({ encoding: res.headers['content-encoding'] ?? null, bytes }));
     }).on('error', reject);
   });

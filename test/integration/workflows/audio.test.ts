@@ -42,7 +42,9 @@ describe('audio generation', () => {
   });
 
   it('the database back within the retries: the clip is generated', async () => {
-    const generateAudioClip = vi.fn(async () => { if (attempt() < 10) failsWith('database_unreachable'); });
+    const generateAudioClip = vi.fn(async () => {
+      if (attempt() < 10) failsWith('database_unreachable');
+    });
     const markAudioClipFailed = marker();
     const { value } = await run({ generateAudioClip, markAudioClipFailed });
     expect(value).toBeUndefined();

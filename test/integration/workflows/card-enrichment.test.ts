@@ -45,7 +45,9 @@ describe('card enrichment', () => {
   });
 
   it('a provider outage is retried in the worker, then the card is prepared', async () => {
-    const prepareCardEnrichment = vi.fn(async (_card: CardEnrichmentInput): Promise<PreparationOutcome> => (attempt() < 2 ? failsWith('service_unavailable') : { outcome: 'ready' }));
+    const prepareCardEnrichment = vi.fn(async (_card: CardEnrichmentInput): Promise<PreparationOutcome> =>
+      attempt() < 2 ? failsWith('service_unavailable') : { outcome: 'ready' },
+    );
     const { card, value } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure: recorder() });
     expect(value).toEqual({ cardId: card.cardId, outcome: 'ready' });
     expect(prepareCardEnrichment).toHaveBeenCalledTimes(2);
@@ -57,7 +59,10 @@ describe('card enrichment', () => {
     const { handle, card, error } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure });
     expectFailedWith(error, 'provider_output_invalid');
     expect(prepareCardEnrichment).toHaveBeenCalledTimes(1);
-    expect(recordCardEnrichmentFailure).toHaveBeenCalledExactlyOnceWith(card, { code: 'provider_output_invalid', message: 'The work failed: provider_output_invalid.' });
+    expect(recordCardEnrichmentFailure).toHaveBeenCalledExactlyOnceWith(card, {
+      code: 'provider_output_invalid',
+      message: 'The work failed: provider_output_invalid.',
+    });
     expect(await outcomeOf(handle)).toBe('provider_output_invalid');
   });
 
@@ -71,7 +76,9 @@ describe('card enrichment', () => {
   });
 
   it('recording the failure is retried until it lands (the database away for a while)', async () => {
-    const recordCardEnrichmentFailure = vi.fn(async () => { if (attempt() < 4) failsWith('database_unreachable'); });
+    const recordCardEnrichmentFailure = vi.fn(async () => {
+      if (attempt() < 4) failsWith('database_unreachable');
+    });
     const started = Date.now();
     const { error } = await run({ prepareCardEnrichment: async () => failsWith('provider_output_invalid'), recordCardEnrichmentFailure });
     expectFailedWith(error, 'provider_output_invalid');
@@ -81,7 +88,10 @@ describe('card enrichment', () => {
 
   it('a repeated run of an attempt that already failed ends FAILED the same way, without recording it again', async () => {
     const recordCardEnrichmentFailure = recorder();
-    const { handle, error } = await run({ prepareCardEnrichment: prepared({ outcome: 'failed', error: { code: 'privacy_routing_unavailable', message: 'refused' } }), recordCardEnrichmentFailure });
+    const { handle, error } = await run({
+      prepareCardEnrichment: prepared({ outcome: 'failed', error: { code: 'privacy_routing_unavailable', message: 'refused' } }),
+      recordCardEnrichmentFailure,
+    });
     expectFailedWith(error, 'privacy_routing_unavailable');
     expect(recordCardEnrichmentFailure).not.toHaveBeenCalled();
     expect(await outcomeOf(handle)).toBe('privacy_routing_unavailable');
@@ -95,7 +105,9 @@ describe('card enrichment', () => {
 
   it('cancelled (the card deleted) while the model call runs: completes deleted, nothing recorded', async () => {
     let calling!: () => void;
-    const called = new Promise<void>((resolve) => { calling = resolve; });
+    const called = new Promise<void>((resolve) => {
+      calling = resolve;
+    });
     const prepareCardEnrichment = vi.fn(async (): Promise<PreparationOutcome> => {
       calling();
       const { Context } = await import('@temporalio/activity');
@@ -105,7 +117,11 @@ describe('card enrichment', () => {
     const recordCardEnrichmentFailure = recorder();
     const card = input();
     const result = await runWithWorker(env(), { prepareCardEnrichment, recordCardEnrichmentFailure }, async (client, taskQueue) => {
-      const handle = await client.workflow.start(cardEnrichment, { taskQueue, workflowId: workflowId(WORKFLOW_KINDS.cardEnrichment, card.cardId), args: [card] });
+      const handle = await client.workflow.start(cardEnrichment, {
+        taskQueue,
+        workflowId: workflowId(WORKFLOW_KINDS.cardEnrichment, card.cardId),
+        args: [card],
+      });
       await called;
       await handle.cancel();
       return { handle, value: await handle.result() };

@@ -44,7 +44,9 @@ describe('housekeeping', () => {
   });
 
   it('a sweep that succeeds on its retry counts as swept', async () => {
-    const sweepRetentionTable = vi.fn(async (table: RetentionTable) => (table === RETENTION_TABLES[1] && attempt() < 3 ? failsWith('internal_error') : swept(0)));
+    const sweepRetentionTable = vi.fn(async (table: RetentionTable) =>
+      table === RETENTION_TABLES[1] && attempt() < 3 ? failsWith('internal_error') : swept(0),
+    );
     const { value } = await runPass({ sweepRetentionTable, recordHousekeepingPass: async () => {} });
     expect(value).toMatchObject({ deleted: 0, failed: [] });
   });

@@ -13,7 +13,9 @@ import './support.ts'; // the quiet runtime: a replay that fails is reported her
  * reordered, added or removed, a patch dropped too early) fails here, naming the history and the
  * mismatch. docs/workflows.md says how to make such a change safely.
  */
-const files = readdirSync(HISTORIES_DIR).filter((file) => file.endsWith('.json')).sort();
+const files = readdirSync(HISTORIES_DIR)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
 const histories = files.map((file) => ({ file, json: readFileSync(path.join(HISTORIES_DIR, file), 'utf8') }));
 
 interface JsonHistory {
@@ -38,11 +40,16 @@ describe('recorded workflow histories', () => {
 
   it('covers every workflow type the worker registers', () => {
     const recorded = new Set(histories.map(({ json }) => workflowTypeOf(json)));
-    expect(Object.keys(workflows).filter((name) => !recorded.has(name)), 'workflow types without a recorded history: npm run record:histories').toEqual([]);
+    expect(
+      Object.keys(workflows).filter((name) => !recorded.has(name)),
+      'workflow types without a recorded history: npm run record:histories',
+    ).toEqual([]);
   });
 
   it('holds runs from before the card-preparation patch, which the patched() branch must keep replaying', () => {
-    const beforePatch = histories.filter(({ json }) => workflowTypeOf(json) === workflows.cardEnrichment.name && !json.includes('card-preparation-local-activity'));
+    const beforePatch = histories.filter(
+      ({ json }) => workflowTypeOf(json) === workflows.cardEnrichment.name && !json.includes('card-preparation-local-activity'),
+    );
     expect(beforePatch.length).toBeGreaterThan(0);
   });
 

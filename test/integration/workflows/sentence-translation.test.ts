@@ -12,7 +12,11 @@ const env = useTimeSkipping();
 function run(activities: MockActivities) {
   const sentenceId = randomUUID();
   return runWithWorker(env(), activities, async (client, taskQueue) => {
-    const handle = await client.workflow.start(sentenceTranslationWorkflow, { taskQueue, workflowId: workflowId(WORKFLOW_KINDS.sentenceTranslation, sentenceId), args: [sentenceId, 1] });
+    const handle = await client.workflow.start(sentenceTranslationWorkflow, {
+      taskQueue,
+      workflowId: workflowId(WORKFLOW_KINDS.sentenceTranslation, sentenceId),
+      args: [sentenceId, 1],
+    });
     const result = await settle(handle.result());
     const { startTime, closeTime } = await handle.describe();
     return { handle, sentenceId, ...result, workflowTimeMs: closeTime!.getTime() - startTime.getTime() };
@@ -55,7 +59,9 @@ describe('sentence translation', () => {
   });
 
   it('a provider outage that ends in time: the retry translates', async () => {
-    const translateSentence = vi.fn(async () => { if (attempt() < 3) failsWith('service_unavailable'); });
+    const translateSentence = vi.fn(async () => {
+      if (attempt() < 3) failsWith('service_unavailable');
+    });
     const markSentenceFailed = marker();
     const { value } = await run({ translateSentence, markSentenceFailed });
     expect(value).toBeUndefined();
@@ -75,7 +81,9 @@ describe('sentence translation', () => {
 
   it('a call that never answers (its worker died) is noticed by the heartbeat timeout and tried again', async () => {
     // The test server skips no time while an activity runs: this one waits the real 10 s.
-    const translateSentence = vi.fn(async () => { if (attempt() === 1) await hangs(); });
+    const translateSentence = vi.fn(async () => {
+      if (attempt() === 1) await hangs();
+    });
     const { value, workflowTimeMs } = await run({ translateSentence, markSentenceFailed: marker() });
     expect(value).toBeUndefined();
     expect(translateSentence).toHaveBeenCalledTimes(2);

@@ -16,7 +16,11 @@ import { AppError, type ProblemCode } from '../../../src/domain/problems.ts';
 // Tests fail, cancel and time out activities on purpose: the SDK's warnings about them are noise,
 // and so is the core's about the test server's missing capabilities (heartbeat details on failure).
 try {
-  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }), forward: {} } }, shutdownSignals: [] });
+  Runtime.install({
+    logger: new DefaultLogger('ERROR'),
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }), forward: {} } },
+    shutdownSignals: [],
+  });
 } catch {
   // Already installed in this process: keep it.
 }
@@ -35,7 +39,8 @@ function testServerPath(): string {
 const OUR_SEARCH_ATTRIBUTES = [userIdKey, kindKey, outcomeKey];
 /** temporal.api.enums.v1.IndexedValueType.KEYWORD: every one of ours is a keyword. */
 const INDEXED_VALUE_TYPE_KEYWORD = 2;
-if (OUR_SEARCH_ATTRIBUTES.some((key) => key.type !== SearchAttributeType.KEYWORD)) throw new Error('a search attribute is no longer a keyword: register it with its type');
+if (OUR_SEARCH_ATTRIBUTES.some((key) => key.type !== SearchAttributeType.KEYWORD))
+  throw new Error('a search attribute is no longer a keyword: register it with its type');
 
 /** How long a test server may take to listen: a JVM's start on two busy cores. */
 const TEST_SERVER_START_MS = 60_000;
@@ -48,9 +53,13 @@ async function startTestServer(): Promise<{ address: string; stop(): Promise<voi
   const port = await freePort();
   const child = spawn(testServerPath(), [String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-5_000); });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-5_000);
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const early = exited.then(() => { throw new Error(`Temporal's test server exited during start-up: ${stderr}`); });
+  const early = exited.then(() => {
+    throw new Error(`Temporal's test server exited during start-up: ${stderr}`);
+  });
   try {
     await Promise.race([waitForPort('127.0.0.1', port, TEST_SERVER_START_MS), early]);
   } catch (error) {
@@ -71,9 +80,11 @@ async function startTestServer(): Promise<{ address: string; stop(): Promise<voi
  * The SDK's own factory, as `createTimeSkipping` calls it once its server listens. It is not part of
  * the typed API; a renamed factory fails here, loudly, at the first workflow test.
  */
-const createEnvironment = (TestWorkflowEnvironment as unknown as {
-  create(options: { server: { type: 'existing' }; address: string; namespace: string; supportsTimeSkipping: true }): Promise<TestWorkflowEnvironment>;
-}).create.bind(TestWorkflowEnvironment);
+const createEnvironment = (
+  TestWorkflowEnvironment as unknown as {
+    create(options: { server: { type: 'existing' }; address: string; namespace: string; supportsTimeSkipping: true }): Promise<TestWorkflowEnvironment>;
+  }
+).create.bind(TestWorkflowEnvironment);
 
 /**
  * One time-skipping test server for the file: a workflow's timers, activity retry backoffs and
@@ -105,7 +116,11 @@ export type MockActivities = Partial<Activities>;
  * Runs `start` on a fresh task queue served by a worker with the real workflow bundle (the one the
  * suite built from src/workflows) and `activities` in place of the real ones, until it settles.
  */
-export async function runWithWorker<T>(env: TestWorkflowEnvironment, activities: MockActivities, start: (client: Client, taskQueue: string) => Promise<T>): Promise<T> {
+export async function runWithWorker<T>(
+  env: TestWorkflowEnvironment,
+  activities: MockActivities,
+  start: (client: Client, taskQueue: string) => Promise<T>,
+): Promise<T> {
   const taskQueue = `workflows-${randomUUID()}`;
   const worker = await Worker.create({
     connection: env.nativeConnection,
@@ -123,7 +138,10 @@ export async function runWithWorker<T>(env: TestWorkflowEnvironment, activities:
  * (a verdict at once, a provider outage briefly, the database for minutes).
  */
 export function failsWith(code: ProblemCode | 'database_unreachable'): never {
-  const error = code === 'database_unreachable' ? Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }) : new AppError(code, `The work failed: ${code}.`);
+  const error =
+    code === 'database_unreachable'
+      ? Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })
+      : new AppError(code, `The work failed: ${code}.`);
   throw activityFailure(error);
 }
 
@@ -156,7 +174,11 @@ export interface Settled<T> {
   error?: unknown;
 }
 
-export const settle = <T>(result: Promise<T>): Promise<Settled<T>> => result.then((value) => ({ value }), (error: unknown) => ({ error }));
+export const settle = <T>(result: Promise<T>): Promise<Settled<T>> =>
+  result.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 
 /** Asserts the failure chain of a workflow that ended FAILED with a catalog code (its own failure, not an activity's). */
 export function expectFailedWith(error: unknown, code: ProblemCode) {

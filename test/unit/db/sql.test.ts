@@ -1,6 +1,15 @@
 import { DriverException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
-import { type CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type QueryResult } from 'kysely';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+} from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Em } from '../../../src/db/orm.ts';
 import { affectedRows, allRows, firstRow, preparedStatement, sql } from '../../../src/db/sql.ts';
@@ -14,7 +23,9 @@ function recordingEm(answer: QueryResult<unknown> = { rows: [] }, failure?: Erro
       if (failure) throw failure;
       return answer as never;
     },
-    streamQuery: () => { throw new Error('not used'); },
+    streamQuery: () => {
+      throw new Error('not used');
+    },
   };
   const driver: Driver = {
     init: async () => {},
@@ -26,7 +37,12 @@ function recordingEm(answer: QueryResult<unknown> = { rows: [] }, failure?: Erro
     destroy: async () => {},
   };
   const kysely = new Kysely({
-    dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => driver, createIntrospector: (db) => new PostgresIntrospector(db), createQueryCompiler: () => new PostgresQueryCompiler() },
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => driver,
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
   });
   const converter = new PostgreSqlPlatform().getExceptionConverter();
   const em = { getKysely: () => kysely, getDriver: () => ({ convertException: (e: Error) => converter.convertException(e) }) } as unknown as Em;
@@ -70,7 +86,10 @@ describe('statements', () => {
   });
 
   it('fails with the DriverException MikroORM makes of the error, as em.execute does', async () => {
-    const pgError = Object.assign(new Error('duplicate key value violates unique constraint "users_email_key"'), { code: '23505', detail: 'Key (email)=(a@b.c) already exists.' });
+    const pgError = Object.assign(new Error('duplicate key value violates unique constraint "users_email_key"'), {
+      code: '23505',
+      detail: 'Key (email)=(a@b.c) already exists.',
+    });
     const failed = await allRows(recordingEm(undefined, pgError).em, sql`INSERT INTO users (email) VALUES (${'a@b.c'})`).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(UniqueConstraintViolationException);
     expect(failed).toMatchObject({ code: '23505' });
@@ -86,7 +105,10 @@ describe('prepared statements', () => {
     const lookup = preparedStatement('unit_lookup', (id: string) => sql<{ text: string }>`SELECT text FROM cards WHERE id = ${id}`);
     await allRows(em, lookup('a'));
     await allRows(em, lookup('b'));
-    expect(sent.map((q) => [q.sql, q.parameters])).toEqual([[`SELECT text FROM cards WHERE id = $1`, ['a']], [`SELECT text FROM cards WHERE id = $1`, ['b']]]);
+    expect(sent.map((q) => [q.sql, q.parameters])).toEqual([
+      [`SELECT text FROM cards WHERE id = $1`, ['a']],
+      [`SELECT text FROM cards WHERE id = $1`, ['b']],
+    ]);
   });
 
   it('refuse a second text under one name', async () => {

@@ -106,16 +106,12 @@ describe('creditsForCost', () => {
   it('is never 0 for a positive cost and 0 only for zero (property)', () => {
     const kinds: ChargeKind[] = ['capture_preparation', 'work', 'audio', 'page_translation', 'sentence_translation'];
     fc.assert(
-      fc.property(
-        fc.constantFrom(...kinds),
-        fc.stringMatching(/^[0-9]{1,3}\.[0-9]{1,40}$/),
-        (kind, cost) => {
-          const credits = creditsForCost(kind, cost);
-          expect(Number.isSafeInteger(credits)).toBe(true);
-          if (/[1-9]/.test(cost)) expect(credits).toBeGreaterThanOrEqual(1);
-          else expect(credits).toBe(0);
-        },
-      ),
+      fc.property(fc.constantFrom(...kinds), fc.stringMatching(/^[0-9]{1,3}\.[0-9]{1,40}$/), (kind, cost) => {
+        const credits = creditsForCost(kind, cost);
+        expect(Number.isSafeInteger(credits)).toBe(true);
+        if (/[1-9]/.test(cost)) expect(credits).toBeGreaterThanOrEqual(1);
+        else expect(credits).toBe(0);
+      }),
     );
   });
 
@@ -396,7 +392,7 @@ describe('applyCharge', () => {
 
 describe('holdFor', () => {
   it.each([
-    { balance: 500, others: 0, max: 128, expected: { credits: 128 }, why: 'the unit\'s maximum cost when it fits' },
+    { balance: 500, others: 0, max: 128, expected: { credits: 128 }, why: "the unit's maximum cost when it fits" },
     { balance: 500, others: 450, max: 128, expected: { credits: 50 }, why: 'what other holds leave, when less' },
     { balance: 1, others: 0, max: 128, expected: { credits: 1 }, why: 'the last credit' },
     { balance: 500, others: 0, max: 0, expected: { credits: 0 }, why: 'a free call still needs something available' },
@@ -414,11 +410,13 @@ describe('holdFor', () => {
   });
 
   it('never holds more than is available, and refuses only when nothing is (property)', () => {
-    fc.assert(fc.property(fc.nat(10_000), fc.nat(10_000), fc.nat(10_000), (balance, others, max) => {
-      const decision = holdFor(balance, others, max);
-      const available = balance - others;
-      if ('refused' in decision) return available <= 0 && decision.refused === (balance === 0 ? 'empty' : 'held');
-      return available > 0 && decision.credits === Math.min(available, max);
-    }));
+    fc.assert(
+      fc.property(fc.nat(10_000), fc.nat(10_000), fc.nat(10_000), (balance, others, max) => {
+        const decision = holdFor(balance, others, max);
+        const available = balance - others;
+        if ('refused' in decision) return available <= 0 && decision.refused === (balance === 0 ? 'empty' : 'held');
+        return available > 0 && decision.credits === Math.min(available, max);
+      }),
+    );
   });
 });

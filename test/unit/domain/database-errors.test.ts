@@ -7,8 +7,13 @@ describe('isDatabaseUnavailable', () => {
     for (const error of [{ code: '23505' }, { code: 42 }, new Error('x'), null, undefined, 'ECONNREFUSED']) expect(isDatabaseUnavailable(error)).toBe(false);
   });
 
-  it('recognises node-postgres\'s errors for a lost connection, which carry no code', () => {
-    for (const message of ['Connection terminated unexpectedly', 'Connection terminated', 'Client has encountered a connection error and is not queryable', 'timeout exceeded when trying to connect']) {
+  it("recognises node-postgres's errors for a lost connection, which carry no code", () => {
+    for (const message of [
+      'Connection terminated unexpectedly',
+      'Connection terminated',
+      'Client has encountered a connection error and is not queryable',
+      'timeout exceeded when trying to connect',
+    ]) {
       expect(isDatabaseUnavailable(new Error(message))).toBe(true);
     }
     expect(isDatabaseUnavailable(Object.assign(new Error('Connection terminated'), { code: '23505' }))).toBe(false);

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanCaptureText, cleanedLengthPattern, countCodePoints, hasLetter, normaliseExpression, trimmedLengthPattern } from '../../../src/domain/normalise.ts';
+import {
+  cleanCaptureText,
+  cleanedLengthPattern,
+  countCodePoints,
+  hasLetter,
+  normaliseExpression,
+  trimmedLengthPattern,
+} from '../../../src/domain/normalise.ts';
 import { UNICODE_LETTER_RANGES } from '../../../src/domain/unicode-letters.ts';
 
 const composedE = 'caf\u00E9'; // é as one code point
@@ -203,17 +210,23 @@ describe('length patterns (what the API document states)', () => {
   const text = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
 
   it('cleanedLengthPattern(max) matches exactly the texts cleanCaptureText leaves 1..max code points long', () => {
-    fc.assert(fc.property(text, fc.integer({ min: 1, max: 6 }), (raw, max) => {
-      const length = countCodePoints(cleanCaptureText(raw));
-      expect(cleanedLengthPattern(max).test(raw)).toBe(length >= 1 && length <= max);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 6 }), (raw, max) => {
+        const length = countCodePoints(cleanCaptureText(raw));
+        expect(cleanedLengthPattern(max).test(raw)).toBe(length >= 1 && length <= max);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('trimmedLengthPattern(max) matches exactly the strings trim() leaves 1..max code points long', () => {
-    fc.assert(fc.property(text, fc.integer({ min: 1, max: 6 }), (raw, max) => {
-      const length = countCodePoints(raw.trim());
-      expect(trimmedLengthPattern(max).test(raw)).toBe(length >= 1 && length <= max);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 6 }), (raw, max) => {
+        const length = countCodePoints(raw.trim());
+        expect(trimmedLengthPattern(max).test(raw)).toBe(length >= 1 && length <= max);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

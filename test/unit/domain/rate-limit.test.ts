@@ -27,16 +27,18 @@ describe('GCRA bucket', () => {
   });
 
   it('never allows more than limit + elapsed × rate in any stretch of time (property)', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 200_000 }), { maxLength: 300 }), (offsets) => {
-      const times = [...offsets].sort((a, b) => a - b);
-      const allowed = run(quota, times);
-      const at = times.filter((_, i) => allowed[i]);
-      for (let i = 0; i < at.length; i++) {
-        for (let j = i; j < at.length; j++) {
-          expect(j - i + 1).toBeLessThanOrEqual(quota.limit + Math.floor((at[j]! - at[i]!) / 6_000));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 200_000 }), { maxLength: 300 }), (offsets) => {
+        const times = [...offsets].sort((a, b) => a - b);
+        const allowed = run(quota, times);
+        const at = times.filter((_, i) => allowed[i]);
+        for (let i = 0; i < at.length; i++) {
+          for (let j = i; j < at.length; j++) {
+            expect(j - i + 1).toBeLessThanOrEqual(quota.limit + Math.floor((at[j]! - at[i]!) / 6_000));
+          }
         }
-      }
-    }));
+      }),
+    );
   });
 
   it('describes the bucket for the RateLimit-* and Retry-After headers', () => {

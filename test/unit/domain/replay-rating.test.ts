@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { Rating } from 'ts-fsrs';
 import { describe, expect, it } from 'vitest';
 import {
-  EASY_MIN_HIDDEN_SHARE, type ItemDemand, type ReplayEvidence, ratingFromEvidence, ratingFromName, ratingName,
+  EASY_MIN_HIDDEN_SHARE,
+  type ItemDemand,
+  type ReplayEvidence,
+  ratingFromEvidence,
+  ratingFromName,
+  ratingName,
 } from '../../../src/domain/replay-rating.ts';
 
 const RUNS = { numRuns: 2000 };
@@ -94,12 +99,19 @@ describe('ratingFromEvidence', () => {
 
   it('never rates worse for the same errors with more hidden, or better for taking longer', () => {
     fc.assert(
-      fc.property(evidenceArb, demandArb, fc.nat({ max: 400 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.nat({ max: 600_000 }), (evidence, demand, extra, share, slower) => {
-        const harder = { hiddenCount: demand.hiddenCount + extra, hiddenShare: Math.max(demand.hiddenShare, share) };
-        expect(ratingFromEvidence(evidence, harder)).toBeGreaterThanOrEqual(ratingFromEvidence(evidence, demand));
-        const later = { ...evidence, durationMs: (evidence.durationMs ?? 0) + slower };
-        expect(ratingFromEvidence(later, demand)).toBeLessThanOrEqual(ratingFromEvidence(evidence, demand));
-      }),
+      fc.property(
+        evidenceArb,
+        demandArb,
+        fc.nat({ max: 400 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.nat({ max: 600_000 }),
+        (evidence, demand, extra, share, slower) => {
+          const harder = { hiddenCount: demand.hiddenCount + extra, hiddenShare: Math.max(demand.hiddenShare, share) };
+          expect(ratingFromEvidence(evidence, harder)).toBeGreaterThanOrEqual(ratingFromEvidence(evidence, demand));
+          const later = { ...evidence, durationMs: (evidence.durationMs ?? 0) + slower };
+          expect(ratingFromEvidence(later, demand)).toBeLessThanOrEqual(ratingFromEvidence(evidence, demand));
+        },
+      ),
       RUNS,
     );
   });

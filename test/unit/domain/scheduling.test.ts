@@ -213,7 +213,12 @@ describe('mapping to and from ts-fsrs', () => {
 });
 
 describe('desired retention', () => {
-  const reviewed = () => review(review(newSchedulingState(new Date('2026-01-01T09:00:00Z')), Rating.Good, new Date('2026-01-01T09:00:00Z')).next, Rating.Good, new Date('2026-01-01T09:10:00Z')).next;
+  const reviewed = () =>
+    review(
+      review(newSchedulingState(new Date('2026-01-01T09:00:00Z')), Rating.Good, new Date('2026-01-01T09:00:00Z')).next,
+      Rating.Good,
+      new Date('2026-01-01T09:10:00Z'),
+    ).next;
 
   it('accepts 0.80–0.97 and refuses anything else', () => {
     expect(fsrsParameters({ desiredRetention: 0.8, weights: null }).request_retention).toBe(0.8);

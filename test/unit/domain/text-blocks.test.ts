@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { BLOCK_ELEMENTS, innermostBlocks, SKIPPED_ELEMENTS } from '../../../src/domain/text-blocks.ts';
 
 /** An element as the rule reads it; `name` tells the tests' elements apart. */
-interface Node { name: string; tagName: string; children: Node[]; skip?: boolean }
+interface Node {
+  name: string;
+  tagName: string;
+  children: Node[];
+  skip?: boolean;
+}
 const el = (name: string, ...children: Node[]): Node => ({ name, tagName: name.split('#')[0]!, children });
 const names = (blocks: Node[]) => blocks.map((block) => block.name);
 const blocksOf = (root: Node) => names(innermostBlocks(root, (node) => node.skip === true));

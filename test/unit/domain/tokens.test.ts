@@ -1,14 +1,7 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import {
-  generateSessionId,
-  generateToken,
-  hashSecret,
-  parseBearer,
-  TOKEN_LENGTH,
-  tokenLooksValid,
-} from '../../../src/domain/tokens.ts';
+import { generateSessionId, generateToken, hashSecret, parseBearer, TOKEN_LENGTH, tokenLooksValid } from '../../../src/domain/tokens.ts';
 import { TOKEN_PREFIX } from '../../../src/domain/limits.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

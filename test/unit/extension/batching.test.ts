@@ -33,7 +33,15 @@ describe('takeBatch', () => {
 describe('batchRequest', () => {
   it('derives the request_id from the content: the same batch is the same request, any change a new one', async () => {
     const first = await batchRequest(['Hello', 'World'], languages);
-    expect(first).toEqual({ ...first, target_language: 'fr', source_language: 'auto', items: [{ id: '0', text: 'Hello' }, { id: '1', text: 'World' }] });
+    expect(first).toEqual({
+      ...first,
+      target_language: 'fr',
+      source_language: 'auto',
+      items: [
+        { id: '0', text: 'Hello' },
+        { id: '1', text: 'World' },
+      ],
+    });
     expect(first.request_id).toMatch(/^lcs-page-[0-9a-f]{64}$/);
     expect((await batchRequest(['Hello', 'World'], languages)).request_id).toBe(first.request_id);
     expect((await batchRequest(['World', 'Hello'], languages)).request_id).not.toBe(first.request_id);

@@ -97,11 +97,13 @@ describe('fake provider over HTTP', () => {
 
   it('waits a random time within a latency range, per request', async () => {
     expect((await control('latency', '{"minMs":60,"maxMs":160}')).status).toBe(200);
-    const waits = await Promise.all(Array.from({ length: 8 }, async () => {
-      const started = performance.now();
-      expect((await complete()).status).toBe(200);
-      return performance.now() - started;
-    }));
+    const waits = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const started = performance.now();
+        expect((await complete()).status).toBe(200);
+        return performance.now() - started;
+      }),
+    );
     for (const ms of waits) expect(ms).toBeGreaterThanOrEqual(55);
     // The drawn waits, not the measured ones: a loaded machine's event loop blurs those.
     const drawn = fake.requests.slice(-8).map((r) => r.latencyMs!);

@@ -8,7 +8,6 @@ import { createModelClient, strictJsonSchema, type ModelClientLogger } from '../
 import { costCeilingUsd, inputTokenBound } from '../../../src/domain/model-budget.ts';
 import { counterValue as metric } from '../../support/metrics.ts';
 
-
 const Translation = z.object({ translation: z.string(), notes: z.array(z.string()) });
 const request = { task: 'translate_test', schema: Translation, system: 'Translate.', input: { text: 'break a leg', lang: 'de' }, maxTokens: 200 };
 
@@ -87,9 +86,20 @@ describe('model client against the fake provider', () => {
       items: z.array(z.object({ id: z.string(), text: z.string(), lang: z.enum(['en', 'de']) })).min(1),
       done: z.boolean(),
     });
-    const input = { items: [{ id: 'a', text: 'one' }, { id: 'b', text: 'two' }] };
+    const input = {
+      items: [
+        { id: 'a', text: 'one' },
+        { id: 'b', text: 'two' },
+      ],
+    };
     const { data } = await createModelClient(config()).complete({ task: 'generic_task', schema, system: 's', input, maxTokens: 500 });
-    expect(data).toEqual({ items: [{ id: 'a', text: 'one', lang: 'en' }, { id: 'b', text: 'two', lang: 'en' }], done: false });
+    expect(data).toEqual({
+      items: [
+        { id: 'a', text: 'one', lang: 'en' },
+        { id: 'b', text: 'two', lang: 'en' },
+      ],
+      done: false,
+    });
   });
 
   it('rejects an answer that is not JSON as provider_output_invalid, without retrying', async () => {

@@ -4,10 +4,18 @@ import { type Dependency, supervise } from '../../../src/platform/supervisor.ts'
 /** A dependency whose death the test decides. */
 function dependency(pid: number) {
   let die!: () => void;
-  const exited = new Promise<void>((resolve) => { die = resolve; });
+  const exited = new Promise<void>((resolve) => {
+    die = resolve;
+  });
   const dep: Dependency & { die(): void; stopped: boolean } = {
-    pid, exited, die, stopped: false,
-    async stop() { dep.stopped = true; die(); },
+    pid,
+    exited,
+    die,
+    stopped: false,
+    async stop() {
+      dep.stopped = true;
+      die();
+    },
   };
   return dep;
 }
@@ -48,7 +56,9 @@ describe('supervise', () => {
   it('gives up after too many failures in a row, so the process can exit for its own supervisor', async () => {
     const giveUp = vi.fn();
     const first = dependency(1);
-    const restart = vi.fn(async () => { throw new Error('port taken'); });
+    const restart = vi.fn(async () => {
+      throw new Error('port taken');
+    });
     supervise({ name: 'thing', first, restart, logger: quiet(), giveUp, policy });
     first.die();
     await vi.waitFor(() => expect(giveUp).toHaveBeenCalledOnce());
@@ -60,7 +70,11 @@ describe('supervise', () => {
     const giveUp = vi.fn();
     const deps = [1, 2, 3, 4, 5].map(dependency);
     let next = 1;
-    const restart = vi.fn(async () => { const dep = deps[next++]!; setTimeout(() => dep.die(), 1); return dep; });
+    const restart = vi.fn(async () => {
+      const dep = deps[next++]!;
+      setTimeout(() => dep.die(), 1);
+      return dep;
+    });
     supervise({ name: 'thing', first: deps[0]!, restart, logger: quiet(), giveUp, policy });
     deps[0]!.die();
     await vi.waitFor(() => expect(giveUp).toHaveBeenCalledOnce());

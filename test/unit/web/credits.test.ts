@@ -3,7 +3,13 @@ import { available, chargedFor, credits, isLow, lastCost, type LedgerEntry } fro
 
 const entry = (kind: string, amount: number, ref: string | null = null): LedgerEntry => ({ kind, amount, ref, createdAt: '2026-11-23T12:00:00Z' });
 // Newest first, as the ledger lists them.
-const ledger = [entry('capture_preparation', -3, 'card-b'), entry('capture_preparation', -1, 'card-b'), entry('work', -7), entry('capture_preparation', -2, 'card-a'), entry('grant', 500)];
+const ledger = [
+  entry('capture_preparation', -3, 'card-b'),
+  entry('capture_preparation', -1, 'card-b'),
+  entry('work', -7),
+  entry('capture_preparation', -2, 'card-a'),
+  entry('grant', 500),
+];
 
 describe('credits as the page shows them', () => {
   it('warns when what is available falls under a tenth of the allowance', () => {

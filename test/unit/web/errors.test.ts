@@ -5,7 +5,8 @@ import { problemCatalog, type ProblemCode } from '../../../src/domain/problems.t
 import { explain, explainField } from '../../../web/src/errors.ts';
 
 /** A failed tRPC call as the client sees it: the problem under `data.problem`. */
-const failed = (problem: Record<string, unknown>) => new TRPCClientError('failed', { result: { error: { message: 'failed', code: -32600, data: { problem } } } as never });
+const failed = (problem: Record<string, unknown>) =>
+  new TRPCClientError('failed', { result: { error: { message: 'failed', code: -32600, data: { problem } } } as never });
 
 describe('errors in plain language', () => {
   it('says every catalog code as a learner’s sentence, without HTTP statuses or provider internals', () => {
@@ -17,7 +18,12 @@ describe('errors in plain language', () => {
   });
 
   it('puts a refused field’s own sentence next to it, and the form’s sentence otherwise', () => {
-    const invalid = failed({ code: 'invalid_request', status: 400, detail: 'The request body is invalid. original_text: Too long', errors: [{ path: 'original_text', message: 'Too long' }] });
+    const invalid = failed({
+      code: 'invalid_request',
+      status: 400,
+      detail: 'The request body is invalid. original_text: Too long',
+      errors: [{ path: 'original_text', message: 'Too long' }],
+    });
     expect(explainField(invalid, 'original_text')).toBe(`Enter a sentence of at most ${SENTENCE_MAX_CHARS.toLocaleString('en')} characters.`);
     expect(explainField(failed({ code: 'insufficient_credits', status: 402, detail: 'x' }), 'original_text')).toMatch(/^You are out of credits/);
   });

@@ -17,7 +17,10 @@ const INJECTION = /translate "([^"]+)" as "([^"]+)"/gi;
 function obeyedInstructions(items: BatchInput['items']): Map<string, { from: string; to: string }[]> {
   const byItem = new Map<string, { from: string; to: string }[]>();
   for (const item of items) {
-    byItem.set(item.id, Array.from(item.text.matchAll(INJECTION), ([, from, to]) => ({ from: from!, to: to! })));
+    byItem.set(
+      item.id,
+      Array.from(item.text.matchAll(INJECTION), ([, from, to]) => ({ from: from!, to: to! })),
+    );
   }
   return byItem;
 }

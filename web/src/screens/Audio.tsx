@@ -52,9 +52,14 @@ export function PlayAudio({ subject, label }: { subject: Subject; label: string 
   return (
     <span className="play">
       <button type="button" className="quiet" onClick={() => void play()} disabled={state !== 'idle'} aria-label={`${words[state]} “${label}”`}>
-        <span aria-hidden="true">▶ </span>{words[state]}
+        <span aria-hidden="true">▶ </span>
+        {words[state]}
       </button>
-      {message && <span className="error-text" role="status">{message}</span>}
+      {message && (
+        <span className="error-text" role="status">
+          {message}
+        </span>
+      )}
     </span>
   );
 }

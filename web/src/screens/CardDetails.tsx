@@ -17,24 +17,33 @@ import { forgetCard, refreshLibrary, STATUS_LABEL, useRetryPreparation } from '.
 export function CardDetails({ account, cardId }: { account: Account; cardId: string }) {
   const notify = useNotify();
   const live = useStatusStream();
-  const detail = useQuery(trpc.library.get.queryOptions({ cardId }, {
-    refetchInterval: (query) => fallbackPoll(pendingIn.card(query.state.data), live),
-  }));
+  const detail = useQuery(
+    trpc.library.get.queryOptions(
+      { cardId },
+      {
+        refetchInterval: (query) => fallbackPoll(pendingIn.card(query.state.data), live),
+      },
+    ),
+  );
   const card = detail.data?.card;
-  const keepMine = useMutation(trpc.library.rejectCorrection.mutationOptions({
-    onSuccess: (result) => {
-      queryClient.setQueryData(trpc.library.get.queryKey({ cardId }), result);
-      void refreshLibrary();
-      notify(`Correction dropped: you practise “${result.card.text}” as you wrote it.`, 'ok');
-    },
-    onError: (error) => notify(explain(error).message, 'error'),
-  }));
+  const keepMine = useMutation(
+    trpc.library.rejectCorrection.mutationOptions({
+      onSuccess: (result) => {
+        queryClient.setQueryData(trpc.library.get.queryKey({ cardId }), result);
+        void refreshLibrary();
+        notify(`Correction dropped: you practise “${result.card.text}” as you wrote it.`, 'ok');
+      },
+      onError: (error) => notify(explain(error).message, 'error'),
+    }),
+  );
   const retry = useRetryPreparation(card ?? ({ cardId } as Parameters<typeof useRetryPreparation>[0]));
 
   if (!card) {
     return (
       <section className="panel" aria-labelledby="card-heading">
-        <h1 id="card-heading" tabIndex={-1}>{detail.isError ? 'Card not found' : 'Loading…'}</h1>
+        <h1 id="card-heading" tabIndex={-1}>
+          {detail.isError ? 'Card not found' : 'Loading…'}
+        </h1>
         {detail.isError && <p>{explain(detail.error).message}</p>}
         <Link to={APP_PATHS.library}>Back to your library</Link>
       </section>
@@ -60,16 +69,26 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
   };
   return (
     <section className="panel card-details" aria-labelledby="card-heading">
-      <p><Link to={APP_PATHS.library}>← Your library</Link></p>
+      <p>
+        <Link to={APP_PATHS.library}>← Your library</Link>
+      </p>
       <div className="card-head">
-        <h1 id="card-heading" tabIndex={-1} lang="en">{title}</h1>
+        <h1 id="card-heading" tabIndex={-1} lang="en">
+          {title}
+        </h1>
         <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
       </div>
       <PlayAudio subject={{ cardId }} label={title} />
-      {e && <p className="translation" lang={account.nativeLanguage ?? undefined}>{e.translation}</p>}
+      {e && (
+        <p className="translation" lang={account.nativeLanguage ?? undefined}>
+          {e.translation}
+        </p>
+      )}
       {e?.correctedText && (
         <div className="correction">
-          <p>You wrote “<span lang="en">{card.text}</span>”. {e.correctionNote ?? ''} Replay and audio use the corrected English.</p>
+          <p>
+            You wrote “<span lang="en">{card.text}</span>”. {e.correctionNote ?? ''} Replay and audio use the corrected English.
+          </p>
           <button type="button" onClick={() => keepMine.mutate({ cardId })} disabled={keepMine.isPending}>
             {keepMine.isPending ? 'Saving…' : 'Keep my text'}
           </button>
@@ -78,27 +97,50 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
       {e && (
         <div className="usage">
           <h2>How to use it</h2>
-          <p><span className="register">{e.usage.register}</span> {e.usage.guidance}</p>
-          {e.usage.examples.length > 0 && <ul className="examples" aria-label="Examples">{e.usage.examples.map((x) => <li key={x} lang="en">{x}</li>)}</ul>}
+          <p>
+            <span className="register">{e.usage.register}</span> {e.usage.guidance}
+          </p>
+          {e.usage.examples.length > 0 && (
+            <ul className="examples" aria-label="Examples">
+              {e.usage.examples.map((x) => (
+                <li key={x} lang="en">
+                  {x}
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       )}
       {e && e.focuses.length > 0 && (
-        <ul className="focuses" aria-label="Learning focuses">{e.focuses.map((f) => <li key={f.kind + f.note}><strong>{f.kind}</strong> {f.note}</li>)}</ul>
+        <ul className="focuses" aria-label="Learning focuses">
+          {e.focuses.map((f) => (
+            <li key={f.kind + f.note}>
+              <strong>{f.kind}</strong> {f.note}
+            </li>
+          ))}
+        </ul>
       )}
       {card.enrichmentStatus === 'pending' && <p className="muted">Translation and usage notes are on their way.</p>}
       {card.enrichmentStatus === 'failed' && <p className="error-text">The preparation could not be completed. Try again.</p>}
       <h2>Practice</h2>
       <p className="muted">
         {card.scheduling.reps === 0 ? 'Not practised yet' : `Practised ${card.scheduling.reps} time${card.scheduling.reps === 1 ? '' : 's'}`}
-        {' · '}due <time dateTime={card.scheduling.due} title={formatDateTime(card.scheduling.due)}>{dueFromNow(card.scheduling.due)}</time>
+        {' · '}due{' '}
+        <time dateTime={card.scheduling.due} title={formatDateTime(card.scheduling.due)}>
+          {dueFromNow(card.scheduling.due)}
+        </time>
         {' · '}captured {formatDay(card.createdAt)}
       </p>
       <ReviewHistory cardId={cardId} />
       <div className="actions">
         {card.enrichmentStatus === 'failed' && (
-          <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>Try again</button>
+          <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>
+            Try again
+          </button>
         )}
-        <button type="button" className="danger" onClick={onDelete} aria-label={`Delete “${card.text}”`}>Delete</button>
+        <button type="button" className="danger" onClick={onDelete} aria-label={`Delete “${card.text}”`}>
+          Delete
+        </button>
       </div>
     </section>
   );
@@ -110,10 +152,19 @@ type Review = inferOutput<typeof trpc.replay.reviews>['items'][number];
 function ReviewHistory({ cardId }: { cardId: string }) {
   const reviews = useQuery(trpc.replay.reviews.queryOptions({ cardId })).data?.items;
   if (!reviews?.length) return null;
-  const evidence = (r: Review) => [
-    r.autoFilled ? 'answer shown' : r.usedHint ? 'with a hint' : r.unaidedErrors ? `${r.unaidedErrors} letter${r.unaidedErrors === 1 ? '' : 's'} wrong first` : 'no mistakes',
-    r.durationMs !== null ? `${Math.round(r.durationMs / 1000)} s` : null,
-  ].filter(Boolean).join(', ');
+  const evidence = (r: Review) =>
+    [
+      r.autoFilled
+        ? 'answer shown'
+        : r.usedHint
+          ? 'with a hint'
+          : r.unaidedErrors
+            ? `${r.unaidedErrors} letter${r.unaidedErrors === 1 ? '' : 's'} wrong first`
+            : 'no mistakes',
+      r.durationMs !== null ? `${Math.round(r.durationMs / 1000)} s` : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
   return (
     <>
       <h3 id="history-title">History</h3>
@@ -121,7 +172,9 @@ function ReviewHistory({ cardId }: { cardId: string }) {
         {reviews.map((r) => (
           <li key={r.reviewedAt}>
             <span className={`rating-word rating-${r.rating}`}>{RATING_WORD[r.rating]}</span>
-            <span className="muted">{formatDateTime(r.reviewedAt)} · {evidence(r)}</span>
+            <span className="muted">
+              {formatDateTime(r.reviewedAt)} · {evidence(r)}
+            </span>
           </li>
         ))}
       </ul>

@@ -29,7 +29,9 @@ export function CreditsBadge() {
   // The name begins with what the badge shows, as voice control expects.
   const shown = `${credits(available(wallet))}${low ? ' · low' : ''}`;
   return (
-    <Link to={APP_PATHS.credits} className={`credits${low ? ' low' : ''}`} aria-label={`${shown}: ${low ? 'running low, ' : ''}see the ledger`}>{shown}</Link>
+    <Link to={APP_PATHS.credits} className={`credits${low ? ' low' : ''}`} aria-label={`${shown}: ${low ? 'running low, ' : ''}see the ledger`}>
+      {shown}
+    </Link>
   );
 }
 
@@ -62,25 +64,40 @@ export function Credits() {
   const entries = ledger.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <section className="panel" aria-labelledby="credits-heading">
-      <h1 id="credits-heading" tabIndex={-1}>Credits</h1>
+      <h1 id="credits-heading" tabIndex={-1}>
+        Credits
+      </h1>
       {w && (
         <>
-          <p className="balance"><strong>{credits(available(w))}</strong> left until {formatDay(w.periodEnd)}
-            {w.held > 0 && <span className="muted"> ({credits(w.held)} held by work in progress)</span>}</p>
+          <p className="balance">
+            <strong>{credits(available(w))}</strong> left until {formatDay(w.periodEnd)}
+            {w.held > 0 && <span className="muted"> ({credits(w.held)} held by work in progress)</span>}
+          </p>
           {isLow(w) && (
-            <p className="warning" role="alert">You are running low. When credits run out, captures are still saved, but preparing them (translation and notes) waits until {formatDay(w.periodEnd)}.</p>
+            <p className="warning" role="alert">
+              You are running low. When credits run out, captures are still saved, but preparing them (translation and notes) waits until{' '}
+              {formatDay(w.periodEnd)}.
+            </p>
           )}
-          <p className="muted">{PLAN_NAME[w.plan]} plan: {credits(w.monthlyAllowance)} every month, from {formatDay(w.periodStart)} to {formatDay(w.periodEnd)}.
-            Unused credits do not carry over. Work done by the language model costs credits (preparing a capture, translations, audio, drafts); Replay and your library are free.</p>
+          <p className="muted">
+            {PLAN_NAME[w.plan]} plan: {credits(w.monthlyAllowance)} every month, from {formatDay(w.periodStart)} to {formatDay(w.periodEnd)}. Unused credits do
+            not carry over. Work done by the language model costs credits (preparing a capture, translations, audio, drafts); Replay and your library are free.
+          </p>
         </>
       )}
       {wallet.isError && <p className="form-error">{explain(wallet.error).message}</p>}
       <h2 id="ledger-title">Ledger</h2>
       {ledger.isError && <p className="form-error">{explain(ledger.error).message}</p>}
       <ul className="ledger" aria-labelledby="ledger-title">
-        {entries.map((entry) => <LedgerLine key={entry.id} entry={entry} />)}
+        {entries.map((entry) => (
+          <LedgerLine key={entry.id} entry={entry} />
+        ))}
       </ul>
-      {ledger.hasNextPage && <button type="button" onClick={() => void ledger.fetchNextPage()} disabled={ledger.isFetchingNextPage}>Older entries</button>}
+      {ledger.hasNextPage && (
+        <button type="button" onClick={() => void ledger.fetchNextPage()} disabled={ledger.isFetchingNextPage}>
+          Older entries
+        </button>
+      )}
     </section>
   );
 }
@@ -90,8 +107,16 @@ function LedgerLine({ entry }: { entry: Entry }) {
   const about = entry.kind === 'capture_preparation' && entry.ref ? <Link to={APP_PATHS.card.replace(':cardId', entry.ref)}>{reason}</Link> : reason;
   return (
     <li>
-      <span className="ledger-what">{about}<time className="ledger-when muted" dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time></span>
-      <span className="ledger-amount" data-sign={entry.amount < 0 ? 'minus' : 'plus'}>{entry.amount > 0 ? '+' : entry.amount < 0 ? '−' : ''}{Math.abs(entry.amount).toLocaleString('en')}</span>
+      <span className="ledger-what">
+        {about}
+        <time className="ledger-when muted" dateTime={entry.createdAt}>
+          {formatDateTime(entry.createdAt)}
+        </time>
+      </span>
+      <span className="ledger-amount" data-sign={entry.amount < 0 ? 'minus' : 'plus'}>
+        {entry.amount > 0 ? '+' : entry.amount < 0 ? '−' : ''}
+        {Math.abs(entry.amount).toLocaleString('en')}
+      </span>
       <span className="ledger-after muted">balance {entry.balanceAfter.toLocaleString('en')}</span>
     </li>
   );

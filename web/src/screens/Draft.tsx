@@ -32,30 +32,71 @@ export function Draft() {
   const result = draft.data;
   return (
     <section className="panel" aria-labelledby="draft-heading">
-      <h1 id="draft-heading" tabIndex={-1}>Draft English</h1>
+      <h1 id="draft-heading" tabIndex={-1}>
+        Draft English
+      </h1>
       <form onSubmit={onSubmit} noValidate aria-busy={draft.isPending}>
         <label htmlFor="draft-prompt">What do you want to say?</label>
-        <textarea id="draft-prompt" name="prompt" ref={prompt} rows={4} aria-describedby="draft-hint draft-error" aria-invalid={error ? true : undefined}
-          placeholder="In any language: e.g. Tell my landlord the heating is broken again." />
-        <p id="draft-hint" className="hint">You get English to use, notes on the choices made, and the expressions of your library it drew on. <CostBefore kind="work" noun="draft" /></p>
-        <p id="draft-error" className="field-error" role="alert">{error}</p>
+        <textarea
+          id="draft-prompt"
+          name="prompt"
+          ref={prompt}
+          rows={4}
+          aria-describedby="draft-hint draft-error"
+          aria-invalid={error ? true : undefined}
+          placeholder="In any language: e.g. Tell my landlord the heating is broken again."
+        />
+        <p id="draft-hint" className="hint">
+          You get English to use, notes on the choices made, and the expressions of your library it drew on. <CostBefore kind="work" noun="draft" />
+        </p>
+        <p id="draft-error" className="field-error" role="alert">
+          {error}
+        </p>
         <SelectField label="Tone" name="tone" defaultValue="neutral">
           <option value="neutral">Neutral</option>
           <option value="formal">Formal</option>
           <option value="casual">Casual</option>
         </SelectField>
-        <label className="check"><input type="checkbox" name="useLibrary" /> Use expressions from my library</label>
-        <div className="actions"><button type="submit" className="primary" disabled={draft.isPending}>{draft.isPending ? 'Drafting…' : 'Draft it'}</button></div>
+        <label className="check">
+          <input type="checkbox" name="useLibrary" /> Use expressions from my library
+        </label>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={draft.isPending}>
+            {draft.isPending ? 'Drafting…' : 'Draft it'}
+          </button>
+        </div>
       </form>
       {result && (
         <div className="draft" role="region" aria-label="Draft">
           <h2>Your English</h2>
-          <p className="draft-english" lang="en">{result.english}</p>
-          {result.notes.length > 0 && <><h3>Notes</h3><ul>{result.notes.map((note) => <li key={note}>{note}</li>)}</ul></>}
-          {result.usedCardIds.length > 0 && (
-            <><h3>From your library</h3><ul>{result.usedCardIds.map((id, i) => <li key={id}><CardName cardId={id} fallback={`Card ${i + 1}`} /></li>)}</ul></>
+          <p className="draft-english" lang="en">
+            {result.english}
+          </p>
+          {result.notes.length > 0 && (
+            <>
+              <h3>Notes</h3>
+              <ul>
+                {result.notes.map((note) => (
+                  <li key={note}>{note}</li>
+                ))}
+              </ul>
+            </>
           )}
-          <p className="muted" role="status">Charged {credits(result.creditsCharged)}.</p>
+          {result.usedCardIds.length > 0 && (
+            <>
+              <h3>From your library</h3>
+              <ul>
+                {result.usedCardIds.map((id, i) => (
+                  <li key={id}>
+                    <CardName cardId={id} fallback={`Card ${i + 1}`} />
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <p className="muted" role="status">
+            Charged {credits(result.creditsCharged)}.
+          </p>
         </div>
       )}
     </section>
@@ -65,5 +106,9 @@ export function Draft() {
 /** A card used by the draft, named by its English, linked to its details. */
 function CardName({ cardId, fallback }: { cardId: string; fallback: string }) {
   const card = useQuery(trpc.library.get.queryOptions({ cardId })).data?.card;
-  return <Link to={cardPath(cardId)} lang="en">{card ? (card.enrichment?.correctedText ?? card.text) : fallback}</Link>;
+  return (
+    <Link to={cardPath(cardId)} lang="en">
+      {card ? (card.enrichment?.correctedText ?? card.text) : fallback}
+    </Link>
+  );
 }

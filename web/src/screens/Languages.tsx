@@ -12,13 +12,15 @@ import { FormError, SelectField, textField } from '../ui.tsx';
 export function LanguageForm({ account, submitLabel, onSaved }: { account: Account; submitLabel: string; onSaved: () => void }) {
   const languages = useQuery(trpc.account.languages.queryOptions(undefined, { staleTime: Infinity }));
   const [message, setMessage] = useState('');
-  const save = useMutation(trpc.account.setLanguages.mutationOptions({
-    onSuccess: (saved) => {
-      queryClient.setQueryData(accountQuery.queryKey, saved);
-      onSaved();
-    },
-    onError: (error) => setMessage(explain(error).message),
-  }));
+  const save = useMutation(
+    trpc.account.setLanguages.mutationOptions({
+      onSuccess: (saved) => {
+        queryClient.setQueryData(accountQuery.queryKey, saved);
+        onSaved();
+      },
+      onError: (error) => setMessage(explain(error).message),
+    }),
+  );
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const nativeLanguage = textField(new FormData(event.currentTarget), 'nativeLanguage');
@@ -32,11 +34,17 @@ export function LanguageForm({ account, submitLabel, onSaved }: { account: Accou
       <p className="muted">You capture English. Translations, notes and Replay prompts are written in your language.</p>
       <SelectField label="My language" name="nativeLanguage" defaultValue={account.nativeLanguage ?? ''} key={choices.length}>
         <option value="">Choose…</option>
-        {choices.map((l) => <option key={l.tag} value={l.tag}>{l.name}</option>)}
+        {choices.map((l) => (
+          <option key={l.tag} value={l.tag}>
+            {l.name}
+          </option>
+        ))}
       </SelectField>
       <FormError message={message} />
       <div className="actions">
-        <button type="submit" className="primary" disabled={save.isPending}>{save.isPending ? 'Saving…' : submitLabel}</button>
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : submitLabel}
+        </button>
       </div>
     </form>
   );

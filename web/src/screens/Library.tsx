@@ -36,11 +36,16 @@ export function Library({ account }: { account: Account }) {
   const [status, setStatus] = useState<{ text: string; tone: string; charged?: string }>({ text: '', tone: '' });
   const lastCaptured = useRef<string | null>(null);
   const captureInput = useRef<HTMLInputElement>(null);
-  const list = useInfiniteQuery(trpc.library.list.infiniteQueryOptions({ limit: PAGE_SIZE, ...(search ? { query: search } : {}) }, {
-    getNextPageParam: (page) => page.nextCursor,
-    // Settled cards are pushed (live-status.ts); polling is the fallback while the stream is down.
-    refetchInterval: (query) => fallbackPoll(pendingIn.cards(query.state.data), live),
-  }));
+  const list = useInfiniteQuery(
+    trpc.library.list.infiniteQueryOptions(
+      { limit: PAGE_SIZE, ...(search ? { query: search } : {}) },
+      {
+        getNextPageParam: (page) => page.nextCursor,
+        // Settled cards are pushed (live-status.ts); polling is the fallback while the stream is down.
+        refetchInterval: (query) => fallbackPoll(pendingIn.cards(query.state.data), live),
+      },
+    ),
+  );
   const deleting = useWaitingDeletes();
   const cards = (list.data?.pages.flatMap((p) => p.items) ?? []).filter((c) => !deleting.has(c.cardId));
 
@@ -56,20 +61,24 @@ export function Library({ account }: { account: Account }) {
     if (!captured || captured.enrichmentStatus === 'pending') return;
     lastCaptured.current = null;
     void refreshForecast();
-    setStatus(captured.enrichmentStatus === 'ready'
-      ? { text: `“${captured.text}” is ready: ${captured.enrichment?.translation ?? ''}.`, tone: 'ok', charged: captured.cardId }
-      : { text: `“${captured.text}” is saved, but its preparation failed. Try again from its line below.`, tone: 'error' });
+    setStatus(
+      captured.enrichmentStatus === 'ready'
+        ? { text: `“${captured.text}” is ready: ${captured.enrichment?.translation ?? ''}.`, tone: 'ok', charged: captured.cardId }
+        : { text: `“${captured.text}” is saved, but its preparation failed. Try again from its line below.`, tone: 'error' },
+    );
   }, [captured]);
 
-  const capture = useMutation(trpc.library.capture.mutationOptions({
-    onSuccess: ({ card, reused }) => {
-      captureInput.current!.value = '';
-      lastCaptured.current = reused ? null : card.cardId;
-      setStatus(reused ? { text: `“${card.text}” is already in your library.`, tone: 'ok' } : { text: `Saved “${card.text}”, preparing…`, tone: '' });
-      void refreshLibrary();
-    },
-    onError: (error) => setStatus({ text: explainField(error, 'text'), tone: 'error' }),
-  }));
+  const capture = useMutation(
+    trpc.library.capture.mutationOptions({
+      onSuccess: ({ card, reused }) => {
+        captureInput.current!.value = '';
+        lastCaptured.current = reused ? null : card.cardId;
+        setStatus(reused ? { text: `“${card.text}” is already in your library.`, tone: 'ok' } : { text: `Saved “${card.text}”, preparing…`, tone: '' });
+        void refreshLibrary();
+      },
+      onError: (error) => setStatus({ text: explainField(error, 'text'), tone: 'error' }),
+    }),
+  );
 
   const onCapture = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -86,21 +95,43 @@ export function Library({ account }: { account: Account }) {
   const empty = search ? `Nothing in your library matches “${search}”.` : 'Your library is empty: capture your first expression above.';
   return (
     <section className="panel" aria-labelledby="library-heading">
-      <h1 id="library-heading" className="visually-hidden" tabIndex={-1}>Library</h1>
+      <h1 id="library-heading" className="visually-hidden" tabIndex={-1}>
+        Library
+      </h1>
       <form className="capture" onSubmit={onCapture} noValidate aria-busy={capture.isPending}>
-        <label htmlFor="capture-text" className="capture-label">Capture an English expression</label>
+        <label htmlFor="capture-text" className="capture-label">
+          Capture an English expression
+        </label>
         <div className="row">
-          <input id="capture-text" ref={captureInput} name="text" maxLength={CAPTURE_TEXT_MAX} autoComplete="off" spellCheck placeholder="e.g. break a leg" aria-describedby="capture-cost capture-status" />
-          <button type="submit" className="primary" disabled={capture.isPending}>{capture.isPending ? 'Saving…' : 'Save'}</button>
+          <input
+            id="capture-text"
+            ref={captureInput}
+            name="text"
+            maxLength={CAPTURE_TEXT_MAX}
+            autoComplete="off"
+            spellCheck
+            placeholder="e.g. break a leg"
+            aria-describedby="capture-cost capture-status"
+          />
+          <button type="submit" className="primary" disabled={capture.isPending}>
+            {capture.isPending ? 'Saving…' : 'Save'}
+          </button>
         </div>
-        <p id="capture-cost" className="hint">Saving is free; preparing it with the language model (translation, notes) costs credits. <CostBefore kind="capture_preparation" noun="capture" /></p>
-        <p id="capture-status" className="status" data-tone={status.tone} role="status" aria-live="polite">{status.text}{status.charged && <CostAfter refId={status.charged} />}</p>
+        <p id="capture-cost" className="hint">
+          Saving is free; preparing it with the language model (translation, notes) costs credits. <CostBefore kind="capture_preparation" noun="capture" />
+        </p>
+        <p id="capture-status" className="status" data-tone={status.tone} role="status" aria-live="polite">
+          {status.text}
+          {status.charged && <CostAfter refId={status.charged} />}
+        </p>
       </form>
 
       <div className="library-head">
         <h2 id="library-title">Your library</h2>
         <form role="search" className="row search" aria-label="Library" onSubmit={onSearch} key={search}>
-          <label htmlFor="search-input" className="visually-hidden">Search your library</label>
+          <label htmlFor="search-input" className="visually-hidden">
+            Search your library
+          </label>
           <input id="search-input" type="search" name="q" maxLength={CAPTURE_TEXT_MAX} defaultValue={search} placeholder="Search text or translation" />
           <button type="submit">Search</button>
         </form>
@@ -109,9 +140,15 @@ export function Library({ account }: { account: Account }) {
         {list.isPending ? 'Loading your library…' : list.isError ? explain(list.error).message : cards.length === 0 ? empty : ''}
       </p>
       <ul className="cards compact" aria-labelledby="library-title">
-        {cards.map((card) => <CardLine key={card.cardId} card={card} lang={account.nativeLanguage ?? undefined} />)}
+        {cards.map((card) => (
+          <CardLine key={card.cardId} card={card} lang={account.nativeLanguage ?? undefined} />
+        ))}
       </ul>
-      {list.hasNextPage && <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>More</button>}
+      {list.hasNextPage && (
+        <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+          More
+        </button>
+      )}
     </section>
   );
 }
@@ -124,12 +161,20 @@ function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
       <article className="card-line" aria-label={title}>
         <span className="card-words">
           {/* The link's name begins with the text it shows, as voice control expects; "details" says where it goes. */}
-          <Link to={cardPath(card.cardId)} className="card-link" aria-label={`${title}: details`} lang="en">{title}</Link>
-          {card.enrichment && <span className="translation" lang={lang}>{card.enrichment.translation}</span>}
+          <Link to={cardPath(card.cardId)} className="card-link" aria-label={`${title}: details`} lang="en">
+            {title}
+          </Link>
+          {card.enrichment && (
+            <span className="translation" lang={lang}>
+              {card.enrichment.translation}
+            </span>
+          )}
         </span>
         <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
         {card.enrichmentStatus === 'failed' && (
-          <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>Try again</button>
+          <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>
+            Try again
+          </button>
         )}
       </article>
     </li>

@@ -69,15 +69,22 @@ export function Replay({ account }: { account: Account }) {
   });
   const outcome = session?.outcomes[session.index] ?? null;
   // A rating taken back: the item is open again (same mask) and its schedule as before.
-  const undo = useMutation(trpc.replay.undo.mutationOptions({
-    onSuccess: ({ item }) => {
-      if (!session) return;
-      setSession({ ...session, items: session.items.map((it, i) => (i === session.index ? item : it)), outcomes: session.outcomes.slice(0, session.index), tries: session.tries + 1 });
-      void refreshCard(item.cardId);
-      void refreshForecast();
-    },
-    onError: (error) => setStartMessage(explain(error).message),
-  }));
+  const undo = useMutation(
+    trpc.replay.undo.mutationOptions({
+      onSuccess: ({ item }) => {
+        if (!session) return;
+        setSession({
+          ...session,
+          items: session.items.map((it, i) => (i === session.index ? item : it)),
+          outcomes: session.outcomes.slice(0, session.index),
+          tries: session.tries + 1,
+        });
+        void refreshCard(item.cardId);
+        void refreshForecast();
+      },
+      onError: (error) => setStartMessage(explain(error).message),
+    }),
+  );
 
   const onStart = (count: Count) => {
     setStartMessage('');
@@ -101,16 +108,33 @@ export function Replay({ account }: { account: Account }) {
   };
 
   let body;
-  if (session && outcome) body = <Feedback outcome={outcome} last={session.index === session.items.length - 1} lang={account.nativeLanguage} onNext={next}
-    onUndo={() => undo.mutate({ itemId: outcome.result.itemId })} undoing={undo.isPending} />;
+  if (session && outcome)
+    body = (
+      <Feedback
+        outcome={outcome}
+        last={session.index === session.items.length - 1}
+        lang={account.nativeLanguage}
+        onNext={next}
+        onUndo={() => undo.mutate({ itemId: outcome.result.itemId })}
+        undoing={undo.isPending}
+      />
+    );
   else if (session) {
-    body = <ItemForm key={`${session.items[session.index]!.itemId}/${session.tries}`} item={session.items[session.index]!} lang={account.nativeLanguage}
-      progress={`Item ${session.index + 1} of ${session.items.length}${session.resumed ? ' (resumed session)' : ''}`}
-      onDone={record} />;
+    body = (
+      <ItemForm
+        key={`${session.items[session.index]!.itemId}/${session.tries}`}
+        item={session.items[session.index]!}
+        lang={account.nativeLanguage}
+        progress={`Item ${session.index + 1} of ${session.items.length}${session.resumed ? ' (resumed session)' : ''}`}
+        onDone={record}
+      />
+    );
   } else body = <ReplayOverview outcomes={finished} message={startMessage} starting={open.isPending} onStart={onStart} />;
   return (
     <section className="panel" aria-labelledby="replay-heading">
-      <h1 id="replay-heading" tabIndex={-1}>Replay</h1>
+      <h1 id="replay-heading" tabIndex={-1}>
+        Replay
+      </h1>
       {body}
     </section>
   );
@@ -134,9 +158,12 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
 
   const complete = useMutation({
     // durationMs: from showing the item to answering; a fluent recall may rate easy, a slow one good.
-    mutationFn: () => trpcClient.replay.complete.mutate({
-      itemId: item.itemId, ...evidence.current, durationMs: Math.min(Math.round(performance.now() - shownAt.current), REPLAY_DURATION_MAX_MS),
-    }),
+    mutationFn: () =>
+      trpcClient.replay.complete.mutate({
+        itemId: item.itemId,
+        ...evidence.current,
+        durationMs: Math.min(Math.round(performance.now() - shownAt.current), REPLAY_DURATION_MAX_MS),
+      }),
     onSuccess: (result) => onDone({ result, firstTry: firstTry.current }),
     onError: (error) => {
       const explained = explain(error, { not_found: 'This expression was deleted meanwhile; moving on.' });
@@ -172,7 +199,7 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
     const wrong = hidden.map((expected, i) => !same(values[i]!.trim(), expected));
     if (!wrong.includes(true)) return complete.mutate();
     let run = -1;
-    firstTry.current ??= segments.map((seg) => ('shown' in seg ? seg.shown : (values[(run += 1)]!.trim() || '_'.repeat(codePoints(seg.hidden).length)))).join('');
+    firstTry.current ??= segments.map((seg) => ('shown' in seg ? seg.shown : values[(run += 1)]!.trim() || '_'.repeat(codePoints(seg.hidden).length))).join('');
     evidence.current.unaidedErrors += hidden.reduce((sum, expected, i) => sum + (wrong[i] ? mistakes(values[i]!, expected) : 0), 0);
     setInvalid(wrong);
     inputs.current[wrong.indexOf(true)]?.focus();
@@ -186,55 +213,128 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
     <form className="replay-item" onSubmit={onCheck} noValidate aria-busy={complete.isPending}>
       <p className="progress muted">{progress}</p>
       <p className="prompt-label">Say it in English:</p>
-      <blockquote className="prompt" lang={lang ?? undefined}>{item.prompt}</blockquote>
+      <blockquote className="prompt" lang={lang ?? undefined}>
+        {item.prompt}
+      </blockquote>
       <fieldset>
         <legend>Fill in the missing letters</legend>
         <p className="visually-hidden">Pattern: {pattern}</p>
         <p className="masked" lang="en">
           {segments.map((segment, k) => {
-            if ('shown' in segment) return <span key={k} className="shown" aria-hidden="true">{segment.shown}</span>;
+            if ('shown' in segment)
+              return (
+                <span key={k} className="shown" aria-hidden="true">
+                  {segment.shown}
+                </span>
+              );
             const i = (run += 1);
             const length = codePoints(segment.hidden).length;
             return (
-              <input key={k} ref={(el) => { inputs.current[i] = el; }} type="text" autoComplete="off" autoCapitalize="off" spellCheck={false}
-                maxLength={length} value={values[i]} aria-invalid={invalid[i] || undefined} className="slots" style={{ '--letters': length } as CSSProperties}
+              <input
+                key={k}
+                ref={(el) => {
+                  inputs.current[i] = el;
+                }}
+                type="text"
+                autoComplete="off"
+                autoCapitalize="off"
+                spellCheck={false}
+                maxLength={length}
+                value={values[i]}
+                aria-invalid={invalid[i] || undefined}
+                className="slots"
+                style={{ '--letters': length } as CSSProperties}
                 aria-label={`Missing letters ${i + 1} of ${hidden.length} (${length} letter${length === 1 ? '' : 's'})`}
                 onChange={(event) => setValue(i, event.target.value)}
                 onKeyDown={(event) => {
-                  if (event.key === 'Backspace' && values[i] === '' && i > 0) { event.preventDefault(); inputs.current[i - 1]?.focus(); }
-                }} />
+                  if (event.key === 'Backspace' && values[i] === '' && i > 0) {
+                    event.preventDefault();
+                    inputs.current[i - 1]?.focus();
+                  }
+                }}
+              />
             );
           })}
         </p>
       </fieldset>
-      <p className="status" role="status" aria-live="polite">{status}</p>
+      <p className="status" role="status" aria-live="polite">
+        {status}
+      </p>
       <div className="actions">
-        <button type="submit" className="primary" disabled={complete.isPending}>Check</button>
-        <button type="button" onClick={hint}>Hint</button>
-        <button type="button" className="quiet" onClick={showAnswer}>Show answer</button>
+        <button type="submit" className="primary" disabled={complete.isPending}>
+          Check
+        </button>
+        <button type="button" onClick={hint}>
+          Hint
+        </button>
+        <button type="button" className="quiet" onClick={showAnswer}>
+          Show answer
+        </button>
       </div>
     </form>
   );
 }
 
-function Feedback({ outcome: { result, firstTry }, last, lang, onNext, onUndo, undoing }: {
-  outcome: Outcome; last: boolean; lang: string | null; onNext: () => void; onUndo: () => void; undoing: boolean;
+function Feedback({
+  outcome: { result, firstTry },
+  last,
+  lang,
+  onNext,
+  onUndo,
+  undoing,
+}: {
+  outcome: Outcome;
+  last: boolean;
+  lang: string | null;
+  onNext: () => void;
+  onUndo: () => void;
+  undoing: boolean;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const usage = result.feedback.usage;
   return (
     <div className="feedback" role="region" aria-label="Feedback">
-      <h2 ref={heading} tabIndex={-1} className={`rating rating-${result.rating}`}>{RATING_HEADLINE[result.rating]}</h2>
-      <p className="answer" lang="en">{result.feedback.text} <PlayAudio subject={{ cardId: result.cardId }} label={result.feedback.text} /></p>
-      {firstTry && <p className="first-try">Your first try: <span lang="en">{firstTry}</span></p>}
-      <p className="translation" lang={lang ?? undefined}>{result.feedback.translation}</p>
-      <p className="usage"><span className="register">{usage.register}</span> {usage.guidance}</p>
-      {usage.examples.length > 0 && <ul className="examples" aria-label="Examples">{usage.examples.map((x) => <li key={x} lang="en">{x}</li>)}</ul>}
-      <p className="muted">Next review <time dateTime={result.nextReviewAt} title={formatDateTime(result.nextReviewAt)}>{dueFromNow(result.nextReviewAt)}</time>.</p>
+      <h2 ref={heading} tabIndex={-1} className={`rating rating-${result.rating}`}>
+        {RATING_HEADLINE[result.rating]}
+      </h2>
+      <p className="answer" lang="en">
+        {result.feedback.text} <PlayAudio subject={{ cardId: result.cardId }} label={result.feedback.text} />
+      </p>
+      {firstTry && (
+        <p className="first-try">
+          Your first try: <span lang="en">{firstTry}</span>
+        </p>
+      )}
+      <p className="translation" lang={lang ?? undefined}>
+        {result.feedback.translation}
+      </p>
+      <p className="usage">
+        <span className="register">{usage.register}</span> {usage.guidance}
+      </p>
+      {usage.examples.length > 0 && (
+        <ul className="examples" aria-label="Examples">
+          {usage.examples.map((x) => (
+            <li key={x} lang="en">
+              {x}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="muted">
+        Next review{' '}
+        <time dateTime={result.nextReviewAt} title={formatDateTime(result.nextReviewAt)}>
+          {dueFromNow(result.nextReviewAt)}
+        </time>
+        .
+      </p>
       <div className="actions">
-        <button type="button" className="primary" onClick={onNext}>{last ? 'Finish' : 'Next item'}</button>
-        <button type="button" className="quiet" onClick={onUndo} disabled={undoing}>Undo: try it again</button>
+        <button type="button" className="primary" onClick={onNext}>
+          {last ? 'Finish' : 'Next item'}
+        </button>
+        <button type="button" className="quiet" onClick={onUndo} disabled={undoing}>
+          Undo: try it again
+        </button>
       </div>
     </div>
   );

@@ -20,14 +20,16 @@ export function ReplaySettingsForm() {
   const notify = useNotify();
   const [message, setMessage] = useState('');
   const settings = useQuery(trpc.replay.settings.queryOptions());
-  const save = useMutation(trpc.replay.updateSettings.mutationOptions({
-    onSuccess: (saved) => {
-      queryClient.setQueryData(trpc.replay.settings.queryKey(), saved);
-      void refreshForecast();
-      notify('Replay setting saved. It applies from each card’s next review.', 'ok');
-    },
-    onError: (error) => setMessage(explain(error).message),
-  }));
+  const save = useMutation(
+    trpc.replay.updateSettings.mutationOptions({
+      onSuccess: (saved) => {
+        queryClient.setQueryData(trpc.replay.settings.queryKey(), saved);
+        void refreshForecast();
+        notify('Replay setting saved. It applies from each card’s next review.', 'ok');
+      },
+      onError: (error) => setMessage(explain(error).message),
+    }),
+  );
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setMessage('');
@@ -37,11 +39,19 @@ export function ReplaySettingsForm() {
   return (
     <form onSubmit={onSubmit} noValidate>
       <SelectField label="How much to remember" name="desiredRetention" defaultValue={String(settings.data.desiredRetention)}>
-        {RETENTION_CHOICES.map(([value, label]) => <option key={value} value={String(value)}>{label}</option>)}
+        {RETENTION_CHOICES.map(([value, label]) => (
+          <option key={value} value={String(value)}>
+            {label}
+          </option>
+        ))}
       </SelectField>
       <p className="hint">A higher share means more reviews and fewer forgotten expressions.</p>
       <FormError message={message} />
-      <div className="actions"><button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save Replay setting'}</button></div>
+      <div className="actions">
+        <button type="submit" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save Replay setting'}
+        </button>
+      </div>
       <PersonalSchedule schedule={settings.data.personalSchedule} />
     </form>
   );
@@ -52,13 +62,15 @@ type Schedule = inferOutput<typeof trpc.replay.settings>['personalSchedule'];
 /** Where the learner stands with their own FSRS weights, and a way to fit them now once the log allows. */
 function PersonalSchedule({ schedule }: { schedule: Schedule }) {
   const [message, setMessage] = useState('');
-  const optimise = useMutation(trpc.replay.optimise.mutationOptions({
-    onSuccess: () => {
-      // The fit takes seconds in the background; the settings answer carries its result.
-      setTimeout(() => void queryClient.invalidateQueries(trpc.replay.settings.pathFilter()), 3_000);
-    },
-    onError: (error) => setMessage(explain(error).message),
-  }));
+  const optimise = useMutation(
+    trpc.replay.optimise.mutationOptions({
+      onSuccess: () => {
+        // The fit takes seconds in the background; the settings answer carries its result.
+        setTimeout(() => void queryClient.invalidateQueries(trpc.replay.settings.pathFilter()), 3_000);
+      },
+      onError: (error) => setMessage(explain(error).message),
+    }),
+  );
   const { latest, longTermReviews, reviewsNeeded } = schedule;
   const ready = longTermReviews >= reviewsNeeded;
   return (
@@ -66,12 +78,32 @@ function PersonalSchedule({ schedule }: { schedule: Schedule }) {
       <h3 id="personal-schedule">Your own schedule</h3>
       <p className="hint">
         {!latest && !ready && `Replay learns how you remember once you have ${reviewsNeeded} reviews made a day or more apart: you have ${longTermReviews}.`}
-        {latest?.applied && `Replay schedules with weights fitted to your ${latest.logSize} reviews (${new Date(latest.fittedAt).toLocaleDateString()}): they predicted your latest reviews better than the ones before.`}
-        {latest && !latest.applied && `The last fit (${new Date(latest.fittedAt).toLocaleDateString()}) did not predict your latest reviews better, so Replay kept its schedule.`}
+        {latest?.applied &&
+          `Replay schedules with weights fitted to your ${latest.logSize} reviews (${new Date(latest.fittedAt).toLocaleDateString()}): they predicted your latest reviews better than the ones before.`}
+        {latest &&
+          !latest.applied &&
+          `The last fit (${new Date(latest.fittedAt).toLocaleDateString()}) did not predict your latest reviews better, so Replay kept its schedule.`}
         {!latest && ready && 'You have enough reviews for Replay to learn how you remember. It does so every week, or now.'}
       </p>
-      {ready && <div className="actions"><button type="button" onClick={() => { setMessage(''); optimise.mutate(); }} disabled={optimise.isPending}>Fit my schedule now</button></div>}
-      {optimise.isSuccess && <p role="status" className="hint">Fitting your schedule to your reviews: the result shows here in a moment.</p>}
+      {ready && (
+        <div className="actions">
+          <button
+            type="button"
+            onClick={() => {
+              setMessage('');
+              optimise.mutate();
+            }}
+            disabled={optimise.isPending}
+          >
+            Fit my schedule now
+          </button>
+        </div>
+      )}
+      {optimise.isSuccess && (
+        <p role="status" className="hint">
+          Fitting your schedule to your reviews: the result shows here in a moment.
+        </p>
+      )}
       <FormError message={message} />
     </section>
   );

@@ -12,24 +12,37 @@ import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
 import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
 
 type Sentence = inferOutput<typeof trpc.sentences.list>['items'][number];
-interface Line { text: string; state: LineState }
+interface Line {
+  text: string;
+  state: LineState;
+}
 
 const PAGE_SIZE = 20;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const refreshSentences = () => queryClient.invalidateQueries(trpc.sentences.list.pathFilter());
 
 const LINE_WORDS: Record<LineState['kind'], string> = {
-  waiting: 'Waiting', sending: 'Sending…', saved: 'Saved', duplicate: 'Already in your sentences',
-  'no-credits': 'Not sent: out of credits', busy: 'Busy; trying again shortly…', refused: '',
+  waiting: 'Waiting',
+  sending: 'Sending…',
+  saved: 'Saved',
+  duplicate: 'Already in your sentences',
+  'no-credits': 'Not sent: out of credits',
+  busy: 'Busy; trying again shortly…',
+  refused: '',
 };
 const STATUS_WORDS: Record<Sentence['status'], string> = { pending: 'Translating…', translated: 'Translated', failed: 'Translation failed' };
 
 /** One sentence at a time (answered with its translation), or many lines at once in the background. */
 export function Sentences({ account }: { account: Account }) {
   const live = useStatusStream();
-  const list = useQuery(trpc.sentences.list.queryOptions({ page: 1, pageSize: PAGE_SIZE }, {
-    refetchInterval: (query) => fallbackPoll(pendingIn.sentences(query.state.data), live),
-  }));
+  const list = useQuery(
+    trpc.sentences.list.queryOptions(
+      { page: 1, pageSize: PAGE_SIZE },
+      {
+        refetchInterval: (query) => fallbackPoll(pendingIn.sentences(query.state.data), live),
+      },
+    ),
+  );
   const [lines, setLines] = useState<Line[]>([]);
   const [error, setError] = useState('');
   const [single, setSingle] = useState<Sentence | null>(null);
@@ -48,8 +61,8 @@ export function Sentences({ account }: { account: Account }) {
         return 'go-on';
       } catch (failure) {
         const { code } = problemOf(failure);
-        if (code === 'insufficient_credits') return setLine(i, { kind: 'no-credits' }), 'stop';
-        if (code === 'duplicate_sentence') return setLine(i, { kind: 'duplicate' }), 'go-on';
+        if (code === 'insufficient_credits') return (setLine(i, { kind: 'no-credits' }), 'stop');
+        if (code === 'duplicate_sentence') return (setLine(i, { kind: 'duplicate' }), 'go-on');
         if (code === 'rate_limited' && attempt <= BUSY_RETRIES) {
           setLine(i, { kind: 'busy', attempt });
           await pause(busyWaitMs(attempt));
@@ -99,19 +112,39 @@ export function Sentences({ account }: { account: Account }) {
   const translated = lines.filter((line) => line.state.kind === 'saved' && byId.get(line.state.sentenceId)?.status === 'translated').length;
   return (
     <section className="panel" aria-labelledby="sentences-heading">
-      <h1 id="sentences-heading" tabIndex={-1}>Sentences</h1>
+      <h1 id="sentences-heading" tabIndex={-1}>
+        Sentences
+      </h1>
       <form onSubmit={(event) => void onSubmit(event)} noValidate aria-busy={busy}>
         <label htmlFor="sentences-text">Sentences, one per line</label>
-        <textarea id="sentences-text" ref={textarea} rows={4} lang="en" aria-describedby="sentences-hint sentences-error"
-          aria-invalid={error ? true : undefined} placeholder="One sentence is translated at once; many lines are translated in the background." />
-        <p id="sentences-hint" className="hint">Each line is saved with its translation into your language (up to {SENTENCE_MAX_CHARS} characters a line). <CostBefore kind="sentence_translation" noun="sentence" /></p>
-        <p id="sentences-error" className="field-error" role="alert">{error}</p>
-        <div className="actions"><button type="submit" className="primary" disabled={busy}>{busy ? 'Sending…' : 'Translate and save'}</button></div>
+        <textarea
+          id="sentences-text"
+          ref={textarea}
+          rows={4}
+          lang="en"
+          aria-describedby="sentences-hint sentences-error"
+          aria-invalid={error ? true : undefined}
+          placeholder="One sentence is translated at once; many lines are translated in the background."
+        />
+        <p id="sentences-hint" className="hint">
+          Each line is saved with its translation into your language (up to {SENTENCE_MAX_CHARS} characters a line).{' '}
+          <CostBefore kind="sentence_translation" noun="sentence" />
+        </p>
+        <p id="sentences-error" className="field-error" role="alert">
+          {error}
+        </p>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Sending…' : 'Translate and save'}
+          </button>
+        </div>
       </form>
 
       {single && (
         <div className="result" role="status">
-          <p lang="en"><strong>{single.original_text}</strong></p>
+          <p lang="en">
+            <strong>{single.original_text}</strong>
+          </p>
           <p lang={account.nativeLanguage ?? undefined}>{single.translation ?? STATUS_WORDS[single.status]}</p>
           <CostAfter refId={single.id} />
         </div>
@@ -119,13 +152,19 @@ export function Sentences({ account }: { account: Account }) {
 
       {lines.length > 0 && (
         <div className="upload" role="region" aria-label="Upload">
-          <label htmlFor="upload-progress">Sent {done} of {lines.length} · translated {translated}</label>
+          <label htmlFor="upload-progress">
+            Sent {done} of {lines.length} · translated {translated}
+          </label>
           <progress id="upload-progress" max={lines.length} value={done} />
           <ol className="upload-lines">
             {lines.map((line, i) => {
               const sentence = line.state.kind === 'saved' ? byId.get(line.state.sentenceId) : undefined;
               const words = sentence ? STATUS_WORDS[sentence.status] : line.state.kind === 'refused' ? line.state.message : LINE_WORDS[line.state.kind];
-              return <li key={i} data-state={sentence?.status ?? line.state.kind}><span lang="en">{line.text}</span> <span className="line-state">{words}</span></li>;
+              return (
+                <li key={i} data-state={sentence?.status ?? line.state.kind}>
+                  <span lang="en">{line.text}</span> <span className="line-state">{words}</span>
+                </li>
+              );
             })}
           </ol>
         </div>
@@ -137,13 +176,23 @@ export function Sentences({ account }: { account: Account }) {
       <ul className="sentences" aria-labelledby="sentence-list-title">
         {(list.data?.items ?? []).map((s) => (
           <li key={s.id}>
-            <p lang="en" className="sentence-text">{s.original_text}</p>
-            <p lang={s.native_language} className="translation">{s.translation ?? STATUS_WORDS[s.status]}</p>
-            <p className="muted sentence-foot">{formatDay(s.created_at)} <PlayAudio subject={{ sentenceId: s.id }} label={s.original_text} /></p>
+            <p lang="en" className="sentence-text">
+              {s.original_text}
+            </p>
+            <p lang={s.native_language} className="translation">
+              {s.translation ?? STATUS_WORDS[s.status]}
+            </p>
+            <p className="muted sentence-foot">
+              {formatDay(s.created_at)} <PlayAudio subject={{ sentenceId: s.id }} label={s.original_text} />
+            </p>
           </li>
         ))}
       </ul>
-      {list.data && list.data.total > PAGE_SIZE && <p className="muted">The {PAGE_SIZE} newest of {list.data.total}.</p>}
+      {list.data && list.data.total > PAGE_SIZE && (
+        <p className="muted">
+          The {PAGE_SIZE} newest of {list.data.total}.
+        </p>
+      )}
     </section>
   );
 }

@@ -16,7 +16,12 @@ import { sendWaitingDeletes } from '../pending-deletes.ts';
 type Token = inferOutput<typeof trpc.account.tokens.list>['items'][number];
 type CreatedToken = inferOutput<typeof trpc.account.tokens.create>;
 
-const EXPIRY_CHOICES = [['', 'Never'], ['30', 'In 30 days'], ['90', 'In 90 days'], ['365', 'In a year']] as const;
+const EXPIRY_CHOICES = [
+  ['', 'Never'],
+  ['30', 'In 30 days'],
+  ['90', 'In 90 days'],
+  ['365', 'In a year'],
+] as const;
 
 /** Languages, credits, password, sessions and personal tokens. */
 export function Settings({ account }: { account: Account }) {
@@ -34,20 +39,28 @@ export function Settings({ account }: { account: Account }) {
   });
   return (
     <section className="panel" aria-labelledby="settings-heading">
-      <h1 id="settings-heading" tabIndex={-1}>Settings</h1>
+      <h1 id="settings-heading" tabIndex={-1}>
+        Settings
+      </h1>
       <h2>Language</h2>
       <LanguageForm account={account} submitLabel="Save language" onSaved={() => notify('Language saved.')} />
       <h2>Replay</h2>
       <ReplaySettingsForm />
       <h2>Credits</h2>
-      <p><Link to={APP_PATHS.credits}>Your balance, your plan and the ledger</Link></p>
+      <p>
+        <Link to={APP_PATHS.credits}>Your balance, your plan and the ledger</Link>
+      </p>
       <h2>Password</h2>
       <PasswordForm />
       <h2>Sessions</h2>
       <p className="muted">Signed in on another device you no longer use? End every session of this account. Personal tokens keep working.</p>
-      <button type="button" onClick={() => signOutEverywhere.mutate()} disabled={signOutEverywhere.isPending}>Sign out everywhere</button>
+      <button type="button" onClick={() => signOutEverywhere.mutate()} disabled={signOutEverywhere.isPending}>
+        Sign out everywhere
+      </button>
       <h2 id="tokens-title">API tokens</h2>
-      <p className="muted">Personal tokens let your own tools (a browser extension, a script) use the service: <code>Authorization: Bearer {TOKEN_PREFIX}…</code>.</p>
+      <p className="muted">
+        Personal tokens let your own tools (a browser extension, a script) use the service: <code>Authorization: Bearer {TOKEN_PREFIX}…</code>.
+      </p>
       <Tokens />
     </section>
   );
@@ -62,7 +75,10 @@ function PasswordForm() {
     mutationFn: (input: { currentPassword: string; newPassword: string }) => trpcClient.account.changePassword.mutate({ ...input, revokeTokens: false }),
     onSuccess: ({ sessionsEnded }) => {
       form.current?.reset();
-      notify(`Password changed. ${sessionsEnded > 1 ? `${sessionsEnded - 1} other session${sessionsEnded === 2 ? ' was' : 's were'} signed out.` : ''}`.trim(), 'ok');
+      notify(
+        `Password changed. ${sessionsEnded > 1 ? `${sessionsEnded - 1} other session${sessionsEnded === 2 ? ' was' : 's were'} signed out.` : ''}`.trim(),
+        'ok',
+      );
     },
     onError: (error) => {
       const explained = explain(error);
@@ -86,9 +102,20 @@ function PasswordForm() {
   return (
     <form ref={form} className="password-form" onSubmit={onSubmit} noValidate>
       <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" error={fields.currentPassword} />
-      <Field label="New password" name="newPassword" type="password" autoComplete="new-password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} error={fields.newPassword} />
+      <Field
+        label="New password"
+        name="newPassword"
+        type="password"
+        autoComplete="new-password"
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        error={fields.newPassword}
+      />
       <FormError message={message} />
-      <div className="actions"><button type="submit" disabled={change.isPending}>{change.isPending ? 'Saving…' : 'Change password'}</button></div>
+      <div className="actions">
+        <button type="submit" disabled={change.isPending}>
+          {change.isPending ? 'Saving…' : 'Change password'}
+        </button>
+      </div>
     </form>
   );
 }
@@ -100,17 +127,19 @@ function Tokens() {
   const [nameError, setNameError] = useState('');
   const [message, setMessage] = useState('');
   const refresh = () => queryClient.invalidateQueries(trpc.account.tokens.list.pathFilter());
-  const create = useMutation(trpc.account.tokens.create.mutationOptions({
-    onSuccess: (token) => {
-      setCreated(token);
-      void refresh();
-    },
-    onError: (error) => {
-      const explained = explain(error);
-      setNameError(explained.fields.name ?? '');
-      setMessage(explained.fields.name ? '' : explained.message);
-    },
-  }));
+  const create = useMutation(
+    trpc.account.tokens.create.mutationOptions({
+      onSuccess: (token) => {
+        setCreated(token);
+        void refresh();
+      },
+      onError: (error) => {
+        const explained = explain(error);
+        setNameError(explained.fields.name ?? '');
+        setMessage(explained.fields.name ? '' : explained.message);
+      },
+    }),
+  );
   const revoke = useMutation({
     mutationFn: (token: Token) => trpcClient.account.tokens.revoke.mutate({ id: token.id }),
     onSuccess: (_, token) => {
@@ -134,9 +163,15 @@ function Tokens() {
     <>
       {created && <CreatedTokenView token={created} onDone={() => setCreated(null)} />}
       <ul className="tokens" aria-labelledby="tokens-title">
-        {items.map((token) => <TokenItem key={token.id} token={token} onRevoke={() => {
-          if (window.confirm(`Revoke “${token.name}”? Tools using it stop working at once.`)) revoke.mutate(token);
-        }} />)}
+        {items.map((token) => (
+          <TokenItem
+            key={token.id}
+            token={token}
+            onRevoke={() => {
+              if (window.confirm(`Revoke “${token.name}”? Tools using it stop working at once.`)) revoke.mutate(token);
+            }}
+          />
+        ))}
       </ul>
       {tokens.data && items.length === 0 && <p className="muted">You have no tokens yet.</p>}
       <form className="token-form" onSubmit={onSubmit} noValidate>
@@ -146,9 +181,19 @@ function Tokens() {
           <option value="write">Read and write</option>
           <option value="read">Read only</option>
         </SelectField>
-        <SelectField label="Expires" name="expiry">{EXPIRY_CHOICES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}</SelectField>
+        <SelectField label="Expires" name="expiry">
+          {EXPIRY_CHOICES.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
         <FormError message={message} />
-        <div className="actions"><button type="submit" className="primary" disabled={create.isPending}>{create.isPending ? 'Creating…' : 'Create token'}</button></div>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create token'}
+          </button>
+        </div>
       </form>
     </>
   );
@@ -163,8 +208,15 @@ function TokenItem({ token, onRevoke }: { token: Token; onRevoke: () => void }) 
   ];
   return (
     <li className={token.revokedAt ? 'revoked' : ''}>
-      <span><strong>{token.name}</strong><span className="muted"> · {details.join(' · ')}</span></span>
-      {!token.revokedAt && <button type="button" className="quiet danger" onClick={onRevoke} aria-label={`Revoke token “${token.name}”`}>Revoke</button>}
+      <span>
+        <strong>{token.name}</strong>
+        <span className="muted"> · {details.join(' · ')}</span>
+      </span>
+      {!token.revokedAt && (
+        <button type="button" className="quiet danger" onClick={onRevoke} aria-label={`Revoke token “${token.name}”`}>
+          Revoke
+        </button>
+      )}
     </li>
   );
 }
@@ -184,15 +236,27 @@ function CreatedTokenView({ token, onDone }: { token: CreatedToken; onDone: () =
   };
   return (
     <div className="new-token">
-      <h3 tabIndex={-1} ref={(el) => el?.focus()}>Token “{token.name}” created</h3>
+      <h3 tabIndex={-1} ref={(el) => el?.focus()}>
+        Token “{token.name}” created
+      </h3>
       <p>Copy it now and keep it somewhere safe: it will not be shown again.</p>
-      <label htmlFor="new-token-value" className="visually-hidden">New token</label>
+      <label htmlFor="new-token-value" className="visually-hidden">
+        New token
+      </label>
       <div className="row">
         <input id="new-token-value" ref={secret} readOnly value={token.token} className="secret" spellCheck={false} />
-        <button type="button" onClick={() => void copy()}>Copy</button>
+        <button type="button" onClick={() => void copy()}>
+          Copy
+        </button>
       </div>
-      <span role="status" className="muted">{copyStatus}</span>
-      <div className="actions"><button type="button" className="quiet" onClick={onDone}>Done</button></div>
+      <span role="status" className="muted">
+        {copyStatus}
+      </span>
+      <div className="actions">
+        <button type="button" className="quiet" onClick={onDone}>
+          Done
+        </button>
+      </div>
     </div>
   );
 }

@@ -42,12 +42,21 @@ export function SignIn({ mode }: { mode: 'login' | 'signup' }) {
 
   return (
     <section className="panel narrow" aria-labelledby="auth-title">
-      <h1 id="auth-title" tabIndex={-1}>{signUp ? 'Create your account' : 'Sign in'}</h1>
+      <h1 id="auth-title" tabIndex={-1}>
+        {signUp ? 'Create your account' : 'Sign in'}
+      </h1>
       <p className="lead">Keep the English you meet, and practise it until it is yours.</p>
       <form onSubmit={onSubmit} noValidate>
         <Field label="Email" name="email" type="email" autoComplete="email" required error={fields.email} />
-        <Field label="Password" name="password" type="password" autoComplete={signUp ? 'new-password' : 'current-password'} required
-          hint={signUp ? `At least ${PASSWORD_MIN_LENGTH} characters.` : undefined} error={fields.password} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete={signUp ? 'new-password' : 'current-password'}
+          required
+          hint={signUp ? `At least ${PASSWORD_MIN_LENGTH} characters.` : undefined}
+          error={fields.password}
+        />
         <FormError message={message} />
         <div className="actions">
           <button type="submit" className="primary" disabled={submit.isPending}>

@@ -15,7 +15,11 @@ const { maxItems: MAX_ITEMS, maxTotalCodePoints: MAX_CHARS } = PAGE_TRANSLATION_
 type Translated = inferOutput<typeof trpc.pageTranslation.translate>;
 
 /** The paragraphs of a paste: separated by blank lines, inner line breaks kept as spaces. */
-const paragraphsOf = (text: string) => text.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
+const paragraphsOf = (text: string) =>
+  text
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
 
 /** Page translation, as the extension does it: paste text, read it bilingual, paragraph by paragraph. */
 export function Translate({ account }: { account: Account }) {
@@ -23,10 +27,13 @@ export function Translate({ account }: { account: Account }) {
   const [error, setError] = useState('');
   const [sent, setSent] = useState<string[]>([]);
   const translate = useMutation({
-    mutationFn: (paragraphs: string[]) => trpcClient.pageTranslation.translate.mutate({
-      request_id: crypto.randomUUID(), target_language: account.nativeLanguage!, source_language: 'auto',
-      items: paragraphs.map((text, i) => ({ id: String(i), text })),
-    }),
+    mutationFn: (paragraphs: string[]) =>
+      trpcClient.pageTranslation.translate.mutate({
+        request_id: crypto.randomUUID(),
+        target_language: account.nativeLanguage!,
+        source_language: 'auto',
+        items: paragraphs.map((text, i) => ({ id: String(i), text })),
+      }),
     onSuccess: () => void refreshCredits(),
     onError: (failure) => setError(explainField(failure, 'items')),
   });
@@ -55,21 +62,41 @@ export function Translate({ account }: { account: Account }) {
     const paragraphs = paragraphsOf(textarea.current!.value);
     if (paragraphs.length === 0) return setError('Paste some text first.');
     if (paragraphs.length > MAX_ITEMS) return setError(`That is ${paragraphs.length} paragraphs; at most ${MAX_ITEMS} go at once.`);
-    if (Array.from(paragraphs.join('')).length > MAX_CHARS) return setError(`That is more than ${MAX_CHARS.toLocaleString('en')} characters; translate it in parts.`);
+    if (Array.from(paragraphs.join('')).length > MAX_CHARS)
+      return setError(`That is more than ${MAX_CHARS.toLocaleString('en')} characters; translate it in parts.`);
     setError('');
     setSent(paragraphs);
     translate.mutate(paragraphs);
   };
   return (
     <section className="panel" aria-labelledby="translate-heading">
-      <h1 id="translate-heading" tabIndex={-1}>Translate a page</h1>
+      <h1 id="translate-heading" tabIndex={-1}>
+        Translate a page
+      </h1>
       <form onSubmit={onSubmit} noValidate aria-busy={translate.isPending}>
         <label htmlFor="translate-text">Text to read bilingual</label>
-        <textarea id="translate-text" ref={textarea} rows={6} aria-describedby="translate-hint translate-error" aria-invalid={error ? true : undefined}
-          placeholder="Paste an article or a page; blank lines separate paragraphs." onPaste={onPaste} onDrop={(event) => void onDrop(event)} />
-        <p id="translate-hint" className="hint">Each paragraph is shown with its translation, as the browser extension shows a page. Paste or drop part of a web page (or an .html file) and its paragraphs, headings and list items are taken as text. <CostBefore kind="page_translation" noun="page translation" /></p>
-        <p id="translate-error" className="field-error" role="alert">{error}</p>
-        <div className="actions"><button type="submit" className="primary" disabled={translate.isPending}>{translate.isPending ? 'Translating…' : 'Translate'}</button></div>
+        <textarea
+          id="translate-text"
+          ref={textarea}
+          rows={6}
+          aria-describedby="translate-hint translate-error"
+          aria-invalid={error ? true : undefined}
+          placeholder="Paste an article or a page; blank lines separate paragraphs."
+          onPaste={onPaste}
+          onDrop={(event) => void onDrop(event)}
+        />
+        <p id="translate-hint" className="hint">
+          Each paragraph is shown with its translation, as the browser extension shows a page. Paste or drop part of a web page (or an .html file) and its
+          paragraphs, headings and list items are taken as text. <CostBefore kind="page_translation" noun="page translation" />
+        </p>
+        <p id="translate-error" className="field-error" role="alert">
+          {error}
+        </p>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={translate.isPending}>
+            {translate.isPending ? 'Translating…' : 'Translate'}
+          </button>
+        </div>
       </form>
       {translate.data && <Bilingual sent={sent} translated={translate.data} lang={account.nativeLanguage ?? undefined} />}
     </section>
@@ -79,11 +106,15 @@ export function Translate({ account }: { account: Account }) {
 function Bilingual({ sent, translated, lang }: { sent: string[]; translated: Translated; lang: string | undefined }) {
   return (
     <div className="bilingual" role="region" aria-label="Bilingual text">
-      <p className="muted" role="status">{translated.replayed ? 'Already translated: nothing charged.' : `Charged ${credits(translated.credits_charged)}.`}</p>
+      <p className="muted" role="status">
+        {translated.replayed ? 'Already translated: nothing charged.' : `Charged ${credits(translated.credits_charged)}.`}
+      </p>
       {translated.items.map((item) => (
         <div key={item.id} className="pair">
           <p lang={item.detected_source_language === 'und' ? undefined : item.detected_source_language}>{sent[Number(item.id)]}</p>
-          <p lang={lang} className="translation">{item.text}</p>
+          <p lang={lang} className="translation">
+            {item.text}
+          </p>
         </div>
       ))}
     </div>

@@ -37,7 +37,9 @@ function runEspeak(command: string, text: string, signal?: AbortSignal): Promise
       if (bytes.length === 0) return reject(new SpeechError('espeak-ng produced no audio', true));
       resolve({ bytes: withWavSizes(bytes), contentType: 'audio/wav' });
     });
-    child.stdin.on('error', () => { /* reported through 'close' */ });
+    child.stdin.on('error', () => {
+      /* reported through 'close' */
+    });
     child.stdin.end(text);
   });
 }

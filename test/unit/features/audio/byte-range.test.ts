@@ -37,9 +37,16 @@ describe('decideRange', () => {
 
 describe('byteChunks', () => {
   it('covers the range in consecutive pieces of at most the chunk size', () => {
-    expect(byteChunks({ start: 0, end: 9 }, 4)).toEqual([{ start: 0, end: 3 }, { start: 4, end: 7 }, { start: 8, end: 9 }]);
+    expect(byteChunks({ start: 0, end: 9 }, 4)).toEqual([
+      { start: 0, end: 3 },
+      { start: 4, end: 7 },
+      { start: 8, end: 9 },
+    ]);
     expect(byteChunks({ start: 5, end: 5 }, 4)).toEqual([{ start: 5, end: 5 }]);
     expect(byteChunks({ start: 3, end: 10 }, 8)).toEqual([{ start: 3, end: 10 }]);
-    expect(byteChunks({ start: 3, end: 11 }, 8)).toEqual([{ start: 3, end: 10 }, { start: 11, end: 11 }]);
+    expect(byteChunks({ start: 3, end: 11 }, 8)).toEqual([
+      { start: 3, end: 10 },
+      { start: 11, end: 11 },
+    ]);
   });
 });

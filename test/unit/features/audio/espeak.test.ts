@@ -2,7 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createEspeakEngine } from '../../../../src/features/audio/speech/espeak.ts';
 
-const installed = (() => { try { execFileSync('espeak-ng', ['--version'], { stdio: 'ignore' }); return true; } catch { return false; } })();
+const installed = (() => {
+  try {
+    execFileSync('espeak-ng', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 describe.skipIf(!installed)('espeak-ng engine', () => {
   it('speaks text given on stdin, including text that looks like options or shell', async () => {

@@ -13,8 +13,12 @@ describe('audioKey', () => {
   });
   it('keeps case, punctuation, engine, voice and model apart', () => {
     const keys = new Set([
-      audioKey(base), audioKey({ ...base, text: 'break a leg!' }), audioKey({ ...base, text: 'Break a leg?' }),
-      audioKey({ ...base, engine: 'espeak-ng' }), audioKey({ ...base, voice: 'nova' }), audioKey({ ...base, model: 'tts-2' }),
+      audioKey(base),
+      audioKey({ ...base, text: 'break a leg!' }),
+      audioKey({ ...base, text: 'Break a leg?' }),
+      audioKey({ ...base, engine: 'espeak-ng' }),
+      audioKey({ ...base, voice: 'nova' }),
+      audioKey({ ...base, model: 'tts-2' }),
     ]);
     expect(keys.size).toBe(6);
   });
@@ -52,13 +56,18 @@ describe('withWavSizes', () => {
 
 describe('OpenAI-compatible engine', () => {
   const config = { baseUrl: 'http://speech.test/v1/', apiKey: 'k', model: 'm', voice: 'v', costPerMillionCharsUsd: '15' };
-  const fakeFetch = (status: number, body = 'audio', contentType = 'audio/mpeg'): typeof fetch =>
-    async () => new Response(body, { status, headers: { 'content-type': contentType } });
+  const fakeFetch =
+    (status: number, body = 'audio', contentType = 'audio/mpeg'): typeof fetch =>
+    async () =>
+      new Response(body, { status, headers: { 'content-type': contentType } });
 
   it('posts the OpenAI speech request and returns the bytes', async () => {
     let seen: { url: string; init: RequestInit } | undefined;
     const engine = createOpenAiSpeechEngine(config, {
-      fetch: (async (url: string, init: RequestInit) => { seen = { url, init }; return new Response('mp3!', { headers: { 'content-type': 'audio/mpeg' } }); }) as typeof fetch,
+      fetch: (async (url: string, init: RequestInit) => {
+        seen = { url, init };
+        return new Response('mp3!', { headers: { 'content-type': 'audio/mpeg' } });
+      }) as typeof fetch,
     });
     const audio = await engine.synthesise('hello');
     expect(audio).toEqual({ bytes: Buffer.from('mp3!'), contentType: 'audio/mpeg' });
@@ -67,7 +76,13 @@ describe('OpenAI-compatible engine', () => {
     expect((seen!.init.headers as Record<string, string>).authorization).toBe('Bearer k');
   });
 
-  it.each([[500, true], [503, true], [429, true], [400, false], [401, false]])('HTTP %i → SpeechError retryable=%s, without the text', async (status, retryable) => {
+  it.each([
+    [500, true],
+    [503, true],
+    [429, true],
+    [400, false],
+    [401, false],
+  ])('HTTP %i → SpeechError retryable=%s, without the text', async (status, retryable) => {
     const engine = createOpenAiSpeechEngine(config, { fetch: fakeFetch(status, '{"error":"secret text echoed"}', 'application/json') });
     const error = await engine.synthesise('secret text').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpeechError);
@@ -76,7 +91,11 @@ describe('OpenAI-compatible engine', () => {
   });
 
   it('treats a network failure as retryable', async () => {
-    const engine = createOpenAiSpeechEngine(config, { fetch: async () => { throw new TypeError('fetch failed'); } });
+    const engine = createOpenAiSpeechEngine(config, {
+      fetch: async () => {
+        throw new TypeError('fetch failed');
+      },
+    });
     await expect(engine.synthesise('x')).rejects.toMatchObject({ retryable: true });
   });
 

@@ -1,10 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { ankiHeader, ankiRow, cardFields, delimitedField, delimitedRow, type ExportCard, reviewFields } from '../../../../src/features/library/export-format.ts';
+import {
+  ankiHeader,
+  ankiRow,
+  cardFields,
+  delimitedField,
+  delimitedRow,
+  type ExportCard,
+  reviewFields,
+} from '../../../../src/features/library/export-format.ts';
 
 const card: ExportCard = {
-  cardId: '7c9e6679-7425-40de-944b-e07fc1f90ae7', text: 'say "cheese"', correctedText: null, translation: 'dis « ouistiti »',
-  guidance: 'For photos.\tCasual.', examples: ['Everyone, say "cheese"!', 'שלום 😀'], focuses: [{ kind: 'meaning', note: 'smile' }],
-  createdAt: new Date('2026-01-02T03:04:05.006Z'), due: null, reps: null, lapses: null, stability: null,
+  cardId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  text: 'say "cheese"',
+  correctedText: null,
+  translation: 'dis « ouistiti »',
+  guidance: 'For photos.\tCasual.',
+  examples: ['Everyone, say "cheese"!', 'שלום 😀'],
+  focuses: [{ kind: 'meaning', note: 'smile' }],
+  createdAt: new Date('2026-01-02T03:04:05.006Z'),
+  due: null,
+  reps: null,
+  lapses: null,
+  stability: null,
 };
 
 describe('RFC 4180 fields', () => {
@@ -22,19 +39,44 @@ describe('RFC 4180 fields', () => {
     expect(delimitedRow(['a', 'b,c'], ',')).toBe('a,"b,c"\r\n');
   });
   it('lays a card out in the documented columns', () => {
-    expect(cardFields(card)).toEqual([card.cardId, 'say "cheese"', '', 'dis « ouistiti »', 'For photos.\tCasual.', 'Everyone, say "cheese"!\nשלום 😀', 'meaning: smile', '2026-01-02T03:04:05.006Z', '', '', '', '']);
+    expect(cardFields(card)).toEqual([
+      card.cardId,
+      'say "cheese"',
+      '',
+      'dis « ouistiti »',
+      'For photos.\tCasual.',
+      'Everyone, say "cheese"!\nשלום 😀',
+      'meaning: smile',
+      '2026-01-02T03:04:05.006Z',
+      '',
+      '',
+      '',
+      '',
+    ]);
   });
 });
 
 describe('Anki import text', () => {
   it('starts with the header lines Anki reads', () => {
-    expect(ankiHeader().split('\n')).toEqual(['#separator:tab', '#html:true', '#notetype:Basic', '#deck:Language Capture', '#columns:guid\tFront\tBack', '#guid column:1', '']);
+    expect(ankiHeader().split('\n')).toEqual([
+      '#separator:tab',
+      '#html:true',
+      '#notetype:Basic',
+      '#deck:Language Capture',
+      '#columns:guid\tFront\tBack',
+      '#guid column:1',
+      '',
+    ]);
   });
   it('puts the translation in front and the English with usage and examples on the back, escaped as HTML on one line', () => {
     const row = ankiRow(card)!;
     expect(row.endsWith('\n')).toBe(true);
     const fields = row.slice(0, -1).split('\t');
-    expect(fields).toEqual([card.cardId, 'dis « ouistiti »', '<b>say &quot;cheese&quot;</b><br>For photos. Casual.<br><ul><li>Everyone, say &quot;cheese&quot;!</li><li>שלום 😀</li></ul>']);
+    expect(fields).toEqual([
+      card.cardId,
+      'dis « ouistiti »',
+      '<b>say &quot;cheese&quot;</b><br>For photos. Casual.<br><ul><li>Everyone, say &quot;cheese&quot;!</li><li>שלום 😀</li></ul>',
+    ]);
     expect(ankiRow({ ...card, correctedText: 'say <cheese>' })).toContain('<b>say &lt;cheese&gt;</b>');
   });
   it('leaves out a card that is not prepared yet', () => {
@@ -44,7 +86,19 @@ describe('Anki import text', () => {
 
 describe('review log for FSRS optimizers', () => {
   it('gives the time in ms, the rating 1..4 and the state 0..3', () => {
-    expect(reviewFields({ cardId: 'c', reviewedAt: new Date(1_700_000_000_123), rating: 'hard', state: 'relearning', durationMs: null })).toEqual(['c', '1700000000123', '2', '3', '0']);
-    expect(reviewFields({ cardId: 'c', reviewedAt: new Date(1_700_000_000_123), rating: 'good', state: 'review', durationMs: 5400 })).toEqual(['c', '1700000000123', '3', '2', '5400']);
+    expect(reviewFields({ cardId: 'c', reviewedAt: new Date(1_700_000_000_123), rating: 'hard', state: 'relearning', durationMs: null })).toEqual([
+      'c',
+      '1700000000123',
+      '2',
+      '3',
+      '0',
+    ]);
+    expect(reviewFields({ cardId: 'c', reviewedAt: new Date(1_700_000_000_123), rating: 'good', state: 'review', durationMs: 5400 })).toEqual([
+      'c',
+      '1700000000123',
+      '3',
+      '2',
+      '5400',
+    ]);
   });
 });

@@ -5,9 +5,11 @@ import { CAPTURE_TEXT_MAX as MAX } from '../../../../src/domain/limits.ts';
 
 describe('cursor', () => {
   it('round-trips any position', () => {
-    fc.assert(fc.property(fc.date({ min: new Date(0), max: new Date('2999-01-01'), noInvalidDate: true }), fc.uuid(), (createdAt, cardId) => {
-      expect(decodeCursor(encodeCursor({ createdAt, cardId }))).toEqual({ createdAt, cardId });
-    }));
+    fc.assert(
+      fc.property(fc.date({ min: new Date(0), max: new Date('2999-01-01'), noInvalidDate: true }), fc.uuid(), (createdAt, cardId) => {
+        expect(decodeCursor(encodeCursor({ createdAt, cardId }))).toEqual({ createdAt, cardId });
+      }),
+    );
   });
 
   it('reads a position PostgreSQL cannot write (after year 9999) as the last instant it can', () => {
@@ -18,11 +20,13 @@ describe('cursor', () => {
   });
 
   it('is opaque: every string of its documented pattern is a position, nothing else is', () => {
-    fc.assert(fc.property(fc.stringMatching(CURSOR_PATTERN), (cursor) => {
-      const position = decodeCursor(cursor)!;
-      expect(position.createdAt.getTime()).not.toBeNaN();
-      expect(position.cardId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    }));
+    fc.assert(
+      fc.property(fc.stringMatching(CURSOR_PATTERN), (cursor) => {
+        const position = decodeCursor(cursor)!;
+        expect(position.createdAt.getTime()).not.toBeNaN();
+        expect(position.cardId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      }),
+    );
     for (const bad of ['', 'not a cursor', '%%%', 'a'.repeat(31), 'a'.repeat(33), Buffer.from('123.not-a-uuid').toString('base64url')]) {
       expect(decodeCursor(bad), bad).toBeNull();
     }

@@ -66,9 +66,18 @@ describe('finalisePreparation', () => {
   });
 
   it('drops a "correction" identical to the text, without a note, or that rewrites the text', () => {
-    expect(finalisePreparation('break a leg', { ...valid, correctedText: 'break a leg', correctionNote: 'none' })).toMatchObject({ correctedText: null, correctionNote: null });
-    expect(finalisePreparation('i recieve it', { ...valid, correctedText: 'I receive it', correctionNote: null })).toMatchObject({ correctedText: null, correctionNote: null });
-    expect(finalisePreparation('break a leg', { ...valid, correctedText: 'good luck to you', correctionNote: 'Better.' })).toMatchObject({ correctedText: null, correctionNote: null });
+    expect(finalisePreparation('break a leg', { ...valid, correctedText: 'break a leg', correctionNote: 'none' })).toMatchObject({
+      correctedText: null,
+      correctionNote: null,
+    });
+    expect(finalisePreparation('i recieve it', { ...valid, correctedText: 'I receive it', correctionNote: null })).toMatchObject({
+      correctedText: null,
+      correctionNote: null,
+    });
+    expect(finalisePreparation('break a leg', { ...valid, correctedText: 'good luck to you', correctionNote: 'Better.' })).toMatchObject({
+      correctedText: null,
+      correctionNote: null,
+    });
   });
 
   it('never leaves a note without a correction', () => {
@@ -110,7 +119,7 @@ describe('askAgainAfterInvalidAnswer', () => {
     expect(askAgainAfterInvalidAnswer('cut_off', 1)).toBe(false);
   });
 
-  it('keeps the per-card budget above one attempt\'s own retries, so a refresh still has calls left', () => {
+  it("keeps the per-card budget above one attempt's own retries, so a refresh still has calls left", () => {
     expect(CARD_PREPARATION_BUDGET.modelCalls).toBeGreaterThan(CARD_PREPARATION_BUDGET.invalidAnswerRetries + 1);
   });
 });

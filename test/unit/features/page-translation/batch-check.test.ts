@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { checkBatchOutput, detectedLanguage } from '../../../../src/features/page-translation/batch-check.ts';
 
-const requested = [{ key: '0', text: 'Click <b0>here</b0>' }, { key: '1', text: 'Hello' }];
+const requested = [
+  { key: '0', text: 'Click <b0>here</b0>' },
+  { key: '1', text: 'Hello' },
+];
 
 describe('checkBatchOutput', () => {
   it('maps every requested entry to its translation and detected language', () => {
@@ -21,10 +24,14 @@ describe('checkBatchOutput', () => {
   it.each([
     ['a missing item', [{ id: '0', text: 'Cliquez <b0>ici</b0>', detected_source_language: 'en' }], 'item 1 missing from the answer'],
     ['an unknown id', [{ id: '7', text: 'x', detected_source_language: 'en' }], 'unknown item id "7"'],
-    ['a repeated id', [
-      { id: '1', text: 'Bonjour', detected_source_language: 'en' },
-      { id: '1', text: 'Salut', detected_source_language: 'en' },
-    ], 'item 1 answered twice'],
+    [
+      'a repeated id',
+      [
+        { id: '1', text: 'Bonjour', detected_source_language: 'en' },
+        { id: '1', text: 'Salut', detected_source_language: 'en' },
+      ],
+      'item 1 answered twice',
+    ],
     ['an empty translation', [{ id: '1', text: '  ', detected_source_language: 'en' }], 'item 1 has an empty translation'],
     ['a dropped placeholder', [{ id: '0', text: 'Cliquez ici', detected_source_language: 'en' }], 'item 0: placeholder <b0> missing'],
   ])('rejects %s', (_name, output, reason) => {

@@ -28,12 +28,30 @@ describe('page translation request limits', () => {
   it('refuses no items, empty ids and duplicate ids', () => {
     expect(issues(body({ items: [] }))).toEqual([{ path: 'items', message: 'at least 1 item' }]);
     expect(issues(body({ items: [{ id: '', text: 'x' }] }))).toEqual([{ path: 'items.0.id', message: 'must not be empty' }]);
-    expect(issues(body({ items: [{ id: 'a', text: 'x' }, { id: 'a', text: 'y' }] }))[0]).toMatchObject({ path: 'items.1.id' });
+    expect(
+      issues(
+        body({
+          items: [
+            { id: 'a', text: 'x' },
+            { id: 'a', text: 'y' },
+          ],
+        }),
+      )[0],
+    ).toMatchObject({ path: 'items.1.id' });
   });
 
   it(`counts code points: ${maxTotalCodePoints} emoji pass, one more does not`, () => {
     expect(issues(body({ items: [{ id: 'a', text: '😀'.repeat(maxTotalCodePoints) }] }))).toEqual([]);
-    expect(issues(body({ items: [{ id: 'a', text: '😀'.repeat(maxTotalCodePoints) }, { id: 'b', text: 'é' }] }))[0]).toMatchObject({ path: 'items' });
+    expect(
+      issues(
+        body({
+          items: [
+            { id: 'a', text: '😀'.repeat(maxTotalCodePoints) },
+            { id: 'b', text: 'é' },
+          ],
+        }),
+      )[0],
+    ).toMatchObject({ path: 'items' });
   });
 
   it('checks request_id length and alphabet', () => {
@@ -46,7 +64,10 @@ describe('page translation request limits', () => {
   it('accepts supported languages case-insensitively, auto only as the source', () => {
     const parsed = pageTranslationRequestSchema.parse(body({ target_language: 'ZH-hans', source_language: 'AUTO' }));
     expect(parsed).toMatchObject({ target_language: 'zh-Hans', source_language: 'auto' });
-    expect(issues(body({ target_language: 'auto' }))[0]).toMatchObject({ path: 'target_language', message: expect.stringContaining('only allowed as source_language') });
+    expect(issues(body({ target_language: 'auto' }))[0]).toMatchObject({
+      path: 'target_language',
+      message: expect.stringContaining('only allowed as source_language'),
+    });
     expect(issues(body({ source_language: 'xx' }))[0]).toMatchObject({ path: 'source_language' });
   });
 });

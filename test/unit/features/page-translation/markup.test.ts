@@ -32,7 +32,9 @@ describe('checkMarkup', () => {
   });
 
   it('makes checkBatchOutput reject the answer', () => {
-    expect(checkBatchOutput([{ key: '0', text: 'Home' }], [{ id: '0', text: 'Accueil <iframe src=//evil>', detected_source_language: 'en' }]))
-      .toEqual({ ok: false, reason: 'item 0 adds an HTML tag absent from the source' });
+    expect(checkBatchOutput([{ key: '0', text: 'Home' }], [{ id: '0', text: 'Accueil <iframe src=//evil>', detected_source_language: 'en' }])).toEqual({
+      ok: false,
+      reason: 'item 0 adds an HTML tag absent from the source',
+    });
   });
 });

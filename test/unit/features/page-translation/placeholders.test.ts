@@ -4,7 +4,11 @@ import { checkPlaceholders, extractPlaceholders } from '../../../../src/features
 describe('extractPlaceholders', () => {
   it('finds paired, self-closing and brace placeholders in order, in canonical spelling', () => {
     expect(extractPlaceholders('Click <a0>here</a0> or <x1 /> {0} {12}').map((p) => [p.token, p.kind])).toEqual([
-      ['<a0>', 'open'], ['</a0>', 'close'], ['<x1/>', 'self'], ['{0}', 'brace'], ['{12}', 'brace'],
+      ['<a0>', 'open'],
+      ['</a0>', 'close'],
+      ['<x1/>', 'self'],
+      ['{0}', 'brace'],
+      ['{12}', 'brace'],
     ]);
   });
 

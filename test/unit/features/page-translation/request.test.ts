@@ -3,8 +3,13 @@ import { PAGE_TRANSLATION_LIMITS } from '../../../../src/domain/limits.ts';
 import { batchLimitErrors, chunkByBudget, prepareItemText, requestHash, translationCacheKey } from '../../../../src/features/page-translation/request.ts';
 
 const request = (overrides = {}) => ({
-  request_id: 'r1', target_language: 'fr', source_language: 'auto',
-  items: [{ id: 'a', text: 'Hello' }, { id: 'b', text: 'World' }],
+  request_id: 'r1',
+  target_language: 'fr',
+  source_language: 'auto',
+  items: [
+    { id: 'a', text: 'Hello' },
+    { id: 'b', text: 'World' },
+  ],
   ...overrides,
 });
 
@@ -18,9 +23,36 @@ describe('requestHash', () => {
     const base = requestHash(request());
     expect(requestHash(request({ target_language: 'de' }))).not.toBe(base);
     expect(requestHash(request({ source_language: 'en' }))).not.toBe(base);
-    expect(requestHash(request({ items: [{ id: 'a', text: 'Hello' }, { id: 'c', text: 'World' }] }))).not.toBe(base);
-    expect(requestHash(request({ items: [{ id: 'a', text: 'Hello ' }, { id: 'b', text: 'World' }] }))).not.toBe(base);
-    expect(requestHash(request({ items: [{ id: 'b', text: 'World' }, { id: 'a', text: 'Hello' }] }))).not.toBe(base);
+    expect(
+      requestHash(
+        request({
+          items: [
+            { id: 'a', text: 'Hello' },
+            { id: 'c', text: 'World' },
+          ],
+        }),
+      ),
+    ).not.toBe(base);
+    expect(
+      requestHash(
+        request({
+          items: [
+            { id: 'a', text: 'Hello ' },
+            { id: 'b', text: 'World' },
+          ],
+        }),
+      ),
+    ).not.toBe(base);
+    expect(
+      requestHash(
+        request({
+          items: [
+            { id: 'b', text: 'World' },
+            { id: 'a', text: 'Hello' },
+          ],
+        }),
+      ),
+    ).not.toBe(base);
   });
 
   it('cannot be fooled by moving text between fields', () => {
@@ -39,15 +71,22 @@ describe('batchLimitErrors', () => {
   });
 
   it('refuses one code point more summed over items, naming the limit', () => {
-    const errors = batchLimitErrors([{ id: 'a', text: '😀'.repeat(HALF) }, { id: 'b', text: 'é'.repeat(MAX - HALF + 1) }]);
+    const errors = batchLimitErrors([
+      { id: 'a', text: '😀'.repeat(HALF) },
+      { id: 'b', text: 'é'.repeat(MAX - HALF + 1) },
+    ]);
     expect(errors).toEqual([{ path: 'items', message: expect.stringContaining(String(MAX + 1)) }]);
     expect(errors[0]!.message).toContain(String(MAX));
   });
 
   it('reports duplicate ids at the second occurrence', () => {
-    expect(batchLimitErrors([{ id: 'x', text: '' }, { id: 'y', text: '' }, { id: 'x', text: '' }])).toEqual([
-      { path: 'items.2.id', message: 'duplicate id; items.0.id has the same value' },
-    ]);
+    expect(
+      batchLimitErrors([
+        { id: 'x', text: '' },
+        { id: 'y', text: '' },
+        { id: 'x', text: '' },
+      ]),
+    ).toEqual([{ path: 'items.2.id', message: 'duplicate id; items.0.id has the same value' }]);
   });
 });
 

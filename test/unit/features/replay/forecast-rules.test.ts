@@ -16,8 +16,16 @@ describe('buildForecast', () => {
   it('counts overdue days for today and ignores days after the window', () => {
     const next = new Date('2026-03-10T23:00:00Z');
     const f = buildForecast(
-      [{ date: '2026-02-01', due: 3 }, { date: '2026-03-09', due: 2 }, { date: '2026-03-10', due: 1 }, { date: '2026-03-12', due: 4 }, { date: '2026-03-24', due: 9 }],
-      5, next, now,
+      [
+        { date: '2026-02-01', due: 3 },
+        { date: '2026-03-09', due: 2 },
+        { date: '2026-03-10', due: 1 },
+        { date: '2026-03-12', due: 4 },
+        { date: '2026-03-24', due: 9 },
+      ],
+      5,
+      next,
+      now,
     );
     expect(f.dueNow).toBe(5);
     expect(f.nextDueAt).toBe(next);
@@ -27,7 +35,10 @@ describe('buildForecast', () => {
 
   it('crosses month and year ends on UTC days', () => {
     const f = buildForecast([{ date: '2027-01-01', due: 1 }], 0, null, new Date('2026-12-31T23:59:59Z'));
-    expect(f.days.slice(0, 2)).toEqual([{ date: '2026-12-31', due: 0 }, { date: '2027-01-01', due: 1 }]);
+    expect(f.days.slice(0, 2)).toEqual([
+      { date: '2026-12-31', due: 0 },
+      { date: '2027-01-01', due: 1 },
+    ]);
   });
 
   it('rejects malformed input', () => {

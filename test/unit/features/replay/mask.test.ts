@@ -25,10 +25,51 @@ const letterWordCount = (s: string) => s.split(/[\p{White_Space}\p{Pd}]/u).filte
 // Pieces that exercise the tricky parts: accents, ß, other scripts, emoji (incl. ZWJ and skin
 // tone), both apostrophes, combining sequences, a stray mark, dashes, digits, odd spaces.
 const PIECES = [
-  'Ça', 'va', 'très', 'bien', 'naïve', 'café', 'Straße', 'Привет', 'мир', '日本語', 'を', '한국어',
-  'ελληνικά', 'שלום', '👍🏽', '👨‍👩‍👧', "it's", 'don’t', 'e\u0301', 'a\u0308\u0301', '\u0301', 'I', 'a',
-  ' ', ' ', ' ', '\t', '\u00a0', '\u3000', '-', '—', '!', '?', ',', '.', '"', '«', '»', '€', '+', '42',
-  '_', '(', ')', '…',
+  'Ça',
+  'va',
+  'très',
+  'bien',
+  'naïve',
+  'café',
+  'Straße',
+  'Привет',
+  'мир',
+  '日本語',
+  'を',
+  '한국어',
+  'ελληνικά',
+  'שלום',
+  '👍🏽',
+  '👨‍👩‍👧',
+  "it's",
+  'don’t',
+  'e\u0301',
+  'a\u0308\u0301',
+  '\u0301',
+  'I',
+  'a',
+  ' ',
+  ' ',
+  ' ',
+  '\t',
+  '\u00a0',
+  '\u3000',
+  '-',
+  '—',
+  '!',
+  '?',
+  ',',
+  '.',
+  '"',
+  '«',
+  '»',
+  '€',
+  '+',
+  '42',
+  '_',
+  '(',
+  ')',
+  '…',
 ];
 const answerArb = fc.oneof(
   fc.array(fc.constantFrom(...PIECES), { maxLength: 25 }).map((p) => p.join('')),
@@ -36,10 +77,7 @@ const answerArb = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme-ascii', maxLength: 40 }),
 );
-const stabilityArb = fc.oneof(
-  fc.double({ min: 0, max: 400, noNaN: true }),
-  fc.constantFrom(0, 1, 7, 59.999, 60, 61, 1e6),
-);
+const stabilityArb = fc.oneof(fc.double({ min: 0, max: 400, noNaN: true }), fc.constantFrom(0, 1, 7, 59.999, 60, 61, 1e6));
 const inputArb = fc.record({
   cardId: fc.oneof(fc.uuid(), fc.string()),
   answer: answerArb,
@@ -92,8 +130,7 @@ describe('initialsHiddenShare', () => {
 });
 
 describe('buildMask examples', () => {
-  const mask = (answer: string, stability = 0, reps = 0, cardId = 'card-1') =>
-    buildMask({ cardId, answer, stability, reps });
+  const mask = (answer: string, stability = 0, reps = 0, cardId = 'card-1') => buildMask({ cardId, answer, stability, reps });
 
   it('shows only the first letter of each word of a new card', () => {
     const m = mask('Ça va très bien');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { beats, judgeable, longTermReviewCount, optimisationKey, splitHeldOut, trainable, trainingItems, type LoggedReview } from '../../../../src/features/replay/optimisation-rules.ts';
+import {
+  beats,
+  judgeable,
+  longTermReviewCount,
+  optimisationKey,
+  splitHeldOut,
+  trainable,
+  trainingItems,
+  type LoggedReview,
+} from '../../../../src/features/replay/optimisation-rules.ts';
 
 const at = (iso: string) => new Date(iso);
 
@@ -14,8 +23,21 @@ describe('trainingItems', () => {
 
   it('gives one item per review after a card’s first, with every review up to it, days counted in UTC calendar days', () => {
     expect(trainingItems(log)).toEqual([
-      { reviews: [{ rating: 1, deltaT: 0 }, { rating: 2, deltaT: 1 }], reviewedAt: at('2026-01-02T00:10:00Z') },
-      { reviews: [{ rating: 1, deltaT: 0 }, { rating: 2, deltaT: 1 }, { rating: 3, deltaT: 1 }], reviewedAt: at('2026-01-03T08:00:00Z') },
+      {
+        reviews: [
+          { rating: 1, deltaT: 0 },
+          { rating: 2, deltaT: 1 },
+        ],
+        reviewedAt: at('2026-01-02T00:10:00Z'),
+      },
+      {
+        reviews: [
+          { rating: 1, deltaT: 0 },
+          { rating: 2, deltaT: 1 },
+          { rating: 3, deltaT: 1 },
+        ],
+        reviewedAt: at('2026-01-03T08:00:00Z'),
+      },
     ]);
   });
 
@@ -75,9 +97,9 @@ describe('splitHeldOut', () => {
 
 describe('beats', () => {
   it('needs a lower log loss and no worse RMSE', () => {
-    expect(beats({ logLoss: 0.32, rmse: 0.10 }, { logLoss: 0.33, rmse: 0.10 })).toBe(true);
-    expect(beats({ logLoss: 0.32, rmse: 0.11 }, { logLoss: 0.33, rmse: 0.10 })).toBe(false);
-    expect(beats({ logLoss: 0.33, rmse: 0.09 }, { logLoss: 0.33, rmse: 0.10 })).toBe(false);
+    expect(beats({ logLoss: 0.32, rmse: 0.1 }, { logLoss: 0.33, rmse: 0.1 })).toBe(true);
+    expect(beats({ logLoss: 0.32, rmse: 0.11 }, { logLoss: 0.33, rmse: 0.1 })).toBe(false);
+    expect(beats({ logLoss: 0.33, rmse: 0.09 }, { logLoss: 0.33, rmse: 0.1 })).toBe(false);
   });
 });
 

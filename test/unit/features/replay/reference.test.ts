@@ -7,7 +7,13 @@ function docBefore(file: string, marker: string): string {
   const source = readFileSync(new URL(`../../../../src/${file}`, import.meta.url), 'utf8');
   const end = source.indexOf(marker);
   const start = source.lastIndexOf('/**', end);
-  return source.slice(start, end).trim().split('\n').slice(1, -1).map((l) => l.replace(/^ \* ?/, '')).join('\n');
+  return source
+    .slice(start, end)
+    .trim()
+    .split('\n')
+    .slice(1, -1)
+    .map((l) => l.replace(/^ \* ?/, ''))
+    .join('\n');
 }
 
 describe('Replay API reference', () => {
