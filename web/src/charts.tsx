@@ -132,6 +132,9 @@ function YAxis({ scale, ticks, width, format }: { scale: (v: number) => number; 
   );
 }
 
+/** A label near the right edge ends there, so it is not cut off. */
+const anchor = (x: number, innerW: number) => (x > innerW - 20 ? 'end' : 'middle');
+
 /** Every n-th label, so labels never overlap at the chart's width (about 48 px each). */
 const labelEvery = (count: number, width: number, labelWidth = 48) => Math.max(1, Math.ceil((count * labelWidth) / Math.max(width, 1)));
 
@@ -191,7 +194,7 @@ export function StackedBars({
         <g aria-hidden="true" className="axis">
           {data.map((d, i) =>
             (data.length - 1 - i) % every === 0 ? (
-              <text key={d.label} x={(x(d.label) ?? 0) + x.bandwidth() / 2} y={innerH + 15} textAnchor="middle">
+              <text key={d.label} x={(x(d.label) ?? 0) + x.bandwidth() / 2} y={innerH + 15} textAnchor={anchor((x(d.label) ?? 0) + x.bandwidth() / 2, innerW)}>
                 {d.label}
               </text>
             ) : null,
@@ -276,7 +279,7 @@ export function Lines({
         <g aria-hidden="true" className="axis">
           {xLabels.map((label, i) =>
             (xLabels.length - 1 - i) % every === 0 ? (
-              <text key={label} x={cx(label)} y={innerH + 15} textAnchor="middle">
+              <text key={label} x={cx(label)} y={innerH + 15} textAnchor={anchor(cx(label), innerW)}>
                 {label}
               </text>
             ) : null,
@@ -310,6 +313,9 @@ export function CalendarHeatmap({
   const max = Math.max(1, ...days.map((d) => d.count));
   const level = (n: number) => (n === 0 ? 0 : Math.min(4, Math.ceil((n / max) * 4)));
   let lastMonth = '';
+  // A month's name needs about 24 px: skip names that would run into the one before.
+  let lastLabelWeek = -Infinity;
+  const labelWeeks = Math.ceil(24 / cell);
   return (
     <ChartSvg width={Math.min(width, left + weeks * cell)} height={height} labels={labels} title={title} summary={summary}>
       <g aria-hidden="true" className="axis">
@@ -324,8 +330,9 @@ export function CalendarHeatmap({
           const slot = i + offset;
           const week = Math.floor(slot / 7);
           const month = d.date.slice(0, 7);
-          const showMonth = month !== lastMonth && slot % 7 === 0;
-          if (showMonth) lastMonth = month;
+          const showMonth = month !== lastMonth && slot % 7 === 0 && week - lastLabelWeek >= labelWeeks;
+          if (month !== lastMonth && slot % 7 === 0) lastMonth = month;
+          if (showMonth) lastLabelWeek = week;
           return (
             <g key={d.date}>
               {showMonth && week < weeks - 1 && (

@@ -39,8 +39,13 @@ async function checkTimeZone(em: Em, timeZone: string): Promise<void> {
 const learnerDay = (at: Sql, tz: string) => sql`(((${at}) AT TIME ZONE ${tz}::text) - interval '4 hours')::date`;
 /** The instant a learner day starts (4 am local; on a DST day, the wall clock's 4 am). */
 const dayStart = (day: Sql, tz: string) => sql`(((${day}) + time '04:00') AT TIME ZONE ${tz}::text)`;
-/** The learner's today, as a one-row CTE `b(today)`. */
-const todayCte = (tz: string, now: Date) => sql`b AS (SELECT ${learnerDay(sql`${now}::timestamptz`, tz)} AS today)`;
+/**
+ * The learner's today and the instants a window of days starts and ends, as a one-row CTE
+ * `b(today, from_at, to_at)`: computed once, so a scan compares with values, not expressions.
+ */
+const windowCte = (tz: string, now: Date, fromDay: Sql, toDay: Sql) =>
+  sql`b AS MATERIALIZED (SELECT t.today, ${dayStart(fromDay, tz)} AS from_at, ${dayStart(toDay, tz)} AS to_at
+        FROM (SELECT ${learnerDay(sql`${now}::timestamptz`, tz)} AS today) t)`;
 
 const DAYS_SHOWN = 365;
 const WEEKS_SHOWN = 26;
@@ -49,19 +54,22 @@ const CREDIT_DAYS = 30;
 
 export async function progressForecast(ctx: FeatureContext, userId: string, tz: string, now = new Date()) {
   await checkTimeZone(ctx.em, tz);
-  const rows = await allRows<{ today: string; due_now: number; date: string | null; due: number | null }>(
+  const rows = await allRows<{ today: string; date: string | null; due: number | null; due_now: number | null }>(
     ctx.em,
-    sql`WITH ${todayCte(tz, now)},
-     seen AS (SELECT s.due FROM card_schedules s WHERE s.user_id = ${userId} AND s.state <> 'new'
-              AND NOT EXISTS (SELECT 1 FROM cards c WHERE c.user_id = ${userId} AND c.id = s.card_id AND c.enrichment_status <> 'ready'))
-     SELECT b.today::text AS today, (SELECT count(*)::int FROM seen WHERE due <= ${now}) AS due_now, d.date, d.due
-     FROM b LEFT JOIN LATERAL (
-       SELECT greatest(${learnerDay(sql`seen.due`, tz)}, b.today)::text AS date, count(*)::int AS due
-       FROM seen WHERE seen.due < ${dayStart(sql`b.today + ${FORECAST_DAYS}::int`, tz)} GROUP BY 1) d ON true`,
+    sql`WITH ${windowCte(tz, now, sql`t.today`, sql`t.today + ${FORECAST_DAYS}::int`)}
+     SELECT b.today::text AS today, d.* FROM b LEFT JOIN LATERAL (
+       SELECT greatest(${learnerDay(sql`s.due`, tz)}, b.today)::text AS date, count(*)::int AS due, count(*) FILTER (WHERE s.due <= ${now})::int AS due_now
+       FROM card_schedules s WHERE s.user_id = ${userId} AND s.state <> 'new' AND s.due < b.to_at
+         AND NOT EXISTS (SELECT 1 FROM cards c WHERE c.user_id = ${userId} AND c.id = s.card_id AND c.enrichment_status <> 'ready')
+       GROUP BY 1) d ON true`,
   );
   const today = rows[0]!.today;
   const perDay = rows.filter((r) => r.date !== null).map((r) => ({ date: r.date!, due: r.due! }));
-  return { today, dueNow: rows[0]!.due_now, days: fillDays(daysFrom(today, FORECAST_DAYS), perDay, (date) => ({ date, due: 0 })) };
+  return {
+    today,
+    dueNow: rows.reduce((n, r) => n + (r.due_now ?? 0), 0),
+    days: fillDays(daysFrom(today, FORECAST_DAYS), perDay, (date) => ({ date, due: 0 })),
+  };
 }
 
 interface DayRow {
@@ -83,14 +91,14 @@ export async function progressReviews(ctx: FeatureContext, userId: string, tz: s
   await checkTimeZone(ctx.em, tz);
   const rows = await allRows<DayRow>(
     ctx.em,
-    sql`WITH ${todayCte(tz, now)}
+    sql`WITH ${windowCte(tz, now, sql`t.today - ${DAYS_SHOWN - 1}::int`, sql`t.today + 1`)}
      SELECT b.today::text AS today, d.* FROM b LEFT JOIN LATERAL (
        SELECT ${learnerDay(sql`quarter`, tz)}::text AS date, sum(again)::int AS again, sum(hard)::int AS hard, sum(good)::int AS good,
               sum(easy)::int AS easy, sum(duration_ms)::bigint AS duration_ms, sum(timed)::int AS timed,
               sum(young_passed)::int AS young_passed, sum(young_failed)::int AS young_failed,
               sum(mature_passed)::int AS mature_passed, sum(mature_failed)::int AS mature_failed
        FROM review_quarters WHERE user_id = ${userId}
-         AND quarter >= ${dayStart(sql`b.today - ${DAYS_SHOWN - 1}::int`, tz)} AND quarter < ${dayStart(sql`b.today + 1`, tz)}
+         AND quarter >= b.from_at AND quarter < b.to_at
        GROUP BY 1 HAVING sum(reviews) > 0) d ON true`,
   );
   const today = rows[0]!.today;
@@ -153,10 +161,10 @@ export async function progressLibrary(ctx: FeatureContext, userId: string, tz: s
   );
   const weeks = await allRows<{ today: string; week: string | null; captured: number | null }>(
     ctx.em,
-    sql`WITH ${todayCte(tz, now)}, w AS (SELECT (b.today - ((extract(isodow FROM b.today)::int - 1) + 7 * ${WEEKS_SHOWN - 1}::int)) AS first FROM b)
-     SELECT b.today::text AS today, d.week, d.captured FROM b CROSS JOIN w LEFT JOIN LATERAL (
+    sql`WITH ${windowCte(tz, now, sql`t.today - ((extract(isodow FROM t.today)::int - 1) + 7 * ${WEEKS_SHOWN - 1}::int)`, sql`t.today + 1`)}
+     SELECT b.today::text AS today, d.week, d.captured FROM b LEFT JOIN LATERAL (
        SELECT date_trunc('week', ${learnerDay(sql`created_at`, tz)}::timestamp)::date::text AS week, count(*)::int AS captured
-       FROM cards WHERE user_id = ${userId} AND created_at >= ${dayStart(sql`w.first`, tz)} GROUP BY 1) d ON true`,
+       FROM cards WHERE user_id = ${userId} AND created_at >= b.from_at GROUP BY 1) d ON true`,
   );
   const today = weeks[0]!.today;
   const counts = Object.fromEntries(states.map((s) => [s.state, s.n]));
@@ -177,11 +185,11 @@ export async function progressCredits(ctx: FeatureContext, userId: string, tz: s
   const wallet = await getWallet(ctx, userId, now);
   const spent = await allRows<{ today: string; date: string | null; kind: CreditKind | null; spent: number | null }>(
     ctx.em,
-    sql`WITH ${todayCte(tz, now)}
+    sql`WITH ${windowCte(tz, now, sql`t.today - ${CREDIT_DAYS - 1}::int`, sql`t.today + 1`)}
      SELECT b.today::text AS today, d.* FROM b LEFT JOIN LATERAL (
        SELECT ${learnerDay(sql`created_at`, tz)}::text AS date, kind, sum(-amount)::int AS spent
        FROM ledger_entries WHERE user_id = ${userId} AND amount < 0 AND kind = ANY(${[...CREDIT_KINDS]}::text[])
-         AND created_at >= ${dayStart(sql`b.today - ${CREDIT_DAYS - 1}::int`, tz)}
+         AND created_at >= b.from_at
        GROUP BY 1, 2) d ON true`,
   );
   const balances = await allRows<{ date: string; balance: number; first_day: string }>(
