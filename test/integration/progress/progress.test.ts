@@ -259,4 +259,21 @@ describe('over HTTP', () => {
     expect(body.recallCurve.find((p) => p.days === 7)).toMatchObject({ personal: null });
     expect(body.recallCurve.find((p) => p.days === 7)!.defaults).toBeCloseTo(0.808, 2);
   });
+
+  it('shows the learner’s own weights, the fit’s sizes and the defaults’ log loss once a fit is applied', async () => {
+    const user = await newUser(stack);
+    const weights = [0.1, 0.6, 1.8, 6, 6.8, 0.6, 2.5, 0.01, 1.6, 0.2, 0.9, 1.6, 0.08, 0.3, 1.7, 0.5, 2, 0.6, 0.1, 0.07, 0.25];
+    await exec(
+      `INSERT INTO fsrs_parameters (user_id, version, weights, log_size, log_loss, rmse, baseline_log_loss, baseline_rmse, applied, run_key,
+         train_size, held_out_size, default_log_loss, default_rmse) VALUES (?, 1, ?::double precision[], 500, 0.31, 0.04, 0.35, 0.05, true, ?, 400, 100, 0.35, 0.05)`,
+      [user.userId, `{${weights.join(',')}}`, `test-${user.userId}`],
+    );
+    const body = bodyOf(await api(stack, { token: user.token }).GET('/api/progress/retention'), 200);
+    expect(body.source).toBe('personal');
+    expect(body.optimiser).toMatchObject({ trainSize: 400, heldOutSize: 100, logLoss: 0.31, defaultLogLoss: 0.35, applied: true, longTermReviews: null });
+    // R(7 days) for a first "good" (S = w[2] = 1.8) under these weights: 0.757 (/work/wt/designs/28.md §4).
+    expect(body.recallCurve.find((p) => p.days === 7)!.personal).toBeCloseTo(0.757, 2);
+    const them = bodyOf(await api(stack, { token: (await newUser(stack)).token }).GET('/api/progress/retention'), 200);
+    expect(them.source).toBe('default');
+  });
 });
