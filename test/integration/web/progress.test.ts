@@ -101,7 +101,7 @@ const FIGURES = [
 describe.each([
   ['desktop', DESKTOP],
   ['phone', PHONE],
-] as const)('the Progress screen (%s)', (size, viewport) => {
+] as const)('the Progress screen (%s)', (_size, viewport) => {
   it('shows each chart with its table, for a learner with a year of history', { timeout: 180_000 }, async () => {
     const { context, page, errors } = await openPage(browser, stack.baseUrl, viewport);
     page.setDefaultTimeout(60_000);
@@ -135,12 +135,15 @@ describe.each([
     await effect.getByRole('row', { name: /^90 % \(yours\)/ }).waitFor();
     await page.getByText(/most expressions per minute of review comes at 8\d %/).waitFor();
     await shoot(page, 'progress');
+    // The same in dark colours: axe checks every text's contrast again.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'progress-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Beside the setting too.
     await page.getByRole('link', { name: 'Settings' }).first().click();
     await page.getByRole('figure', { name: /^Expressions remembered after a year/ }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
-    void size;
   });
 });
