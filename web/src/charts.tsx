@@ -106,7 +106,8 @@ function ChartSvg({
   );
 }
 
-const MARGIN = { top: 8, right: 8, bottom: 22, left: 44 };
+// The right margin leaves room for half of the last x label, centred under the last bar.
+const MARGIN = { top: 8, right: 22, bottom: 22, left: 44 };
 
 /** Round tick values for a 0…max axis; whole numbers only when `whole` (counts). */
 function ticksFor(max: number, whole: boolean, count = 3): number[] {
@@ -131,9 +132,6 @@ function YAxis({ scale, ticks, width, format }: { scale: (v: number) => number; 
     </g>
   );
 }
-
-/** A label near the right edge ends there, so it is not cut off. */
-const anchor = (x: number, innerW: number) => (x > innerW - 20 ? 'end' : 'middle');
 
 /** Every n-th label, so labels never overlap at the chart's width (about 48 px each). */
 const labelEvery = (count: number, width: number, labelWidth = 48) => Math.max(1, Math.ceil((count * labelWidth) / Math.max(width, 1)));
@@ -194,7 +192,7 @@ export function StackedBars({
         <g aria-hidden="true" className="axis">
           {data.map((d, i) =>
             (data.length - 1 - i) % every === 0 ? (
-              <text key={d.label} x={(x(d.label) ?? 0) + x.bandwidth() / 2} y={innerH + 15} textAnchor={anchor((x(d.label) ?? 0) + x.bandwidth() / 2, innerW)}>
+              <text key={d.label} x={(x(d.label) ?? 0) + x.bandwidth() / 2} y={innerH + 15} textAnchor="middle">
                 {d.label}
               </text>
             ) : null,
@@ -279,7 +277,7 @@ export function Lines({
         <g aria-hidden="true" className="axis">
           {xLabels.map((label, i) =>
             (xLabels.length - 1 - i) % every === 0 ? (
-              <text key={label} x={cx(label)} y={innerH + 15} textAnchor={anchor(cx(label), innerW)}>
+              <text key={label} x={cx(label)} y={innerH + 15} textAnchor="middle">
                 {label}
               </text>
             ) : null,

@@ -227,8 +227,8 @@ function carryBalance(rows: ReadonlyArray<{ date: Day; balance: number }>, today
   return out;
 }
 
-/** Days after a first "good" the recall curve is drawn at. */
-const CURVE_DAYS = [0, 1, 2, 3, 5, 7, 10, 14, 21, 30, 45, 60];
+/** Days after a first "good" the recall curve is drawn at: evenly spaced, so the chart's x axis is true to time. */
+const CURVE_DAYS = Array.from({ length: 31 }, (_, i) => i * 2);
 
 /** Workload curves by weights, computed once per process (~0.5 s each, so never per request). */
 const curves = new Map<string, RetentionWorkload>();

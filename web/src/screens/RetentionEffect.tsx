@@ -117,10 +117,10 @@ function Optimiser({ choice }: { choice: Choice }) {
   ];
   const dayWhen = (values: readonly (number | null)[], level: number) => curve.find((_, i) => (values[i] ?? 1) <= level)?.days;
   const title = 'Forecast recall after a first “good”';
-  const week = curve.find((p) => p.days === 7)!;
+  const week = curve.find((p) => p.days >= 7)!;
   const summary = hasPersonal
-    ? `A week after a first good answer, your model expects ${pct(week.personal!)} recall; the default model ${pct(week.defaults)}.`
-    : `A week after a first good answer, the default model expects ${pct(week.defaults)} recall.`;
+    ? `${week.days} days after a first good answer, your model expects ${pct(week.personal!)} recall; the default model ${pct(week.defaults)}.`
+    : `${week.days} days after a first good answer, the default model expects ${pct(week.defaults)} recall.`;
   let status: string;
   const counted = o.longTermReviews ?? 0;
   if (!o.lastRun && counted < o.reviewsNeeded)
