@@ -382,3 +382,41 @@ export function DataTable({ caption, head, rows }: { caption: string; head: read
     </div>
   );
 }
+
+/** A bar chart in its figure, with its table: what most of the Progress screen's charts are. */
+export function BarsFigure({
+  title,
+  summary,
+  head,
+  rows,
+  data,
+  series,
+  height,
+  whole,
+}: {
+  title: string;
+  summary: string;
+  head: readonly string[];
+  rows: readonly (readonly (string | number)[])[];
+  data: readonly StackedDatum[];
+  series: readonly Series[];
+  height?: number;
+  whole?: boolean;
+}) {
+  return (
+    <ChartFigure title={title} summary={summary} legend={series} table={<DataTable caption={title} head={head} rows={rows} />}>
+      {(width, labels) => (
+        <StackedBars
+          data={data}
+          series={series}
+          width={width}
+          labels={labels}
+          title={title}
+          summary={summary}
+          {...(height ? { height } : {})}
+          {...(whole === false ? { whole } : {})}
+        />
+      )}
+    </ChartFigure>
+  );
+}

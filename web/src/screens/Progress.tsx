@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
-import { CalendarHeatmap, ChartFigure, DataTable, Lines, StackedBars, type Series } from '../charts.tsx';
+import { BarsFigure, CalendarHeatmap, ChartFigure, DataTable, Lines, StackedBars, type Series } from '../charts.tsx';
 import { Link } from '../router.tsx';
 import { APP_PATHS } from '../paths.ts';
 import { trpc } from '../trpc.ts';
@@ -112,22 +112,14 @@ function ForecastChart({ forecast }: { forecast: Forecast }) {
       ? 'Nothing falls due in the next 30 days.'
       : `${number(total)} reviews fall due in the next 30 days, ${number(forecast.days[0]!.due)} of them today; the busiest day is ${dayLabel(busiest.date)} (${number(busiest.due)}).`;
   return (
-    <ChartFigure
+    <BarsFigure
       title={title}
       summary={summary}
-      table={<DataTable caption={title} head={['Day', 'Due']} rows={forecast.days.map((d) => [dayLabel(d.date), d.due])} />}
-    >
-      {(width, labels) => (
-        <StackedBars
-          data={forecast.days.map((d) => ({ label: dayLabel(d.date), values: [d.due] }))}
-          series={ONE('Due')}
-          width={width}
-          labels={labels}
-          title={title}
-          summary={summary}
-        />
-      )}
-    </ChartFigure>
+      head={['Day', 'Due']}
+      rows={forecast.days.map((d) => [dayLabel(d.date), d.due])}
+      data={forecast.days.map((d) => ({ label: dayLabel(d.date), values: [d.due] }))}
+      series={ONE('Due')}
+    />
   );
 }
 
@@ -266,39 +258,23 @@ function LibraryCharts({ library }: { library: Library }) {
   const capturedSummary = `${number(captured)} expressions captured in the last 26 weeks, ${number(library.capturesPerWeek.at(-1)?.captured ?? 0)} this week.`;
   return (
     <>
-      <ChartFigure
+      <BarsFigure
         title={stateTitle}
         summary={stateSummary}
-        table={<DataTable caption={stateTitle} head={['State', 'Expressions']} rows={states.map(([name, n]) => [name, n])} />}
-      >
-        {(width, labels) => (
-          <StackedBars
-            data={states.map(([name, n]) => ({ label: name, values: [n] }))}
-            series={ONE('Expressions', 'var(--chart-1)')}
-            width={width}
-            labels={labels}
-            title={stateTitle}
-            summary={stateSummary}
-            height={150}
-          />
-        )}
-      </ChartFigure>
-      <ChartFigure
+        head={['State', 'Expressions']}
+        rows={states.map(([name, n]) => [name, n])}
+        data={states.map(([name, n]) => ({ label: name, values: [n] }))}
+        series={ONE('Expressions')}
+        height={150}
+      />
+      <BarsFigure
         title={capturedTitle}
         summary={capturedSummary}
-        table={<DataTable caption={capturedTitle} head={['Week of', 'Captured']} rows={library.capturesPerWeek.map((w) => [dayLabel(w.week), w.captured])} />}
-      >
-        {(width, labels) => (
-          <StackedBars
-            data={library.capturesPerWeek.map((w) => ({ label: dayLabel(w.week), values: [w.captured] }))}
-            series={ONE('Captured')}
-            width={width}
-            labels={labels}
-            title={capturedTitle}
-            summary={capturedSummary}
-          />
-        )}
-      </ChartFigure>
+        head={['Week of', 'Captured']}
+        rows={library.capturesPerWeek.map((w) => [dayLabel(w.week), w.captured])}
+        data={library.capturesPerWeek.map((w) => ({ label: dayLabel(w.week), values: [w.captured] }))}
+        series={ONE('Captured')}
+      />
     </>
   );
 }
@@ -313,29 +289,15 @@ function TimeChart({ reviews }: { reviews: Reviews }) {
       ? 'No timed reviews in the last 30 days.'
       : `${number(minutes(total))} minutes in the last 30 days, ${number(minutes(total / Math.max(activeDays, 1)))} a day on the days you practised.`;
   return (
-    <ChartFigure
+    <BarsFigure
       title={title}
       summary={summary}
-      table={
-        <DataTable
-          caption={title}
-          head={['Day', 'Minutes', 'Timed reviews']}
-          rows={month.map((d) => [dayLabel(d.date), minutes(d.durationMs), d.timedReviews])}
-        />
-      }
-    >
-      {(width, labels) => (
-        <StackedBars
-          data={month.map((d) => ({ label: dayLabel(d.date), values: [minutes(d.durationMs)] }))}
-          series={ONE('Minutes', 'var(--chart-2)')}
-          whole={false}
-          width={width}
-          labels={labels}
-          title={title}
-          summary={summary}
-        />
-      )}
-    </ChartFigure>
+      head={['Day', 'Minutes', 'Timed reviews']}
+      rows={month.map((d) => [dayLabel(d.date), minutes(d.durationMs), d.timedReviews])}
+      data={month.map((d) => ({ label: dayLabel(d.date), values: [minutes(d.durationMs)] }))}
+      series={ONE('Minutes', 'var(--chart-2)')}
+      whole={false}
+    />
   );
 }
 
