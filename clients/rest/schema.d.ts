@@ -2621,7 +2621,7 @@ export interface operations {
     "library.export": {
         parameters: {
             query?: {
-                /** @description `csv`: One row per card: cardId, text, correctedText, translation, usageGuidance, examples, focuses, created, due, reps, lapses, stability. `tsv`: As csv, tab-separated. `anki`: Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes. `reviews`: The review log for FSRS optimizers: card_id, review_time, review_rating, review_state, review_duration. */
+                /** @description `csv`: One row per card: cardId, text, correctedText, translation, usageGuidance, examples, focuses, created, due, reps, lapses, stability. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back. `tsv`: As csv, tab-separated. `anki`: Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes. `reviews`: The review log for FSRS optimizers: card_id, review_time, review_rating, review_state, review_duration. */
                 format?: "csv" | "tsv" | "anki" | "reviews";
             };
             header?: never;

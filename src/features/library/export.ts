@@ -21,7 +21,11 @@ import {
 const BATCH = 1000;
 
 const MEDIA: Record<ExportFormat, { type: string; file: string; description: string }> = {
-  csv: { type: 'text/csv', file: 'lcs-cards.csv', description: `One row per card: ${CARD_COLUMNS.join(', ')}` },
+  csv: {
+    type: 'text/csv',
+    file: 'lcs-cards.csv',
+    description: `One row per card: ${CARD_COLUMNS.join(', ')}. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back`,
+  },
   tsv: { type: 'text/tab-separated-values', file: 'lcs-cards.tsv', description: 'As csv, tab-separated' },
   anki: {
     type: 'text/plain',

