@@ -920,9 +920,9 @@ export interface components {
              * @default neutral
              * @enum {string}
              */
-            tone: "neutral" | "formal" | "casual";
+            tone?: "neutral" | "formal" | "casual";
             /** @default false */
-            useLibrary: boolean;
+            useLibrary?: boolean;
         };
         WorkDraftInput: {
             english: string;
