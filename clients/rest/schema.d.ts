@@ -384,7 +384,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export the library (csv, tsv, Anki) or the review log */
+        /**
+         * Export the library (csv, tsv, Anki) or the review log
+         * @description One export per user at a time (another meanwhile → 429 `rate_limited`, `limit: "export"`), in a rate-limit bucket of its own (RATE_LIMIT_EXPORT_MAX per window); a server busy with other exports answers 503 with Retry-After. Send the ETag back in `If-None-Match`: while the library is unchanged the answer is 304 with no body.
+         */
         get: operations["library.export"];
         put?: never;
         post?: never;
@@ -3029,7 +3032,10 @@ export interface operations {
                 /** @description `csv`: One row per card: cardId, text, correctedText, translation, usageGuidance, examples, focuses, created, due, reps, lapses, stability. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back. `tsv`: As csv, tab-separated. `anki`: Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes. `reviews`: The review log for FSRS optimizers: card_id, review_time, review_rating, review_state, review_duration. */
                 format?: "csv" | "tsv" | "anki" | "reviews";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier export: while the library is unchanged the answer is 304, no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3045,6 +3051,13 @@ export interface operations {
                     "text/tab-separated-values": string;
                     "text/plain": string;
                 };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match is current (no body). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             400: {

@@ -44,7 +44,8 @@ authenticated answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`Rat
 address also has a generous bucket, counted before credentials are looked at; sign-ups have a bucket per
 address; wrong passwords make the next login attempt for that account wait (1 s, 2 s, 4 s …, capped). A 429
 \`rate_limited\` carries \`Retry-After\` (seconds) and names the \`limit\` that refused it
-(\`address\`, \`user\`, \`model\`, \`signup\`, \`login\`).
+(\`address\`, \`user\`, \`model\`, \`export\`, \`signup\`, \`login\`, \`streams\`). Library exports have a bucket of
+their own and run one per user at a time; live status streams are capped per user and per address.
 
 ## Transport
 JSON bodies only (anything else → 415), within the body limit (→ 413). \`/trpc\` takes one call per request:

@@ -48,7 +48,12 @@ export function mountRest(app: App, contexts: FeatureContexts, tree: OperationTr
     app.route({
       method: rest.method,
       url: rest.path,
-      config: { auth: operation.auth, modelBacked: operation.modelBacked ?? false, requiresLanguages: operation.requiresLanguages ?? false },
+      config: {
+        auth: operation.auth,
+        modelBacked: operation.modelBacked ?? false,
+        requiresLanguages: operation.requiresLanguages ?? false,
+        ...(operation.bucket ? { bucket: operation.bucket } : {}),
+      },
       schema: {
         operationId: name,
         tags: [operation.tag],
