@@ -7,6 +7,7 @@ import { AppError, rateLimited } from '../../domain/problems.ts';
 import { generateSessionId, hashSecret } from '../../domain/tokens.ts';
 import type { FeatureContext } from '../context.ts';
 import { openWallet } from '../credits/wallet.ts';
+import { announceRevocation } from '../status/changes.ts';
 import { claimLoginAttempt, forgetLoginFailures, loginKeys } from './login-throttle.ts';
 import type { Account, SessionsEnded } from './schemas.ts';
 
@@ -110,8 +111,13 @@ export async function logOut(ctx: FeatureContext, sessionId: string): Promise<vo
   await endSession(ctx.em, sessionId);
 }
 
+/** Ends the session, and its live status streams in every API process. */
 async function endSession(em: Em, sessionId: string): Promise<void> {
-  await run(em, sql`DELETE FROM sessions WHERE id_hash = ${hashSecret(sessionId)}`);
+  const sessionHash = hashSecret(sessionId);
+  await em.transactional(async (tx) => {
+    const ended = await firstRow<{ user_id: string }>(tx, sql`DELETE FROM sessions WHERE id_hash = ${sessionHash} RETURNING user_id`);
+    if (ended) await announceRevocation(tx, { userId: ended.user_id, sessionHash });
+  });
 }
 
 /**
@@ -125,10 +131,12 @@ export async function endAllSessions(ctx: FeatureContext, userId: string, option
 
 /** endAllSessions inside the caller's transaction. */
 async function endEverySession(tx: Em, userId: string, { revokeTokens }: { revokeTokens: boolean }): Promise<SessionsEnded> {
-  return {
+  const ended = {
     sessionsEnded: await affectedRows(tx, sql`DELETE FROM sessions WHERE user_id = ${userId}`),
     tokensRevoked: revokeTokens ? await revokeAllTokens(tx, userId) : 0,
   };
+  await announceRevocation(tx, { userId, allSessions: true, allTokens: revokeTokens });
+  return ended;
 }
 
 async function revokeAllTokens(em: Em, userId: string): Promise<number> {
