@@ -4,6 +4,7 @@ import { addressKey } from '../domain/client-address.ts';
 import { AppError } from '../domain/problems.ts';
 import type { FeatureContexts } from '../features/context.ts';
 import type { AppDeps } from './deps.ts';
+import { liveCredentials } from '../features/account/service.ts';
 import { statusHub as createStatusHub } from '../features/status/hub.ts';
 import { loggableError } from './plugins/problems.ts';
 import { jsonOperations } from './operation.ts';
@@ -44,7 +45,11 @@ export async function trpcPlugin(app: FastifyInstance, { deps, contexts }: { dep
 
   // Streams never end by themselves: they are ended before the server waits for open requests.
   // Its address is read at the first stream: building the app (e.g. for its OpenAPI document) needs no database.
-  const statusHub = createStatusHub(() => deps.orm.config.get('clientUrl'), app.log);
+  const statusHub = createStatusHub(
+    () => deps.orm.config.get('clientUrl'),
+    app.log,
+    (credentials) => liveCredentials(deps.orm.em.fork(), credentials),
+  );
   app.addHook('preClose', () => statusHub.close());
 
   const serve = (request: FastifyRequest, reply: FastifyReply, path: string) =>

@@ -199,3 +199,20 @@ export async function findUserIdByEmail(ctx: FeatureContext, email: string): Pro
   const row = await firstRow<{ id: string }>(ctx.em, sql`SELECT id FROM users WHERE lower(email) = lower(${email})`);
   return row?.id ?? null;
 }
+
+/**
+ * Which of these credentials still work (a session by its id's hash, a token by id), in order: for
+ * the status hub, which checks its open streams so when it may have missed a revocation notice.
+ */
+export async function liveCredentials(em: Em, credentials: { sessionHash: string | null; tokenId: string | null }[]): Promise<boolean[]> {
+  const sessionHashes = credentials.flatMap((c) => (c.sessionHash === null ? [] : [c.sessionHash]));
+  const tokenIds = credentials.flatMap((c) => (c.tokenId === null ? [] : [c.tokenId]));
+  const live = await allRows<{ key: string }>(
+    em,
+    sql`SELECT id_hash AS key FROM sessions WHERE id_hash = ANY(${sessionHashes}::text[]) AND expires_at > now()
+     UNION ALL
+     SELECT id::text FROM api_tokens WHERE id = ANY(${tokenIds}::uuid[]) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+  );
+  const keys = new Set(live.map((row) => row.key));
+  return credentials.map((c) => keys.has(c.sessionHash ?? c.tokenId ?? ''));
+}

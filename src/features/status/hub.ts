@@ -31,7 +31,10 @@ const CLOSED = 'hub closed';
  * memory by user id: every API process listens, so a change reaches its owner whichever process
  * holds the stream. On each (re)connection every stream is told to resync.
  */
-export function statusHub(databaseUrl: () => string, logger?: Pick<Logger, 'warn'>): StatusHub {
+/** Which of these streams' credentials still work, in order (src/features/account/service.ts, liveCredentials). */
+export type CredentialCheck = (credentials: { sessionHash: string | null; tokenId: string | null }[]) => Promise<boolean[]>;
+
+export function statusHub(databaseUrl: () => string, logger?: Pick<Logger, 'warn'>, stillValid?: CredentialCheck): StatusHub {
   const byUser = new EventEmitter().setMaxListeners(0);
   /** Open streams, by user, with what ends each when its credential is revoked. */
   const open = new Map<string, Set<{ sessionHash: string | null; tokenId: string | null; revoke: AbortController }>>();
@@ -43,10 +46,22 @@ export function statusHub(databaseUrl: () => string, logger?: Pick<Logger, 'warn
       if (session || token) stream.revoke.abort();
     }
   };
+  /** After a gap in listening, a revocation notice may be lost: every open stream's credential is checked again. */
+  const recheck = async () => {
+    const streams = [...open.values()].flatMap((set) => [...set]);
+    if (!stillValid || streams.length === 0) return;
+    try {
+      const valid = await stillValid(streams);
+      streams.forEach((stream, i) => valid[i] || stream.revoke.abort());
+    } catch (error) {
+      logger?.warn({ err: (error as Error).message }, 'status streams: credentials could not be checked again');
+    }
+  };
   const deliver = (payload: string | null) => {
     if (payload === null) {
       // Every stream's user (events.on also listens for 'error' and the closing event).
       for (const userId of byUser.eventNames()) if (userId !== 'error' && userId !== CLOSED) byUser.emit(userId, RESYNC);
+      void recheck();
       return;
     }
     const message = parseJson(payload);

@@ -218,6 +218,22 @@ describe('status.changes over server-sent events', () => {
     }
   });
 
+  it('checks its open streams again when its listener is back, so that a revocation notice lost meanwhile still ends them', async () => {
+    const learner = await newUser(stack);
+    const { token, id } = await mintToken(stack, learner.cookie, { scope: 'read' });
+    const revoked = await openStream(stack, token);
+    const kept = await openStream(stack, learner.cookie);
+    try {
+      // Revoked with no notice, as one sent while the listener was away would be lost.
+      await sql(stack, `UPDATE api_tokens SET revoked_at = now() WHERE id = ?`, [id]);
+      await sql(stack, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN "lcs_status"'`);
+      await vi.waitFor(() => expect(revoked.ended).toBe(true), { timeout: 10_000 });
+      expect(kept.ended).toBe(false);
+    } finally {
+      kept.close();
+    }
+  });
+
   it('ends its open streams when the server closes, rather than keeping the close waiting', async () => {
     const stream = await openStream(otherApi, owner.cookie);
     await otherApi.close();
