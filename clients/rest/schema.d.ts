@@ -542,6 +542,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/progress/forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reviews falling due on each of the next 30 days, in your time zone */
+        get: operations["progress.forecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reviews per day with their ratings and time, your streak and true retention */
+        get: operations["progress.reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your library by learning state, and expressions captured per week */
+        get: operations["progress.library"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Credits spent per day by kind, and your balance over the current period */
+        get: operations["progress.credits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What each desired retention costs and keeps, and your personal optimiser */
+        get: operations["progress.retention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audio": {
         parameters: {
             query?: never;
@@ -759,6 +844,182 @@ export interface components {
                 stability: number;
                 lastReview: string | null;
             };
+        };
+        ProgressForecastInput: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** @description Reviewed cards due now, overdue ones included. */
+            dueNow: number;
+            /** @description 30 days from today; today counts every card due by its end, overdue ones included. */
+            days: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                due: number;
+            }[];
+        };
+        TrueRetentionInput: {
+            /** @description Share recalled of reviews of cards scheduled 1–20 days before; null without any. */
+            young: number | null;
+            /** @description The same for cards scheduled 21 days or more before. */
+            mature: number | null;
+            all: number | null;
+            /** @description Reviews counted: same-day steps are not. */
+            reviews: number;
+        };
+        ProgressReviewsInput: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** @description Days in a row with a review, ending today (or yesterday while today has none yet). */
+            streak: number;
+            /** @description The last 365 days, oldest first. */
+            days: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                again: number;
+                hard: number;
+                good: number;
+                easy: number;
+                /** @description Time spent on the day’s reviews, each counted up to 60 s. */
+                durationMs: number;
+                /** @description Reviews whose time was measured. */
+                timedReviews: number;
+            }[];
+            retention: {
+                last7Days: components["schemas"]["TrueRetentionInput"];
+                last30Days: components["schemas"]["TrueRetentionInput"];
+                lastYear: components["schemas"]["TrueRetentionInput"];
+            };
+            /** @description The last 26 weeks. */
+            weeklyRetention: {
+                /** @description Share recalled of reviews of cards scheduled 1–20 days before; null without any. */
+                young: number | null;
+                /** @description The same for cards scheduled 21 days or more before. */
+                mature: number | null;
+                all: number | null;
+                /** @description Reviews counted: same-day steps are not. */
+                reviews: number;
+                /**
+                 * @description The Monday the week starts on.
+                 * @example 2026-11-26
+                 */
+                week: string;
+            }[];
+        };
+        ProgressLibraryInput: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            states: {
+                new: number;
+                learning: number;
+                review: number;
+                relearning: number;
+            };
+            /** @description The last 26 weeks, Monday first, oldest first. */
+            capturesPerWeek: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                week: string;
+                captured: number;
+            }[];
+        };
+        ProgressCreditsInput: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            balance: number;
+            /** @description Credits charged on each of the last 30 days, by kind. */
+            spentPerDay: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                byKind: {
+                    capture_preparation: number;
+                    work: number;
+                    audio: number;
+                    page_translation: number;
+                    sentence_translation: number;
+                };
+            }[];
+            /** @description The balance at the end of each day of the current period so far. */
+            balanceOverPeriod: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                balance: number;
+            }[];
+        };
+        RetentionChoiceInput: {
+            /** @description Your current desired retention. */
+            desiredRetention: number;
+            /**
+             * @description Whose FSRS weights the curve comes from: yours once applied, else the defaults.
+             * @enum {string}
+             */
+            source: "personal" | "default";
+            /** @description Expressions captured a day over the last 28 days (at least 1): the rate the curve assumes. */
+            newPerDay: number;
+            /** @description Each desired retention from 0.80 to 0.97. */
+            points: {
+                desiredRetention: number;
+                /** @description Expected reviews a day, averaged over a year, at your rate of new expressions. */
+                reviewsPerDay: number;
+                minutesPerDay: number;
+                /** @description Expressions you would remember after a year. */
+                rememberedAfterYear: number;
+                rememberedPerMinute: number;
+            }[];
+            /** @description The desired retention that keeps the most expressions per minute of review. */
+            bestForTime: number;
+            /** @description True when that is the lowest value offered: the curve only falls, so the choice is a trade, not an optimum. */
+            bestIsLowest: boolean;
+            optimiser: {
+                /** @description Before the first fit: your reviews made a day or more after the card’s previous one; null once fitted. */
+                longTermReviews: number | null;
+                /** @description How many of them a fit needs. */
+                reviewsNeeded: number;
+                lastRun: string | null;
+                applied: boolean | null;
+                /** @description Reviews the latest fit learned from. */
+                trainSize: number | null;
+                /** @description Your most recent reviews, held out to judge it. */
+                heldOutSize: number | null;
+                logLoss: number | null;
+                /** @description The default weights’ log loss on the same held-out reviews. */
+                defaultLogLoss: number | null;
+            };
+            /** @description Recall of an expression first answered good, days later: with your weights (null before a fit) and the defaults. */
+            recallCurve: {
+                days: number;
+                personal: number | null;
+                defaults: number;
+            }[];
         };
         ReplayItemInput: {
             /** Format: uuid */
@@ -1078,6 +1339,182 @@ export interface components {
                 stability: number;
                 lastReview: string | null;
             };
+        };
+        ProgressForecast: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** @description Reviewed cards due now, overdue ones included. */
+            dueNow: number;
+            /** @description 30 days from today; today counts every card due by its end, overdue ones included. */
+            days: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                due: number;
+            }[];
+        };
+        TrueRetention: {
+            /** @description Share recalled of reviews of cards scheduled 1–20 days before; null without any. */
+            young: number | null;
+            /** @description The same for cards scheduled 21 days or more before. */
+            mature: number | null;
+            all: number | null;
+            /** @description Reviews counted: same-day steps are not. */
+            reviews: number;
+        };
+        ProgressReviews: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** @description Days in a row with a review, ending today (or yesterday while today has none yet). */
+            streak: number;
+            /** @description The last 365 days, oldest first. */
+            days: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                again: number;
+                hard: number;
+                good: number;
+                easy: number;
+                /** @description Time spent on the day’s reviews, each counted up to 60 s. */
+                durationMs: number;
+                /** @description Reviews whose time was measured. */
+                timedReviews: number;
+            }[];
+            retention: {
+                last7Days: components["schemas"]["TrueRetention"];
+                last30Days: components["schemas"]["TrueRetention"];
+                lastYear: components["schemas"]["TrueRetention"];
+            };
+            /** @description The last 26 weeks. */
+            weeklyRetention: {
+                /** @description Share recalled of reviews of cards scheduled 1–20 days before; null without any. */
+                young: number | null;
+                /** @description The same for cards scheduled 21 days or more before. */
+                mature: number | null;
+                all: number | null;
+                /** @description Reviews counted: same-day steps are not. */
+                reviews: number;
+                /**
+                 * @description The Monday the week starts on.
+                 * @example 2026-11-26
+                 */
+                week: string;
+            }[];
+        };
+        ProgressLibrary: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            states: {
+                new: number;
+                learning: number;
+                review: number;
+                relearning: number;
+            };
+            /** @description The last 26 weeks, Monday first, oldest first. */
+            capturesPerWeek: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                week: string;
+                captured: number;
+            }[];
+        };
+        ProgressCredits: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            balance: number;
+            /** @description Credits charged on each of the last 30 days, by kind. */
+            spentPerDay: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                byKind: {
+                    capture_preparation: number;
+                    work: number;
+                    audio: number;
+                    page_translation: number;
+                    sentence_translation: number;
+                };
+            }[];
+            /** @description The balance at the end of each day of the current period so far. */
+            balanceOverPeriod: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                balance: number;
+            }[];
+        };
+        RetentionChoice: {
+            /** @description Your current desired retention. */
+            desiredRetention: number;
+            /**
+             * @description Whose FSRS weights the curve comes from: yours once applied, else the defaults.
+             * @enum {string}
+             */
+            source: "personal" | "default";
+            /** @description Expressions captured a day over the last 28 days (at least 1): the rate the curve assumes. */
+            newPerDay: number;
+            /** @description Each desired retention from 0.80 to 0.97. */
+            points: {
+                desiredRetention: number;
+                /** @description Expected reviews a day, averaged over a year, at your rate of new expressions. */
+                reviewsPerDay: number;
+                minutesPerDay: number;
+                /** @description Expressions you would remember after a year. */
+                rememberedAfterYear: number;
+                rememberedPerMinute: number;
+            }[];
+            /** @description The desired retention that keeps the most expressions per minute of review. */
+            bestForTime: number;
+            /** @description True when that is the lowest value offered: the curve only falls, so the choice is a trade, not an optimum. */
+            bestIsLowest: boolean;
+            optimiser: {
+                /** @description Before the first fit: your reviews made a day or more after the card’s previous one; null once fitted. */
+                longTermReviews: number | null;
+                /** @description How many of them a fit needs. */
+                reviewsNeeded: number;
+                lastRun: string | null;
+                applied: boolean | null;
+                /** @description Reviews the latest fit learned from. */
+                trainSize: number | null;
+                /** @description Your most recent reviews, held out to judge it. */
+                heldOutSize: number | null;
+                logLoss: number | null;
+                /** @description The default weights’ log loss on the same held-out reviews. */
+                defaultLogLoss: number | null;
+            };
+            /** @description Recall of an expression first answered good, days later: with your weights (null before a fit) and the defaults. */
+            recallCurve: {
+                days: number;
+                personal: number | null;
+                defaults: number;
+            }[];
         };
         ReplayItem: {
             /** Format: uuid */
@@ -4149,6 +4586,343 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "progress.forecast": {
+        parameters: {
+            query?: {
+                /** @description Your IANA time zone; days start at 4 am in it, as Anki’s do. UTC when absent. */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressForecast"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "progress.reviews": {
+        parameters: {
+            query?: {
+                /** @description Your IANA time zone; days start at 4 am in it, as Anki’s do. UTC when absent. */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressReviews"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "progress.library": {
+        parameters: {
+            query?: {
+                /** @description Your IANA time zone; days start at 4 am in it, as Anki’s do. UTC when absent. */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressLibrary"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "progress.credits": {
+        parameters: {
+            query?: {
+                /** @description Your IANA time zone; days start at 4 am in it, as Anki’s do. UTC when absent. */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressCredits"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "progress.retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionChoice"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

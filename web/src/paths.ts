@@ -15,6 +15,7 @@ export const APP_PATHS = {
   sentences: '/sentences',
   translate: '/translate',
   draft: '/draft',
+  progress: '/progress',
 } as const;
 
 /**
