@@ -126,12 +126,22 @@ export function createUi(): Ui {
     if (!host.isConnected) document.documentElement.append(host);
   };
 
+  /** The toast sits above the switch when both would share the corner. */
+  function keepToastOffSwitch(): void {
+    toastBox.style.bottom = '';
+    if (switchBox.hidden || toastBox.hidden) return;
+    const toast = toastBox.getBoundingClientRect();
+    const docked = switchBox.getBoundingClientRect();
+    if (toast.bottom > docked.top && toast.top < docked.bottom && toast.right > docked.left) toastBox.style.bottom = `${innerHeight - docked.top + 8}px`;
+  }
+
   function placeSwitch(): void {
     switchBox.style.right = '0px';
     switchBox.style.bottom = '';
     const { width, height } = switchBox.getBoundingClientRect();
     const spot = freeSpot(width, height, host);
     switchBox.style.top = `${spot.top}px`;
+    keepToastOffSwitch();
   }
   let placeTimer: ReturnType<typeof setTimeout> | undefined;
   addEventListener(
@@ -225,6 +235,7 @@ export function createUi(): Ui {
         }),
       );
       toastBox.hidden = false;
+      keepToastOffSwitch();
       clearTimeout(toastTimer);
       if (!sticky)
         toastTimer = setTimeout(() => {
