@@ -4,8 +4,8 @@ import { isExtensionNode } from './inline-markup.ts';
 /**
  * The page's text blocks worth translating: the innermost block-level elements with letters in
  * them. Code, preformatted text, form fields, editable areas, scripts, what the page marks as not
- * to be translated or hides from assistive technology, navigation and menus (left as they are, so
- * a header keeps its height), and what is tracked already are skipped. Nothing is written into the
+ * to be translated or hides from assistive technology, the site's banner, navigation and menus
+ * (left as they are, so a header keeps its height), and what is tracked already are skipped. Nothing is written into the
  * page to remember a block: the caller's `tracked` says which it has.
  */
 
@@ -22,6 +22,7 @@ function skipped(element: Element, tracked: (element: Element) => boolean): bool
     tracked(element) ||
     element.tagName === 'NAV' ||
     element.tagName === 'MENU' ||
+    isSiteBanner(element) ||
     CONTROL_ROLES.has(element.getAttribute('role') ?? '') ||
     element.getAttribute('translate') === 'no' ||
     element.classList.contains('notranslate') ||
@@ -29,6 +30,11 @@ function skipped(element: Element, tracked: (element: Element) => boolean): bool
     element.getAttribute('aria-hidden') === 'true' ||
     (element instanceof HTMLElement && element.hidden === true)
   );
+}
+
+/** A site's banner (its header with the name and menus, not an article's header): left as it is, so it keeps its height. */
+function isSiteBanner(element: Element): boolean {
+  return element.getAttribute('role') === 'banner' || (element.tagName === 'HEADER' && !element.parentElement?.closest('article, main, section, aside'));
 }
 
 /** The blocks under `root` (itself included) not yet tracked, in document order. */

@@ -19,8 +19,11 @@ import type { ToastAction, Ui } from './ui.ts';
 const MUTATION_DEBOUNCE_MS = 300;
 /** In-view blocks sent at once, as the first batch: the reader sees them first. */
 const FIRST_BATCH = 10;
-/** A block that keeps changing waits longer each time (1 s, 2 s, … 60 s), so a ticking counter cannot drain credits. */
-const changeBackoffMs = (changes: number) => (changes <= 1 ? 0 : Math.min(1_000 * 2 ** (changes - 2), 60_000));
+/**
+ * The least time between two sends of one block that keeps changing, by how often it was sent:
+ * the first change goes at once, then 1 s, 2 s, … up to 60 s, so a ticking counter cannot drain credits.
+ */
+const gapAfterSends = (sends: number) => (sends <= 1 ? 0 : Math.min(1_000 * 2 ** (sends - 2), 60_000));
 /** Re-translations of changed blocks per page and per ten minutes; past it, changed blocks keep no stale translation and wait. */
 const RETRANSLATIONS_PER_TEN_MINUTES = 100;
 /** How often a page may remove a translation from an unchanged block before it stays away. */
@@ -43,9 +46,9 @@ interface Block {
   translation: HTMLElement | null;
   /** Retries ran out: it waits for the learner's Retry. */
   failed: boolean;
-  changes: number;
-  /** Not re-sent before this time (ms), after repeated changes. */
-  quietUntil: number;
+  /** How often its text was sent, and when last (ms). */
+  sends: number;
+  lastSent: number;
   repairs: number;
   retryTimer?: ReturnType<typeof setTimeout>;
 }
@@ -165,17 +168,15 @@ export class PageTranslation {
     if (!LETTER.test(text.replace(PLACEHOLDERS, ''))) return;
     const cached = this.cache.get(text);
     if (cached !== undefined) return this.show(element, block, cached);
-    block.changes++;
     clearTimeout(block.retryTimer);
     const now = Date.now();
-    const wait = Math.max(block.quietUntil - now, 0);
-    block.quietUntil = now + wait + changeBackoffMs(block.changes);
+    const wait = Math.max(block.lastSent + gapAfterSends(block.sends) - now, 0);
     while (this.retranslations.length > 0 && this.retranslations[0]! < now - 600_000) this.retranslations.shift();
     if (this.retranslations.length >= RETRANSLATIONS_PER_TEN_MINUTES) return;
     const resend = () => {
       if (!element.isConnected || block.key || block.text !== text) return;
       this.retranslations.push(Date.now());
-      this.request([[element, block]], false);
+      this.request([[element, block]], true);
     };
     if (wait === 0) resend();
     else block.retryTimer = setTimeout(resend, wait);
@@ -207,7 +208,7 @@ export class PageTranslation {
     const fresh: [Element, Block][] = [];
     for (const element of elements) {
       const { text, pieces } = serialiseBlock(element);
-      const block: Block = { text, pieces, key: null, translation: null, failed: false, changes: 0, quietUntil: 0, repairs: 0 };
+      const block: Block = { text, pieces, key: null, translation: null, failed: false, sends: 0, lastSent: 0, repairs: 0 };
       this.blocks.set(element, block);
       if (!LETTER.test(text.replace(PLACEHOLDERS, ''))) continue;
       const cached = this.cache.get(text);
@@ -237,6 +238,8 @@ export class PageTranslation {
     const items: PageTranslationItem[] = entries.map(([element, block]) => {
       const key = `b${this.counter++}`;
       block.key = key;
+      block.sends++;
+      block.lastSent = Date.now();
       block.failed = false;
       this.byKey.set(key, element);
       return { key, text: block.text };

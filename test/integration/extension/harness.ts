@@ -184,6 +184,7 @@ export function extensionUi(page: Page) {
  * first character to its last, so the extension sees a trusted pointer release.
  */
 export async function dragSelect(page: Page, selector: string): Promise<void> {
+  await page.locator(selector).scrollIntoViewIfNeeded();
   // Runs in the page (this project's tests have no DOM types: the page's objects are `any` here).
   const ends = await page.locator(selector).evaluate((element: any) => {
     const doc = element.ownerDocument;
