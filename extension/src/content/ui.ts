@@ -24,8 +24,11 @@ const STYLE = `
   .toast .actions { margin-top: 6px; display: flex; gap: 8px; }
   .toast button, .switch .retry, .switch .link { pointer-events: auto; font: inherit; font-size: 13px; padding: 2px 10px; border: 1px solid #fff8; border-radius: 4px;
     background: transparent; color: inherit; cursor: pointer; }
-  .switch { display: flex; align-items: center; gap: 8px; max-width: 340px; padding: 4px 6px 4px 10px; border: 1px solid #5b45d655; border-radius: 14px 0 0 14px;
-    border-right: 0; background: #fffffff2; color: #2d2170; box-shadow: 0 1px 6px #0002; font-size: 13px; user-select: none; -webkit-user-select: none; }
+  .switch { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 6px 8px; max-width: 300px; padding: 4px 6px 4px 10px;
+    border: 1px solid #5b45d655; border-right: 0; border-radius: 14px 0 0 14px; background: #fffffff2; color: #2d2170; box-shadow: 0 1px 6px #0002;
+    font-size: 13px; user-select: none; -webkit-user-select: none; }
+  .switch:has(.status:not(:empty)) { border-radius: 10px 0 0 10px; padding: 8px 8px 6px 12px; }
+  .switch .status { flex: 1 1 100%; line-height: 1.35; }
   .switch .toggle { font: inherit; padding: 2px 8px; border: 1px solid #5b45d6; border-radius: 10px; background: #5b45d6; color: white; cursor: pointer; white-space: nowrap; }
   .switch .toggle[aria-pressed='true'] { background: white; color: #2d2170; }
   .switch .status { pointer-events: none; }
