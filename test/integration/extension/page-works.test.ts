@@ -124,19 +124,20 @@ describe('a translated page', () => {
     // On a dark block, the translation reads in the block's own light colour, its accent made from it.
     await expect.poll(() => page.locator('#dark p .lcs-translation').count()).toBe(1);
     const dark = await page.locator('#dark p .lcs-translation').evaluate((element: any) => {
-      const style = getComputedStyle(element);
-      return { color: style.color, parent: getComputedStyle(element.parentElement).color, bar: style.borderLeftColor };
+      const style = (globalThis as any).getComputedStyle(element);
+      return { color: style.color, parent: (globalThis as any).getComputedStyle(element.parentElement).color, bar: style.borderLeftColor };
     });
     expect(dark.color).toBe(dark.parent);
     expect(dark.bar).toMatch(/^(rgba|color)\(/); // the text's colour, made translucent
-    await page.locator('body').screenshot({ path: `${SCREENS}/extension-dark-header.png`, clip: { x: 0, y: 0, width: 1100, height: 260 } });
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
+    await page.screenshot({ path: `${SCREENS}/extension-dark-header.png`, clip: { x: 0, y: 0, width: 1100, height: 260 } });
 
     // Every translation says its language and direction; a right-to-left block is mirrored.
     const languages = await page.locator('.lcs-translation > span').evaluateAll((spans: any[]) => spans.map((s) => `${s.lang} ${s.dir}`));
     expect(new Set(languages)).toEqual(new Set(['fr ltr']));
     const rtl = await page.locator('#arabic .lcs-translation').evaluate((element: any) => {
-      const style = getComputedStyle(element);
-      return { right: style.borderRightWidth, left: style.borderLeftWidth, align: getComputedStyle(element.firstChild).textAlign };
+      const style = (globalThis as any).getComputedStyle(element);
+      return { right: style.borderRightWidth, left: style.borderLeftWidth, align: (globalThis as any).getComputedStyle(element.firstChild).textAlign };
     });
     expect(rtl).toMatchObject({ right: '2px', left: '0px' });
     await page.locator('#arabic').screenshot({ path: `${SCREENS}/extension-rtl.png` });
@@ -144,7 +145,10 @@ describe('a translated page', () => {
     await page.locator('#levels').screenshot({ path: `${SCREENS}/extension-table.png` });
     const sizes = await page
       .locator('h1')
-      .evaluate((h1: any) => [parseFloat(getComputedStyle(h1).fontSize), parseFloat(getComputedStyle(h1.querySelector('.lcs-translation')).fontSize)]);
+      .evaluate((h1: any) => [
+        parseFloat((globalThis as any).getComputedStyle(h1).fontSize),
+        parseFloat((globalThis as any).getComputedStyle(h1.querySelector('.lcs-translation')).fontSize),
+      ]);
     expect(sizes[1]).toBeLessThan(sizes[0]! * 0.7);
 
     // The live block: translated again when its text changes (debounced), ending on its last text, never a stale one.
