@@ -303,7 +303,6 @@ export class PageTranslation {
         this.stoppedWith = { message: message.message, ...(message.link ? { link: message.link } : {}) };
         for (const block of this.blocks.values()) block.key = null;
         this.byKey.clear();
-        this.ui.toast(`Translation stopped. ${message.message}`, { state: 'failed', sticky: true, actions: linkActions(message.link) });
         break;
     }
     this.render();
