@@ -1,6 +1,7 @@
 import { batchRequest, holdsFullBatch, takeBatch, type BatchLanguages } from '../shared/batching.ts';
 import type { PageTranslationItem, PageTranslationPortMessage, Trouble } from '../shared/messages.ts';
 import { serviceAddressProblem } from '../shared/settings.ts';
+import { owner } from './known-expressions.ts';
 import { outOfCredits, plainReason, retryAfterSeconds, serviceClient, sleep, unreachable, type Reason, type RestClient } from '../shared/service.ts';
 
 /** A part-filled batch waits this long for more blocks (read-frog's figure): fewer, fuller requests. */
@@ -10,6 +11,21 @@ const CONCURRENT_BATCHES = 2;
 /** Tries of one batch after network errors or a busy service (about 25 s of backoff), before its blocks wait for the learner's Retry. */
 const MAX_TRIES = 6;
 const backoffMs = (tries: number) => Math.min(1_000 * 2 ** (tries - 1), 8_000);
+
+/** The learner's language is looked up once per this long (and per token), not once per page: the first paragraph comes sooner. */
+const LANGUAGE_KEPT_MS = 10 * 60_000;
+const LANGUAGE_KEY = 'translationLanguage';
+
+/** The translation language looked up lately for this token, kept in session storage (memory, never disk). */
+async function rememberedLanguage(): Promise<BatchLanguages['target'] | null> {
+  const [who, stored] = await Promise.all([owner(), chrome.storage.session.get(LANGUAGE_KEY)]);
+  const kept = stored[LANGUAGE_KEY] as { owner: string; tag: BatchLanguages['target']; at: number } | undefined;
+  return kept?.owner === who && Date.now() - kept.at < LANGUAGE_KEPT_MS ? kept.tag : null;
+}
+
+async function rememberLanguage(tag: BatchLanguages['target']): Promise<void> {
+  await chrome.storage.session.set({ [LANGUAGE_KEY]: { owner: await owner(), tag, at: Date.now() } });
+}
 
 /**
  * One page's translation, in the service worker (which owns the network): the content script
@@ -98,14 +114,19 @@ export class PageTranslationQueue {
   }
 
   /**
-   * The client and the learner's languages, looked up once per page (GET /api/me). A service
-   * that cannot be reached rejects, and is looked up again on the next try.
+   * The client and the learner's languages (GET /api/me, at most once per LANGUAGE_KEPT_MS and
+   * token). A service that cannot be reached rejects, and is looked up again on the next try.
    */
   private start(): Promise<{ api: RestClient; languages: BatchLanguages } | null> {
     this.session ??= (async () => {
       const { api, serviceUrl } = await serviceClient();
       // An address the token must not travel to is for the options, not for retries.
       if (serviceAddressProblem(serviceUrl)) return this.stop(unreachable(serviceUrl));
+      const known = await rememberedLanguage();
+      if (known) {
+        this.post({ type: 'language', tag: known });
+        return { api, languages: { source: 'auto', target: known } };
+      }
       let answer;
       try {
         answer = await api.GET('/api/me');
@@ -116,6 +137,7 @@ export class PageTranslationQueue {
       const { data, response, error } = answer;
       if (!data) return this.stop(response.status === 402 ? await outOfCredits(api) : plainReason(response.status, error));
       if (!data.nativeLanguage) return this.stop(plainReason(428));
+      await rememberLanguage(data.nativeLanguage);
       this.post({ type: 'language', tag: data.nativeLanguage });
       return { api, languages: { source: 'auto', target: data.nativeLanguage } };
     })();
