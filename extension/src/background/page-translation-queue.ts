@@ -1,6 +1,6 @@
 import { batchRequest, holdsFullBatch, takeBatch, type BatchLanguages } from '../shared/batching.ts';
 import type { PageTranslationItem, PageTranslationPortMessage, Trouble } from '../shared/messages.ts';
-import { serviceAddressProblem } from '../shared/settings.ts';
+import { serviceAddressProblem } from '../shared/service-address.ts';
 import { owner } from './known-expressions.ts';
 import { outOfCredits, plainReason, retryAfterSeconds, serviceClient, sleep, unreachable, type Reason, type RestClient } from '../shared/service.ts';
 

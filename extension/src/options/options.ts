@@ -1,5 +1,6 @@
 import { checkConnection } from '../shared/connection-check.ts';
-import { loadSettings, saveSettings, serviceAddressProblem, type Settings } from '../shared/settings.ts';
+import { serviceAddressProblem } from '../shared/service-address.ts';
+import { loadSettings, saveSettings, type Settings } from '../shared/settings.ts';
 
 const form = document.querySelector<HTMLFormElement>('#settings')!;
 const serviceUrl = document.querySelector<HTMLInputElement>('#service-url')!;

@@ -4,7 +4,8 @@
  */
 import { createRestClient, type Problem, type RestClient } from '../../../clients/rest/client.ts';
 import type { Link } from './messages.ts';
-import { loadSettings, serviceAddressProblem } from './settings.ts';
+import { serviceAddressProblem } from './service-address.ts';
+import { loadSettings } from './settings.ts';
 
 export type { RestClient };
 

@@ -30,23 +30,3 @@ export async function saveSettings(settings: Settings): Promise<void> {
 export async function restrictStorage(): Promise<void> {
   await chrome.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' });
 }
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * Why a service address cannot carry the token, or null when it can: https anywhere, plain http
- * only to this machine (where nothing travels over a network).
- */
-export function serviceAddressProblem(address: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(address);
-  } catch {
-    return 'The service URL is not a web address (e.g. https://lcs.example.org).';
-  }
-  if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && (LOOPBACK.has(url.hostname) || url.hostname.endsWith('.localhost'))) return null;
-  if (url.protocol === 'http:')
-    return `The service URL must start with https:// (plain http:// is allowed only for this machine: localhost or 127.0.0.1), so that your token never travels unencrypted. Try https://${url.host}${url.pathname === '/' ? '' : url.pathname}.`;
-  return 'The service URL must start with https://.';
-}

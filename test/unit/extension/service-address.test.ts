@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serviceAddressProblem } from '../../../extension/src/shared/settings.ts';
+import { serviceAddressProblem } from '../../../extension/src/shared/service-address.ts';
 
 describe('serviceAddressProblem', () => {
   it('accepts https anywhere, and plain http only on this machine', () => {
