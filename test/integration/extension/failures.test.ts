@@ -1,31 +1,18 @@
-import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useStack } from '../../support/fixture.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { extensionUi, launchExtension, recordingProxy, serveFixtures, translatedBlocks, type Extension } from './harness.ts';
+import { type Extension, type ExtensionSetUp, extensionUi, SCREENS, translatedBlocks, useExtension } from './harness.ts';
 
 // Failures of page translation are said once, kindly, on the page switch (never a toast per batch):
 // a service answering 503, retries that run out (then Retry), 429, network loss mid-page and
 // credits running out mid-page. Real service and fake provider, behind a proxy that fails on cue.
 
-const SCREENS = 'test-results/screens';
 let stack: Stack;
-useStack((started) => ({ stack } = started), { fakeCost: '0.002' });
-
 let extension: Extension;
-let fixtures: Awaited<ReturnType<typeof serveFixtures>>;
-let proxy: Awaited<ReturnType<typeof recordingProxy>>;
-beforeAll(async () => {
-  [extension, fixtures, proxy] = await Promise.all([launchExtension(), serveFixtures(), recordingProxy(stack.baseUrl)]);
-  mkdirSync(SCREENS, { recursive: true });
-});
-afterAll(async () => {
-  await extension?.close();
-  await fixtures?.close();
-  await proxy?.close();
-});
+let fixtures: ExtensionSetUp['fixtures'];
+let proxy: ExtensionSetUp['proxy'];
+useExtension((setUp) => ({ stack, extension, fixtures, proxy } = setUp));
 afterEach(() => proxy.heal());
 
 const FEED_BLOCKS = 4; // the heading and three items (the button is left alone)

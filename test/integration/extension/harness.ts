@@ -1,16 +1,51 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { extensionDir } from '../../../extension/build.ts';
+import { useStack } from '../../support/fixture.ts';
+import type { Stack } from '../../support/stack.ts';
 
 // The built extension loaded unpacked into Debian's Chromium (playwright-core), the fixture pages
 // served on 127.0.0.1, and a recording proxy in front of the service that can lose an answer.
 
 const CHROMIUM = '/usr/bin/chromium';
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
+
+/** Where the extension tests put the screenshots to look at. */
+export const SCREENS = 'test-results/screens';
+
+export interface ExtensionSetUp {
+  stack: Stack;
+  extension: Extension;
+  fixtures: Awaited<ReturnType<typeof serveFixtures>>;
+  proxy: Awaited<ReturnType<typeof recordingProxy>>;
+}
+
+/**
+ * The prelude of an extension test file: its stack (a provider call priced at 0.002 USD, so 6
+ * credits a page-translation call), the built extension in Chromium, the fixture pages, and the
+ * recording proxy in front of the service; `bind` receives them once started.
+ */
+export function useExtension(bind: (setUp: ExtensionSetUp) => void): void {
+  let stack: Stack;
+  useStack((started) => ({ stack } = started), { fakeCost: '0.002' });
+  let setUp: ExtensionSetUp | undefined;
+  beforeAll(async () => {
+    const [extension, fixtures, proxy] = await Promise.all([launchExtension(), serveFixtures(), recordingProxy(stack.baseUrl)]);
+    mkdirSync(SCREENS, { recursive: true });
+    setUp = { stack, extension, fixtures, proxy };
+    bind(setUp);
+  });
+  afterAll(async () => {
+    await setUp?.extension.close();
+    await setUp?.fixtures.close();
+    await setUp?.proxy.close();
+  });
+}
 
 export interface Extension {
   context: BrowserContext;

@@ -1,14 +1,13 @@
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { extensionDir } from '../../../extension/build.ts';
 import { api, bodyOf } from '../../support/api.ts';
-import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { waitForStatus } from '../library/helpers.ts';
-import { dragSelect, extensionUi, launchExtension, recordingProxy, serveFixtures, translatedBlocks, type Extension } from './harness.ts';
+import { dragSelect, extensionUi, SCREENS, translatedBlocks, useExtension, type Extension, type ExtensionSetUp } from './harness.ts';
 
 // A hostile page (fixtures/hostile.html) against the built extension, the real service and the
 // fake provider: before and after the learner translates it and captures from it, the page tries
@@ -16,28 +15,19 @@ import { dragSelect, extensionUi, launchExtension, recordingProxy, serveFixtures
 // it, no credit moves, nothing of the extension's answers or of the learner's library leaks, and
 // the token is out of the content script's reach.
 
-const SCREENS = 'test-results/screens';
 let stack: Stack;
-useStack((started) => ({ stack } = started), { fakeCost: '0.002' });
-
 let extension: Extension;
-let fixtures: Awaited<ReturnType<typeof serveFixtures>>;
-let proxy: Awaited<ReturnType<typeof recordingProxy>>;
+let fixtures: ExtensionSetUp['fixtures'];
+let proxy: ExtensionSetUp['proxy'];
+useExtension((setUp) => ({ stack, extension, fixtures, proxy } = setUp));
 let learner: TestUser;
 beforeAll(async () => {
-  [extension, fixtures, proxy] = await Promise.all([launchExtension(), serveFixtures(), recordingProxy(stack.baseUrl)]);
-  mkdirSync(SCREENS, { recursive: true });
   learner = await newUser(stack);
   for (const text of ['A drop in the ocean', 'kicking the can down the road']) {
     const captured = bodyOf(await api(stack, { token: learner.token }).POST('/api/library', { body: { text } }), 200, 202);
     await waitForStatus(stack, learner, captured.card.cardId, 'ready');
   }
   await extension.configure({ serviceUrl: proxy.url, token: learner.token });
-});
-afterAll(async () => {
-  await extension?.close();
-  await fixtures?.close();
-  await proxy?.close();
 });
 
 interface Report {

@@ -1,36 +1,26 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { extensionDir } from '../../../extension/build.ts';
-import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
-import { dragSelect, extensionUi, launchExtension, recordingProxy, serveFixtures, translatedBlocks, type Extension } from './harness.ts';
+import { dragSelect, type Extension, type ExtensionSetUp, extensionUi, SCREENS, translatedBlocks, useExtension } from './harness.ts';
 
 // A translated page works exactly as before, and reads like a careful bilingual reader: the
 // fixture (fixtures/reader.html) has a form with its own submit handler, a dark header with a
 // nav, a right-to-left paragraph, a table, a block whose text keeps changing, and a single-page
 // app that replaces its content. Against the real service and the fake provider ("[fr] <text>").
 
-const SCREENS = 'test-results/screens';
 let stack: Stack;
-useStack((started) => ({ stack } = started), { fakeCost: '0.002' });
-
 let extension: Extension;
-let fixtures: Awaited<ReturnType<typeof serveFixtures>>;
-let proxy: Awaited<ReturnType<typeof recordingProxy>>;
+let fixtures: ExtensionSetUp['fixtures'];
+let proxy: ExtensionSetUp['proxy'];
+useExtension((setUp) => ({ stack, extension, fixtures, proxy } = setUp));
 beforeAll(async () => {
-  [extension, fixtures, proxy] = await Promise.all([launchExtension(), serveFixtures(), recordingProxy(stack.baseUrl)]);
-  mkdirSync(SCREENS, { recursive: true });
   const learner = await newUser(stack);
   await extension.configure({ serviceUrl: proxy.url, token: learner.token });
-});
-afterAll(async () => {
-  await extension?.close();
-  await fixtures?.close();
-  await proxy?.close();
 });
 
 /** Fills the form and submits it with the page's own button; what the page's handler saw and said. */

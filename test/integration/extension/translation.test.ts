@@ -1,36 +1,22 @@
-import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
 import { countCodePoints } from '../../../src/domain/normalise.ts';
-import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { setBalance, waitForStatus } from '../library/helpers.ts';
-import { extensionUi, launchExtension, recordingProxy, serveFixtures, translatedBlocks, type Extension } from './harness.ts';
+import { type Extension, type ExtensionSetUp, extensionUi, SCREENS, translatedBlocks, useExtension } from './harness.ts';
 import { api, bodyOf } from '../../support/api.ts';
 
 // Pages read bilingually through the extension, in Chromium, against the real service and the
 // fake provider (which answers "[fr] <text>" with every placeholder kept), behind a proxy that
 // records what the extension sends and can lose an answer on the way back.
 
-const SCREENS = 'test-results/screens';
-/** A provider call costs 0.002 USD: 6 credits for a page-translation call. */
 let stack: Stack;
-useStack((started) => ({ stack } = started), { fakeCost: '0.002' });
-
 let extension: Extension;
-let fixtures: Awaited<ReturnType<typeof serveFixtures>>;
-let proxy: Awaited<ReturnType<typeof recordingProxy>>;
-beforeAll(async () => {
-  [extension, fixtures, proxy] = await Promise.all([launchExtension(), serveFixtures(), recordingProxy(stack.baseUrl)]);
-  mkdirSync(SCREENS, { recursive: true });
-});
-afterAll(async () => {
-  await extension?.close();
-  await fixtures?.close();
-  await proxy?.close();
-});
+let fixtures: ExtensionSetUp['fixtures'];
+let proxy: ExtensionSetUp['proxy'];
+useExtension((setUp) => ({ stack, extension, fixtures, proxy } = setUp));
 
 /** A new learner whose pages on 127.0.0.1 are translated as they open. */
 async function learnerReading(): Promise<TestUser> {
