@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createOrm, type Orm } from '../../src/db/orm.ts';
 import { featureContexts, type FeatureContext, type FeatureServices } from '../../src/features/context.ts';
 import { createModelClient } from '../../src/model/model-client.ts';
+import { modelBreaker } from '../../src/platform/services.ts';
 import { startFakeProvider, type FakeProvider } from '../../tools/fake-provider/server.ts';
 import { connectTemporal } from '../../src/temporal/connection.ts';
 import { installTemporalRuntime } from '../../src/platform/temporal-runtime.ts';
@@ -40,7 +41,14 @@ export interface Stack {
  * One test file's service: the real app listening on a real port, its own fake model provider,
  * its own Temporal task queue and worker, on the run's shared PostgreSQL and Temporal server.
  */
-export async function startStack(options: { env?: Record<string, string>; worker?: boolean; databaseUrl?: string } = {}): Promise<Stack> {
+export async function startStack(
+  options: {
+    env?: Record<string, string>;
+    worker?: boolean;
+    databaseUrl?: string;
+    /** The provider's circuit breaker, as `npm start` wires it. */ breaker?: boolean;
+  } = {},
+): Promise<Stack> {
   const infra = inject('infra');
   // A file that takes its database away (an outage test) brings a private one.
   const databaseUrl = options.databaseUrl ?? infra.databaseUrl;
@@ -63,7 +71,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
   });
   const orm = await createOrm(databaseUrl);
   const temporal = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
-  const model = createModelClient(config.model);
+  const model = createModelClient(config.model, options.breaker ? { breaker: modelBreaker(orm, config) } : {});
   const app = await buildApp({ config, orm, temporal, model }, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
