@@ -6,6 +6,7 @@ import { newUser, type TestUser } from '../../support/users.ts';
 import { api, bodyOf, expectProblem, expectStatus } from '../../support/api.ts';
 import { sql } from '../../support/helpers.ts';
 import { asyncHeaders } from '../sentences/support.ts';
+import { providerBreaker, type ProviderBreaker } from '../../../src/services/provider-breaker.ts';
 
 // Finding 8 of issue 24: a 30 s provider outage failed 18 cards and 2 async sentences for good,
 // because background work gave up after about 15 s. Here the fake provider fails every call for
@@ -110,6 +111,33 @@ describe('a provider outage longer than the old retry window', () => {
     // Nobody holds credits for a unit that waits: only settled charges remain.
     expect(await sql(stack, `SELECT 1 FROM credit_holds WHERE user_id = ?`, [user.userId])).toHaveLength(0);
   }, 120_000);
+
+  it('the breaker, shared through PostgreSQL: opens after 5 failures in a row, refuses with when to come back, lets exactly one of many concurrent callers probe', async () => {
+    const provider = `test:${randomUUID()}`;
+    const processes = Array.from({ length: 4 }, () => providerBreaker(stack.orm, provider, { openMs: 300, probeMs: 10_000 }));
+    const [a, b] = processes as [ProviderBreaker, ProviderBreaker];
+    for (let i = 0; i < 4; i++) await a.failed();
+    await expect(b.admit()).resolves.toBeUndefined(); // 4 in a row: still closed
+    await b.failed();
+    // Open for every process (each reads the row at most once a second: a fresh one reads it now).
+    const refusal = await providerBreaker(stack.orm, provider, { openMs: 300, probeMs: 10_000 })
+      .admit()
+      .catch((e: unknown) => e);
+    expect(refusal).toMatchObject({ code: 'service_unavailable', extensions: { retryAt: expect.any(String) } });
+    expect((refusal as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_200)); // past retry_at and every process's cache
+    const outcomes = await Promise.allSettled(processes.flatMap((p) => [p.admit(), p.admit(), p.admit()]));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    // The probe's success closes it for everyone.
+    await a.succeeded();
+    await b.succeeded();
+    const [row] = await sql<{ state: string; failures: number; opened_count: number }>(
+      stack,
+      `SELECT state, failures, opened_count FROM provider_breakers WHERE provider = ?`,
+      [provider],
+    );
+    expect(row).toEqual({ state: 'closed', failures: 0, opened_count: 0 });
+  });
 
   it('a verdict still fails at once, breaker or not: output that fails validation marks the card failed', async () => {
     const other = await newUser(stack);
