@@ -61,6 +61,9 @@ export async function startStack(
     OPENROUTER_API_KEY: 'test-key',
     MODEL_MAX_RETRIES: '1',
     MODEL_TIMEOUT_MS: '3000',
+    // A provider outage is waited out for seconds, not half an hour: tests of a failing provider see the card fail.
+    PROVIDER_WAIT_WINDOW_MS: '3000',
+    PROVIDER_WAIT_MAX_DELAY_MS: '1000',
     RATE_LIMIT_MAX: '100000',
     RATE_LIMIT_MODEL_MAX: '100000',
     RATE_LIMIT_ADDRESS_MAX: '100000',

@@ -16,7 +16,7 @@ let stack: Stack;
 let user: TestUser;
 useStack((started) => ({ stack, user } = started), {
   breaker: true,
-  env: { PROVIDER_WAIT_MAX_DELAY_MS: '2000', PROVIDER_BREAKER_OPEN_MS: '1000' },
+  env: { PROVIDER_WAIT_WINDOW_MS: '1800000', PROVIDER_WAIT_MAX_DELAY_MS: '2000', PROVIDER_BREAKER_OPEN_MS: '1000' },
 });
 
 const OUTAGE_MS = 25_000;

@@ -10,7 +10,8 @@ import { DESKTOP, line, openPage, shoot, signUp, useBrowserStack } from './brows
 let stack: Stack;
 let browser: Browser;
 
-useBrowserStack((started) => ({ stack, browser } = started));
+// Provider outages waited out as in production (the test stack's default gives up after 3 s).
+useBrowserStack((started) => ({ stack, browser } = started), { env: { PROVIDER_WAIT_WINDOW_MS: '1800000', PROVIDER_WAIT_MAX_DELAY_MS: '5000' } });
 beforeEach(() => stack.fake.reset());
 
 /** The tRPC procedures the page calls, in order, with when each was asked. */
