@@ -2,6 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy } from './domain/client-address.ts';
 import { originOf } from './domain/origins.ts';
+import { BREAKER_DEFAULTS } from './domain/circuit-breaker.ts';
+import { PROVIDER_WAIT } from './domain/retry-policy.ts';
 
 /**
  * Every setting the service reads, with its default. The README's table mirrors this file.
@@ -55,6 +57,11 @@ const envSchema = z.object({
   OPENROUTER_MODEL: z.string().default('openai/gpt-4o-mini'),
   MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  // How background work waits out a provider outage (src/domain/retry-policy.ts, PROVIDER_WAIT); shorter only for tests and the chaos run.
+  PROVIDER_WAIT_WINDOW_MS: z.coerce.number().int().min(1_000).max(PROVIDER_WAIT.windowMs).default(PROVIDER_WAIT.windowMs),
+  PROVIDER_WAIT_MAX_DELAY_MS: z.coerce.number().int().min(1_000).max(PROVIDER_WAIT.maxDelayMs).default(PROVIDER_WAIT.maxDelayMs),
+  // The provider's circuit breaker (src/services/provider-breaker.ts): its first open period, doubled per reopening.
+  PROVIDER_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(60_000).default(BREAKER_DEFAULTS.openMs),
   // OpenRouter's list price of the default model (openai/gpt-4o-mini); credits are held against it.
   MODEL_INPUT_USD_PER_MILLION_TOKENS: z
     .string()
@@ -166,6 +173,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         inputUsdPerMillionTokens: e.MODEL_INPUT_USD_PER_MILLION_TOKENS,
         outputUsdPerMillionTokens: e.MODEL_OUTPUT_USD_PER_MILLION_TOKENS,
       },
+    },
+    /** How background work waits out an outage of the provider, and how long the provider's breaker stays open. */
+    providerOutage: {
+      wait: {
+        windowMs: e.PROVIDER_WAIT_WINDOW_MS,
+        initialDelayMs: Math.min(PROVIDER_WAIT.initialDelayMs, e.PROVIDER_WAIT_MAX_DELAY_MS),
+        maxDelayMs: e.PROVIDER_WAIT_MAX_DELAY_MS,
+      },
+      breakerOpenMs: e.PROVIDER_BREAKER_OPEN_MS,
     },
     tts: {
       baseUrl: e.TTS_BASE_URL,

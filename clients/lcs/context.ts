@@ -48,7 +48,8 @@ export function fail(error: unknown, json: boolean): never {
 /** One line per card for lists, then its preparation when shown alone. */
 export function cardLine(card: Card): string {
   const translation = card.enrichment ? `  →  ${card.enrichment.translation}` : '';
-  return `${card.cardId}  ${card.enrichmentStatus.padEnd(7)}  ${card.text}${translation}`;
+  const waiting = card.enrichmentStatus === 'pending' && card.enrichmentWaiting ? ` (${card.enrichmentWaiting.message.toLowerCase()})` : '';
+  return `${card.cardId}  ${card.enrichmentStatus.padEnd(7)}  ${card.text}${translation}${waiting}`;
 }
 
 export function cardDetail(card: Card & { scheduling?: { state: string; due: string; reps: number; lapses: number } }): string {

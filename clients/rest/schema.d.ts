@@ -818,6 +818,14 @@ export interface components {
                 code: string;
                 message: string;
             };
+            /** @description Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile. */
+            enrichmentWaiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
+            };
         };
         CardDetailInput: {
             /** Format: uuid */
@@ -833,6 +841,14 @@ export interface components {
             enrichmentError?: {
                 code: string;
                 message: string;
+            };
+            /** @description Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile. */
+            enrichmentWaiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
             };
             scheduling: {
                 /** @enum {string} */
@@ -1165,6 +1181,14 @@ export interface components {
             native_language: string;
             /** Format: date-time */
             created_at: string;
+            /** @description Only when an async sentence is pending and its translation waits out an outage of the language model: it is retried by itself, for up to 30 minutes. */
+            waiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
+            };
         };
         PageTranslationInput: {
             request_id: string;
@@ -1313,6 +1337,14 @@ export interface components {
                 code: string;
                 message: string;
             };
+            /** @description Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile. */
+            enrichmentWaiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
+            };
         };
         CardDetail: {
             /** Format: uuid */
@@ -1328,6 +1360,14 @@ export interface components {
             enrichmentError?: {
                 code: string;
                 message: string;
+            };
+            /** @description Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile. */
+            enrichmentWaiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
             };
             scheduling: {
                 /** @enum {string} */
@@ -1661,6 +1701,14 @@ export interface components {
             native_language: "en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant";
             /** Format: date-time */
             created_at: string;
+            /** @description Only when an async sentence is pending and its translation waits out an outage of the language model: it is retried by itself, for up to 30 minutes. */
+            waiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
+            };
         };
         PageTranslation: {
             request_id: string;

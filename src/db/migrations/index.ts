@@ -17,6 +17,7 @@ import { OutboxTraceContext } from './0016-outbox-trace-context.ts';
 import { PracticeQueueIndexes } from './0017-practice-queue-indexes.ts';
 import { CreditHoldAttemptTime } from './0018-credit-hold-attempt-time.ts';
 import { ExportLeases } from './0019-export-leases.ts';
+import { ProviderOutages } from './0020-provider-outages.ts';
 import { Progress } from './0024-progress.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
@@ -40,5 +41,6 @@ export const migrations = [
   PracticeQueueIndexes,
   CreditHoldAttemptTime,
   ExportLeases,
+  ProviderOutages,
   Progress,
 ];

@@ -14,7 +14,8 @@ export const statusChangeSchema = z.object({
   userId: z.string(),
   kind: z.enum(['card', 'sentence']),
   id: z.string(),
-  status: z.enum(['ready', 'failed', 'translated']),
+  /** `waiting`: still pending, waiting out an outage of the model provider (the card's `enrichmentWaiting`, the sentence's `waiting`). */
+  status: z.enum(['ready', 'failed', 'translated', 'waiting']),
 });
 export type StatusChange = z.infer<typeof statusChangeSchema>;
 
