@@ -340,6 +340,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/{cardId}/sense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare the card again for the sense one of its contexts uses (charged)
+         * @description When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready or is already prepared for this context.
+         */
+        post: operations["library.prepareSense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/library/{cardId}/correction": {
         parameters: {
             query?: never;
@@ -714,6 +734,23 @@ export interface components {
                 kind: "meaning" | "grammar" | "collocation" | "idiom" | "pronunciation" | "spelling" | "register";
                 note: string;
             }[];
+            /** @description The sense the card was prepared for, when it was prepared with a context: its gloss in your native language and the words of the context that decided it. Null or absent without a context. */
+            sense?: {
+                gloss: string;
+                cue: string;
+            } | null;
+        };
+        CardContextInput: {
+            /** Format: uuid */
+            contextId: string;
+            /** @description The sentence, as stored: trimmed, whitespace collapsed, NFC. */
+            text: string;
+            /** @description Where the expression starts in `text`, in code points. */
+            start: number;
+            /** @description Where the expression ends in `text` (exclusive), in code points. */
+            end: number;
+            /** Format: date-time */
+            createdAt: string;
         };
         CardInput: {
             /** Format: uuid */
@@ -730,6 +767,10 @@ export interface components {
                 code: string;
                 message: string;
             };
+            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            metCount: number;
+            /** @description When you last met it; null if never. */
+            lastMetAt: string | null;
         };
         CardDetailInput: {
             /** Format: uuid */
@@ -746,6 +787,10 @@ export interface components {
                 code: string;
                 message: string;
             };
+            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            metCount: number;
+            /** @description When you last met it; null if never. */
+            lastMetAt: string | null;
             scheduling: {
                 /** @enum {string} */
                 state: "new" | "learning" | "review" | "relearning";
@@ -756,6 +801,10 @@ export interface components {
                 stability: number;
                 lastReview: string | null;
             };
+            /** @description The sentences you met it in, oldest first: the first one and the newest, 20 at most. */
+            contexts: components["schemas"]["CardContextInput"][];
+            /** @description The context the card’s preparation chose its sense for; null when none. */
+            preparedContextId: string | null;
         };
         ReplayItemInput: {
             /** Format: uuid */
@@ -1033,6 +1082,23 @@ export interface components {
                 kind: "meaning" | "grammar" | "collocation" | "idiom" | "pronunciation" | "spelling" | "register";
                 note: string;
             }[];
+            /** @description The sense the card was prepared for, when it was prepared with a context: its gloss in your native language and the words of the context that decided it. Null or absent without a context. */
+            sense?: {
+                gloss: string;
+                cue: string;
+            } | null;
+        };
+        CardContext: {
+            /** Format: uuid */
+            contextId: string;
+            /** @description The sentence, as stored: trimmed, whitespace collapsed, NFC. */
+            text: string;
+            /** @description Where the expression starts in `text`, in code points. */
+            start: number;
+            /** @description Where the expression ends in `text` (exclusive), in code points. */
+            end: number;
+            /** Format: date-time */
+            createdAt: string;
         };
         Card: {
             /** Format: uuid */
@@ -1049,6 +1115,10 @@ export interface components {
                 code: string;
                 message: string;
             };
+            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            metCount: number;
+            /** @description When you last met it; null if never. */
+            lastMetAt: string | null;
         };
         CardDetail: {
             /** Format: uuid */
@@ -1065,6 +1135,10 @@ export interface components {
                 code: string;
                 message: string;
             };
+            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            metCount: number;
+            /** @description When you last met it; null if never. */
+            lastMetAt: string | null;
             scheduling: {
                 /** @enum {string} */
                 state: "new" | "learning" | "review" | "relearning";
@@ -1075,6 +1149,10 @@ export interface components {
                 stability: number;
                 lastReview: string | null;
             };
+            /** @description The sentences you met it in, oldest first: the first one and the newest, 20 at most. */
+            contexts: components["schemas"]["CardContext"][];
+            /** @description The context the card’s preparation chose its sense for; null when none. */
+            preparedContextId: string | null;
         };
         ReplayItem: {
             /** Format: uuid */
@@ -2144,6 +2222,11 @@ export interface operations {
                      * @example break a leg
                      */
                     text: string & (unknown & unknown);
+                    /**
+                     * @description Optional: the sentence the expression was met in, 1..500 characters (code points, trimmed, whitespace collapsed), containing the expression (compared case-, accent- and spacing-insensitively; 400 otherwise). A new card is prepared for the sense this sentence uses; a known card gets it added to its contexts, free and without preparing again. Stored with the card as one of your own examples; never logged.
+                     * @example We had a picnic on the bank of the river.
+                     */
+                    context?: string | null;
                 };
             };
         };
@@ -2158,6 +2241,7 @@ export interface operations {
                         card: components["schemas"]["Card"];
                         /** @enum {boolean} */
                         reused: true;
+                        context?: components["schemas"]["CardContext"];
                     };
                 };
             };
@@ -2169,6 +2253,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         card: components["schemas"]["Card"];
+                        context?: components["schemas"]["CardContext"];
                     };
                 };
             };
@@ -2444,6 +2529,104 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.prepareSense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card id (`cardId`). */
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description One of the card’s contexts (`contexts[].contextId`).
+                     */
+                    contextId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        card: components["schemas"]["Card"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            428: {
                 headers: {
                     [name: string]: unknown;
                 };

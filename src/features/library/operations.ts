@@ -7,6 +7,7 @@ import { knownExpressions, libraryVersion } from './known-expressions.ts';
 import { decodeCursor } from './listing.ts';
 import {
   capturedSchema,
+  capturedInContextSchema,
   captureResultSchema,
   captureSchema,
   cardEnvelopeSchema,
@@ -18,10 +19,12 @@ import {
   knownExpressionsSchema,
   listQuerySchema,
   listSchema,
+  prepareSenseBodySchema,
+  prepareSenseSchema,
   retryPreparationSchema,
   reusedSchema,
 } from './schemas.ts';
-import { captureCard, deleteCard, getCardForUser, listCards, retryPreparation } from './service.ts';
+import { captureCard, deleteCard, getCardForUser, listCards, prepareSense, retryPreparation } from './service.ts';
 
 const tag = 'library';
 
@@ -56,11 +59,11 @@ export const libraryOperations = {
       method: 'POST',
       path: '/api/library',
       status: ({ reused }) => (reused ? 200 : 202),
-      responses: { 202: capturedSchema, 200: reusedSchema },
+      responses: { 202: capturedInContextSchema, 200: reusedSchema },
       problems: [428],
       links: { 202: cardLinks, 200: cardLinks },
     },
-    handler: (ctx, { text }) => captureCard(ctx, ctx.principal.userId, text),
+    handler: (ctx, { text, context }) => captureCard(ctx, ctx.principal.userId, text, { context }),
   }),
   list: defineOperation({
     tag,
@@ -90,6 +93,29 @@ export const libraryOperations = {
     output: capturedSchema,
     rest: { method: 'PATCH', path: '/api/library', status: 202, problems: [404, 409, 428] },
     handler: async (ctx, { cardId }) => ({ card: await retryPreparation(ctx, ctx.principal.userId, cardId) }),
+  }),
+  prepareSense: defineOperation({
+    tag,
+    summary: 'Prepare the card again for the sense one of its contexts uses (charged)',
+    auth: 'write',
+    modelBacked: true,
+    requiresLanguages: true,
+    input: prepareSenseSchema,
+    output: capturedSchema,
+    rest: {
+      method: 'POST',
+      path: '/api/library/:cardId/sense',
+      input: restParts({
+        params: cardIdInputSchema,
+        body: prepareSenseBodySchema,
+        toInput: ({ params, body }) => ({ cardId: params.cardId, contextId: body.contextId }),
+      }),
+      status: 202,
+      problems: [404, 409, 428],
+      description:
+        'When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready or is already prepared for this context.',
+    },
+    handler: async (ctx, { cardId, contextId }) => ({ card: await prepareSense(ctx, ctx.principal.userId, cardId, contextId) }),
   }),
   rejectCorrection: defineOperation({
     tag,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FOCUS_KINDS, REGISTERS } from './preparation-rules.ts';
 import { CURSOR_PATTERN, captureTextProblem } from './listing.ts';
-import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
+import { CAPTURE_TEXT_MAX, CARD_CONTEXTS_MAX, CONTEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
 import { cleanedLengthPattern, LETTER_PATTERN } from '../../domain/normalise.ts';
 import { codePointString, isoDate } from '../shared-schemas.ts';
 
@@ -21,6 +21,14 @@ export const captureSchema = z.object({
       description: `A short English expression: trimmed, whitespace runs collapsed to one space, then 1..${CAPTURE_TEXT_MAX} characters (code points) with at least one letter of any script (Unicode \\p{L}).`,
       example: 'break a leg',
     }),
+  context: z
+    .string()
+    .regex(cleanedLengthPattern(CONTEXT_MAX), `1..${CONTEXT_MAX} characters once trimmed and whitespace collapsed`)
+    .nullish()
+    .meta({
+      description: `Optional: the sentence the expression was met in, 1..${CONTEXT_MAX} characters (code points, trimmed, whitespace collapsed), containing the expression (compared case-, accent- and spacing-insensitively; 400 otherwise). A new card is prepared for the sense this sentence uses; a known card gets it added to its contexts, free and without preparing again. Stored with the card as one of your own examples; never logged.`,
+      example: 'We had a picnic on the bank of the river.',
+    }),
 });
 
 export const preparationSchema = z
@@ -33,8 +41,22 @@ export const preparationSchema = z
     correctionNote: z.string().nullable(),
     usage: z.object({ register: z.enum(REGISTERS), guidance: z.string(), examples: z.array(z.string()) }),
     focuses: z.array(z.object({ kind: z.enum(FOCUS_KINDS), note: z.string() })),
+    sense: z.object({ gloss: z.string(), cue: z.string() }).nullable().optional().meta({
+      description:
+        'The sense the card was prepared for, when it was prepared with a context: its gloss in your native language and the words of the context that decided it. Null or absent without a context.',
+    }),
   })
   .meta({ id: 'CardEnrichment' });
+
+export const cardContextSchema = z
+  .object({
+    contextId: z.uuid(),
+    text: z.string().meta({ description: 'The sentence, as stored: trimmed, whitespace collapsed, NFC.' }),
+    start: z.number().int().min(0).meta({ description: 'Where the expression starts in `text`, in code points.' }),
+    end: z.number().int().min(1).meta({ description: 'Where the expression ends in `text` (exclusive), in code points.' }),
+    createdAt: isoDate,
+  })
+  .meta({ id: 'CardContext' });
 
 export const cardSchema = z
   .object({
@@ -44,6 +66,8 @@ export const cardSchema = z
     createdAt: isoDate,
     enrichment: preparationSchema.nullable().meta({ description: 'Null until enrichmentStatus is ready.' }),
     enrichmentError: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'Only when enrichmentStatus is failed.' }),
+    metCount: z.number().int().min(0).meta({ description: 'How many times you met the expression on a page (encounters, POST /api/library/encounters).' }),
+    lastMetAt: isoDate.nullable().meta({ description: 'When you last met it; null if never.' }),
   })
   .meta({ id: 'Card' });
 
@@ -57,13 +81,18 @@ export const cardDetailSchema = cardSchema
       stability: z.number(),
       lastReview: isoDate.nullable(),
     }),
+    contexts: z
+      .array(cardContextSchema)
+      .meta({ description: `The sentences you met it in, oldest first: the first one and the newest, ${CARD_CONTEXTS_MAX} at most.` }),
+    preparedContextId: z.uuid().nullable().meta({ description: 'The context the card’s preparation chose its sense for; null when none.' }),
   })
   .meta({ id: 'CardDetail' });
 
 export const capturedSchema = z.object({ card: cardSchema });
-export const reusedSchema = z.object({ card: cardSchema, reused: z.literal(true) });
+export const capturedInContextSchema = z.object({ card: cardSchema, context: cardContextSchema.optional() });
+export const reusedSchema = z.object({ card: cardSchema, reused: z.literal(true), context: cardContextSchema.optional() });
 /** A capture's result on both transports; REST shows a new card as 202 `{ card }` and a reused one as 200. */
-export const captureResultSchema = z.object({ card: cardSchema, reused: z.boolean() });
+export const captureResultSchema = z.object({ card: cardSchema, reused: z.boolean(), context: cardContextSchema.optional() });
 export const cardEnvelopeSchema = z.object({ card: cardDetailSchema });
 export const cardIdInputSchema = z.object({ cardId: cardIdSchema });
 export const deletedSchema = z.object({ deleted: z.literal(true) });
@@ -79,6 +108,9 @@ export const listQuerySchema = z.object({
 });
 
 export const listSchema = z.object({ items: z.array(cardSchema), nextCursor: z.string().regex(CURSOR_PATTERN).nullable() });
+
+export const prepareSenseBodySchema = z.object({ contextId: z.uuid().meta({ description: 'One of the card’s contexts (`contexts[].contextId`).' }) });
+export const prepareSenseSchema = z.object({ cardId: cardIdSchema, contextId: prepareSenseBodySchema.shape.contextId });
 
 export const retryPreparationSchema = z.object({
   cardId: cardIdSchema,
