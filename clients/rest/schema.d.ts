@@ -360,6 +360,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/encounters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that you met your expressions on a page (opt-in; card ids and times only)
+         * @description Opt-in (the extension's "Count when I meet my expressions"): each time a page shows one of your expressions, its card and the time, at most once per card per page view, batched per page view. Never the page's text or address. Encounters are not reviews: they never enter the review log nor its FSRS export. At most 2000 a day (429 with Retry-After until the next UTC day); a card that is not yours → 404 naming it, and nothing of the batch is recorded.
+         */
+        post: operations["library.recordEncounters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/library/{cardId}/correction": {
         parameters: {
             query?: never;
@@ -805,6 +825,34 @@ export interface components {
             contexts: components["schemas"]["CardContextInput"][];
             /** @description The context the card’s preparation chose its sense for; null when none. */
             preparedContextId: string | null;
+            /** @description When you last met it on a page, newest first (20 at most; `metCount` counts them all). */
+            encounters: string[];
+        };
+        EncounterBatchInput: {
+            /**
+             * Format: uuid
+             * @description A random id your client makes for one page view (a new one for each page load). Never the page’s address: the service is not told where you read.
+             */
+            pageViewId: string;
+            /** @description The known expressions on the page, 1..200; a card listed twice counts once. */
+            encounters: {
+                /**
+                 * Format: uuid
+                 * @description The card id (`cardId`).
+                 */
+                cardId: string;
+                /**
+                 * Format: date-time
+                 * @description When the expression was on the page (within the last 7 days).
+                 */
+                metAt: string;
+            }[];
+        };
+        EncountersRecordedInput: {
+            /** @description Encounters newly recorded. */
+            recorded: number;
+            /** @description Cards this page view had reported already (a retried batch): not counted twice. */
+            alreadyRecorded: number;
         };
         ReplayItemInput: {
             /** Format: uuid */
@@ -1153,6 +1201,34 @@ export interface components {
             contexts: components["schemas"]["CardContext"][];
             /** @description The context the card’s preparation chose its sense for; null when none. */
             preparedContextId: string | null;
+            /** @description When you last met it on a page, newest first (20 at most; `metCount` counts them all). */
+            encounters: string[];
+        };
+        EncounterBatch: {
+            /**
+             * Format: uuid
+             * @description A random id your client makes for one page view (a new one for each page load). Never the page’s address: the service is not told where you read.
+             */
+            pageViewId: string;
+            /** @description The known expressions on the page, 1..200; a card listed twice counts once. */
+            encounters: {
+                /**
+                 * Format: uuid
+                 * @description The card id (`cardId`).
+                 */
+                cardId: string;
+                /**
+                 * Format: date-time
+                 * @description When the expression was on the page (within the last 7 days).
+                 */
+                metAt: string;
+            }[];
+        };
+        EncountersRecorded: {
+            /** @description Encounters newly recorded. */
+            recorded: number;
+            /** @description Cards this page view had reported already (a retried batch): not counted twice. */
+            alreadyRecorded: number;
         };
         ReplayItem: {
             /** Format: uuid */
@@ -2150,6 +2226,8 @@ export interface operations {
                 /** @description The previous page’s `nextCursor`: opaque, 32 characters of base64url. */
                 cursor?: string;
                 limit?: number;
+                /** @description `newest` (the default): newest first; `met`: the expressions you met most often on pages first (`metCount`), then newest. */
+                sort?: "newest" | "met";
             };
             header?: never;
             path?: never;
@@ -2627,6 +2705,75 @@ export interface operations {
             };
             /** @description Default Response */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.recordEncounters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EncounterBatchInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncountersRecorded"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../domain/problems.ts';
 import { defineOperation, defineStreamOperation, restParts } from '../../http/operation.ts';
 import { rejectCorrection } from './correction.ts';
+import { recordEncounters } from './encounters.ts';
 import { exportLibrary, exportQuerySchema, exportResponses } from './export.ts';
 import { knownExpressions, libraryVersion } from './known-expressions.ts';
 import { decodeCursor } from './listing.ts';
@@ -15,6 +16,9 @@ import {
   deleteBodySchema,
   deleteQuerySchema,
   deletedSchema,
+  ENCOUNTERS_DESCRIPTION,
+  encounterBatchSchema,
+  encountersRecordedSchema,
   knownExpressionsInputSchema,
   knownExpressionsSchema,
   listQuerySchema,
@@ -72,7 +76,8 @@ export const libraryOperations = {
     input: listQuerySchema,
     output: listSchema,
     rest: { method: 'GET', path: '/api/library' },
-    handler: (ctx, { query, cursor, limit }) => listCards(ctx, ctx.principal.userId, { query, cursor: cursor ? decodeCursor(cursor) : null, limit }),
+    handler: (ctx, { query, cursor, limit, sort }) =>
+      listCards(ctx, ctx.principal.userId, { query, cursor: cursor ? decodeCursor(cursor) : null, limit, sort }),
   }),
   get: defineOperation({
     tag,
@@ -116,6 +121,16 @@ export const libraryOperations = {
         'When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready or is already prepared for this context.',
     },
     handler: async (ctx, { cardId, contextId }) => ({ card: await prepareSense(ctx, ctx.principal.userId, cardId, contextId) }),
+  }),
+  recordEncounters: defineOperation({
+    tag,
+    summary: 'Record that you met your expressions on a page (opt-in; card ids and times only)',
+    auth: 'write',
+    input: encounterBatchSchema,
+    output: encountersRecordedSchema,
+    rest: { method: 'POST', path: '/api/library/encounters', problems: [404], description: ENCOUNTERS_DESCRIPTION },
+    handler: (ctx, { pageViewId, encounters }) =>
+      recordEncounters(ctx, ctx.principal.userId, { pageViewId, encounters: encounters.map((e) => ({ cardId: e.cardId, metAt: new Date(e.metAt) })) }),
   }),
   rejectCorrection: defineOperation({
     tag,

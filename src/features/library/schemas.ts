@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { FOCUS_KINDS, REGISTERS } from './preparation-rules.ts';
 import { CURSOR_PATTERN, captureTextProblem } from './listing.ts';
-import { CAPTURE_TEXT_MAX, CARD_CONTEXTS_MAX, CONTEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
+import {
+  CAPTURE_TEXT_MAX,
+  CARD_CONTEXTS_MAX,
+  CONTEXT_MAX,
+  ENCOUNTER_BATCH_MAX,
+  ENCOUNTERS_PER_DAY,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+} from '../../domain/limits.ts';
 import { cleanedLengthPattern, LETTER_PATTERN } from '../../domain/normalise.ts';
 import { codePointString, isoDate } from '../shared-schemas.ts';
 
@@ -85,6 +93,7 @@ export const cardDetailSchema = cardSchema
       .array(cardContextSchema)
       .meta({ description: `The sentences you met it in, oldest first: the first one and the newest, ${CARD_CONTEXTS_MAX} at most.` }),
     preparedContextId: z.uuid().nullable().meta({ description: 'The context the card’s preparation chose its sense for; null when none.' }),
+    encounters: z.array(isoDate).meta({ description: 'When you last met it on a page, newest first (20 at most; `metCount` counts them all).' }),
   })
   .meta({ id: 'CardDetail' });
 
@@ -105,12 +114,44 @@ export const listQuerySchema = z.object({
     .optional()
     .meta({ description: 'The previous page’s `nextCursor`: opaque, 32 characters of base64url.' }),
   limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
+  sort: z
+    .enum(['newest', 'met'])
+    .default('newest')
+    .meta({ description: '`newest` (the default): newest first; `met`: the expressions you met most often on pages first (`metCount`), then newest.' }),
 });
 
 export const listSchema = z.object({ items: z.array(cardSchema), nextCursor: z.string().regex(CURSOR_PATTERN).nullable() });
 
 export const prepareSenseBodySchema = z.object({ contextId: z.uuid().meta({ description: 'One of the card’s contexts (`contexts[].contextId`).' }) });
 export const prepareSenseSchema = z.object({ cardId: cardIdSchema, contextId: prepareSenseBodySchema.shape.contextId });
+
+export const encounterBatchSchema = z
+  .object({
+    pageViewId: z.uuid().meta({
+      description:
+        'A random id your client makes for one page view (a new one for each page load). Never the page’s address: the service is not told where you read.',
+    }),
+    encounters: z
+      .array(
+        z.object({
+          cardId: cardIdSchema,
+          metAt: z.iso.datetime({ offset: true }).meta({ description: 'When the expression was on the page (within the last 7 days).' }),
+        }),
+      )
+      .min(1)
+      .max(ENCOUNTER_BATCH_MAX)
+      .meta({ description: `The known expressions on the page, 1..${ENCOUNTER_BATCH_MAX}; a card listed twice counts once.` }),
+  })
+  .meta({ id: 'EncounterBatch' });
+
+export const ENCOUNTERS_DESCRIPTION = `Opt-in (the extension's "Count when I meet my expressions"): each time a page shows one of your expressions, its card and the time, at most once per card per page view, batched per page view. Never the page's text or address. Encounters are not reviews: they never enter the review log nor its FSRS export. At most ${ENCOUNTERS_PER_DAY} a day (429 with Retry-After until the next UTC day); a card that is not yours → 404 naming it, and nothing of the batch is recorded.`;
+
+export const encountersRecordedSchema = z
+  .object({
+    recorded: z.number().int().min(0).meta({ description: 'Encounters newly recorded.' }),
+    alreadyRecorded: z.number().int().min(0).meta({ description: 'Cards this page view had reported already (a retried batch): not counted twice.' }),
+  })
+  .meta({ id: 'EncountersRecorded' });
 
 export const retryPreparationSchema = z.object({
   cardId: cardIdSchema,

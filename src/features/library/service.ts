@@ -8,6 +8,7 @@ import { counter } from '../../platform/metrics.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { enqueueFrom, type WorkflowStart, type WorkflowStarter } from '../../temporal/workflow-starter.ts';
 import type { FeatureContext } from '../context.ts';
+import { encountersOfCard } from './encounters.ts';
 import { addContext, contextsOfCard, placedOrRefused } from './context-store.ts';
 import type { CardContextView, PlacedContext } from './contexts.ts';
 import { type ListCursor, encodeCursor } from './listing.ts';
@@ -74,6 +75,7 @@ async function findCardForUser(em: Em, userId: string, cardId: string): Promise<
     },
     contexts: await contextsOfCard(em, cardId),
     preparedContextId: row.prepared_context_id,
+    encounters: (await encountersOfCard(em, cardId)).map((d) => d.toISOString()),
   };
 }
 
@@ -205,6 +207,8 @@ export interface ListOptions {
   query?: string | undefined;
   cursor?: ListCursor | null | undefined;
   limit: number;
+  /** `met`: most often met first (then newest); the cursor's card gives its place by its current count. */
+  sort?: 'newest' | 'met' | undefined;
 }
 
 /**
@@ -217,8 +221,13 @@ export interface ListOptions {
 export const librarySearchCondition = (query: string): Sql =>
   sql`library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_contains_pattern(${query})`;
 
-const listing = (where: Sql[], limit: number) =>
-  sql<CardRow>`SELECT ${CARD_COLUMNS} FROM cards c WHERE ${sql.join(where, sql` AND `)} ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`;
+const listing = (where: Sql[], limit: number, order = sql`c.created_at DESC, c.id DESC`) =>
+  sql<CardRow>`SELECT ${CARD_COLUMNS} FROM cards c WHERE ${sql.join(where, sql` AND `)} ORDER BY ${order} LIMIT ${limit}`;
+const MOST_MET = sql`c.met_count DESC, c.created_at DESC, c.id DESC`;
+/** After the cursor's card in the `met` order, placed by its count now (0 if it is gone meanwhile). */
+const afterMetCursor = (userId: string, cursor: ListCursor) =>
+  sql`(c.met_count, c.created_at, c.id) < (coalesce((SELECT m.met_count FROM cards m WHERE m.id = ${cursor.cardId} AND m.user_id = ${userId}), 0),
+    ${cursor.createdAt}::timestamptz, ${cursor.cardId}::uuid)`;
 const ofUser = (userId: string) => sql`c.user_id = ${userId}`;
 const afterCursor = (cursor: ListCursor) => sql`(c.created_at, c.id) < (${cursor.createdAt}::timestamptz, ${cursor.cardId}::uuid)`;
 
@@ -234,11 +243,17 @@ export async function listCards(ctx: FeatureContext, userId: string, options: Li
   const limit = options.limit + 1;
   const rows = await allRows(
     ctx.em,
-    query
-      ? listing([ofUser(userId), ...(options.cursor ? [afterCursor(options.cursor)] : []), librarySearchCondition(query)], limit)
-      : options.cursor
-        ? pageAfter(userId, options.cursor, limit)
-        : firstPage(userId, limit),
+    options.sort === 'met'
+      ? listing(
+          [ofUser(userId), ...(options.cursor ? [afterMetCursor(userId, options.cursor)] : []), ...(query ? [librarySearchCondition(query)] : [])],
+          limit,
+          MOST_MET,
+        )
+      : query
+        ? listing([ofUser(userId), ...(options.cursor ? [afterCursor(options.cursor)] : []), librarySearchCondition(query)], limit)
+        : options.cursor
+          ? pageAfter(userId, options.cursor, limit)
+          : firstPage(userId, limit),
   );
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
