@@ -865,6 +865,21 @@ export interface components {
             answer: string;
             /** @description As long as `answer` in code points: `_` hidden, `.` shown. */
             mask: string;
+            /** @description You met this expression on a page since its last review (encounters). */
+            metSinceReview?: boolean;
+            /** @description A prompt from one of your own contexts: a cloze of the expression inside your sentence, which you may practise instead of the translation (then send `prompt: "context"`). Null when the card has no context. */
+            context?: {
+                /** Format: uuid */
+                contextId: string;
+                /** @description Your sentence up to the expression. */
+                before: string;
+                /** @description The expression as your sentence writes it: what to reconstruct with this prompt. */
+                answer: string;
+                /** @description Your sentence after the expression. */
+                after: string;
+                /** @description As long as this `answer` in code points, by the same rules as the item’s mask. */
+                mask: string;
+            } | null;
         };
         ReplaySessionInput: {
             /** @description Null when there is nothing to practise (no session is opened). */
@@ -878,6 +893,11 @@ export interface components {
             usedHint: boolean;
             autoFilled: boolean;
             unaidedErrors: number;
+            /**
+             * @description Which prompt you answered: `translation` (the default) or `context` (the item’s context cloze, rated on its mask).
+             * @enum {string}
+             */
+            prompt?: "translation" | "context";
             /** @description How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy. */
             durationMs?: number;
         };
@@ -1241,6 +1261,21 @@ export interface components {
             answer: string;
             /** @description As long as `answer` in code points: `_` hidden, `.` shown. */
             mask: string;
+            /** @description You met this expression on a page since its last review (encounters). */
+            metSinceReview?: boolean;
+            /** @description A prompt from one of your own contexts: a cloze of the expression inside your sentence, which you may practise instead of the translation (then send `prompt: "context"`). Null when the card has no context. */
+            context?: {
+                /** Format: uuid */
+                contextId: string;
+                /** @description Your sentence up to the expression. */
+                before: string;
+                /** @description The expression as your sentence writes it: what to reconstruct with this prompt. */
+                answer: string;
+                /** @description Your sentence after the expression. */
+                after: string;
+                /** @description As long as this `answer` in code points, by the same rules as the item’s mask. */
+                mask: string;
+            } | null;
         };
         ReplaySession: {
             /** @description Null when there is nothing to practise (no session is opened). */
@@ -1254,6 +1289,11 @@ export interface components {
             usedHint: boolean;
             autoFilled: boolean;
             unaidedErrors: number;
+            /**
+             * @description Which prompt you answered: `translation` (the default) or `context` (the item’s context cloze, rated on its mask).
+             * @enum {string}
+             */
+            prompt?: "translation" | "context";
             /** @description How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy. */
             durationMs?: number;
         };

@@ -16,6 +16,9 @@ import { Migration } from '@mikro-orm/migrations';
  *   the card and the time: never the page's text. Housekeeping keeps them for a bounded time; the
  *   card's totals (`met_count`, `last_met_at`) stay.
  * - `encounter_days`: how many encounters a user recorded on a UTC day (the daily limit).
+ * - `replay_items.context_id`, `context_mask`: the learner's own sentence a Replay item may be
+ *   prompted with instead of the translation (a cloze of the expression inside it), and its mask;
+ *   `review_logs.prompt`: which prompt the learner chose ('translation' or 'context').
  * Everything references the card ON DELETE CASCADE: deleting a card deletes its contexts and encounters.
  */
 export class CardContextsEncounters extends Migration {
@@ -58,5 +61,9 @@ export class CardContextsEncounters extends Migration {
         recorded integer NOT NULL CHECK (recorded >= 0),
         PRIMARY KEY (user_id, day)
       )`);
+    this.addSql(`ALTER TABLE replay_items ADD COLUMN context_id uuid REFERENCES card_contexts (id) ON DELETE SET NULL`);
+    this.addSql(`ALTER TABLE replay_items ADD COLUMN context_mask text`);
+    this.addSql(`CREATE INDEX replay_items_context_idx ON replay_items (context_id) WHERE context_id IS NOT NULL`);
+    this.addSql(`ALTER TABLE review_logs ADD COLUMN prompt text NOT NULL DEFAULT 'translation' CHECK (prompt IN ('translation', 'context'))`);
   }
 }
