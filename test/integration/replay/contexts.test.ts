@@ -22,8 +22,8 @@ describe('Replay with the learner’s own contexts', () => {
     const plain = await insertCard(stack.orm, user.userId, { text: 'hit the sack', createdAt: hoursAgo(100) });
     await stack.orm.em.fork().execute(`UPDATE card_schedules SET last_review = ? WHERE card_id = ?`, [hoursAgo(48), bank]);
     // Two sentences (the newest is the prompt) and an encounter since the last review.
-    await bodyOf(await client.POST('/api/library', { body: { text: 'bank', context: 'The bank was closed.' } }), 200);
-    await bodyOf(await client.POST('/api/library', { body: { text: 'bank', context: 'We sat on the Bank of the river.' } }), 200);
+    bodyOf(await client.POST('/api/library', { body: { text: 'bank', context: 'The bank was closed.' } }), 200);
+    bodyOf(await client.POST('/api/library', { body: { text: 'bank', context: 'We sat on the Bank of the river.' } }), 200);
     bodyOf(
       await client.POST('/api/library/encounters', { body: { pageViewId: randomUUID(), encounters: [{ cardId: bank, metAt: hoursAgo(1).toISOString() }] } }),
       200,
