@@ -96,8 +96,8 @@ export interface CardInTheWild {
 }
 
 /**
- * For each card: whether the learner met it on a page since its last review (or since its capture,
- * before any), and its newest context. Replay builds a context cloze from it.
+ * For each card: whether the learner met it on a page since its last review (ever, before its first
+ * review), and its newest context. Replay builds a context cloze from it.
  */
 export async function cardsInTheWild(em: Em, cardIds: readonly string[]): Promise<Map<string, CardInTheWild>> {
   if (cardIds.length === 0) return new Map();
@@ -110,7 +110,7 @@ export async function cardsInTheWild(em: Em, cardIds: readonly string[]): Promis
     mark_end: number | null;
   }>(
     em,
-    sql`SELECT c.id AS card_id, coalesce(c.last_met_at > coalesce(s.last_review, c.created_at), false) AS met,
+    sql`SELECT c.id AS card_id, coalesce(c.last_met_at > coalesce(s.last_review, '-infinity'), false) AS met,
        x.id AS context_id, x.text, x.mark_start, x.mark_end
      FROM cards c JOIN card_schedules s ON s.card_id = c.id
      LEFT JOIN LATERAL (SELECT id, text, mark_start, mark_end FROM card_contexts WHERE card_id = c.id ORDER BY created_at DESC, id DESC LIMIT 1) x ON true
