@@ -96,6 +96,9 @@ interface CardRow {
   reps: number | null;
   lapses: number | null;
   stability: number | null;
+  contexts: { text: string; start: number; end: number }[];
+  met_count: number;
+  last_met_at: Date | null;
 }
 
 /** The user's cards, oldest first, a batch per query after the last (created_at, id) seen (created_at is kept to the millisecond, as a Date holds it). */
@@ -104,7 +107,9 @@ async function* cardBatches(ctx: FeatureContext, userId: string): AsyncGenerator
   for (;;) {
     const rows: CardRow[] = await allRows<CardRow>(
       ctx.em,
-      sql`SELECT c.id, c.text, c.created_at, c.enrichment, s.due, s.reps, s.lapses, s.stability
+      sql`SELECT c.id, c.text, c.created_at, c.enrichment, s.due, s.reps, s.lapses, s.stability, c.met_count, c.last_met_at,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('text', x.text, 'start', x.mark_start, 'end', x.mark_end) ORDER BY x.created_at, x.id), '[]')
+          FROM card_contexts x WHERE x.card_id = c.id) AS contexts
        FROM cards c LEFT JOIN card_schedules s ON s.card_id = c.id
        WHERE c.user_id = ${userId} ${after ? sql`AND (c.created_at, c.id) > (${after.createdAt}, ${after.id})` : sql``}
        ORDER BY c.created_at, c.id LIMIT ${BATCH}`,
@@ -123,6 +128,9 @@ async function* cardBatches(ctx: FeatureContext, userId: string): AsyncGenerator
       reps: r.reps,
       lapses: r.lapses,
       stability: r.stability === null ? null : Number(r.stability),
+      contexts: r.contexts,
+      metCount: r.met_count,
+      lastMetAt: r.last_met_at && new Date(r.last_met_at),
     }));
     const last = rows[rows.length - 1]!;
     after = { createdAt: new Date(last.created_at), id: last.id };
