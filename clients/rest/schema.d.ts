@@ -340,6 +340,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/{cardId}/sense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare the card again for the sense one of its contexts uses (charged)
+         * @description When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready or is already prepared for this context.
+         */
+        post: operations["library.prepareSense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/encounters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that you met your expressions on a page (opt-in; card ids and times only)
+         * @description Opt-in (the extension's "Count when I meet my expressions"): each time a page shows one of your expressions, its card and the time, at most once per card per page view, batched per page view. Never the page's text or address. Encounters are not reviews: they never enter the review log nor its FSRS export. At most 2000 a day (429 with Retry-After until the next UTC day); a card that is not yours → 404 naming it, and nothing of the batch is recorded.
+         */
+        post: operations["library.recordEncounters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/library/{cardId}/correction": {
         parameters: {
             query?: never;
@@ -802,6 +842,23 @@ export interface components {
                 kind: "meaning" | "grammar" | "collocation" | "idiom" | "pronunciation" | "spelling" | "register";
                 note: string;
             }[];
+            /** @description The sense the card was prepared for, when it was prepared with a context: its gloss in your native language and the words of the context that decided it. Null or absent without a context. */
+            sense?: {
+                gloss: string;
+                cue: string;
+            } | null;
+        };
+        CardContextInput: {
+            /** Format: uuid */
+            contextId: string;
+            /** @description The sentence, as stored: trimmed, whitespace collapsed, NFC. */
+            text: string;
+            /** @description Where the expression starts in `text`, in code points. */
+            start: number;
+            /** @description Where the expression ends in `text` (exclusive), in code points. */
+            end: number;
+            /** Format: date-time */
+            createdAt: string;
         };
         CardInput: {
             /** Format: uuid */
@@ -826,6 +883,10 @@ export interface components {
                 /** Format: date-time */
                 since: string;
             };
+            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            metCount: number;
+            /** @description When you last met it; null if never. */
+            lastMetAt: string | null;
         };
         CardDetailInput: {
             /** Format: uuid */
@@ -850,6 +911,10 @@ export interface components {
                 /** Format: date-time */
                 since: string;
             };
+            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            metCount: number;
+            /** @description When you last met it; null if never. */
+            lastMetAt: string | null;
             scheduling: {
                 /** @enum {string} */
                 state: "new" | "learning" | "review" | "relearning";
@@ -860,6 +925,38 @@ export interface components {
                 stability: number;
                 lastReview: string | null;
             };
+            /** @description The sentences you met it in, oldest first: the first one and the newest, 20 at most. */
+            contexts: components["schemas"]["CardContextInput"][];
+            /** @description The context the card’s preparation chose its sense for; null when none. */
+            preparedContextId: string | null;
+            /** @description When you last met it on a page, newest first (20 at most; `metCount` counts them all). */
+            encounters: string[];
+        };
+        EncounterBatchInput: {
+            /**
+             * Format: uuid
+             * @description A random id your client makes for one page view (a new one for each page load). Never the page’s address: the service is not told where you read.
+             */
+            pageViewId: string;
+            /** @description The known expressions on the page, 1..200; a card listed twice counts once. */
+            encounters: {
+                /**
+                 * Format: uuid
+                 * @description The card id (`cardId`).
+                 */
+                cardId: string;
+                /**
+                 * Format: date-time
+                 * @description When the expression was on the page (within the last 7 days).
+                 */
+                metAt: string;
+            }[];
+        };
+        EncountersRecordedInput: {
+            /** @description Encounters newly recorded. */
+            recorded: number;
+            /** @description Cards this page view had reported already (a retried batch): not counted twice. */
+            alreadyRecorded: number;
         };
         ProgressForecastInput: {
             /**
@@ -1048,6 +1145,21 @@ export interface components {
             answer: string;
             /** @description As long as `answer` in code points: `_` hidden, `.` shown. */
             mask: string;
+            /** @description You met this expression on a page since its last review (encounters). */
+            metSinceReview?: boolean;
+            /** @description A prompt from one of your own contexts: a cloze of the expression inside your sentence, which you may practise instead of the translation (then send `prompt: "context"`). Null when the card has no context. */
+            context?: {
+                /** Format: uuid */
+                contextId: string;
+                /** @description Your sentence up to the expression. */
+                before: string;
+                /** @description The expression as your sentence writes it: what to reconstruct with this prompt. */
+                answer: string;
+                /** @description Your sentence after the expression. */
+                after: string;
+                /** @description As long as this `answer` in code points, by the same rules as the item’s mask. */
+                mask: string;
+            } | null;
         };
         ReplaySessionInput: {
             /** @description Null when there is nothing to practise (no session is opened). */
@@ -1061,6 +1173,11 @@ export interface components {
             usedHint: boolean;
             autoFilled: boolean;
             unaidedErrors: number;
+            /**
+             * @description Which prompt you answered: `translation` (the default) or `context` (the item’s context cloze, rated on its mask).
+             * @enum {string}
+             */
+            prompt?: "translation" | "context";
             /** @description How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy. */
             durationMs?: number;
         };
@@ -1321,6 +1438,23 @@ export interface components {
                 kind: "meaning" | "grammar" | "collocation" | "idiom" | "pronunciation" | "spelling" | "register";
                 note: string;
             }[];
+            /** @description The sense the card was prepared for, when it was prepared with a context: its gloss in your native language and the words of the context that decided it. Null or absent without a context. */
+            sense?: {
+                gloss: string;
+                cue: string;
+            } | null;
+        };
+        CardContext: {
+            /** Format: uuid */
+            contextId: string;
+            /** @description The sentence, as stored: trimmed, whitespace collapsed, NFC. */
+            text: string;
+            /** @description Where the expression starts in `text`, in code points. */
+            start: number;
+            /** @description Where the expression ends in `text` (exclusive), in code points. */
+            end: number;
+            /** Format: date-time */
+            createdAt: string;
         };
         Card: {
             /** Format: uuid */
@@ -1345,6 +1479,10 @@ export interface components {
                 /** Format: date-time */
                 since: string;
             };
+            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            metCount: number;
+            /** @description When you last met it; null if never. */
+            lastMetAt: string | null;
         };
         CardDetail: {
             /** Format: uuid */
@@ -1369,6 +1507,10 @@ export interface components {
                 /** Format: date-time */
                 since: string;
             };
+            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            metCount: number;
+            /** @description When you last met it; null if never. */
+            lastMetAt: string | null;
             scheduling: {
                 /** @enum {string} */
                 state: "new" | "learning" | "review" | "relearning";
@@ -1379,6 +1521,38 @@ export interface components {
                 stability: number;
                 lastReview: string | null;
             };
+            /** @description The sentences you met it in, oldest first: the first one and the newest, 20 at most. */
+            contexts: components["schemas"]["CardContext"][];
+            /** @description The context the card’s preparation chose its sense for; null when none. */
+            preparedContextId: string | null;
+            /** @description When you last met it on a page, newest first (20 at most; `metCount` counts them all). */
+            encounters: string[];
+        };
+        EncounterBatch: {
+            /**
+             * Format: uuid
+             * @description A random id your client makes for one page view (a new one for each page load). Never the page’s address: the service is not told where you read.
+             */
+            pageViewId: string;
+            /** @description The known expressions on the page, 1..200; a card listed twice counts once. */
+            encounters: {
+                /**
+                 * Format: uuid
+                 * @description The card id (`cardId`).
+                 */
+                cardId: string;
+                /**
+                 * Format: date-time
+                 * @description When the expression was on the page (within the last 7 days).
+                 */
+                metAt: string;
+            }[];
+        };
+        EncountersRecorded: {
+            /** @description Encounters newly recorded. */
+            recorded: number;
+            /** @description Cards this page view had reported already (a retried batch): not counted twice. */
+            alreadyRecorded: number;
         };
         ProgressForecast: {
             /**
@@ -1567,6 +1741,21 @@ export interface components {
             answer: string;
             /** @description As long as `answer` in code points: `_` hidden, `.` shown. */
             mask: string;
+            /** @description You met this expression on a page since its last review (encounters). */
+            metSinceReview?: boolean;
+            /** @description A prompt from one of your own contexts: a cloze of the expression inside your sentence, which you may practise instead of the translation (then send `prompt: "context"`). Null when the card has no context. */
+            context?: {
+                /** Format: uuid */
+                contextId: string;
+                /** @description Your sentence up to the expression. */
+                before: string;
+                /** @description The expression as your sentence writes it: what to reconstruct with this prompt. */
+                answer: string;
+                /** @description Your sentence after the expression. */
+                after: string;
+                /** @description As long as this `answer` in code points, by the same rules as the item’s mask. */
+                mask: string;
+            } | null;
         };
         ReplaySession: {
             /** @description Null when there is nothing to practise (no session is opened). */
@@ -1580,6 +1769,11 @@ export interface components {
             usedHint: boolean;
             autoFilled: boolean;
             unaidedErrors: number;
+            /**
+             * @description Which prompt you answered: `translation` (the default) or `context` (the item’s context cloze, rated on its mask).
+             * @enum {string}
+             */
+            prompt?: "translation" | "context";
             /** @description How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy. */
             durationMs?: number;
         };
@@ -2830,6 +3024,8 @@ export interface operations {
                 /** @description The previous page’s `nextCursor`: opaque, 32 characters of base64url. */
                 cursor?: string;
                 limit?: number;
+                /** @description `newest` (the default): newest first; `met`: the expressions you met most often on pages first (`metCount`), then newest. */
+                sort?: "newest" | "met";
             };
             header?: never;
             path?: never;
@@ -2911,6 +3107,11 @@ export interface operations {
                      * @example break a leg
                      */
                     text: string & (unknown & unknown);
+                    /**
+                     * @description Optional: the sentence the expression was met in, 1..500 characters (code points, trimmed, whitespace collapsed), containing the expression (compared case-, accent- and spacing-insensitively; 400 otherwise). A new card is prepared for the sense this sentence uses; a known card gets it added to its contexts, free and without preparing again. Stored with the card as one of your own examples; never logged.
+                     * @example We had a picnic on the bank of the river.
+                     */
+                    context?: string | null;
                 };
             };
         };
@@ -2925,6 +3126,7 @@ export interface operations {
                         card: components["schemas"]["Card"];
                         /** @enum {boolean} */
                         reused: true;
+                        context?: components["schemas"]["CardContext"];
                     };
                 };
             };
@@ -2936,6 +3138,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         card: components["schemas"]["Card"];
+                        context?: components["schemas"]["CardContext"];
                     };
                 };
             };
@@ -3319,6 +3522,227 @@ export interface operations {
             };
         };
     };
+    "library.prepareSense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card id (`cardId`). */
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description One of the card’s contexts (`contexts[].contextId`).
+                     */
+                    contextId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        card: components["schemas"]["Card"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.recordEncounters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EncounterBatchInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EncountersRecorded"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "library.rejectCorrection": {
         parameters: {
             query?: never;
@@ -3514,7 +3938,7 @@ export interface operations {
     "library.export": {
         parameters: {
             query?: {
-                /** @description `csv`: One row per card: cardId, text, correctedText, translation, usageGuidance, examples, focuses, created, due, reps, lapses, stability. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back. `tsv`: As csv, tab-separated. `anki`: Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes. `reviews`: The review log for FSRS optimizers: card_id, review_time, review_rating, review_state, review_duration. */
+                /** @description `csv`: One row per card: cardId, text, correctedText, translation, usageGuidance, examples, focuses, created, due, reps, lapses, stability, contexts, metCount, lastMet. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back. `tsv`: As csv, tab-separated. `anki`: Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes. `reviews`: The review log for FSRS optimizers: card_id, review_time, review_rating, review_state, review_duration. */
                 format?: "csv" | "tsv" | "anki" | "reviews";
             };
             header?: {

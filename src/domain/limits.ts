@@ -48,3 +48,12 @@ export const PASSWORD_MAX_LENGTH = 256;
 export const TOKEN_NAME_MAX = 100;
 /** Every personal token starts with it, so that secret scanners recognise a leaked one. */
 export const TOKEN_PREFIX = 'lcp_';
+
+/** The sentence a capture was met in (`context`), once trimmed and whitespace collapsed. */
+export const CONTEXT_MAX = 500;
+/** The contexts a card keeps: its first and the newest. */
+export const CARD_CONTEXTS_MAX = 20;
+/** One batch of encounters (POST /api/library/encounters): a page view's known expressions. */
+export const ENCOUNTER_BATCH_MAX = 200;
+/** Encounters a user may record per UTC day. */
+export const ENCOUNTERS_PER_DAY = 2000;

@@ -1,4 +1,4 @@
-import { CAPTURE_TEXT_MAX, DRAFT_PROMPT_MAX, PASSWORD_MIN_LENGTH, SENTENCE_MAX_CHARS, TOKEN_NAME_MAX } from '../../src/domain/limits.ts';
+import { CAPTURE_TEXT_MAX, CONTEXT_MAX, DRAFT_PROMPT_MAX, PASSWORD_MIN_LENGTH, SENTENCE_MAX_CHARS, TOKEN_NAME_MAX } from '../../src/domain/limits.ts';
 import type { ProblemCode } from '../../src/domain/problems.ts';
 import { problemOf, type Problem } from './trpc.ts';
 
@@ -41,6 +41,7 @@ const FIELD_WORDS: Record<string, string> = {
   currentPassword: 'Enter your current password.',
   text: `Enter an English expression with at least one letter (at most ${CAPTURE_TEXT_MAX} characters).`,
   name: `Give it a name (at most ${TOKEN_NAME_MAX} characters).`,
+  context: `The sentence must contain the expression (at most ${CONTEXT_MAX} characters).`,
   original_text: `Enter a sentence of at most ${SENTENCE_MAX_CHARS.toLocaleString('en')} characters.`,
   prompt: `Say what you mean in at most ${DRAFT_PROMPT_MAX.toLocaleString('en')} characters.`,
   items: 'That text is too long or has too many paragraphs to translate at once; translate it in parts.',

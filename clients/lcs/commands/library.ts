@@ -12,14 +12,17 @@ export function libraryCommands(program: Command) {
     .description('capture an expression; with no text or `-`, one expression per line of stdin')
     .argument('[text...]', 'the expression (words are joined with spaces)')
     .option('--concurrency <n>', 'requests in flight for stdin batches', '4')
-    .action(async (words: string[], { concurrency }: { concurrency: string }, command: Command) => {
+    .option('--context <sentence>', 'the sentence you met it in: it chooses the sense, and stays on the card (one expression only)')
+    .action(async (words: string[], { concurrency, context }: { concurrency: string; context?: string }, command: Command) => {
       const fromStdin = words.length === 0 || (words.length === 1 && words[0] === '-');
+      if (fromStdin && context !== undefined) throw new CliError('--context goes with one expression given as arguments, not with stdin.', EXIT.usage);
       const lines = fromStdin ? await stdinLines() : [words.join(' ')];
       if (lines.length === 0) throw new CliError('Nothing to capture: give an expression, or lines on stdin.', EXIT.usage);
       const bar = progress(lines.length);
       const service = await api({ onWait: (seconds) => bar.note(`rate limited: waiting ${seconds}s`) });
       const { results, exitCode } = await runBatch(lines, Math.max(1, Number(concurrency) || 4), bar, async (text) => {
-        const { card, reused } = (await service.call((c) => c.POST('/api/library', { body: { text } }))) as { card: Card; reused?: boolean };
+        const body = context === undefined ? { text } : { text, context };
+        const { card, reused } = (await service.call((c) => c.POST('/api/library', { body }))) as { card: Card; reused?: boolean };
         return { card, reused: reused === true };
       });
       const items = results.map((r) =>

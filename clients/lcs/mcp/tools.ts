@@ -47,12 +47,13 @@ const draftRequest = workRequestSchema.shape;
 export const tools: Record<string, ToolDefinition> = {
   capture_expression: tool({
     description:
-      "Capture an English expression into the learner's library as a card. Its preparation (translation, correction, usage guidance) runs in the background (get_card shows it once ready); capturing the same expression again reuses its card.",
+      "Capture an English expression into the learner's library as a card. Its preparation (translation, correction, usage guidance) runs in the background (get_card shows it once ready); capturing the same expression again reuses its card. Give `context`, the sentence it was met in (containing it), to have it explained in the sense that sentence uses; on a known card the sentence is added to its examples, free.",
     writes: true,
     inputSchema: captureSchema.shape,
     outputSchema: captureResultSchema.shape,
-    async run(api, { text }) {
-      const { card, reused } = (await api.call((c) => c.POST('/api/library', { body: { text } }))) as { card: Card; reused?: boolean };
+    async run(api, { text, context }) {
+      const body = context ? { text, context } : { text };
+      const { card, reused } = (await api.call((c) => c.POST('/api/library', { body }))) as { card: Card; reused?: boolean };
       return {
         structured: { card, reused: reused === true },
         text: `${reused ? 'Already in the library' : 'Captured'}: ${cardText(card)} [cardId ${card.cardId}]`,

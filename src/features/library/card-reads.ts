@@ -88,3 +88,51 @@ export async function cardFeedback(em: Em, cardIds: readonly string[]): Promise<
   const rows = await allRows(em, feedbackOf(cardIds));
   return new Map(rows.map(({ id, ...feedback }) => [id, feedback]));
 }
+
+/** What Replay shows of a card met in the wild: whether it was met since its last review, and its newest context. */
+export interface CardInTheWild {
+  metSinceReview: boolean;
+  context: { contextId: string; text: string; start: number; end: number } | null;
+}
+
+/**
+ * For each card: whether the learner met it on a page since its last review (ever, before its first
+ * review), and its newest context. Replay builds a context cloze from it.
+ */
+export async function cardsInTheWild(em: Em, cardIds: readonly string[]): Promise<Map<string, CardInTheWild>> {
+  if (cardIds.length === 0) return new Map();
+  const rows = await allRows<{
+    card_id: string;
+    met: boolean;
+    context_id: string | null;
+    text: string | null;
+    mark_start: number | null;
+    mark_end: number | null;
+  }>(
+    em,
+    sql`SELECT c.id AS card_id, coalesce(c.last_met_at > coalesce(s.last_review, '-infinity'), false) AS met,
+       x.id AS context_id, x.text, x.mark_start, x.mark_end
+     FROM cards c JOIN card_schedules s ON s.card_id = c.id
+     LEFT JOIN LATERAL (SELECT id, text, mark_start, mark_end FROM card_contexts WHERE card_id = c.id ORDER BY created_at DESC, id DESC LIMIT 1) x ON true
+     WHERE c.id = ANY(${cardIds}::uuid[])`,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.card_id,
+      {
+        metSinceReview: r.met,
+        context: r.context_id === null ? null : { contextId: r.context_id, text: r.text!, start: r.mark_start!, end: r.mark_end! },
+      },
+    ]),
+  );
+}
+
+/** The text and marks of contexts by id (those still there): what a stored Replay item's cloze is built from. */
+export async function contextsById(em: Em, contextIds: readonly string[]): Promise<Map<string, { text: string; start: number; end: number }>> {
+  if (contextIds.length === 0) return new Map();
+  const rows = await allRows<{ id: string; text: string; mark_start: number; mark_end: number }>(
+    em,
+    sql`SELECT id, text, mark_start, mark_end FROM card_contexts WHERE id = ANY(${contextIds}::uuid[])`,
+  );
+  return new Map(rows.map((r) => [r.id, { text: r.text, start: r.mark_start, end: r.mark_end }]));
+}

@@ -20,6 +20,11 @@ export interface ExportCard {
   reps: number | null;
   lapses: number | null;
   stability: number | null;
+  /** The learner's own sentences, oldest first, with the expression's place (code points). */
+  contexts?: { text: string; start: number; end: number }[];
+  /** Encounters: how often the learner met it on pages (never reviews: the review log has none). */
+  metCount?: number;
+  lastMetAt?: Date | null;
 }
 
 export interface ExportReview {
@@ -70,6 +75,9 @@ export const CARD_COLUMNS = [
   'reps',
   'lapses',
   'stability',
+  'contexts',
+  'metCount',
+  'lastMet',
 ] as const;
 
 /** A card's fields in CARD_COLUMNS order; several examples or focuses are one field, a line each. */
@@ -87,8 +95,17 @@ export function cardFields(card: ExportCard): string[] {
     String(card.reps ?? ''),
     String(card.lapses ?? ''),
     String(card.stability ?? ''),
+    (card.contexts ?? []).map((c) => c.text).join('\n'),
+    String(card.metCount ?? 0),
+    card.lastMetAt?.toISOString() ?? '',
   ];
 }
+
+/** A sentence with the expression in bold, as HTML. */
+const markedHtml = (c: { text: string; start: number; end: number }) => {
+  const chars = Array.from(c.text);
+  return `${html(chars.slice(0, c.start).join(''))}<b>${html(chars.slice(c.start, c.end).join(''))}</b>${html(chars.slice(c.end).join(''))}`;
+};
 
 export const ANKI_DECK = 'Language Capture';
 export const ANKI_COLUMNS = ['guid', 'Front', 'Back'] as const;
@@ -116,15 +133,20 @@ const html = (text: string) =>
 
 /**
  * A Basic note's fields for a prepared card (one without a translation has no front yet): the
- * native-language prompt in front, the English with its usage and examples on the back, as HTML
+ * native-language prompt in front, the English with its usage, examples and the learner's own
+ * sentences (the expression in bold) on the back, as HTML
  * with tabs, line breaks and quotes escaped (the Anki file and AnkiConnect push use the same).
  */
-export function ankiFields(card: Pick<ExportCard, 'text' | 'correctedText' | 'translation' | 'guidance' | 'examples'>): { Front: string; Back: string } | null {
+export function ankiFields(
+  card: Pick<ExportCard, 'text' | 'correctedText' | 'translation' | 'guidance' | 'examples' | 'contexts'>,
+): { Front: string; Back: string } | null {
   if (!card.translation) return null;
+  const contexts = card.contexts ?? [];
   const back = [
     `<b>${html(card.correctedText ?? card.text)}</b>`,
     ...(card.guidance ? [html(card.guidance)] : []),
     ...(card.examples.length ? [`<ul>${card.examples.map((e) => `<li>${html(e)}</li>`).join('')}</ul>`] : []),
+    ...(contexts.length ? [`<i>Where you met it:</i><ul>${contexts.map((c) => `<li>${markedHtml(c)}</li>`).join('')}</ul>`] : []),
   ].join('<br>');
   return { Front: html(card.translation), Back: back };
 }

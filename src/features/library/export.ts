@@ -126,7 +126,7 @@ const FILE_VERSION = 2;
 
 /**
  * The export's ETag: every row it reads, by row version (xmin changes with each update of a
- * card, its schedule or a review) and id, summed, with their count. One aggregate query.
+ * card, its schedule, its contexts or a review) and id, summed, with their count. One aggregate query.
  */
 async function exportEtag(ctx: FeatureContext, userId: string, format: ExportFormat): Promise<string> {
   const row = await firstRow<{ n: number; h: string }>(
@@ -134,7 +134,9 @@ async function exportEtag(ctx: FeatureContext, userId: string, format: ExportFor
     format === 'reviews'
       ? sql`SELECT count(*)::int AS n, coalesce(sum(hashtextextended(xmin::text || ':' || id::text, 0)), 0)::text AS h FROM review_logs WHERE user_id = ${userId}`
       : sql`SELECT count(*)::int AS n,
-              coalesce(sum(hashtextextended(c.xmin::text || ':' || c.id::text || ':' || coalesce(s.xmin::text, '-'), 0)), 0)::text AS h
+              (coalesce(sum(hashtextextended(c.xmin::text || ':' || c.id::text || ':' || coalesce(s.xmin::text, '-'), 0)), 0)::text || ':' ||
+               (SELECT count(*) || ':' || coalesce(sum(hashtextextended(x.xmin::text || ':' || x.id::text, 0)), 0)
+                  FROM card_contexts x JOIN cards xc ON xc.id = x.card_id WHERE xc.user_id = ${userId})) AS h
             FROM cards c LEFT JOIN card_schedules s ON s.card_id = c.id WHERE c.user_id = ${userId}`,
   );
   const digest = createHash('sha256').update(`${FILE_VERSION}:${format}:${row!.n}:${row!.h}`).digest('base64url').slice(0, 27);
@@ -218,6 +220,9 @@ interface CardRow {
   reps: number | null;
   lapses: number | null;
   stability: number | null;
+  contexts: { text: string; start: number; end: number }[];
+  met_count: number;
+  last_met_at: Date | null;
 }
 
 /** The user's cards, oldest first, a batch per query after the last (created_at, id) seen (created_at is kept to the millisecond, as a Date holds it). */
@@ -226,7 +231,9 @@ async function* cardBatches(ctx: FeatureContext, userId: string): AsyncGenerator
   for (;;) {
     const rows: CardRow[] = await allRows<CardRow>(
       ctx.em,
-      sql`SELECT c.id, c.text, c.created_at, c.enrichment, s.due, s.reps, s.lapses, s.stability
+      sql`SELECT c.id, c.text, c.created_at, c.enrichment, s.due, s.reps, s.lapses, s.stability, c.met_count, c.last_met_at,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('text', x.text, 'start', x.mark_start, 'end', x.mark_end) ORDER BY x.created_at, x.id), '[]')
+          FROM card_contexts x WHERE x.card_id = c.id) AS contexts
        FROM cards c LEFT JOIN card_schedules s ON s.card_id = c.id
        WHERE c.user_id = ${userId} ${after ? sql`AND (c.created_at, c.id) > (${after.createdAt}, ${after.id})` : sql``}
        ORDER BY c.created_at, c.id LIMIT ${BATCH}`,
@@ -245,6 +252,9 @@ async function* cardBatches(ctx: FeatureContext, userId: string): AsyncGenerator
       reps: r.reps,
       lapses: r.lapses,
       stability: r.stability === null ? null : Number(r.stability),
+      contexts: r.contexts,
+      metCount: r.met_count,
+      lastMetAt: r.last_met_at && new Date(r.last_met_at),
     }));
     const last = rows[rows.length - 1]!;
     after = { createdAt: new Date(last.created_at), id: last.id };

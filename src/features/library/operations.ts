@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { AppError } from '../../domain/problems.ts';
 import { defineOperation, defineStreamOperation, restParts } from '../../http/operation.ts';
 import { rejectCorrection } from './correction.ts';
+import { recordEncounters } from './encounters.ts';
 import { etagMatches, exportFormatSchema, exportHeadersSchema, exportInputSchema, exportLibrary, exportResponses } from './export.ts';
 import { knownExpressions, libraryVersion } from './known-expressions.ts';
 import { decodeCursor } from './listing.ts';
 import {
   capturedSchema,
+  capturedInContextSchema,
   captureResultSchema,
   captureSchema,
   cardEnvelopeSchema,
@@ -14,14 +16,19 @@ import {
   deleteBodySchema,
   deleteQuerySchema,
   deletedSchema,
+  ENCOUNTERS_DESCRIPTION,
+  encounterBatchSchema,
+  encountersRecordedSchema,
   knownExpressionsInputSchema,
   knownExpressionsSchema,
   listQuerySchema,
   listSchema,
+  prepareSenseBodySchema,
+  prepareSenseSchema,
   retryPreparationSchema,
   reusedSchema,
 } from './schemas.ts';
-import { captureCard, deleteCard, getCardForUser, listCards, retryPreparation } from './service.ts';
+import { captureCard, deleteCard, getCardForUser, listCards, prepareSense, retryPreparation } from './service.ts';
 
 const tag = 'library';
 
@@ -52,11 +59,11 @@ export const libraryOperations = {
       method: 'POST',
       path: '/api/library',
       status: ({ reused }) => (reused ? 200 : 202),
-      responses: { 202: capturedSchema, 200: reusedSchema },
+      responses: { 202: capturedInContextSchema, 200: reusedSchema },
       problems: [428],
       links: { 202: cardLinks, 200: cardLinks },
     },
-    handler: (ctx, { text }) => captureCard(ctx, ctx.principal.userId, text),
+    handler: (ctx, { text, context }) => captureCard(ctx, ctx.principal.userId, text, { context }),
   }),
   list: defineOperation({
     tag,
@@ -65,7 +72,8 @@ export const libraryOperations = {
     input: listQuerySchema,
     output: listSchema,
     rest: { method: 'GET', path: '/api/library' },
-    handler: (ctx, { query, cursor, limit }) => listCards(ctx, ctx.principal.userId, { query, cursor: cursor ? decodeCursor(cursor) : null, limit }),
+    handler: (ctx, { query, cursor, limit, sort }) =>
+      listCards(ctx, ctx.principal.userId, { query, cursor: cursor ? decodeCursor(cursor) : null, limit, sort }),
   }),
   get: defineOperation({
     tag,
@@ -86,6 +94,39 @@ export const libraryOperations = {
     output: capturedSchema,
     rest: { method: 'PATCH', path: '/api/library', status: 202, problems: [404, 409, 428] },
     handler: async (ctx, { cardId }) => ({ card: await retryPreparation(ctx, ctx.principal.userId, cardId) }),
+  }),
+  prepareSense: defineOperation({
+    tag,
+    summary: 'Prepare the card again for the sense one of its contexts uses (charged)',
+    auth: 'write',
+    modelBacked: true,
+    requiresLanguages: true,
+    input: prepareSenseSchema,
+    output: capturedSchema,
+    rest: {
+      method: 'POST',
+      path: '/api/library/:cardId/sense',
+      input: restParts({
+        params: cardIdInputSchema,
+        body: prepareSenseBodySchema,
+        toInput: ({ params, body }) => ({ cardId: params.cardId, contextId: body.contextId }),
+      }),
+      status: 202,
+      problems: [404, 409, 428],
+      description:
+        'When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready or is already prepared for this context.',
+    },
+    handler: async (ctx, { cardId, contextId }) => ({ card: await prepareSense(ctx, ctx.principal.userId, cardId, contextId) }),
+  }),
+  recordEncounters: defineOperation({
+    tag,
+    summary: 'Record that you met your expressions on a page (opt-in; card ids and times only)',
+    auth: 'write',
+    input: encounterBatchSchema,
+    output: encountersRecordedSchema,
+    rest: { method: 'POST', path: '/api/library/encounters', problems: [404], description: ENCOUNTERS_DESCRIPTION },
+    handler: (ctx, { pageViewId, encounters }) =>
+      recordEncounters(ctx, ctx.principal.userId, { pageViewId, encounters: encounters.map((e) => ({ cardId: e.cardId, metAt: new Date(e.metAt) })) }),
   }),
   rejectCorrection: defineOperation({
     tag,

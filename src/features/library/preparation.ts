@@ -15,7 +15,7 @@ import {
   CARD_PREPARATION_BUDGET,
   finalisePreparation,
   PREPARATION_TASK,
-  preparationOutputSchema,
+  preparationSchemaFor,
   preparationRequest,
   settledOutcome,
   type PreparationError,
@@ -28,7 +28,13 @@ import {
  * follows, pure, in ./preparation-rules.ts.
  */
 
-export const preparationWorkflowId = (cardId: string) => workflowId(WORKFLOW_KINDS.cardEnrichment, cardId);
+/**
+ * The workflow id of a card's preparation: `card-enrichment/<cardId>` for the capture and its
+ * retries; a "prepare this sense" attempt, and retries after it, run under an id of their own
+ * (`sense_attempt`, the attempt that started it), since a completed id is never started again.
+ */
+export const preparationWorkflowId = (cardId: string, senseAttempt: number | null = null) =>
+  workflowId(WORKFLOW_KINDS.cardEnrichment, senseAttempt === null ? cardId : `${cardId}/sense-${senseAttempt}`);
 
 /** Idempotency key of an attempt's charge: a retried activity can never charge twice. */
 export const preparationChargeKey = (cardId: string, attempt: number) => `${preparationWorkflowId(cardId)}/attempt-${attempt}`;
@@ -57,6 +63,9 @@ interface PreparationCardRow {
   enrichment_attempt: number;
   enrichment_error: PreparationError | null;
   native_language: string | null;
+  context_text: string | null;
+  context_start: number | null;
+  context_end: number | null;
 }
 
 /**
@@ -71,17 +80,20 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
   const { em, model } = ctx;
   const card = await firstRow<PreparationCardRow>(
     em,
-    sql`SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language
-     FROM cards c JOIN users u ON u.id = c.user_id WHERE c.id = ${ref.cardId}`,
+    sql`SELECT c.user_id, c.text, c.enrichment_status, c.enrichment_attempt, c.enrichment_error, u.native_language,
+       x.text AS context_text, x.mark_start AS context_start, x.mark_end AS context_end
+     FROM cards c JOIN users u ON u.id = c.user_id LEFT JOIN card_contexts x ON x.id = c.prepared_context_id WHERE c.id = ${ref.cardId}`,
   );
   const settled = settledOutcome(card ? { status: card.enrichment_status, attempt: card.enrichment_attempt, error: card.enrichment_error } : null, ref.attempt);
   if (settled || !card) return settled ?? { outcome: 'gone' };
   if (!card.native_language) throw new AppError('language_setup_required', 'The account has no native language set.');
 
+  // The sentence the card is prepared for, read here from the card's own row: never a workflow input.
+  const context = card.context_text === null ? null : { text: card.context_text, start: card.context_start!, end: card.context_end! };
   const request = {
     task: PREPARATION_TASK,
-    schema: preparationOutputSchema,
-    ...preparationRequest(card.text, card.native_language),
+    schema: preparationSchemaFor(context),
+    ...preparationRequest(card.text, card.native_language, context?.text ?? null),
     maxTokens: OUTPUT_TOKEN_LIMITS.capture_preparation,
     ...(background?.signal ? { signal: background.signal } : {}),
   };

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { FOCUS_KINDS, REGISTERS } from './preparation-rules.ts';
 import { CURSOR_PATTERN, captureTextProblem } from './listing.ts';
-import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
+import {
+  CAPTURE_TEXT_MAX,
+  CARD_CONTEXTS_MAX,
+  CONTEXT_MAX,
+  ENCOUNTER_BATCH_MAX,
+  ENCOUNTERS_PER_DAY,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+} from '../../domain/limits.ts';
 import { cleanedLengthPattern, LETTER_PATTERN } from '../../domain/normalise.ts';
 import { codePointString, isoDate } from '../shared-schemas.ts';
 
@@ -21,6 +29,14 @@ export const captureSchema = z.object({
       description: `A short English expression: trimmed, whitespace runs collapsed to one space, then 1..${CAPTURE_TEXT_MAX} characters (code points) with at least one letter of any script (Unicode \\p{L}).`,
       example: 'break a leg',
     }),
+  context: z
+    .string()
+    .regex(cleanedLengthPattern(CONTEXT_MAX), `1..${CONTEXT_MAX} characters once trimmed and whitespace collapsed`)
+    .nullish()
+    .meta({
+      description: `Optional: the sentence the expression was met in, 1..${CONTEXT_MAX} characters (code points, trimmed, whitespace collapsed), containing the expression (compared case-, accent- and spacing-insensitively; 400 otherwise). A new card is prepared for the sense this sentence uses; a known card gets it added to its contexts, free and without preparing again. Stored with the card as one of your own examples; never logged.`,
+      example: 'We had a picnic on the bank of the river.',
+    }),
 });
 
 export const preparationSchema = z
@@ -33,8 +49,22 @@ export const preparationSchema = z
     correctionNote: z.string().nullable(),
     usage: z.object({ register: z.enum(REGISTERS), guidance: z.string(), examples: z.array(z.string()) }),
     focuses: z.array(z.object({ kind: z.enum(FOCUS_KINDS), note: z.string() })),
+    sense: z.object({ gloss: z.string(), cue: z.string() }).nullable().optional().meta({
+      description:
+        'The sense the card was prepared for, when it was prepared with a context: its gloss in your native language and the words of the context that decided it. Null or absent without a context.',
+    }),
   })
   .meta({ id: 'CardEnrichment' });
+
+export const cardContextSchema = z
+  .object({
+    contextId: z.uuid(),
+    text: z.string().meta({ description: 'The sentence, as stored: trimmed, whitespace collapsed, NFC.' }),
+    start: z.number().int().min(0).meta({ description: 'Where the expression starts in `text`, in code points.' }),
+    end: z.number().int().min(1).meta({ description: 'Where the expression ends in `text` (exclusive), in code points.' }),
+    createdAt: isoDate,
+  })
+  .meta({ id: 'CardContext' });
 
 export const cardSchema = z
   .object({
@@ -51,6 +81,8 @@ export const cardSchema = z
         description:
           'Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile.',
       }),
+    metCount: z.number().int().min(0).meta({ description: 'How many times you met the expression on a page (encounters, POST /api/library/encounters).' }),
+    lastMetAt: isoDate.nullable().meta({ description: 'When you last met it; null if never.' }),
   })
   .meta({ id: 'Card' });
 
@@ -64,13 +96,19 @@ export const cardDetailSchema = cardSchema
       stability: z.number(),
       lastReview: isoDate.nullable(),
     }),
+    contexts: z
+      .array(cardContextSchema)
+      .meta({ description: `The sentences you met it in, oldest first: the first one and the newest, ${CARD_CONTEXTS_MAX} at most.` }),
+    preparedContextId: z.uuid().nullable().meta({ description: 'The context the card’s preparation chose its sense for; null when none.' }),
+    encounters: z.array(isoDate).meta({ description: 'When you last met it on a page, newest first (20 at most; `metCount` counts them all).' }),
   })
   .meta({ id: 'CardDetail' });
 
 export const capturedSchema = z.object({ card: cardSchema });
-export const reusedSchema = z.object({ card: cardSchema, reused: z.literal(true) });
+export const capturedInContextSchema = z.object({ card: cardSchema, context: cardContextSchema.optional() });
+export const reusedSchema = z.object({ card: cardSchema, reused: z.literal(true), context: cardContextSchema.optional() });
 /** A capture's result on both transports; REST shows a new card as 202 `{ card }` and a reused one as 200. */
-export const captureResultSchema = z.object({ card: cardSchema, reused: z.boolean() });
+export const captureResultSchema = z.object({ card: cardSchema, reused: z.boolean(), context: cardContextSchema.optional() });
 export const cardEnvelopeSchema = z.object({ card: cardDetailSchema });
 export const cardIdInputSchema = z.object({ cardId: cardIdSchema });
 export const deletedSchema = z.object({ deleted: z.literal(true) });
@@ -83,9 +121,44 @@ export const listQuerySchema = z.object({
     .optional()
     .meta({ description: 'The previous page’s `nextCursor`: opaque, 32 characters of base64url.' }),
   limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
+  sort: z
+    .enum(['newest', 'met'])
+    .default('newest')
+    .meta({ description: '`newest` (the default): newest first; `met`: the expressions you met most often on pages first (`metCount`), then newest.' }),
 });
 
 export const listSchema = z.object({ items: z.array(cardSchema), nextCursor: z.string().regex(CURSOR_PATTERN).nullable() });
+
+export const prepareSenseBodySchema = z.object({ contextId: z.uuid().meta({ description: 'One of the card’s contexts (`contexts[].contextId`).' }) });
+export const prepareSenseSchema = z.object({ cardId: cardIdSchema, contextId: prepareSenseBodySchema.shape.contextId });
+
+export const encounterBatchSchema = z
+  .object({
+    pageViewId: z.uuid().meta({
+      description:
+        'A random id your client makes for one page view (a new one for each page load). Never the page’s address: the service is not told where you read.',
+    }),
+    encounters: z
+      .array(
+        z.object({
+          cardId: cardIdSchema,
+          metAt: z.iso.datetime({ offset: true }).meta({ description: 'When the expression was on the page (within the last 7 days).' }),
+        }),
+      )
+      .min(1)
+      .max(ENCOUNTER_BATCH_MAX)
+      .meta({ description: `The known expressions on the page, 1..${ENCOUNTER_BATCH_MAX}; a card listed twice counts once.` }),
+  })
+  .meta({ id: 'EncounterBatch' });
+
+export const ENCOUNTERS_DESCRIPTION = `Opt-in (the extension's "Count when I meet my expressions"): each time a page shows one of your expressions, its card and the time, at most once per card per page view, batched per page view. Never the page's text or address. Encounters are not reviews: they never enter the review log nor its FSRS export. At most ${ENCOUNTERS_PER_DAY} a day (429 with Retry-After until the next UTC day); a card that is not yours → 404 naming it, and nothing of the batch is recorded.`;
+
+export const encountersRecordedSchema = z
+  .object({
+    recorded: z.number().int().min(0).meta({ description: 'Encounters newly recorded.' }),
+    alreadyRecorded: z.number().int().min(0).meta({ description: 'Cards this page view had reported already (a retried batch): not counted twice.' }),
+  })
+  .meta({ id: 'EncountersRecorded' });
 
 export const retryPreparationSchema = z.object({
   cardId: cardIdSchema,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Em } from '../../db/orm.ts';
-import { sql, allRows, firstRow, preparedStatement, type Sql } from '../../db/sql.ts';
+import { sql, allRows, firstRow, preparedStatement, run, type Sql } from '../../db/sql.ts';
 import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
 import { AppError } from '../../domain/problems.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
@@ -8,6 +8,9 @@ import { counter } from '../../platform/metrics.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { enqueueFrom, type WorkflowStart, type WorkflowStarter } from '../../temporal/workflow-starter.ts';
 import type { FeatureContext } from '../context.ts';
+import { encountersOfCard } from './encounters.ts';
+import { addContext, contextsOfCard, placedOrRefused } from './context-store.ts';
+import type { CardContextView, PlacedContext } from './contexts.ts';
 import { type ListCursor, encodeCursor } from './listing.ts';
 import { preparationWorkflowId } from './preparation.ts';
 import type { CardPreparation, PreparationError } from './preparation-rules.ts';
@@ -15,7 +18,7 @@ import type { Card, CardDetail, PreparationStatus } from './schemas.ts';
 import { WAITING_MESSAGE } from '../../domain/retry-policy.ts';
 
 /** The `cards` columns every view is built from. */
-const CARD_COLUMN_LIST = `c.id, c.text, c.enrichment_status, c.enrichment, c.enrichment_error, c.waiting_since, c.created_at`;
+const CARD_COLUMN_LIST = `c.id, c.text, c.enrichment_status, c.enrichment, c.enrichment_error, c.waiting_since, c.created_at, c.met_count, c.last_met_at`;
 const CARD_COLUMNS = sql.raw(CARD_COLUMN_LIST);
 
 interface CardRow {
@@ -26,6 +29,8 @@ interface CardRow {
   enrichment_error: PreparationError | null;
   waiting_since: Date | null;
   created_at: Date;
+  met_count: number;
+  last_met_at: Date | null;
 }
 
 interface CardDetailRow extends CardRow {
@@ -35,6 +40,7 @@ interface CardDetailRow extends CardRow {
   lapses: number;
   stability: number;
   last_review: Date | null;
+  prepared_context_id: string | null;
 }
 
 export function toCard(row: CardRow): Card {
@@ -48,6 +54,8 @@ export function toCard(row: CardRow): Card {
     ...(row.enrichment_status === 'pending' && row.waiting_since
       ? { enrichmentWaiting: { code: 'service_unavailable', message: WAITING_MESSAGE, since: new Date(row.waiting_since).toISOString() } }
       : {}),
+    metCount: row.met_count,
+    lastMetAt: row.last_met_at ? new Date(row.last_met_at).toISOString() : null,
   };
 }
 
@@ -55,7 +63,7 @@ export function toCard(row: CardRow): Card {
 async function findCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail | null> {
   const row = await firstRow<CardDetailRow>(
     em,
-    sql`SELECT ${CARD_COLUMNS}, s.state, s.due, s.reps, s.lapses, s.stability, s.last_review
+    sql`SELECT ${CARD_COLUMNS}, s.state, s.due, s.reps, s.lapses, s.stability, s.last_review, c.prepared_context_id
      FROM cards c JOIN card_schedules s ON s.card_id = c.id
      WHERE c.id = ${cardId} AND c.user_id = ${userId}`,
   );
@@ -70,6 +78,9 @@ async function findCardForUser(em: Em, userId: string, cardId: string): Promise<
       stability: row.stability,
       lastReview: row.last_review ? new Date(row.last_review).toISOString() : null,
     },
+    contexts: await contextsOfCard(em, cardId),
+    preparedContextId: row.prepared_context_id,
+    encounters: (await encountersOfCard(em, cardId)).map((d) => d.toISOString()),
   };
 }
 
@@ -85,6 +96,14 @@ const captures = counter('lcs_captures_total', 'Captures saved, by whether they 
 export interface CaptureResult {
   card: Card;
   reused: boolean;
+  /** The context stored with the capture, when one was sent (on a reused card too: free, no preparation). */
+  context?: CardContextView;
+}
+
+export interface CaptureOptions {
+  /** The sentence the expression was met in: ≤ CONTEXT_MAX characters, containing the expression (else 400). */
+  context?: string | null | undefined;
+  now?: Date;
 }
 
 /**
@@ -93,11 +112,17 @@ export interface CaptureResult {
  * preparation workflow is started by the worker's outbox relay, woken after the commit. The same
  * expression again (normaliseExpression) returns the existing card: the unique index on
  * (user_id, normalised_key) and INSERT … ON CONFLICT make that hold under concurrent captures.
+ *
+ * With a `context` (the sentence the expression was met in), a new card keeps it and is prepared
+ * for the sense it uses; a known card gets it added as one more of the learner's examples, free and
+ * without preparing again (the learner may ask for that sense: prepareSense).
  */
-export async function captureCard(ctx: FeatureContext, userId: string, rawText: string, now = new Date()): Promise<CaptureResult> {
+export async function captureCard(ctx: FeatureContext, userId: string, rawText: string, options: CaptureOptions = {}): Promise<CaptureResult> {
   const { em, workflows } = ctx;
+  const now = options.now ?? new Date();
   const text = cleanCaptureText(rawText);
   const key = normaliseExpression(text);
+  if (options.context !== undefined && options.context !== null) return captureInContext(ctx, userId, text, key, placedOrRefused(options.context, [text]), now);
   // A card deleted between our conflicting insert and our read leaves nothing to reuse: try again.
   for (let round = 0; round < 3; round++) {
     const created = await insertCard(em, workflows, userId, text, key, now);
@@ -112,6 +137,35 @@ export async function captureCard(ctx: FeatureContext, userId: string, rawText: 
       captures.inc({ result: 'existing' });
       return { card: toCard(existing), reused: true };
     }
+  }
+  throw new AppError('conflict', 'This expression was captured and deleted at the same moment; send it again.');
+}
+
+/**
+ * A capture with its sentence, in one transaction: a new card with its context (the one its
+ * preparation will use), or the known card, locked, with the context added.
+ */
+async function captureInContext(ctx: FeatureContext, userId: string, text: string, key: string, placed: PlacedContext, now: Date): Promise<CaptureResult> {
+  const { em, workflows } = ctx;
+  for (let round = 0; round < 3; round++) {
+    const result = await em.transactional(async (tx): Promise<CaptureResult | null> => {
+      const created = await insertCard(tx, workflows, userId, text, key, now);
+      if (created) {
+        const context = await addContext(tx, { cardId: created.id, userId }, placed, now);
+        await run(tx, sql`UPDATE cards SET prepared_context_id = ${context.contextId} WHERE id = ${created.id}`);
+        return { card: toCard(created), reused: false, context };
+      }
+      const existing = await firstRow<CardRow>(
+        tx,
+        sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.user_id = ${userId} AND c.normalised_key = ${key} FOR UPDATE`,
+      );
+      if (!existing) return null;
+      return { card: toCard(existing), reused: true, context: await addContext(tx, { cardId: existing.id, userId }, placed, now) };
+    });
+    if (!result) continue;
+    if (!result.reused) workflows.wakeRelay();
+    captures.inc({ result: result.reused ? 'existing' : 'new' });
+    return result;
   }
   throw new AppError('conflict', 'This expression was captured and deleted at the same moment; send it again.');
 }
@@ -146,9 +200,9 @@ async function insertCard(em: Em, workflows: WorkflowStarter, userId: string, te
 }
 
 /** The preparation workflow's start: ids and the attempt number only, never the text. */
-function preparationStart(workflows: WorkflowStarter, userId: string, cardId: string, attempt: number): WorkflowStart {
+function preparationStart(workflows: WorkflowStarter, userId: string, cardId: string, attempt: number, senseAttempt: number | null = null): WorkflowStart {
   return workflows.start('cardEnrichment', [{ cardId, attempt }], {
-    workflowId: preparationWorkflowId(cardId),
+    workflowId: preparationWorkflowId(cardId, senseAttempt),
     userId,
     kind: WORKFLOW_KINDS.cardEnrichment,
   });
@@ -158,6 +212,8 @@ export interface ListOptions {
   query?: string | undefined;
   cursor?: ListCursor | null | undefined;
   limit: number;
+  /** `met`: most often met first (then newest); the cursor's card gives its place by its current count. */
+  sort?: 'newest' | 'met' | undefined;
 }
 
 /**
@@ -170,8 +226,13 @@ export interface ListOptions {
 export const librarySearchCondition = (query: string): Sql =>
   sql`library_fold(c.text || ' ' || coalesce(c.enrichment ->> 'translation', '')) LIKE library_contains_pattern(${query})`;
 
-const listing = (where: Sql[], limit: number) =>
-  sql<CardRow>`SELECT ${CARD_COLUMNS} FROM cards c WHERE ${sql.join(where, sql` AND `)} ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit}`;
+const listing = (where: Sql[], limit: number, order = sql`c.created_at DESC, c.id DESC`) =>
+  sql<CardRow>`SELECT ${CARD_COLUMNS} FROM cards c WHERE ${sql.join(where, sql` AND `)} ORDER BY ${order} LIMIT ${limit}`;
+const MOST_MET = sql`c.met_count DESC, c.created_at DESC, c.id DESC`;
+/** After the cursor's card in the `met` order, placed by its count now (0 if it is gone meanwhile). */
+const afterMetCursor = (userId: string, cursor: ListCursor) =>
+  sql`(c.met_count, c.created_at, c.id) < (coalesce((SELECT m.met_count FROM cards m WHERE m.id = ${cursor.cardId} AND m.user_id = ${userId}), 0),
+    ${cursor.createdAt}::timestamptz, ${cursor.cardId}::uuid)`;
 const ofUser = (userId: string) => sql`c.user_id = ${userId}`;
 const afterCursor = (cursor: ListCursor) => sql`(c.created_at, c.id) < (${cursor.createdAt}::timestamptz, ${cursor.cardId}::uuid)`;
 
@@ -187,11 +248,17 @@ export async function listCards(ctx: FeatureContext, userId: string, options: Li
   const limit = options.limit + 1;
   const rows = await allRows(
     ctx.em,
-    query
-      ? listing([ofUser(userId), ...(options.cursor ? [afterCursor(options.cursor)] : []), librarySearchCondition(query)], limit)
-      : options.cursor
-        ? pageAfter(userId, options.cursor, limit)
-        : firstPage(userId, limit),
+    options.sort === 'met'
+      ? listing(
+          [ofUser(userId), ...(options.cursor ? [afterMetCursor(userId, options.cursor)] : []), ...(query ? [librarySearchCondition(query)] : [])],
+          limit,
+          MOST_MET,
+        )
+      : query
+        ? listing([ofUser(userId), ...(options.cursor ? [afterCursor(options.cursor)] : []), librarySearchCondition(query)], limit)
+        : options.cursor
+          ? pageAfter(userId, options.cursor, limit)
+          : firstPage(userId, limit),
   );
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
@@ -213,13 +280,48 @@ export async function retryPreparation(ctx: FeatureContext, userId: string, card
     const locked = await firstRow<CardRow>(tx, sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.id = ${cardId} AND c.user_id = ${userId} FOR UPDATE`);
     if (!locked) throw new AppError('not_found', 'No such card in your library.');
     assertRetriable(toCard(locked));
-    const updated = await firstRow<CardRow & { enrichment_attempt: number }>(
+    const updated = await firstRow<CardRow & { enrichment_attempt: number; sense_attempt: number | null }>(
       tx,
       sql`UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL, waiting_since = NULL,
          enrichment_attempt = enrichment_attempt + 1, updated_at = now()
+       WHERE c.id = ${cardId} RETURNING ${CARD_COLUMNS}, c.enrichment_attempt, c.sense_attempt`,
+    );
+    await workflows.enqueue(tx, preparationStart(workflows, userId, cardId, updated!.enrichment_attempt, updated!.sense_attempt));
+    return toCard(updated!);
+  });
+  workflows.wakeRelay();
+  return card;
+}
+
+/**
+ * "Prepare this sense": prepares a ready card again for one of its contexts, the learner's choice
+ * when a sentence they met it in uses another sense than the one the card explains. Charged like
+ * any preparation (a new attempt, keyed by it). The card is pending meanwhile, as on a retry;
+ * scheduling and review history are not touched. Being asked for by the learner on a card that was
+ * prepared successfully, it starts the card's model-call budget afresh.
+ */
+export async function prepareSense(ctx: FeatureContext, userId: string, cardId: string, contextId: string): Promise<Card> {
+  const { em, workflows } = ctx;
+  const card = await em.transactional(async (tx) => {
+    const locked = await firstRow<CardRow & { prepared_context_id: string | null }>(
+      tx,
+      sql`SELECT ${CARD_COLUMNS}, c.prepared_context_id FROM cards c WHERE c.id = ${cardId} AND c.user_id = ${userId} FOR UPDATE`,
+    );
+    if (!locked) throw new AppError('not_found', 'No such card in your library.');
+    const context = await firstRow(tx, sql`SELECT 1 FROM card_contexts WHERE id = ${contextId} AND card_id = ${cardId}`);
+    if (!context) throw new AppError('not_found', 'This card has no such context.');
+    if (locked.enrichment_status !== 'ready') {
+      throw new AppError('conflict', `Only a ready card can be prepared for another sense; this card is ${locked.enrichment_status}.`);
+    }
+    if (locked.prepared_context_id === contextId) throw new AppError('conflict', 'The card is already prepared for the sense of this context.');
+    const updated = await firstRow<CardRow & { enrichment_attempt: number }>(
+      tx,
+      sql`UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, prepared_context_id = ${contextId}, preparation_calls = 0,
+         enrichment_attempt = enrichment_attempt + 1, sense_attempt = enrichment_attempt + 1, updated_at = now()
        WHERE c.id = ${cardId} RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
     );
-    await workflows.enqueue(tx, preparationStart(workflows, userId, cardId, updated!.enrichment_attempt));
+    const attempt = updated!.enrichment_attempt;
+    await workflows.enqueue(tx, preparationStart(workflows, userId, cardId, attempt, attempt));
     return toCard(updated!);
   });
   workflows.wakeRelay();
@@ -240,15 +342,15 @@ function assertRetriable(card: Card): void {
 export async function deleteCard(ctx: FeatureContext, userId: string, cardId: string): Promise<void> {
   const { em, workflows } = ctx;
   const deleted = await em.transactional(async (tx) => {
-    const row = await firstRow<{ enrichment_status: PreparationStatus }>(
+    const row = await firstRow<{ enrichment_status: PreparationStatus; sense_attempt: number | null }>(
       tx,
-      sql`DELETE FROM cards WHERE id = ${cardId} AND user_id = ${userId} RETURNING enrichment_status`,
+      sql`DELETE FROM cards WHERE id = ${cardId} AND user_id = ${userId} RETURNING enrichment_status, sense_attempt`,
     );
-    if (row) await workflows.discardPending(tx, preparationWorkflowId(cardId));
+    if (row) await workflows.discardPending(tx, preparationWorkflowId(cardId, row.sense_attempt));
     return row;
   });
   if (!deleted) throw new AppError('not_found', 'No such card in your library.');
   // The card is already gone and preparation only stores into an existing card, so a missed
   // cancellation costs one model call, never a resurrected card.
-  if (deleted.enrichment_status === 'pending') await workflows.cancel(preparationWorkflowId(cardId), ctx.log);
+  if (deleted.enrichment_status === 'pending') await workflows.cancel(preparationWorkflowId(cardId, deleted.sense_attempt), ctx.log);
 }

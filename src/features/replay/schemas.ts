@@ -5,6 +5,9 @@ import { MAX_DESIRED_RETENTION, MIN_DESIRED_RETENTION } from '../../domain/sched
 import type { ReplayCount } from './session-plan.ts';
 import { isoDate } from '../shared-schemas.ts';
 
+/** The prompts a Replay item can be practised with: its translation, or a cloze inside one of the learner's contexts. */
+export const REPLAY_PROMPTS = ['translation', 'context'] as const;
+
 const COUNT_TEXTS = REPLAY_COUNTS.map(String) as [`${ReplayCount}`, ...`${ReplayCount}`[]];
 /** The sizes in words, for messages: "a, b or c". */
 const COUNTS_IN_WORDS = `${COUNT_TEXTS.slice(0, -1).join(', ')} or ${COUNT_TEXTS.at(-1)}`;
@@ -25,6 +28,21 @@ export const replayItemSchema = z
     prompt: z.string().meta({ description: 'The card’s translation into your native language.' }),
     answer: z.string().meta({ description: 'The English to reconstruct (the corrected text if preparation corrected it).' }),
     mask: z.string().meta({ description: 'As long as `answer` in code points: `_` hidden, `.` shown.' }),
+    metSinceReview: z.boolean().optional().meta({ description: 'You met this expression on a page since its last review (encounters).' }),
+    context: z
+      .object({
+        contextId: z.uuid(),
+        before: z.string().meta({ description: 'Your sentence up to the expression.' }),
+        answer: z.string().meta({ description: 'The expression as your sentence writes it: what to reconstruct with this prompt.' }),
+        after: z.string().meta({ description: 'Your sentence after the expression.' }),
+        mask: z.string().meta({ description: 'As long as this `answer` in code points, by the same rules as the item’s mask.' }),
+      })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'A prompt from one of your own contexts: a cloze of the expression inside your sentence, which you may practise instead of the translation (then send `prompt: "context"`). Null when the card has no context.',
+      }),
   })
   .meta({ id: 'ReplayItem' });
 
@@ -42,6 +60,10 @@ export const replayCompletionSchema = z
     usedHint: z.boolean(),
     autoFilled: z.boolean(),
     unaidedErrors: z.number().int().min(0).max(1_000_000),
+    prompt: z
+      .enum(REPLAY_PROMPTS)
+      .optional()
+      .meta({ description: 'Which prompt you answered: `translation` (the default) or `context` (the item’s context cloze, rated on its mask).' }),
     durationMs: z.number().int().min(0).max(REPLAY_DURATION_MAX_MS).optional().meta({
       description:
         'How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy.',
@@ -140,6 +162,7 @@ export const replayUndoResultSchema = z
   .meta({ id: 'ReplayUndoResult' });
 
 export type ReplayItemView = z.infer<typeof replayItemSchema>;
+export type ReplayPrompt = (typeof REPLAY_PROMPTS)[number];
 export type ReplaySessionView = z.infer<typeof replaySessionSchema>;
 export type ReplayResult = z.infer<typeof replayResultSchema>;
 export type CardReviews = z.infer<typeof cardReviewsSchema>;

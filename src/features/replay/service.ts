@@ -6,10 +6,11 @@ import { buildMask, hiddenCount, hiddenLetterShare } from './mask.ts';
 import { type ReplayEvidence, type RatingName, ratingFromEvidence, ratingName } from '../../domain/replay-rating.ts';
 import { type ReplayCount, planSession } from './session-plan.ts';
 import { review, type ReviewLogRecord, type SchedulingState } from '../../domain/scheduling.ts';
-import { cardFeedback, practiceCandidates } from '../library/card-reads.ts';
+import { cardFeedback, cardsInTheWild, contextsById, practiceCandidates } from '../library/card-reads.ts';
+import { type ContextCloze, contextCloze, storedCloze } from './context-cloze.ts';
 import { learnerScheduling } from './learner-scheduling.ts';
 import { lockSchedule, scheduleToJson, writeSchedule } from './schedule-store.ts';
-import type { ReplayItemView, ReplayResult, ReplaySessionView } from './schemas.ts';
+import type { ReplayItemView, ReplayPrompt, ReplayResult, ReplaySessionView } from './schemas.ts';
 import type { FeatureContext } from '../context.ts';
 
 /** Namespace of the per-user advisory lock that serialises opening sessions. */
@@ -30,16 +31,16 @@ const sessionInsert = preparedStatement(
 const itemsInsert = preparedStatement(
   'replay_items_insert',
   (sessionId: string, userId: string, itemsJson: string) =>
-    sql`INSERT INTO replay_items (id, session_id, user_id, card_id, position, answer, mask)
-     SELECT t.id, ${sessionId}, ${userId}, t.card_id, t.position, t.answer, t.mask
-     FROM jsonb_to_recordset(${itemsJson}::jsonb) AS t (id uuid, card_id uuid, position int, answer text, mask text)`,
+    sql`INSERT INTO replay_items (id, session_id, user_id, card_id, position, answer, mask, context_id, context_mask)
+     SELECT t.id, ${sessionId}, ${userId}, t.card_id, t.position, t.answer, t.mask, t.context_id, t.context_mask
+     FROM jsonb_to_recordset(${itemsJson}::jsonb) AS t (id uuid, card_id uuid, position int, answer text, mask text, context_id uuid, context_mask text)`,
 );
 
 const remainingOf = preparedStatement(
   'replay_remaining_items',
   (sessionId: string) =>
-    sql<{ id: string; card_id: string; answer: string; mask: string }>`
-     SELECT id, card_id, answer, mask FROM replay_items WHERE session_id = ${sessionId} AND completed_at IS NULL ORDER BY position`,
+    sql<{ id: string; card_id: string; answer: string; mask: string; context_id: string | null; context_mask: string | null }>`
+     SELECT id, card_id, answer, mask, context_id, context_mask FROM replay_items WHERE session_id = ${sessionId} AND completed_at IS NULL ORDER BY position`,
 );
 
 /**
@@ -59,17 +60,44 @@ export async function openOrResumeSession(ctx: FeatureContext, userId: string, c
       await run(tx, sql`UPDATE replay_sessions SET finished_at = ${now} WHERE id = ${open.id}`);
     }
 
-    const planned = planSession(await practiceCandidates(tx, userId, count, now), count, now);
+    const candidates = await practiceCandidates(tx, userId, count, now);
+    const planned = planSession(candidates, count, now);
     if (planned.length === 0) return { sessionId: null, resumed: false, items: [] };
     const sessionId = randomUUID();
     await run(tx, sessionInsert(sessionId, userId, count, now));
     const ids = planned.map(() => randomUUID());
-    const rows = planned.map((p, i) => ({ id: ids[i], card_id: p.cardId, position: p.position, answer: p.answer, mask: p.mask }));
+    const wild = await cardsInTheWild(
+      tx,
+      planned.map((p) => p.cardId),
+    );
+    const learning = new Map(candidates.map((c) => [c.cardId, c]));
+    const clozes = planned.map((p) => {
+      const context = wild.get(p.cardId)?.context;
+      const card = learning.get(p.cardId)!;
+      return context ? contextCloze(context, { cardId: p.cardId, stability: card.stability, reps: card.reps }) : null;
+    });
+    const rows = planned.map((p, i) => ({
+      id: ids[i],
+      card_id: p.cardId,
+      position: p.position,
+      answer: p.answer,
+      mask: p.mask,
+      context_id: clozes[i]?.contextId ?? null,
+      context_mask: clozes[i]?.mask ?? null,
+    }));
     await run(tx, itemsInsert(sessionId, userId, JSON.stringify(rows)));
     return {
       sessionId,
       resumed: false,
-      items: planned.map((p, i) => ({ itemId: ids[i]!, cardId: p.cardId, prompt: p.prompt, answer: p.answer, mask: p.mask })),
+      items: planned.map((p, i) => ({
+        itemId: ids[i]!,
+        cardId: p.cardId,
+        prompt: p.prompt,
+        answer: p.answer,
+        mask: p.mask,
+        metSinceReview: wild.get(p.cardId)?.metSinceReview ?? false,
+        context: clozes[i] ?? null,
+      })),
     };
   });
 }
@@ -92,7 +120,39 @@ async function remainingItems(tx: Em, sessionId: string): Promise<ReplayItemView
     r.mask = buildMask({ cardId: r.card_id, answer, stability: schedule?.stability ?? 0, reps: schedule?.reps ?? 0 });
     await run(tx, sql`UPDATE replay_items SET answer = ${r.answer}, mask = ${r.mask} WHERE id = ${r.id}`);
   }
-  return live.map((r) => ({ itemId: r.id, cardId: r.card_id, prompt: feedback.get(r.card_id)!.translation, answer: r.answer, mask: r.mask }));
+  const wild = await cardsInTheWild(
+    tx,
+    live.map((r) => r.card_id),
+  );
+  const clozes = await itemClozes(tx, live);
+  return live.map((r) => ({
+    itemId: r.id,
+    cardId: r.card_id,
+    prompt: feedback.get(r.card_id)!.translation,
+    answer: r.answer,
+    mask: r.mask,
+    metSinceReview: wild.get(r.card_id)?.metSinceReview ?? false,
+    context: clozes.get(r.id) ?? null,
+  }));
+}
+
+/** The context clozes of stored items, by item id: those whose context is still the card's. */
+export async function itemClozes(
+  tx: Em,
+  items: readonly { id: string; context_id: string | null; context_mask: string | null }[],
+): Promise<Map<string, ContextCloze>> {
+  const withContext = items.filter((i) => i.context_id !== null && i.context_mask !== null);
+  const contexts = await contextsById(
+    tx,
+    withContext.map((i) => i.context_id!),
+  );
+  const clozes = new Map<string, ContextCloze>();
+  for (const item of withContext) {
+    const context = contexts.get(item.context_id!);
+    const cloze = context && storedCloze({ contextId: item.context_id!, ...context }, item.context_mask!);
+    if (cloze) clozes.set(item.id, cloze);
+  }
+  return clozes;
 }
 
 interface ItemRow {
@@ -101,6 +161,8 @@ interface ItemRow {
   card_id: string;
   mask: string;
   answer: string;
+  context_id: string | null;
+  context_mask: string | null;
   rating: RatingName | null;
   next_review_at: Date | null;
 }
@@ -109,17 +171,18 @@ interface ItemRow {
 const itemLock = preparedStatement(
   'replay_item_lock',
   (itemId: string, userId: string) =>
-    sql<ItemRow>`SELECT id, session_id, card_id, mask, answer, rating, next_review_at FROM replay_items WHERE id = ${itemId} AND user_id = ${userId} FOR UPDATE`,
+    sql<ItemRow>`SELECT id, session_id, card_id, mask, answer, context_id, context_mask, rating, next_review_at FROM replay_items
+     WHERE id = ${itemId} AND user_id = ${userId} FOR UPDATE`,
 );
 
 const reviewLogInsert = preparedStatement(
   'review_log_insert',
-  (item: ItemRow, userId: string, log: ReviewLogRecord, evidence: ReplayEvidence, hidden: number, before: SchedulingState) =>
+  (item: ItemRow, userId: string, log: ReviewLogRecord, evidence: ReplayEvidence, hidden: number, before: SchedulingState, prompt: ReplayPrompt) =>
     sql`INSERT INTO review_logs (card_id, user_id, replay_item_id, rating, state, due, stability, difficulty, elapsed_days, last_elapsed_days,
-       scheduled_days, learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count, duration_ms, previous_schedule)
+       scheduled_days, learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count, duration_ms, previous_schedule, prompt)
      VALUES (${item.card_id}, ${userId}, ${item.id}, ${log.rating}, ${log.state}, ${log.due}, ${log.stability}, ${log.difficulty}, ${log.elapsedDays},
        ${log.lastElapsedDays}, ${log.scheduledDays}, ${log.learningSteps}, ${log.review}, ${evidence.usedHint}, ${evidence.autoFilled},
-       ${evidence.unaidedErrors}, ${hidden}, ${evidence.durationMs ?? null}, ${scheduleToJson(before)}::jsonb)`,
+       ${evidence.unaidedErrors}, ${hidden}, ${evidence.durationMs ?? null}, ${scheduleToJson(before)}::jsonb, ${prompt})`,
 );
 
 const sessionLock = preparedStatement('replay_session_lock', (sessionId: string) => sql`SELECT 1 FROM replay_sessions WHERE id = ${sessionId} FOR UPDATE`);
@@ -142,7 +205,13 @@ const sessionFinish = preparedStatement(
  * The item row is locked, so a repeated or concurrent completion waits and then gets the first
  * result without a second review. Another user's item → 404. Never charges.
  */
-export async function completeItem(ctx: FeatureContext, userId: string, itemId: string, evidence: ReplayEvidence, now = new Date()): Promise<ReplayResult> {
+export async function completeItem(
+  ctx: FeatureContext,
+  userId: string,
+  itemId: string,
+  evidence: ReplayEvidence & { prompt?: ReplayPrompt | undefined },
+  now = new Date(),
+): Promise<ReplayResult> {
   return ctx.em.transactional(async (tx) => {
     const item = await firstRow(tx, itemLock(itemId, userId));
     if (!item) throw new AppError('not_found', 'No such Replay item.');
@@ -152,12 +221,17 @@ export async function completeItem(ctx: FeatureContext, userId: string, itemId: 
     await run(tx, sessionLock(item.session_id));
     const before = await lockSchedule(tx, item.card_id);
     if (!before) throw new AppError('not_found', 'The card of this item no longer exists.');
-    const hidden = hiddenCount(item.mask);
-    const rating = ratingFromEvidence(evidence, { hiddenCount: hidden, hiddenShare: hiddenLetterShare(item.answer, item.mask) });
+    // With the context prompt the learner reconstructed the expression as their sentence has it, under its own mask.
+    const prompt = evidence.prompt ?? 'translation';
+    const cloze = prompt === 'context' ? (await itemClozes(tx, [item])).get(item.id) : undefined;
+    if (prompt === 'context' && !cloze) throw new AppError('invalid_request', 'This item has no context prompt; answer it with prompt "translation".');
+    const [answer, mask] = cloze ? [cloze.answer, cloze.mask] : [item.answer, item.mask];
+    const hidden = hiddenCount(mask);
+    const rating = ratingFromEvidence(evidence, { hiddenCount: hidden, hiddenShare: hiddenLetterShare(answer, mask) });
     const { next, log } = review(before, rating, now, await learnerScheduling(tx, userId));
 
     await writeSchedule(tx, item.card_id, next);
-    await run(tx, reviewLogInsert(item, userId, log, evidence, hidden, before));
+    await run(tx, reviewLogInsert(item, userId, log, evidence, hidden, before, prompt));
     await run(tx, itemCompletion(item.id, now, ratingName(rating), next.due));
     await run(tx, sessionFinish(item.session_id, now));
     return result(tx, item, ratingName(rating), next.due);

@@ -1,7 +1,8 @@
 import { sql, firstRow, run } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
-import { cardFeedback } from '../library/card-reads.ts';
+import { cardFeedback, cardsInTheWild } from '../library/card-reads.ts';
 import { scheduleFromJson, writeSchedule } from './schedule-store.ts';
+import { itemClozes } from './service.ts';
 import type { ReplayUndoResult } from './schemas.ts';
 import type { FeatureContext } from '../context.ts';
 
@@ -13,9 +14,18 @@ import type { FeatureContext } from '../context.ts';
  */
 export async function undoLastRating(ctx: FeatureContext, userId: string, itemId: string): Promise<ReplayUndoResult> {
   return ctx.em.transactional(async (tx) => {
-    const item = await firstRow<{ id: string; session_id: string; card_id: string; answer: string; mask: string; completed_at: Date | null }>(
+    const item = await firstRow<{
+      id: string;
+      session_id: string;
+      card_id: string;
+      answer: string;
+      mask: string;
+      context_id: string | null;
+      context_mask: string | null;
+      completed_at: Date | null;
+    }>(
       tx,
-      sql`SELECT id, session_id, card_id, answer, mask, completed_at FROM replay_items WHERE id = ${itemId} AND user_id = ${userId}`,
+      sql`SELECT id, session_id, card_id, answer, mask, context_id, context_mask, completed_at FROM replay_items WHERE id = ${itemId} AND user_id = ${userId}`,
     );
     if (!item) throw new AppError('not_found', 'No such Replay item.');
     // The session row serialises undo with the session's completions (completeItem locks it too).
@@ -40,7 +50,15 @@ export async function undoLastRating(ctx: FeatureContext, userId: string, itemId
     const feedback = (await cardFeedback(tx, [item.card_id])).get(item.card_id)!;
     return {
       sessionId: item.session_id,
-      item: { itemId: item.id, cardId: item.card_id, prompt: feedback.translation, answer: item.answer, mask: item.mask },
+      item: {
+        itemId: item.id,
+        cardId: item.card_id,
+        prompt: feedback.translation,
+        answer: item.answer,
+        mask: item.mask,
+        metSinceReview: (await cardsInTheWild(tx, [item.card_id])).get(item.card_id)?.metSinceReview ?? false,
+        context: (await itemClozes(tx, [item])).get(item.id) ?? null,
+      },
     };
   });
 }

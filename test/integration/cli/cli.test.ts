@@ -61,6 +61,18 @@ describe('lcs capture', () => {
     expect(again.stdout).toContain('0 new, 1 reused, 0 failed');
   });
 
+  it('captures with --context: the sentence is kept on the card; one that lacks the expression is refused with its reason', async () => {
+    const run = await runLcs(['capture', 'bank', '--context', 'We sat on the bank of the river.', '--json'], as(user.token));
+    expect(run.code, run.stderr).toBe(0);
+    const cardId = run.json.items[0].cardId;
+    const rows = await stack.orm.em.fork().execute(`SELECT text FROM card_contexts WHERE card_id = ?`, [cardId]);
+    expect(rows).toEqual([{ text: 'We sat on the bank of the river.' }]);
+    const refused = await runLcs(['capture', 'bank', '--context', 'We sat by the river.'], as(user.token));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('must contain the expression');
+    expect((await runLcs(['capture', '-', '--context', 'x'], { ...as(user.token), stdin: 'bank\n' })).code).toBe(2);
+  });
+
   it('captures stdin line by line and reports each failure with its reason', async () => {
     const run = await runLcs(['capture', '-', '--json'], { ...as(user.token), stdin: 'hit the sack\n\nspill the beans\n12345\nhit the sack\n' });
     expect(run.json.items.map((i: any) => i.outcome)).toEqual(['new', 'new', 'failed', 'reused']);
@@ -182,7 +194,9 @@ describe('lcs export', () => {
     expect(toFile.code, toFile.stderr).toBe(0);
     expect(toFile.json).toMatchObject({ format: 'tsv', file: 'cards.tsv', bytes: expect.any(Number) });
     const written = await readFile(join(cwd, 'cards.tsv'), 'utf8');
-    expect(written.split('\r\n')[0]).toBe('cardId\ttext\tcorrectedText\ttranslation\tusageGuidance\texamples\tfocuses\tcreated\tdue\treps\tlapses\tstability');
+    expect(written.split('\r\n')[0]).toBe(
+      'cardId\ttext\tcorrectedText\ttranslation\tusageGuidance\texamples\tfocuses\tcreated\tdue\treps\tlapses\tstability\tcontexts\tmetCount\tlastMet',
+    );
     expect(written).toContain('a piece of cake');
 
     const toStdout = await runLcs(['export', '--format', 'anki'], as(user.token));

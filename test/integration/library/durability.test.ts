@@ -162,6 +162,7 @@ describe('delete during preparation', () => {
         correctionNote: null,
         usage: { register: 'neutral', guidance: 'g', examples: ['e'] },
         focuses: [{ kind: 'meaning', note: 'n' }],
+        sense: null,
       };
     });
     const card = await capture(stack, user, 'deleted while preparing');

@@ -27,7 +27,15 @@ describe('POST /api/library', () => {
   it('answers 202 with a pending card that is already in the learning queue, then prepares it', async () => {
     const before = Date.now();
     const card = await capture(stack, user, '  Break   a leg!  ');
-    expect(card).toEqual({ cardId: expect.any(String), text: 'Break a leg!', enrichmentStatus: 'pending', createdAt: expect.any(String), enrichment: null });
+    expect(card).toEqual({
+      cardId: expect.any(String),
+      text: 'Break a leg!',
+      enrichmentStatus: 'pending',
+      createdAt: expect.any(String),
+      enrichment: null,
+      metCount: 0,
+      lastMetAt: null,
+    });
 
     const [schedule] = await stack.orm.em
       .fork()

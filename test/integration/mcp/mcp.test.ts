@@ -56,6 +56,10 @@ describe('lcs mcp', () => {
     expect(captured.content[0].text).toMatch(/^Captured: "cut corners"/);
     const cardId = captured.structuredContent.card.cardId;
     expect((await call(client, 'capture_expression', { text: 'Cut corners.' })).structuredContent).toMatchObject({ reused: true, card: { cardId } });
+    // With the sentence it was met in: added to the known card, free.
+    const inContext = await call(client, 'capture_expression', { text: 'cut corners', context: 'They cut corners on the new bridge.' });
+    expect(inContext.structuredContent).toMatchObject({ reused: true, card: { cardId } });
+    expect((await call(client, 'capture_expression', { text: 'cut corners', context: 'No such words here.' })).isError).toBe(true);
 
     const found = await call(client, 'search_library', { query: 'CUT' });
     expect(found.structuredContent.items.map((c: any) => c.cardId)).toEqual([cardId]);

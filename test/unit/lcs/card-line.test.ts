@@ -7,6 +7,8 @@ const pending: Card = {
   enrichmentStatus: 'pending',
   createdAt: '2026-11-26T18:00:00.000Z',
   enrichment: null,
+  metCount: 0,
+  lastMetAt: null,
 };
 
 describe('a card in `lcs list` and `lcs show`', () => {

@@ -5,7 +5,7 @@ import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate } from '../router.tsx';
 import { problemOf, queryClient, trpc, trpcClient } from '../trpc.ts';
-import { dueFromNow, formatDateTime, formatDay } from '../time.ts';
+import { dueFromNow, formatDateTime, formatDay, fromNow } from '../time.ts';
 import { useNotify } from '../ui.tsx';
 import { PlayAudio } from './Audio.tsx';
 import { deleteLater, undoDelete } from '../pending-deletes.ts';
@@ -120,6 +120,7 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
           ))}
         </ul>
       )}
+      <CardContexts account={account} card={card} />
       {card.enrichmentStatus === 'pending' &&
         (card.enrichmentWaiting ? (
           <p className="muted" role="status">
@@ -139,6 +140,7 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         </time>
         {' · '}captured {formatDay(card.createdAt)}
       </p>
+      <p className="muted met-count">{metSummary(card)}</p>
       <ReviewHistory cardId={cardId} />
       <div className="actions">
         {card.enrichmentStatus === 'failed' && (
@@ -151,6 +153,80 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         </button>
       </div>
     </section>
+  );
+}
+
+type Detail = inferOutput<typeof trpc.library.get>['card'];
+
+/** "Met 7 times, last yesterday": how often the learner met the expression on pages (encounters). */
+export function metSummary(card: { metCount: number; lastMetAt: string | null }): string {
+  if (card.metCount === 0 || !card.lastMetAt) return 'Not met on a page yet';
+  return `Met ${card.metCount} time${card.metCount === 1 ? '' : 's'}, last ${fromNow(card.lastMetAt)}`;
+}
+
+/** A sentence with the expression marked (offsets are code points, as the service counts them). */
+export function MarkedSentence({ text, start, end }: { text: string; start: number; end: number }) {
+  const chars = Array.from(text);
+  return (
+    <span lang="en">
+      {chars.slice(0, start).join('')}
+      <mark>{chars.slice(start, end).join('')}</mark>
+      {chars.slice(end).join('')}
+    </span>
+  );
+}
+
+/**
+ * The sentences the learner met the expression in, with the one the card was prepared for named,
+ * and "Prepare this sense" on the others: the learner judges whether the sense differs, and a
+ * new preparation for that sentence is charged like a capture's.
+ */
+function CardContexts({ account, card }: { account: Account; card: Detail }) {
+  const notify = useNotify();
+  const prepare = useMutation(
+    trpc.library.prepareSense.mutationOptions({
+      onSuccess: (result) => {
+        void queryClient.invalidateQueries({ queryKey: trpc.library.get.queryKey({ cardId: card.cardId }) });
+        void refreshLibrary();
+        notify(`Preparing “${result.card.text}” for the sense of your sentence.`, 'ok');
+      },
+      onError: (error) => notify(explain(error).message, 'error'),
+    }),
+  );
+  if (card.contexts.length === 0) return null;
+  const sense = card.enrichment?.sense;
+  return (
+    <div className="contexts">
+      <h2 id="contexts-title">Where you met it</h2>
+      {sense && (
+        <p className="muted">
+          Explained in the sense <strong lang={account.nativeLanguage ?? undefined}>{sense.gloss}</strong> (from “<span lang="en">{sense.cue}</span>”).
+        </p>
+      )}
+      <ul className="context-list" aria-labelledby="contexts-title">
+        {card.contexts.map((c) => (
+          <li key={c.contextId}>
+            <MarkedSentence text={c.text} start={c.start} end={c.end} />
+            <span className="muted"> · {formatDay(c.createdAt)}</span>
+            {c.contextId === card.preparedContextId ? (
+              <span className="badge badge-ready context-prepared">Prepared for this sense</span>
+            ) : (
+              card.enrichmentStatus === 'ready' && (
+                <button
+                  type="button"
+                  className="link-button"
+                  disabled={prepare.isPending}
+                  onClick={() => prepare.mutate({ cardId: card.cardId, contextId: c.contextId })}
+                  title="If this sentence uses another sense, prepare the card again for it (uses credits)"
+                >
+                  Prepare this sense
+                </button>
+              )
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, type QueryFilters } from '@tanstack/reac
 import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
-import { CAPTURE_TEXT_MAX } from '../../../src/domain/limits.ts';
+import { CAPTURE_TEXT_MAX, CONTEXT_MAX } from '../../../src/domain/limits.ts';
 import { explain, explainField } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate, searchParam, useLocation } from '../router.tsx';
@@ -36,13 +36,15 @@ export const forgetCard = (cardId: string) => cardFilters(cardId).forEach((filte
 export function Library({ account }: { account: Account }) {
   useLocation();
   const search = searchParam('q');
+  const sort = searchParam('sort') === 'met' ? 'met' : 'newest';
   const live = useStatusStream();
   const [status, setStatus] = useState<{ text: string; tone: string; charged?: string }>({ text: '', tone: '' });
   const lastCaptured = useRef<string | null>(null);
   const captureInput = useRef<HTMLInputElement>(null);
+  const contextInput = useRef<HTMLTextAreaElement>(null);
   const list = useInfiniteQuery(
     trpc.library.list.infiniteQueryOptions(
-      { limit: PAGE_SIZE, ...(search ? { query: search } : {}) },
+      { limit: PAGE_SIZE, ...(search ? { query: search } : {}), ...(sort === 'met' ? { sort } : {}) },
       {
         getNextPageParam: (page) => page.nextCursor,
         // Settled cards are pushed (live-status.ts); polling is the fallback while the stream is down.
@@ -76,11 +78,17 @@ export function Library({ account }: { account: Account }) {
     trpc.library.capture.mutationOptions({
       onSuccess: ({ card, reused }) => {
         captureInput.current!.value = '';
+        const withContext = Boolean(contextInput.current!.value.trim());
+        contextInput.current!.value = '';
         lastCaptured.current = reused ? null : card.cardId;
-        setStatus(reused ? { text: `“${card.text}” is already in your library.`, tone: 'ok' } : { text: `Saved “${card.text}”, preparing…`, tone: '' });
+        setStatus(
+          reused
+            ? { text: `“${card.text}” is already in your library${withContext ? ': your sentence is added to it' : ''}.`, tone: 'ok' }
+            : { text: `Saved “${card.text}”, preparing…`, tone: '' },
+        );
         void refreshLibrary();
       },
-      onError: (error) => setStatus({ text: explainField(error, 'text'), tone: 'error' }),
+      onError: (error) => setStatus({ text: explain(error).fields.context ?? explainField(error, 'text'), tone: 'error' }),
     }),
   );
 
@@ -88,7 +96,12 @@ export function Library({ account }: { account: Account }) {
     event.preventDefault();
     const text = captureInput.current!.value.trim();
     if (!text) return setStatus({ text: 'Type or paste an English expression first.', tone: 'error' });
-    capture.mutate({ text });
+    const context = contextInput.current!.value.trim();
+    capture.mutate({ text, ...(context ? { context } : {}) });
+  };
+  const onSort = (next: string) => {
+    const params = new URLSearchParams({ ...(search ? { q: search } : {}), ...(next === 'met' ? { sort: next } : {}) });
+    navigate(params.size ? `${APP_PATHS.library}?${params}` : APP_PATHS.library);
   };
   const onSearch = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -121,6 +134,17 @@ export function Library({ account }: { account: Account }) {
             {capture.isPending ? 'Saving…' : 'Save'}
           </button>
         </div>
+        <label htmlFor="capture-context" className="hint">
+          The sentence you met it in (optional: it chooses the sense, and stays on the card as your example)
+        </label>
+        <textarea
+          id="capture-context"
+          ref={contextInput}
+          name="context"
+          rows={2}
+          maxLength={CONTEXT_MAX}
+          placeholder="e.g. We had a picnic on the bank of the river."
+        />
         <p id="capture-cost" className="hint">
           Saving is free; preparing it with the language model (translation, notes) costs credits. <CostBefore kind="capture_preparation" noun="capture" />
         </p>
@@ -139,6 +163,13 @@ export function Library({ account }: { account: Account }) {
           <input id="search-input" type="search" name="q" maxLength={CAPTURE_TEXT_MAX} defaultValue={search} placeholder="Search text or translation" />
           <button type="submit">Search</button>
         </form>
+        <label className="row sort">
+          Order
+          <select value={sort} onChange={(event) => onSort(event.target.value)}>
+            <option value="newest">Newest first</option>
+            <option value="met">Met most often</option>
+          </select>
+        </label>
       </div>
       <p className="muted" role="status" aria-live="polite">
         {list.isPending ? 'Loading your library…' : list.isError ? explain(list.error).message : cards.length === 0 ? empty : ''}
@@ -174,6 +205,11 @@ function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
             </span>
           )}
         </span>
+        {card.metCount > 0 && (
+          <span className="muted met" title={`Met ${card.metCount} time${card.metCount === 1 ? '' : 's'} on pages`}>
+            met {card.metCount}×
+          </span>
+        )}
         <span className={`badge badge-${card.enrichmentStatus}`}>{statusLabel(card)}</span>
         {card.enrichmentStatus === 'failed' && (
           <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>

@@ -54,7 +54,17 @@ function mistakes(typed: string, expected: string): number {
   return count;
 }
 
+/** Which prompt the learner practises with when an item offers both: remembered on this device. */
+type PromptChoice = 'translation' | 'context';
+const PROMPT_KEY = 'lcs.replay.prompt';
+const savedPrompt = (): PromptChoice => (localStorage.getItem(PROMPT_KEY) === 'context' ? 'context' : 'translation');
+
 export function Replay({ account }: { account: Account }) {
+  const [prompt, setPrompt] = useState<PromptChoice>(savedPrompt);
+  const choosePrompt = (choice: PromptChoice) => {
+    localStorage.setItem(PROMPT_KEY, choice);
+    setPrompt(choice);
+  };
   const [session, setSession] = useState<{ items: Item[]; index: number; resumed: boolean; outcomes: Outcome[]; tries: number } | null>(null);
   const [finished, setFinished] = useState<Outcome[] | null>(null);
   const [startMessage, setStartMessage] = useState('');
@@ -122,8 +132,10 @@ export function Replay({ account }: { account: Account }) {
   else if (session) {
     body = (
       <ItemForm
-        key={`${session.items[session.index]!.itemId}/${session.tries}`}
+        key={`${session.items[session.index]!.itemId}/${session.tries}/${prompt}`}
         item={session.items[session.index]!}
+        prompt={prompt}
+        onPrompt={choosePrompt}
         lang={account.nativeLanguage}
         progress={`Item ${session.index + 1} of ${session.items.length}${session.resumed ? ' (resumed session)' : ''}`}
         onDone={record}
@@ -140,8 +152,24 @@ export function Replay({ account }: { account: Account }) {
   );
 }
 
-function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string | null; progress: string; onDone: (outcome: Outcome | null) => void }) {
-  const segments = segmentsOf(item.answer, item.mask);
+function ItemForm({
+  item,
+  prompt,
+  onPrompt,
+  lang,
+  progress,
+  onDone,
+}: {
+  item: Item;
+  prompt: PromptChoice;
+  onPrompt: (choice: PromptChoice) => void;
+  lang: string | null;
+  progress: string;
+  onDone: (outcome: Outcome | null) => void;
+}) {
+  // The learner's own sentence, when they chose it and the item has one: the expression as the sentence writes it, under its own mask.
+  const cloze = prompt === 'context' ? (item.context ?? null) : null;
+  const segments = segmentsOf(cloze?.answer ?? item.answer, cloze?.mask ?? item.mask);
   const hidden = segments.flatMap((s) => ('hidden' in s ? [s.hidden] : []));
   const [values, setValues] = useState<string[]>(() => hidden.map(() => ''));
   const [invalid, setInvalid] = useState<boolean[]>(() => hidden.map(() => false));
@@ -162,6 +190,7 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
       trpcClient.replay.complete.mutate({
         itemId: item.itemId,
         ...evidence.current,
+        prompt: cloze ? 'context' : 'translation',
         durationMs: Math.min(Math.round(performance.now() - shownAt.current), REPLAY_DURATION_MAX_MS),
       }),
     onSuccess: (result) => onDone({ result, firstTry: firstTry.current }),
@@ -212,14 +241,32 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
   return (
     <form className="replay-item" onSubmit={onCheck} noValidate aria-busy={complete.isPending}>
       <p className="progress muted">{progress}</p>
-      <p className="prompt-label">Say it in English:</p>
-      <blockquote className="prompt" lang={lang ?? undefined}>
-        {item.prompt}
-      </blockquote>
+      {item.metSinceReview && <p className="met-badge">You met this on a page since your last review.</p>}
+      {item.context && (
+        <div className="prompt-choice" role="group" aria-label="Prompt">
+          <button type="button" aria-pressed={!cloze} onClick={() => onPrompt('translation')}>
+            Translation
+          </button>
+          <button type="button" aria-pressed={Boolean(cloze)} onClick={() => onPrompt('context')}>
+            My sentence
+          </button>
+        </div>
+      )}
+      {cloze ? (
+        <p className="prompt-label">Complete your own sentence:</p>
+      ) : (
+        <>
+          <p className="prompt-label">Say it in English:</p>
+          <blockquote className="prompt" lang={lang ?? undefined}>
+            {item.prompt}
+          </blockquote>
+        </>
+      )}
       <fieldset>
         <legend>Fill in the missing letters</legend>
         <p className="visually-hidden">Pattern: {pattern}</p>
-        <p className="masked" lang="en">
+        <p className={cloze ? 'masked in-context' : 'masked'} lang="en">
+          {cloze && <span className="around">{cloze.before}</span>}
           {segments.map((segment, k) => {
             if ('shown' in segment)
               return (
@@ -255,6 +302,7 @@ function ItemForm({ item, lang, progress, onDone }: { item: Item; lang: string |
               />
             );
           })}
+          {cloze && <span className="around">{cloze.after}</span>}
         </p>
       </fieldset>
       <p className="status" role="status" aria-live="polite">

@@ -5,6 +5,7 @@ import {
   cardFields,
   delimitedField,
   delimitedRow,
+  ankiFields,
   type ExportCard,
   reviewFields,
   spreadsheetSafe,
@@ -54,7 +55,22 @@ describe('RFC 4180 fields', () => {
       '',
       '',
       '',
+      '',
+      '0',
+      '',
     ]);
+  });
+
+  it('gives the learner’s sentences and encounters columns of their own', () => {
+    const met = { ...card, contexts: [{ text: 'Say "cheese", everyone.', start: 0, end: 12 }], metCount: 7, lastMetAt: new Date('2026-02-01T00:00:00Z') };
+    expect(cardFields(met).slice(-3)).toEqual(['Say "cheese", everyone.', '7', '2026-02-01T00:00:00.000Z']);
+  });
+});
+
+describe('Anki: the learner’s sentences on the back', () => {
+  it('lists them with the expression in bold, escaped', () => {
+    const back = ankiFields({ ...card, contexts: [{ text: 'Say "cheese" <now>', start: 0, end: 12 }] })!.Back;
+    expect(back).toContain('<i>Where you met it:</i><ul><li><b>Say &quot;cheese&quot;</b> &lt;now&gt;</li></ul>');
   });
 });
 

@@ -18,6 +18,7 @@ const valid: PreparationOutput = {
   correctionNote: null,
   usage: { register: 'informal', guidance: 'Pour souhaiter bonne chance.', examples: ['Break a leg tonight!'] },
   focuses: [{ kind: 'idiom', note: 'Sens figuré.' }],
+  sense: null,
 };
 
 describe('preparationOutputSchema', () => {
@@ -40,7 +41,7 @@ describe('preparationOutputSchema', () => {
 
   it('compiles to a strict JSON schema with every property required', () => {
     const schema = strictJsonSchema(preparationOutputSchema) as any;
-    expect(schema.required).toEqual(['translation', 'correctedText', 'correctionNote', 'usage', 'focuses']);
+    expect(schema.required).toEqual(['translation', 'correctedText', 'correctionNote', 'usage', 'focuses', 'sense']);
     expect(schema.additionalProperties).toBe(false);
   });
 
