@@ -394,6 +394,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings/preparation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether cards that failed for want of credits are prepared again when the credits renew */
+        get: operations["library.preparationSettings"];
+        /** Choose whether cards that failed for want of credits are prepared again when the credits renew */
+        put: operations["library.setPreparationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sentences": {
         parameters: {
             query?: never;
@@ -757,6 +775,10 @@ export interface components {
                 lastReview: string | null;
             };
         };
+        PreparationSettingsInput: {
+            /** @description When true, cards whose preparation failed because the credits were used up are prepared again (charged once each) when the next period’s credits are granted; when false (the default) they wait for a retry. */
+            prepareOnRenewal: boolean;
+        };
         ReplayItemInput: {
             /** Format: uuid */
             itemId: string;
@@ -1075,6 +1097,10 @@ export interface components {
                 stability: number;
                 lastReview: string | null;
             };
+        };
+        PreparationSettings: {
+            /** @description When true, cards whose preparation failed because the credits were used up are prepared again (charged once each) when the next period’s credits are granted; when false (the default) they wait for a retry. */
+            prepareOnRenewal: boolean;
         };
         ReplayItem: {
             /** Format: uuid */
@@ -2019,6 +2045,8 @@ export interface operations {
                             balanceAfter: number;
                             reason: string;
                             ref: string | null;
+                            /** @description What the entry paid for, in the learner’s own words (at most 80 characters): the card’s expression, the sentence, or the card or sentence an audio clip speaks; null for grants, expiries, page translations and drafts, and once the subject is deleted. */
+                            subject: string | null;
                             /** Format: date-time */
                             createdAt: string;
                         }[];
@@ -2639,6 +2667,122 @@ export interface operations {
                     "text/csv": string;
                     "text/tab-separated-values": string;
                     "text/plain": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.preparationSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreparationSettings"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.setPreparationSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreparationSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreparationSettings"];
                 };
             };
             /** @description Default Response */
