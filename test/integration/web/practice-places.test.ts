@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SENTENCE_MAX_CHARS } from '../../../src/domain/limits.ts';
 import type { Stack } from '../../support/stack.ts';
-import { DESKTOP, openPage, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
+import { DESKTOP, openPage, openSection, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
 
 // Sentences (one, or many lines in the background), audio, page translation and drafts (the spec's
 // Output Flow) through the page, against the real service and the fake provider; desktop and phone.
@@ -61,7 +61,7 @@ describe.each([
     await shoot(page, 'translate');
 
     // A draft: English, notes, the charge.
-    await page.getByRole('link', { name: 'Draft' }).click();
+    await openSection(page, 'Draft');
     expect(new URL(page.url()).pathname).toBe('/draft');
     await paste(page, 'What do you want to say?', 'Dis à mon équipe que je serai en retard.');
     await page.getByLabel('Tone').selectOption('formal');
