@@ -4,7 +4,19 @@ import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD_MIN_LENGTH } from '../../../src/domain/limits.ts';
 import type { Stack } from '../../support/stack.ts';
-import { DESKTOP, hiddenRuns, line, openPage as openPageIn, openSection, PASSWORD, PHONE, SCREENS, shoot as shootPage, signUp, useBrowserStack } from './browser.ts';
+import {
+  DESKTOP,
+  hiddenRuns,
+  line,
+  openPage as openPageIn,
+  openSection,
+  PASSWORD,
+  PHONE,
+  SCREENS,
+  shoot as shootPage,
+  signUp,
+  useBrowserStack,
+} from './browser.ts';
 import { api, rawHttp } from '../../support/api.ts';
 
 // The learner's web app in a real browser (Debian's Chromium driven by playwright-core) against the
