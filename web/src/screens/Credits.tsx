@@ -198,19 +198,13 @@ const ENTRY_WORDS: Record<string, string> = {
 
 function LedgerLine({ entry }: { entry: Entry }) {
   const words = ENTRY_WORDS[entry.kind] ?? entry.reason.charAt(0).toUpperCase() + entry.reason.slice(1);
-  const subject = entry.subject ? (
-    <span lang="en">
-      {' '}
-      “{entry.subject}
-      {entry.subject.length >= 80 ? '…' : ''}”
-    </span>
-  ) : entry.kind === 'page_translation' ? (
-    <span className="muted"> · {entry.reason.replace(/^page translation( of)? ?/, '')}</span>
-  ) : null;
+  // One text node: in the link (a flex box) a space at the start of a child element of its own would be dropped.
+  const subject = entry.subject ? ` “${entry.subject}${entry.subject.length >= 80 ? '…' : ''}”` : '';
+  const pages = entry.kind === 'page_translation' ? <span className="muted"> · {entry.reason.replace(/^page translation( of)? ?/, '')}</span> : null;
   const what = (
     <>
-      {words}
-      {subject}
+      {words + subject}
+      {pages}
     </>
   );
   const about =
