@@ -104,7 +104,10 @@ export function ReplayOverview({
           </div>
         ) : (
           <p>
-            Nothing to practise yet: expressions join Replay once their preparation is ready. <Link to={APP_PATHS.library}>Capture one</Link>
+            Nothing to practise yet: expressions join Replay once their preparation is ready.{' '}
+            <Link to={APP_PATHS.library} className="link">
+              Capture one
+            </Link>
           </p>
         ))}
     </>
