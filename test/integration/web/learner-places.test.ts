@@ -88,6 +88,12 @@ describe.each([
       await summary.getByRole('heading', { name: 'Session complete: you practised 1 expression.' }).waitFor();
       await summary.getByText(/^Again soon\s*I recieve it/).waitFor();
       await summary.getByText(/first try: [^)]*x/).waitFor();
+      // Two columns on a wide screen: every part of a line's second column wraps within it, never under the rating.
+      if (size === 'desktop') {
+        const rating = (await summary.locator('.rating-word').first().boundingBox())!;
+        const what = (await summary.locator('.summary-what').first().boundingBox())!;
+        expect(what.x).toBeGreaterThanOrEqual(rating.x + rating.width);
+      }
       await page.getByRole('heading', { name: 'All caught up' }).waitFor();
       await page.getByText(/^Nothing is due now\. Your next review is due in \d+ (seconds?|minutes?)\.$/).waitFor();
       await page.getByRole('link', { name: 'Replay', exact: true }).waitFor();
