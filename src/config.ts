@@ -77,6 +77,11 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_ADDRESS_MAX: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_SIGNUP_MAX: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_EXPORT_MAX: z.coerce.number().int().positive().default(6),
+  EXPORT_MAX_CONCURRENT: z.coerce.number().int().positive().default(3),
+  EXPORT_MAX_SECONDS: z.coerce.number().int().positive().default(900),
+  STATUS_STREAMS_PER_USER: z.coerce.number().int().positive().default(5),
+  STATUS_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -173,6 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       /** Per user, shared by every API process: a bucket of `max` refilled over the window. */
       max: e.RATE_LIMIT_MAX,
       modelMax: e.RATE_LIMIT_MODEL_MAX,
+      /** Library exports, per user: each reads the whole library. */
+      exportMax: e.RATE_LIMIT_EXPORT_MAX,
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       /** Per client address and API process, before any credential is looked up. */
       addressMax: e.RATE_LIMIT_ADDRESS_MAX,
@@ -180,6 +187,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       signupMaxPerHour: e.RATE_LIMIT_SIGNUP_MAX,
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    /** Library exports: one in flight per user (all processes), `maxConcurrent` per API process, each cut off after `maxSeconds`. */
+    exports: { maxConcurrent: e.EXPORT_MAX_CONCURRENT, maxSeconds: e.EXPORT_MAX_SECONDS },
+    /** Open `status.changes` streams per user and per client address, in each API process. */
+    statusStreams: { perUser: e.STATUS_STREAMS_PER_USER, perAddress: e.STATUS_STREAMS_PER_ADDRESS },
     /** New audio generations a user may start per sliding window (cached clips are not counted). */
     audioQuota: { clips: e.AUDIO_QUOTA_CLIPS, windowHours: e.AUDIO_QUOTA_WINDOW_HOURS },
     secureCookies: e.SECURE_COOKIES || publicOrigin.startsWith('https://'),

@@ -3,7 +3,7 @@ import type { FeatureContexts } from '../features/context.ts';
 import type { App } from './deps.ts';
 import type { OperationTree, RegisteredOperation, RestParts } from './operation.ts';
 import { flattenOperations, isStreamOperation, noInput, operationContext } from './operation.ts';
-import { AUTHED, problemResponse, problems } from './problem-responses.ts';
+import { AUTHED, hookStatuses, problemResponse, problems } from './problem-responses.ts';
 
 /** Request schemas and the input they make, from the operation's REST binding. */
 export function restInput(operation: RegisteredOperation) {
@@ -25,7 +25,9 @@ export function restInput(operation: RegisteredOperation) {
 
 /** Success responses (204 carries no body; a stream's are documented as they are) and the problems this operation can answer. */
 function restResponses(operation: RegisteredOperation) {
-  const failures = operation.auth === 'public' ? (operation.rest.problems ?? []) : [...AUTHED, ...(operation.rest.problems ?? [])];
+  const failures = [
+    ...new Set([...(operation.auth === 'public' ? [] : AUTHED), ...hookStatuses(operation.rest.method, operation.auth), ...(operation.rest.problems ?? [])]),
+  ];
   if (isStreamOperation(operation)) return { ...operation.rest.responses, ...problems(...failures) };
   const { status, responses, problemSchemas = {} } = operation.rest;
   const success: Record<number, z.ZodType> = { ...(responses ?? { [typeof status === 'number' ? status : 200]: operation.output }) };
@@ -46,7 +48,12 @@ export function mountRest(app: App, contexts: FeatureContexts, tree: OperationTr
     app.route({
       method: rest.method,
       url: rest.path,
-      config: { auth: operation.auth, modelBacked: operation.modelBacked ?? false, requiresLanguages: operation.requiresLanguages ?? false },
+      config: {
+        auth: operation.auth,
+        modelBacked: operation.modelBacked ?? false,
+        requiresLanguages: operation.requiresLanguages ?? false,
+        ...(operation.bucket ? { bucket: operation.bucket } : {}),
+      },
       schema: {
         operationId: name,
         tags: [operation.tag],

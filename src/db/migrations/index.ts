@@ -16,6 +16,7 @@ import { FsrsOptimisation } from './0015-fsrs-optimisation.ts';
 import { OutboxTraceContext } from './0016-outbox-trace-context.ts';
 import { PracticeQueueIndexes } from './0017-practice-queue-indexes.ts';
 import { CreditHoldAttemptTime } from './0018-credit-hold-attempt-time.ts';
+import { ExportLeases } from './0019-export-leases.ts';
 import { PrepareOnRenewal } from './0021-prepare-on-renewal.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
@@ -38,5 +39,6 @@ export const migrations = [
   OutboxTraceContext,
   PracticeQueueIndexes,
   CreditHoldAttemptTime,
+  ExportLeases,
   PrepareOnRenewal,
 ];
