@@ -437,6 +437,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings/preparation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether cards that failed for want of credits are prepared again when the credits renew */
+        get: operations["library.preparationSettings"];
+        /** Choose whether cards that failed for want of credits are prepared again when the credits renew */
+        put: operations["library.setPreparationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sentences": {
         parameters: {
             query?: never;
@@ -957,6 +975,10 @@ export interface components {
             recorded: number;
             /** @description Cards this page view had reported already (a retried batch): not counted twice. */
             alreadyRecorded: number;
+        };
+        PreparationSettingsInput: {
+            /** @description When true, cards whose preparation failed because the credits were used up are prepared again (charged once each) when the next period’s credits are granted; when false (the default) they wait for a retry. */
+            prepareOnRenewal: boolean;
         };
         ProgressForecastInput: {
             /**
@@ -1553,6 +1575,10 @@ export interface components {
             recorded: number;
             /** @description Cards this page view had reported already (a retried batch): not counted twice. */
             alreadyRecorded: number;
+        };
+        PreparationSettings: {
+            /** @description When true, cards whose preparation failed because the credits were used up are prepared again (charged once each) when the next period’s credits are granted; when false (the default) they wait for a retry. */
+            prepareOnRenewal: boolean;
         };
         ProgressForecast: {
             /**
@@ -2962,6 +2988,8 @@ export interface operations {
                             balanceAfter: number;
                             reason: string;
                             ref: string | null;
+                            /** @description What the entry paid for, in the learner’s own words (at most 80 characters): the card’s expression, the sentence, or the card or sentence an audio clip speaks; null for grants, expiries, page translations and drafts, and once the subject is deleted. */
+                            subject: string | null;
                             /** Format: date-time */
                             createdAt: string;
                         }[];
@@ -3988,6 +4016,158 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.preparationSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreparationSettings"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.setPreparationSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreparationSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreparationSettings"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

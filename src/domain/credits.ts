@@ -5,10 +5,11 @@
 import { Decimal } from 'decimal.js';
 
 export type ChargeKind = 'capture_preparation' | 'work' | 'audio' | 'page_translation' | 'sentence_translation';
-export type Plan = 'free' | 'paid';
+import { monthlyAllowance, type Plan } from './plans.ts';
+
+export { monthlyAllowance, type Plan };
 
 export const CREDITS_PER_USD = 1000;
-export const monthlyAllowance: Record<Plan, number> = { free: 500, paid: 5000 };
 
 /** Larger costs are treated as garbage: it keeps every credit amount a safe integer. */
 export const MAX_COST_USD = '1000000';

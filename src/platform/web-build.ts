@@ -33,7 +33,7 @@ export function sourceHash(paths: readonly string[]): string {
 }
 
 /**
- * Brotli and gzip copies beside each text asset, made once at build time at the highest levels,
+ * Brotli and gzip copies beside each text file of the build (index.html too), made once at build time at the highest levels,
  * which the server sends to browsers that accept them (`preCompressed`): about a third of the bytes
  * on a first load, at no cost per request.
  */
@@ -62,7 +62,8 @@ export async function ensureWebBuild(log: (message: string) => void = () => {}):
       env: { ...process.env, NODE_ENV: 'production' },
     },
   );
-  compressAssets(path.join(webBuildDir, 'assets'));
+  // The hashed assets and the page itself (index.html, the favicon): each is sent compressed.
+  compressAssets(webBuildDir);
   writeFileSync(stampFile, hash);
   log(`web app: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return true;

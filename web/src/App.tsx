@@ -24,15 +24,24 @@ export type { Account };
 const Progress = lazy(() => import('./screens/Progress.tsx'));
 
 const SIGNED_OUT_PATHS: string[] = [APP_PATHS.signIn, APP_PATHS.signUp];
-const TABS = [
-  { to: APP_PATHS.library, label: 'Library' },
-  { to: APP_PATHS.sentences, label: 'Sentences' },
-  { to: APP_PATHS.replay, label: 'Replay' },
-  { to: APP_PATHS.progress, label: 'Progress' },
-  { to: APP_PATHS.translate, label: 'Translate' },
-  { to: APP_PATHS.draft, label: 'Draft' },
-  { to: APP_PATHS.settings, label: 'Settings' },
-] as const;
+/**
+ * The app's destinations, in navigation order: a new screen adds its line here. On a phone the
+ * `main` ones make the bottom bar and the others sit under its "More".
+ */
+interface Destination {
+  to: string;
+  label: string;
+  main: boolean;
+}
+const DESTINATIONS: Destination[] = [
+  { to: APP_PATHS.library, label: 'Library', main: true },
+  { to: APP_PATHS.sentences, label: 'Sentences', main: true },
+  { to: APP_PATHS.replay, label: 'Replay', main: true },
+  { to: APP_PATHS.translate, label: 'Translate', main: true },
+  { to: APP_PATHS.progress, label: 'Progress', main: false },
+  { to: APP_PATHS.draft, label: 'Draft', main: false },
+  { to: APP_PATHS.settings, label: 'Settings', main: false },
+];
 
 /** The signed-in account, or null when nobody is: the one source every screen reads. */
 export const useAccount = () => useQuery(accountQuery);
@@ -118,24 +127,61 @@ export function App() {
           <span className="brand-mark" aria-hidden="true">
             “
           </span>
-          Language Capture
+          <span className="brand-name">Language Capture</span>
         </span>
         {me && <AccountBar account={me} />}
       </header>
-      {workspace && (
-        <nav className="tabs" aria-label="Sections">
-          {TABS.map((tab) => (
-            <Link key={tab.to} to={tab.to} aria-current={route.path.startsWith(tab.to) ? 'page' : undefined}>
-              {tab.to === APP_PATHS.replay ? <ReplayTabLabel /> : tab.label}
-            </Link>
-          ))}
-        </nav>
-      )}
+      {workspace && <Navigation path={route.path} />}
       <main id="main" ref={mainRef} tabIndex={-1}>
         {notice.message && <Notice notice={notice} onDismiss={() => notify('')} />}
         {screen}
       </main>
     </NoticeContext.Provider>
+  );
+}
+
+/** The sections: one row of tabs on a wide screen; on a phone a bottom bar of the main ones and "More". */
+function Navigation({ path }: { path: string }) {
+  const [open, setOpen] = useState(false);
+  const current = (to: string) => path.startsWith(to);
+  const others = DESTINATIONS.filter((d) => !d.main);
+  useEffect(() => setOpen(false), [path]);
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    window.addEventListener('keydown', close);
+    return () => window.removeEventListener('keydown', close);
+  }, [open]);
+  const label = (d: Destination) => (d.to === APP_PATHS.replay ? <ReplayTabLabel /> : d.label);
+  return (
+    <nav className="tabs" aria-label="Sections">
+      {DESTINATIONS.map((d) => (
+        <Link key={d.to} to={d.to} className={d.main ? 'tab' : 'tab secondary'} aria-current={current(d.to) ? 'page' : undefined}>
+          {label(d)}
+        </Link>
+      ))}
+      <button
+        type="button"
+        className="tab more-toggle"
+        aria-expanded={open}
+        aria-controls="more-sections"
+        aria-current={others.some((d) => current(d.to)) ? 'page' : undefined}
+        onClick={() => setOpen(!open)}
+      >
+        More
+      </button>
+      {open && (
+        <ul id="more-sections" className="more-sections">
+          {[...others, { to: APP_PATHS.credits, label: 'Credits', main: false }].map((d) => (
+            <li key={d.to}>
+              <Link to={d.to} aria-current={current(d.to) ? 'page' : undefined}>
+                {d.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </nav>
   );
 }
 

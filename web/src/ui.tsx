@@ -7,9 +7,16 @@ export function textField(form: FormData, name: string): string {
 }
 
 /** A labelled input with its hint and its own error, tied by aria-describedby. */
-export function Field({ label, hint, error, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | undefined }) {
+export function Field({
+  label,
+  hint,
+  error,
+  describedBy,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string | undefined; describedBy?: string | undefined }) {
   const id = useId();
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  // `describedBy`: a message of the whole form (e.g. a wrong password) that concerns this field too.
+  const described = [hint && `${id}-hint`, error && `${id}-error`, describedBy].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -40,9 +47,9 @@ export function SelectField({ label, children, ...select }: SelectHTMLAttributes
   );
 }
 
-export function FormError({ message }: { message: string }) {
+export function FormError({ message, id }: { message: string; id?: string }) {
   return (
-    <p className="form-error" role="alert">
+    <p id={id} className="form-error" role="alert">
       {message}
     </p>
   );

@@ -18,6 +18,7 @@ import { PracticeQueueIndexes } from './0017-practice-queue-indexes.ts';
 import { CreditHoldAttemptTime } from './0018-credit-hold-attempt-time.ts';
 import { ExportLeases } from './0019-export-leases.ts';
 import { ProviderOutages } from './0020-provider-outages.ts';
+import { PrepareOnRenewal } from './0021-prepare-on-renewal.ts';
 import { CardContextsEncounters } from './0023-card-contexts-encounters.ts';
 import { Progress } from './0024-progress.ts';
 
@@ -43,6 +44,7 @@ export const migrations = [
   CreditHoldAttemptTime,
   ExportLeases,
   ProviderOutages,
+  PrepareOnRenewal,
   CardContextsEncounters,
   Progress,
 ];

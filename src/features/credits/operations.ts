@@ -1,5 +1,6 @@
 import { defineOperation, noInput } from '../../http/operation.ts';
 import { ledgerQuerySchema, ledgerSchema, walletSchema } from './schemas.ts';
+import { prepareWaitingOnRead } from '../library/renewal.ts';
 import { getWallet, listLedger } from './wallet.ts';
 
 const tag = 'credits';
@@ -13,7 +14,12 @@ export const creditOperations = {
     input: noInput,
     output: walletSchema,
     rest: { method: 'GET', path: '/api/credits' },
-    handler: (ctx) => getWallet(ctx, ctx.principal.userId),
+    async handler(ctx) {
+      const wallet = await getWallet(ctx, ctx.principal.userId);
+      // A renewed period: the cards that waited for it are prepared again, if the learner chose that.
+      await prepareWaitingOnRead(ctx, ctx.principal.userId, wallet.periodStart);
+      return wallet;
+    },
   }),
   ledger: defineOperation({
     tag,

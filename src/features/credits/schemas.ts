@@ -34,6 +34,10 @@ export const ledgerSchema = z.object({
       balanceAfter: z.number().int(),
       reason: z.string(),
       ref: z.string().nullable(),
+      subject: z.string().nullable().meta({
+        description:
+          'What the entry paid for, in the learner’s own words (at most 80 characters): the card’s expression, the sentence, or the card or sentence an audio clip speaks; null for grants, expiries, page translations and drafts, and once the subject is deleted.',
+      }),
       createdAt: isoDate,
     }),
   ),

@@ -355,11 +355,32 @@ export async function setPlan(ctx: FeatureContext, userId: string, plan: Plan, n
   return getWallet(ctx, userId, now);
 }
 
+/** A ledger line names what it paid for in at most this many characters. */
+const LEDGER_SUBJECT_MAX = 80;
+
 export async function listLedger(ctx: FeatureContext, userId: string, cursor: string | undefined, limit: number): Promise<LedgerPage> {
-  const rows = await allRows<{ id: string; kind: string; amount: number; balance_after: number; reason: string; ref: string | null; created_at: Date }>(
+  const rows = await allRows<{
+    id: string;
+    kind: string;
+    amount: number;
+    balance_after: number;
+    reason: string;
+    ref: string | null;
+    subject: string | null;
+    created_at: Date;
+  }>(
     ctx.em,
-    sql`SELECT id, kind, amount, balance_after, reason, ref, created_at FROM ledger_entries
-     WHERE user_id = ${userId} AND (${cursor ?? null}::bigint IS NULL OR id < ${cursor ?? null}::bigint) ORDER BY id DESC LIMIT ${limit + 1}`,
+    // The subject is the learner's own text only: each lookup is bounded by the entry's user_id.
+    sql`SELECT l.id, l.kind, l.amount, l.balance_after, l.reason, l.ref, l.created_at, left(CASE l.kind
+         WHEN 'capture_preparation' THEN (SELECT coalesce(c.enrichment->>'correctedText', c.text) FROM cards c
+           WHERE c.user_id = l.user_id AND c.id::text = l.ref)
+         WHEN 'sentence_translation' THEN (SELECT s.original_text FROM sentences s WHERE s.user_id = l.user_id AND s.id::text = l.ref)
+         WHEN 'audio' THEN (SELECT coalesce(coalesce(c.enrichment->>'correctedText', c.text), s.original_text) FROM audio_requests r
+           LEFT JOIN cards c ON c.id = r.card_id LEFT JOIN sentences s ON s.id = r.sentence_id
+           WHERE r.user_id = l.user_id AND r.audio_id::text = l.ref ORDER BY r.id LIMIT 1)
+       END, ${LEDGER_SUBJECT_MAX}) AS subject
+     FROM ledger_entries l
+     WHERE l.user_id = ${userId} AND (${cursor ?? null}::bigint IS NULL OR l.id < ${cursor ?? null}::bigint) ORDER BY l.id DESC LIMIT ${limit + 1}`,
   );
   const items = rows.slice(0, limit).map((r) => ({
     id: String(r.id),
@@ -368,6 +389,7 @@ export async function listLedger(ctx: FeatureContext, userId: string, cursor: st
     balanceAfter: r.balance_after,
     reason: r.reason,
     ref: r.ref,
+    subject: r.subject,
     createdAt: new Date(r.created_at).toISOString(),
   }));
   return { items, nextCursor: rows.length > limit ? items.at(-1)!.id : null };

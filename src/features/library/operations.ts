@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../domain/problems.ts';
-import { defineOperation, defineStreamOperation, restParts } from '../../http/operation.ts';
+import { defineOperation, defineStreamOperation, noInput, restParts } from '../../http/operation.ts';
 import { rejectCorrection } from './correction.ts';
 import { recordEncounters } from './encounters.ts';
 import { etagMatches, exportFormatSchema, exportHeadersSchema, exportInputSchema, exportLibrary, exportResponses } from './export.ts';
@@ -23,11 +23,13 @@ import {
   knownExpressionsSchema,
   listQuerySchema,
   listSchema,
+  preparationSettingsSchema,
   prepareSenseBodySchema,
   prepareSenseSchema,
   retryPreparationSchema,
   reusedSchema,
 } from './schemas.ts';
+import { prepareOnRenewal, setPrepareOnRenewal } from './renewal.ts';
 import { captureCard, deleteCard, getCardForUser, listCards, prepareSense, retryPreparation } from './service.ts';
 
 const tag = 'library';
@@ -210,6 +212,24 @@ export const libraryOperations = {
       await deleteCard(ctx, ctx.principal.userId, cardId);
       return { deleted: true as const };
     },
+  }),
+  preparationSettings: defineOperation({
+    tag,
+    summary: 'Whether cards that failed for want of credits are prepared again when the credits renew',
+    auth: 'read',
+    input: noInput,
+    output: preparationSettingsSchema,
+    rest: { method: 'GET', path: '/api/settings/preparation' },
+    handler: (ctx) => prepareOnRenewal(ctx, ctx.principal.userId),
+  }),
+  setPreparationSettings: defineOperation({
+    tag,
+    summary: 'Choose whether cards that failed for want of credits are prepared again when the credits renew',
+    auth: 'write',
+    input: preparationSettingsSchema,
+    output: preparationSettingsSchema,
+    rest: { method: 'PUT', path: '/api/settings/preparation' },
+    handler: (ctx, { prepareOnRenewal }) => setPrepareOnRenewal(ctx, ctx.principal.userId, prepareOnRenewal),
   }),
 };
 

@@ -160,6 +160,15 @@ export const encountersRecordedSchema = z
   })
   .meta({ id: 'EncountersRecorded' });
 
+export const preparationSettingsSchema = z
+  .object({
+    prepareOnRenewal: z.boolean().meta({
+      description:
+        'When true, cards whose preparation failed because the credits were used up are prepared again (charged once each) when the next period’s credits are granted; when false (the default) they wait for a retry.',
+    }),
+  })
+  .meta({ id: 'PreparationSettings' });
+
 export const retryPreparationSchema = z.object({
   cardId: cardIdSchema,
   action: z.enum(['refresh_enrichment']),

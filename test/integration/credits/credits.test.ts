@@ -154,6 +154,7 @@ describe('GET /api/credits/ledger', () => {
       balanceAfter: 430,
       reason: 'charge 6',
       ref: 'card-6',
+      subject: null,
       createdAt: expect.any(String),
     });
     expect(seen.at(-1)).toMatchObject({ kind: 'grant', amount: 500, balanceAfter: 500, ref: null });

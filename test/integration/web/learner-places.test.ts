@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
-import { captureReady, DESKTOP, line, openPage, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
+import { captureReady, DESKTOP, line, openPage, openSection, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
 import { api, bodyOf } from '../../support/api.ts';
 
 // The web app's places beyond capture: credits and the ledger, Replay's overview and summary, a
@@ -45,7 +45,7 @@ describe.each([
       await page.getByRole('link', { name: '498 credits: see the ledger' }).click();
       await page.getByRole('heading', { name: 'Credits', level: 1 }).waitFor();
       const ledger = page.getByRole('list', { name: 'Ledger' });
-      await ledger.getByRole('listitem').filter({ hasText: 'Capture preparation' }).filter({ hasText: '−2' }).waitFor();
+      await ledger.getByRole('listitem').filter({ hasText: 'Preparing “I receive it”' }).filter({ hasText: '−2' }).waitFor();
       await ledger.getByRole('listitem').filter({ hasText: 'Free monthly allowance' }).filter({ hasText: '+500' }).waitFor();
       await page.getByText('Free plan: 500 credits every month').waitFor();
       await shoot(page, 'credits');
@@ -88,6 +88,12 @@ describe.each([
       await summary.getByRole('heading', { name: 'Session complete: you practised 1 expression.' }).waitFor();
       await summary.getByText(/^Again soon\s*I recieve it/).waitFor();
       await summary.getByText(/first try: [^)]*x/).waitFor();
+      // Two columns on a wide screen: every part of a line's second column wraps within it, never under the rating.
+      if (size === 'desktop') {
+        const rating = (await summary.locator('.rating-word').first().boundingBox())!;
+        const what = (await summary.locator('.summary-what').first().boundingBox())!;
+        expect(what.x).toBeGreaterThanOrEqual(rating.x + rating.width);
+      }
       await page.getByRole('heading', { name: 'All caught up' }).waitFor();
       await page.getByText(/^Nothing is due now\. Your next review is due in \d+ (seconds?|minutes?)\.$/).waitFor();
       await page.getByRole('link', { name: 'Replay', exact: true }).waitFor();
@@ -139,7 +145,7 @@ it('lets a notice be dismissed, keeps it across a redirect, and undoes a delete 
   await page.reload();
   await page.getByText('Your library is empty: capture your first expression above.').waitFor();
 
-  await page.getByRole('link', { name: 'Settings' }).click();
+  await openSection(page, 'Settings');
   await page.getByLabel('How much to remember').selectOption('0.95');
   await page.getByRole('button', { name: 'Save Replay setting' }).click();
   await page.getByText('Replay setting saved. It applies from each card’s next review.').waitFor();

@@ -4,7 +4,19 @@ import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD_MIN_LENGTH } from '../../../src/domain/limits.ts';
 import type { Stack } from '../../support/stack.ts';
-import { DESKTOP, hiddenRuns, line, openPage as openPageIn, PASSWORD, PHONE, SCREENS, shoot as shootPage, signUp, useBrowserStack } from './browser.ts';
+import {
+  DESKTOP,
+  hiddenRuns,
+  line,
+  openPage as openPageIn,
+  openSection,
+  PASSWORD,
+  PHONE,
+  SCREENS,
+  shoot as shootPage,
+  signUp,
+  useBrowserStack,
+} from './browser.ts';
 import { api, rawHttp } from '../../support/api.ts';
 
 // The learner's web app in a real browser (Debian's Chromium driven by playwright-core) against the
@@ -134,7 +146,7 @@ describe('web app', () => {
     await page.getByText('Session complete: you practised 2 expressions.').waitFor();
 
     // A token is shown once, works, and stops working once revoked.
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await openSection(page, 'Settings');
     await page.getByLabel('Name').fill('my extension');
     await page.getByLabel('Access').selectOption('read');
     await page.getByRole('button', { name: 'Create token' }).click();
@@ -165,7 +177,7 @@ describe('web app', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await line(page, 'hold your horses').getByText('Preparation failed').waitFor({ timeout: 30_000 });
     stack.fake.setMode('ok');
-    await page.getByRole('button', { name: 'Try preparing “hold your horses” again' }).click();
+    await page.getByRole('button', { name: 'Try again: prepare “hold your horses”' }).click();
     await line(page, 'hold your horses').getByText('Ready').waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: 'hold your horses: details' }).click();
     await page.getByRole('button', { name: 'Delete “hold your horses”' }).click();
@@ -175,7 +187,7 @@ describe('web app', () => {
     // Signing out everywhere ends the sessions opened elsewhere too.
     const elsewhere = await api(stack).POST('/api/auth/login', { body: { email, password: PASSWORD } });
     const otherCookie = elsewhere.headers.get('set-cookie')!.split(';')[0]!;
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await openSection(page, 'Settings');
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByText('You are signed out on every device.').waitFor();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -212,7 +224,7 @@ describe('web app', () => {
     await page.getByRole('button', { name: 'Start Replay' }).click();
     await page.getByText('Item 1 of 2').waitFor();
     await shoot('replay');
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await openSection(page, 'Settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await shoot('settings');
     expect(errors).toEqual([]);

@@ -11,7 +11,8 @@ import { PlayAudio } from './Audio.tsx';
 import { deleteLater, undoDelete } from '../pending-deletes.ts';
 import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
 import { RATING_WORD, refreshForecast } from './ReplayOverview.tsx';
-import { forgetCard, refreshLibrary, statusLabel, useRetryPreparation } from './Library.tsx';
+import { forgetCard, refreshLibrary, RetryButton, statusLabel, waitsForCredits } from './Library.tsx';
+import { OutOfCredits, useOutOfCredits, usePrepareOnRenewal } from './Credits.tsx';
 
 /** One card in full: preparation, correction, scheduling; retry and delete. */
 export function CardDetails({ account, cardId }: { account: Account; cardId: string }) {
@@ -36,7 +37,8 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
       onError: (error) => notify(explain(error).message, 'error'),
     }),
   );
-  const retry = useRetryPreparation(card ?? ({ cardId } as Parameters<typeof useRetryPreparation>[0]));
+  const renewal = usePrepareOnRenewal();
+  const out = useOutOfCredits();
 
   if (!card) {
     return (
@@ -45,7 +47,11 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
           {detail.isError ? 'Card not found' : 'Loading…'}
         </h1>
         {detail.isError && <p>{explain(detail.error).message}</p>}
-        <Link to={APP_PATHS.library}>Back to your library</Link>
+        <p>
+          <Link to={APP_PATHS.library} className="link">
+            Back to your library
+          </Link>
+        </p>
       </section>
     );
   }
@@ -70,7 +76,9 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
   return (
     <section className="panel card-details" aria-labelledby="card-heading">
       <p>
-        <Link to={APP_PATHS.library}>← Your library</Link>
+        <Link to={APP_PATHS.library} className="link back">
+          ← Your library
+        </Link>
       </p>
       <div className="card-head">
         <h1 id="card-heading" tabIndex={-1} lang="en">
@@ -130,7 +138,14 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         ) : (
           <p className="muted">Translation and usage notes are on their way.</p>
         ))}
-      {card.enrichmentStatus === 'failed' && <p className="error-text">The preparation could not be completed. Try again.</p>}
+      {card.enrichmentStatus === 'failed' && !waitsForCredits(card) && <p className="error-text">The preparation could not be completed. Try again.</p>}
+      {waitsForCredits(card) && (
+        <p className="error-text">
+          Saved, but not prepared yet: your credits were used up when it was captured.{' '}
+          {!out ? 'You have credits again: try again.' : renewal ? 'It is prepared when your credits renew, as you chose.' : 'Try again once you have credits.'}
+        </p>
+      )}
+      {card.enrichmentStatus === 'failed' && <OutOfCredits waits="This card’s translation and notes wait for credits." />}
       <h2>Practice</h2>
       <p className="muted">
         {card.scheduling.reps === 0 ? 'Not practised yet' : `Practised ${card.scheduling.reps} time${card.scheduling.reps === 1 ? '' : 's'}`}
@@ -143,11 +158,7 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
       <p className="muted met-count">{metSummary(card)}</p>
       <ReviewHistory cardId={cardId} />
       <div className="actions">
-        {card.enrichmentStatus === 'failed' && (
-          <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>
-            Try again
-          </button>
-        )}
+        {card.enrichmentStatus === 'failed' && <RetryButton card={card} />}
         <button type="button" className="danger" onClick={onDelete} aria-label={`Delete “${card.text}”`}>
           Delete
         </button>

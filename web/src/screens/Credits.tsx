@@ -1,11 +1,14 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
-import { available, chargedFor, credits, isLow, lastCost } from '../credits.ts';
+import type { ReactNode } from 'react';
+import { monthlyAllowance } from '../../../src/domain/plans.ts';
+import { available, chargedFor, credits, isLow, lastCost, type Wallet } from '../credits.ts';
 import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
 import { formatDateTime, formatDay } from '../time.ts';
+import { useNotify } from '../ui.tsx';
 
 type Entry = inferOutput<typeof trpc.credits.ledger>['items'][number];
 /** The charge kinds of model-backed work, as the learner names them. */
@@ -17,6 +20,85 @@ const PLAN_NAME = { free: 'Free', paid: 'Paid' } as const;
 export const useCredits = () => useQuery(trpc.credits.balance.queryOptions());
 /** The latest entries: enough to say what the last unit of work cost and what one card was charged. */
 const useRecentLedger = () => useQuery(trpc.credits.ledger.queryOptions({ limit: LEDGER_PAGE }));
+
+/** Whether new model-backed work cannot start now: every credit is spent or held (false while unknown). */
+export const isOut = (wallet: Wallet | undefined) => Boolean(wallet && available(wallet) === 0);
+export const useOutOfCredits = () => isOut(useCredits().data);
+
+/** Why model-backed work waits, in one sentence: spent until the renewal, or held by work in progress. */
+export function whyWaiting(wallet: (Wallet & { periodEnd: string }) | undefined): string {
+  if (!wallet) return 'Your credits are used up.';
+  if (wallet.balance > wallet.held) return '';
+  return wallet.balance > 0
+    ? 'Every credit left is held by work in progress: this can start once it has finished.'
+    : `Your credits are used up until ${formatDay(wallet.periodEnd)}.`;
+}
+
+/**
+ * Said on every screen whose work needs credits, once they are used up: that they are, what
+ * waits, when they renew, and what a paid plan gives.
+ */
+export function OutOfCredits({ waits, children }: { waits: string; children?: ReactNode }) {
+  const wallet = useCredits().data;
+  if (!wallet || !isOut(wallet)) return null;
+  const held = wallet.balance > 0;
+  return (
+    <div className="warning out-of-credits" role="status">
+      <p>
+        <strong>{held ? 'Every credit left is held by work in progress.' : 'Your credits for this period are used up.'}</strong> {waits}{' '}
+        {!held && <>They renew on {formatDay(wallet.periodEnd)}.</>}
+        {wallet.plan === 'free' && <> A paid plan gives {credits(monthlyAllowance.paid)} every month.</>}
+      </p>
+      {children}
+      <Link to={APP_PATHS.credits} className="link">
+        Your credits and ledger
+      </Link>
+    </div>
+  );
+}
+
+const renewalQuery = () => trpc.library.preparationSettings.queryOptions();
+/** The learner's "Prepare when my credits renew" choice (off unless chosen). */
+export const usePrepareOnRenewal = () => useQuery(renewalQuery()).data?.prepareOnRenewal;
+
+/** The one "Prepare when my credits renew" switch, saved as soon as it is changed. */
+export function RenewalChoice() {
+  const notify = useNotify();
+  const chosen = usePrepareOnRenewal();
+  const save = useMutation(
+    trpc.library.setPreparationSettings.mutationOptions({
+      onSuccess: (saved) => {
+        queryClient.setQueryData(renewalQuery().queryKey, saved);
+        notify(
+          saved.prepareOnRenewal
+            ? 'Cards waiting for credits will be prepared when your credits renew.'
+            : 'Cards waiting for credits will wait until you try them again.',
+          'ok',
+        );
+      },
+      onError: (error) => notify(explain(error).message, 'error'),
+    }),
+  );
+  if (chosen === undefined) return null;
+  return (
+    <>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={save.isPending ? save.variables.prepareOnRenewal : chosen}
+          disabled={save.isPending}
+          aria-describedby="renewal-hint"
+          onChange={(event) => save.mutate({ prepareOnRenewal: event.target.checked })}
+        />
+        Prepare when my credits renew
+      </label>
+      <p id="renewal-hint" className="hint">
+        Captures whose preparation waited for credits are prepared (and charged) when the next period’s credits arrive. Otherwise they wait until you try them
+        again.
+      </p>
+    </>
+  );
+}
 
 /** After model-backed work: the balance and the ledger are read again. */
 export const refreshCredits = () => queryClient.invalidateQueries(trpc.credits.pathFilter());
@@ -82,7 +164,10 @@ export function Credits() {
           <p className="muted">
             {PLAN_NAME[w.plan]} plan: {credits(w.monthlyAllowance)} every month, from {formatDay(w.periodStart)} to {formatDay(w.periodEnd)}. Unused credits do
             not carry over. Work done by the language model costs credits (preparing a capture, translations, audio, drafts); Replay and your library are free.
+            {w.plan === 'free' && <> A paid plan gives {credits(monthlyAllowance.paid)} every month.</>}
           </p>
+          <h2>When credits run out</h2>
+          <RenewalChoice />
         </>
       )}
       {wallet.isError && <p className="form-error">{explain(wallet.error).message}</p>}
@@ -102,9 +187,29 @@ export function Credits() {
   );
 }
 
+/** What each kind of entry paid for (or gave), as the learner names it. */
+const ENTRY_WORDS: Record<string, string> = {
+  capture_preparation: 'Preparing',
+  sentence_translation: 'Translating',
+  audio: 'Audio for',
+  page_translation: 'Page translation',
+  work: 'Output Flow draft',
+};
+
 function LedgerLine({ entry }: { entry: Entry }) {
-  const reason = entry.reason.charAt(0).toUpperCase() + entry.reason.slice(1);
-  const about = entry.kind === 'capture_preparation' && entry.ref ? <Link to={APP_PATHS.card.replace(':cardId', entry.ref)}>{reason}</Link> : reason;
+  const words = ENTRY_WORDS[entry.kind] ?? entry.reason.charAt(0).toUpperCase() + entry.reason.slice(1);
+  // One text node: in the link (a flex box) a space at the start of a child element of its own would be dropped.
+  const subject = entry.subject ? ` “${entry.subject}${entry.subject.length >= 80 ? '…' : ''}”` : '';
+  const pages = entry.kind === 'page_translation' ? <span className="muted"> · {entry.reason.replace(/^page translation( of)? ?/, '')}</span> : null;
+  const what = (
+    <>
+      {words + subject}
+      {pages}
+    </>
+  );
+  const about =
+    entry.kind === 'capture_preparation' && entry.ref && entry.subject ? <Link to={APP_PATHS.card.replace(':cardId', entry.ref)}>{what}</Link> : what;
+  const free = entry.amount === 0;
   return (
     <li>
       <span className="ledger-what">
@@ -113,9 +218,8 @@ function LedgerLine({ entry }: { entry: Entry }) {
           {formatDateTime(entry.createdAt)}
         </time>
       </span>
-      <span className="ledger-amount" data-sign={entry.amount < 0 ? 'minus' : 'plus'}>
-        {entry.amount > 0 ? '+' : entry.amount < 0 ? '−' : ''}
-        {Math.abs(entry.amount).toLocaleString('en')}
+      <span className="ledger-amount" data-sign={entry.amount < 0 ? 'minus' : entry.amount > 0 ? 'plus' : 'free'}>
+        {free ? 'free' : `${entry.amount > 0 ? '+' : '−'}${Math.abs(entry.amount).toLocaleString('en')}`}
       </span>
       <span className="ledger-after muted">balance {entry.balanceAfter.toLocaleString('en')}</span>
     </li>

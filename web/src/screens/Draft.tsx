@@ -5,7 +5,7 @@ import { explainField } from '../errors.ts';
 import { Link } from '../router.tsx';
 import { trpc, trpcClient } from '../trpc.ts';
 import { SelectField, textField } from '../ui.tsx';
-import { CostBefore, refreshCredits } from './Credits.tsx';
+import { CostBefore, OutOfCredits, refreshCredits } from './Credits.tsx';
 import { cardPath } from './Library.tsx';
 import { DRAFT_PROMPT_MAX } from '../../../src/domain/limits.ts';
 import type { Tone } from '../../../src/features/drafts/schemas.ts';
@@ -35,6 +35,7 @@ export function Draft() {
       <h1 id="draft-heading" tabIndex={-1}>
         Draft English
       </h1>
+      <OutOfCredits waits="New drafts wait for credits." />
       <form onSubmit={onSubmit} noValidate aria-busy={draft.isPending}>
         <label htmlFor="draft-prompt">What do you want to say?</label>
         <textarea
@@ -85,7 +86,7 @@ export function Draft() {
           {result.usedCardIds.length > 0 && (
             <>
               <h3>From your library</h3>
-              <ul>
+              <ul className="used-cards">
                 {result.usedCardIds.map((id, i) => (
                   <li key={id}>
                     <CardName cardId={id} fallback={`Card ${i + 1}`} />
@@ -95,7 +96,7 @@ export function Draft() {
             </>
           )}
           <p className="muted" role="status">
-            Charged {credits(result.creditsCharged)}.
+            {result.creditsCharged === 0 ? 'Drafted before: nothing charged.' : `Charged ${credits(result.creditsCharged)}.`}
           </p>
         </div>
       )}
@@ -107,7 +108,7 @@ export function Draft() {
 function CardName({ cardId, fallback }: { cardId: string; fallback: string }) {
   const card = useQuery(trpc.library.get.queryOptions({ cardId })).data?.card;
   return (
-    <Link to={cardPath(cardId)} lang="en">
+    <Link to={cardPath(cardId)} className="link" lang="en">
       {card ? (card.enrichment?.correctedText ?? card.text) : fallback}
     </Link>
   );

@@ -1,25 +1,33 @@
 import { useInfiniteQuery, useMutation, type QueryFilters } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { Account } from '../App.tsx';
 import { CAPTURE_TEXT_MAX, CONTEXT_MAX } from '../../../src/domain/limits.ts';
 import { explain, explainField } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate, searchParam, useLocation } from '../router.tsx';
 import { queryClient, trpc, trpcClient } from '../trpc.ts';
-import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
+import { CostAfter, CostBefore, isOut, OutOfCredits, refreshCredits, RenewalChoice, useCredits, usePrepareOnRenewal, whyWaiting } from './Credits.tsx';
+import { formatDay } from '../time.ts';
 import { refreshForecast } from './ReplayOverview.tsx';
 import { useWaitingDeletes } from '../pending-deletes.ts';
 import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
-import { textField } from '../ui.tsx';
+import { textField, useNotify } from '../ui.tsx';
 
 export type Card = inferOutput<typeof trpc.library.list>['items'][number];
 
 export const STATUS_LABEL: Record<Card['enrichmentStatus'], string> = { pending: 'Preparing…', ready: 'Ready', failed: 'Preparation failed' };
 
-/** A card's status as its line and its details show it: a pending card waiting out a model outage says so. */
-export const statusLabel = (card: Pick<Card, 'enrichmentStatus' | 'enrichmentWaiting'>) =>
-  card.enrichmentStatus === 'pending' && card.enrichmentWaiting ? `${card.enrichmentWaiting.message}…` : STATUS_LABEL[card.enrichmentStatus];
+/**
+ * A card's status in a word or two, as its line and its details show it: a preparation waiting for
+ * credits says so, and a pending card waiting out a model outage says that.
+ */
+export const statusLabel = (card: Pick<Card, 'enrichmentStatus' | 'enrichmentWaiting' | 'enrichmentError'>) =>
+  waitsForCredits(card)
+    ? 'Out of credits'
+    : card.enrichmentStatus === 'pending' && card.enrichmentWaiting
+      ? `${card.enrichmentWaiting.message}…`
+      : STATUS_LABEL[card.enrichmentStatus];
 const PAGE_SIZE = 20;
 
 export const cardPath = (cardId: string) => APP_PATHS.card.replace(':cardId', encodeURIComponent(cardId));
@@ -32,16 +40,37 @@ export const refreshCard = (cardId: string) => Promise.all(cardFilters(cardId).m
 /** The card is gone: its details and history leave the cache. */
 export const forgetCard = (cardId: string) => cardFilters(cardId).forEach((filters) => queryClient.removeQueries(filters));
 
+/** One capture the learner sent: saved in turn, each said on its own line until it is prepared. */
+interface CaptureLine {
+  key: number;
+  text: string;
+  state: 'queued' | 'saving' | 'saved' | 'reused' | 'refused';
+  cardId?: string;
+  message?: string;
+  /** The learner gave the sentence they met it in. */
+  withContext?: boolean;
+}
+/** Lines kept under the field: the newest few. */
+const CAPTURE_LINES = 4;
+let captureKeys = 0;
+
+/** Whether the card's last preparation failed because the credits were used up. */
+export const waitsForCredits = (card: Pick<Card, 'enrichmentStatus' | 'enrichmentError'>) =>
+  card.enrichmentStatus === 'failed' && card.enrichmentError?.code === 'insufficient_credits';
+
 /** Capture, and the library as a compact list: one line per card, its details a click away. */
 export function Library({ account }: { account: Account }) {
   useLocation();
   const search = searchParam('q');
   const sort = searchParam('sort') === 'met' ? 'met' : 'newest';
   const live = useStatusStream();
-  const [status, setStatus] = useState<{ text: string; tone: string; charged?: string }>({ text: '', tone: '' });
-  const lastCaptured = useRef<string | null>(null);
+  const [captures, setCaptures] = useState<CaptureLine[]>([]);
+  const [fieldError, setFieldError] = useState('');
+  const queue = useRef<Promise<void>>(Promise.resolve());
   const captureInput = useRef<HTMLInputElement>(null);
   const contextInput = useRef<HTMLTextAreaElement>(null);
+  const wallet = useCredits().data;
+  const out = isOut(wallet);
   const list = useInfiniteQuery(
     trpc.library.list.infiniteQueryOptions(
       { limit: PAGE_SIZE, ...(search ? { query: search } : {}), ...(sort === 'met' ? { sort } : {}) },
@@ -54,50 +83,50 @@ export function Library({ account }: { account: Account }) {
   );
   const deleting = useWaitingDeletes();
   const cards = (list.data?.pages.flatMap((p) => p.items) ?? []).filter((c) => !deleting.has(c.cardId));
+  const byId = new Map(cards.map((c) => [c.cardId, c]));
 
   // A preparation that ended (a capture, a retry) was charged: the balance is read again.
   const preparing = cards.some((c) => c.enrichmentStatus === 'pending');
   useEffect(() => {
     if (!preparing) void refreshCredits();
   }, [preparing]);
-
-  // The capture's outcome is said once its preparation is over.
-  const captured = cards.find((c) => c.cardId === lastCaptured.current);
+  // A captured card that settled joins Replay's queue.
+  const settledCaptures = captures.filter((c) => c.cardId && byId.get(c.cardId)?.enrichmentStatus !== 'pending').length;
   useEffect(() => {
-    if (!captured || captured.enrichmentStatus === 'pending') return;
-    lastCaptured.current = null;
-    void refreshForecast();
-    setStatus(
-      captured.enrichmentStatus === 'ready'
-        ? { text: `“${captured.text}” is ready: ${captured.enrichment?.translation ?? ''}.`, tone: 'ok', charged: captured.cardId }
-        : { text: `“${captured.text}” is saved, but its preparation failed. Try again from its line below.`, tone: 'error' },
-    );
-  }, [captured]);
+    if (settledCaptures > 0) void refreshForecast();
+  }, [settledCaptures]);
 
-  const capture = useMutation(
-    trpc.library.capture.mutationOptions({
-      onSuccess: ({ card, reused }) => {
-        captureInput.current!.value = '';
-        const withContext = Boolean(contextInput.current!.value.trim());
-        contextInput.current!.value = '';
-        lastCaptured.current = reused ? null : card.cardId;
-        setStatus(
-          reused
-            ? { text: `“${card.text}” is already in your library${withContext ? ': your sentence is added to it' : ''}.`, tone: 'ok' }
-            : { text: `Saved “${card.text}”, preparing…`, tone: '' },
-        );
-        void refreshLibrary();
-      },
-      onError: (error) => setStatus({ text: explain(error).fields.context ?? explainField(error, 'text'), tone: 'error' }),
-    }),
-  );
+  const update = (key: number, change: Partial<CaptureLine>) => setCaptures((old) => old.map((c) => (c.key === key ? { ...c, ...change } : c)));
+  /** Saves one capture after those sent before it; what it was typed into the fields is never touched again. */
+  const send = async (key: number, text: string, context: string) => {
+    update(key, { state: 'saving' });
+    try {
+      const { card, reused } = await trpcClient.library.capture.mutate({ text, ...(context ? { context } : {}) });
+      update(key, { state: reused ? 'reused' : 'saved', cardId: card.cardId, text: card.text });
+      await refreshLibrary();
+    } catch (error) {
+      update(key, { state: 'refused', message: explain(error).fields.context ?? explainField(error, 'text') });
+      // The refused text goes back into the fields, unless the learner is typing something else.
+      const input = captureInput.current;
+      if (input && input.value.trim() === '') {
+        input.value = text;
+        if (contextInput.current && contextInput.current.value.trim() === '') contextInput.current.value = context;
+      }
+    }
+  };
 
   const onCapture = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const text = captureInput.current!.value.trim();
-    if (!text) return setStatus({ text: 'Type or paste an English expression first.', tone: 'error' });
+    const input = captureInput.current!;
+    const text = input.value.trim();
+    if (!text) return setFieldError('Type or paste an English expression first.');
+    setFieldError('');
     const context = contextInput.current!.value.trim();
-    capture.mutate({ text, ...(context ? { context } : {}) });
+    input.value = '';
+    contextInput.current!.value = '';
+    const key = (captureKeys += 1);
+    setCaptures((old) => [{ key, text, state: 'queued' as const, withContext: Boolean(context) }, ...old].slice(0, CAPTURE_LINES));
+    queue.current = queue.current.then(() => send(key, text, context));
   };
   const onSort = (next: string) => {
     const params = new URLSearchParams({ ...(search ? { q: search } : {}), ...(next === 'met' ? { sort: next } : {}) });
@@ -115,7 +144,7 @@ export function Library({ account }: { account: Account }) {
       <h1 id="library-heading" className="visually-hidden" tabIndex={-1}>
         Library
       </h1>
-      <form className="capture" onSubmit={onCapture} noValidate aria-busy={capture.isPending}>
+      <form className="capture" onSubmit={onCapture} noValidate>
         <label htmlFor="capture-text" className="capture-label">
           Capture an English expression
         </label>
@@ -128,12 +157,16 @@ export function Library({ account }: { account: Account }) {
             autoComplete="off"
             spellCheck
             placeholder="e.g. break a leg"
-            aria-describedby="capture-cost capture-status"
+            aria-invalid={fieldError ? true : undefined}
+            aria-describedby="capture-error capture-cost"
           />
-          <button type="submit" className="primary" disabled={capture.isPending}>
-            {capture.isPending ? 'Saving…' : 'Save'}
+          <button type="submit" className="primary">
+            Save
           </button>
         </div>
+        <p id="capture-error" className="field-error" role="alert">
+          {fieldError}
+        </p>
         <label htmlFor="capture-context" className="hint">
           The sentence you met it in (optional: it chooses the sense, and stays on the card as your example)
         </label>
@@ -146,13 +179,23 @@ export function Library({ account }: { account: Account }) {
           placeholder="e.g. We had a picnic on the bank of the river."
         />
         <p id="capture-cost" className="hint">
-          Saving is free; preparing it with the language model (translation, notes) costs credits. <CostBefore kind="capture_preparation" noun="capture" />
+          {out ? (
+            'Saving is free, and your captures are kept; preparing them (translation, notes) waits for credits.'
+          ) : (
+            <>
+              Saving is free; preparing it with the language model (translation, notes) costs credits. <CostBefore kind="capture_preparation" noun="capture" />
+            </>
+          )}
         </p>
-        <p id="capture-status" className="status" data-tone={status.tone} role="status" aria-live="polite">
-          {status.text}
-          {status.charged && <CostAfter refId={status.charged} />}
-        </p>
+        <ul id="capture-status" className="capture-lines" aria-label="Your captures" aria-live="polite">
+          {captures.map((line) => (
+            <CaptureStatus key={line.key} line={line} card={line.cardId ? byId.get(line.cardId) : undefined} />
+          ))}
+        </ul>
       </form>
+      <OutOfCredits waits="New captures are saved, and their preparation (translation and notes) waits for credits.">
+        <RenewalChoice />
+      </OutOfCredits>
 
       <div className="library-head">
         <h2 id="library-title">Your library</h2>
@@ -160,7 +203,7 @@ export function Library({ account }: { account: Account }) {
           <label htmlFor="search-input" className="visually-hidden">
             Search your library
           </label>
-          <input id="search-input" type="search" name="q" maxLength={CAPTURE_TEXT_MAX} defaultValue={search} placeholder="Search text or translation" />
+          <input id="search-input" type="search" name="q" maxLength={CAPTURE_TEXT_MAX} defaultValue={search} placeholder="Text or translation" />
           <button type="submit">Search</button>
         </form>
         <label className="row sort">
@@ -188,12 +231,42 @@ export function Library({ account }: { account: Account }) {
   );
 }
 
+/** What became of one capture: saving, preparing, ready (and its charge), or why it waits. */
+function CaptureStatus({ line, card }: { line: CaptureLine; card: Card | undefined }) {
+  const wallet = useCredits().data;
+  const renewal = usePrepareOnRenewal();
+  const quoted = `“${line.text}”`;
+  const [tone, words] = ((): [string, ReactNode] => {
+    if (line.state === 'queued') return ['', `Waiting to save ${quoted}…`];
+    if (line.state === 'saving') return ['', `Saving ${quoted}…`];
+    if (line.state === 'refused') return ['error', `${quoted} was not saved: ${line.message ?? ''}`];
+    if (line.state === 'reused') return ['ok', `${quoted} is already in your library${line.withContext ? ': your sentence is added to it' : ''}.`];
+    if (!card || card.enrichmentStatus === 'pending') return ['', `Saved ${quoted}, preparing…`];
+    if (card.enrichmentStatus === 'ready') {
+      const ready = (
+        <>
+          {quoted} is ready: {card.enrichment?.translation ?? ''}.<CostAfter refId={card.cardId} />
+        </>
+      );
+      return ['ok', ready];
+    }
+    if (!waitsForCredits(card)) return ['error', `${quoted} is saved, but its preparation failed. Try again from its line below.`];
+    const renews = wallet ? ` on ${formatDay(wallet.periodEnd)}` : '';
+    const then = renewal ? `It is prepared when your credits renew${renews}.` : `Your credits renew${renews}; try it again then.`;
+    return ['error', `${quoted} is saved, but your credits are used up, so its preparation waits. ${then}`];
+  })();
+  return (
+    <li className="status" data-tone={tone}>
+      {words}
+    </li>
+  );
+}
+
 function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
   const title = card.enrichment?.correctedText ?? card.text;
-  const retry = useRetryPreparation(card);
   return (
     <li>
-      <article className="card-line" aria-label={title}>
+      <article className={`card-line${card.enrichmentStatus === 'failed' ? ' failed' : ''}`} aria-label={title}>
         <span className="card-words">
           {/* The link's name begins with the text it shows, as voice control expects; "details" says where it goes. */}
           <Link to={cardPath(card.cardId)} className="card-link" aria-label={`${title}: details`} lang="en">
@@ -211,13 +284,36 @@ function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
           </span>
         )}
         <span className={`badge badge-${card.enrichmentStatus}`}>{statusLabel(card)}</span>
-        {card.enrichmentStatus === 'failed' && (
-          <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>
-            Try again
-          </button>
-        )}
+        {card.enrichmentStatus === 'failed' && <RetryButton card={card} />}
       </article>
     </li>
+  );
+}
+
+/** "Try again": disabled while no credit is available, and then it says why (and until when). */
+export function RetryButton({ card }: { card: Card }) {
+  const retry = useRetryPreparation(card);
+  const notify = useNotify();
+  const wallet = useCredits().data;
+  const why = isOut(wallet) ? whyWaiting(wallet) : '';
+  const reasonId = `retry-why-${card.cardId}`;
+  return (
+    <span className="retry">
+      <button
+        type="button"
+        onClick={() => retry.mutate(undefined, { onError: (error) => notify(explain(error).message, 'error') })}
+        disabled={retry.isPending || Boolean(why)}
+        aria-label={`Try again: prepare “${card.text}”`}
+        aria-describedby={why ? reasonId : undefined}
+      >
+        Try again
+      </button>
+      {why && (
+        <span id={reasonId} className="retry-why">
+          {why}
+        </span>
+      )}
+    </span>
   );
 }
 

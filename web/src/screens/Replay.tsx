@@ -1,11 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
-import { useEffect, useRef, useState, type CSSProperties, type FormEvent } from 'react';
+import { Fragment, useEffect, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
 import { trpc, trpcClient } from '../trpc.ts';
 import { PlayAudio } from './Audio.tsx';
 import { refreshForecast, ReplayOverview, type Count, type Outcome, type Result } from './ReplayOverview.tsx';
+import { OutOfCredits } from './Credits.tsx';
 import { dueFromNow, formatDateTime } from '../time.ts';
 import { refreshCard } from './Library.tsx';
 import { REPLAY_DURATION_MAX_MS } from '../../../src/domain/limits.ts';
@@ -43,6 +44,22 @@ function segmentsOf(answer: string, mask: string): Segment[] {
     else segments.push(kind === 'hidden' ? { hidden: char } : { shown: char });
   });
   return segments;
+}
+
+/**
+ * The segments grouped into words: a shown run's spaces end one word and begin the next (a hidden
+ * run never holds a space), each piece keeping its segment's index.
+ */
+function wordsOf(segments: Segment[]): { segment: Segment; k: number }[][] {
+  const words: { segment: Segment; k: number }[][] = [[]];
+  segments.forEach((segment, k) => {
+    if (!('shown' in segment)) return words.at(-1)!.push({ segment, k });
+    segment.shown.split(' ').forEach((piece, p) => {
+      if (p > 0) words.push([]);
+      if (piece) words.at(-1)!.push({ segment: { shown: piece }, k: k * 1000 + p });
+    });
+  });
+  return words.filter((word) => word.length > 0);
 }
 
 /** Letters typed wrong or left out: the service weighs errors against the number of hidden letters. */
@@ -147,6 +164,7 @@ export function Replay({ account }: { account: Account }) {
       <h1 id="replay-heading" tabIndex={-1}>
         Replay
       </h1>
+      {!session && <OutOfCredits waits="Replay is free: practise as usual. New captures wait for their translation and notes, so they join Replay later." />}
       {body}
     </section>
   );
@@ -267,41 +285,53 @@ function ItemForm({
         <p className="visually-hidden">Pattern: {pattern}</p>
         <p className={cloze ? 'masked in-context' : 'masked'} lang="en">
           {cloze && <span className="around">{cloze.before}</span>}
-          {segments.map((segment, k) => {
-            if ('shown' in segment)
-              return (
-                <span key={k} className="shown" aria-hidden="true">
-                  {segment.shown}
+          {wordsOf(segments).map((word, w) => (
+            // A word's letters and slots never part at a line's end; the spaces between words may.
+            <Fragment key={w}>
+              {w > 0 && (
+                <span className="gap" aria-hidden="true">
+                  {' '}
                 </span>
-              );
-            const i = (run += 1);
-            const length = codePoints(segment.hidden).length;
-            return (
-              <input
-                key={k}
-                ref={(el) => {
-                  inputs.current[i] = el;
-                }}
-                type="text"
-                autoComplete="off"
-                autoCapitalize="off"
-                spellCheck={false}
-                maxLength={length}
-                value={values[i]}
-                aria-invalid={invalid[i] || undefined}
-                className="slots"
-                style={{ '--letters': length } as CSSProperties}
-                aria-label={`Missing letters ${i + 1} of ${hidden.length} (${length} letter${length === 1 ? '' : 's'})`}
-                onChange={(event) => setValue(i, event.target.value)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Backspace' && values[i] === '' && i > 0) {
-                    event.preventDefault();
-                    inputs.current[i - 1]?.focus();
-                  }
-                }}
-              />
-            );
-          })}
+              )}
+              <span className="word">
+                {word.map(({ segment, k }) => {
+                  if ('shown' in segment)
+                    return (
+                      <span key={k} className="shown" aria-hidden="true">
+                        {segment.shown}
+                      </span>
+                    );
+                  const i = (run += 1);
+                  const length = codePoints(segment.hidden).length;
+                  return (
+                    <input
+                      key={k}
+                      ref={(el) => {
+                        inputs.current[i] = el;
+                      }}
+                      type="text"
+                      autoComplete="off"
+                      autoCapitalize="off"
+                      spellCheck={false}
+                      maxLength={length}
+                      value={values[i]}
+                      aria-invalid={invalid[i] || undefined}
+                      className="slots"
+                      style={{ '--letters': length } as CSSProperties}
+                      aria-label={`Missing letters ${i + 1} of ${hidden.length} (${length} letter${length === 1 ? '' : 's'})`}
+                      onChange={(event) => setValue(i, event.target.value)}
+                      onKeyDown={(event) => {
+                        if (event.key === 'Backspace' && values[i] === '' && i > 0) {
+                          event.preventDefault();
+                          inputs.current[i - 1]?.focus();
+                        }
+                      }}
+                    />
+                  );
+                })}
+              </span>
+            </Fragment>
+          ))}
           {cloze && <span className="around">{cloze.after}</span>}
         </p>
       </fieldset>

@@ -104,7 +104,10 @@ export function ReplayOverview({
           </div>
         ) : (
           <p>
-            Nothing to practise yet: expressions join Replay once their preparation is ready. <Link to={APP_PATHS.library}>Capture one</Link>
+            Nothing to practise yet: expressions join Replay once their preparation is ready.{' '}
+            <Link to={APP_PATHS.library} className="link">
+              Capture one
+            </Link>
           </p>
         ))}
     </>
@@ -125,16 +128,18 @@ function Summary({ outcomes }: { outcomes: Outcome[] }) {
         {outcomes.map(({ result, firstTry }) => (
           <li key={result.itemId}>
             <span className={`rating-word rating-${result.rating}`}>{RATING_WORD[result.rating]}</span>
-            <span lang="en">{result.feedback.text}</span>
-            {firstTry && (
+            <span className="summary-what">
+              <span lang="en">{result.feedback.text}</span>
+              {firstTry && (
+                <span className="muted">
+                  {' '}
+                  (first try: <span lang="en">{firstTry}</span>)
+                </span>
+              )}
               <span className="muted">
                 {' '}
-                (first try: <span lang="en">{firstTry}</span>)
+                · next <time dateTime={result.nextReviewAt}>{dueFromNow(result.nextReviewAt)}</time>
               </span>
-            )}
-            <span className="muted">
-              {' '}
-              · next <time dateTime={result.nextReviewAt}>{dueFromNow(result.nextReviewAt)}</time>
             </span>
           </li>
         ))}

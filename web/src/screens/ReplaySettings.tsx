@@ -80,7 +80,7 @@ function PersonalSchedule({ schedule }: { schedule: Schedule }) {
   const { latest, longTermReviews, reviewsNeeded } = schedule;
   const ready = longTermReviews >= reviewsNeeded;
   return (
-    <section aria-labelledby="personal-schedule">
+    <section className="personal-schedule" aria-labelledby="personal-schedule">
       <h3 id="personal-schedule">Your own schedule</h3>
       <p className="hint">
         {!latest && !ready && `Replay learns how you remember once you have ${reviewsNeeded} reviews made a day or more apart: you have ${longTermReviews}.`}

@@ -9,7 +9,7 @@ import { formatDay } from '../time.ts';
 import { problemOf, queryClient, trpc, trpcClient } from '../trpc.ts';
 import { PlayAudio } from './Audio.tsx';
 import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
-import { CostAfter, CostBefore, refreshCredits } from './Credits.tsx';
+import { CostAfter, CostBefore, OutOfCredits, refreshCredits } from './Credits.tsx';
 
 type Sentence = inferOutput<typeof trpc.sentences.list>['items'][number];
 interface Line {
@@ -115,6 +115,7 @@ export function Sentences({ account }: { account: Account }) {
       <h1 id="sentences-heading" tabIndex={-1}>
         Sentences
       </h1>
+      <OutOfCredits waits="Translating sentences waits for credits: a sentence you send now is not saved." />
       <form onSubmit={(event) => void onSubmit(event)} noValidate aria-busy={busy}>
         <label htmlFor="sentences-text">Sentences, one per line</label>
         <textarea
@@ -163,6 +164,11 @@ export function Sentences({ account }: { account: Account }) {
               return (
                 <li key={i} data-state={sentence?.status ?? line.state.kind}>
                   <span lang="en">{line.text}</span> <span className="line-state">{words}</span>
+                  {sentence?.translation && (
+                    <span className="line-translation" lang={sentence.native_language}>
+                      {sentence.translation}
+                    </span>
+                  )}
                 </li>
               );
             })}

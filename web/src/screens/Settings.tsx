@@ -48,7 +48,9 @@ export function Settings({ account }: { account: Account }) {
       <ReplaySettingsForm />
       <h2>Credits</h2>
       <p>
-        <Link to={APP_PATHS.credits}>Your balance, your plan and the ledger</Link>
+        <Link to={APP_PATHS.credits} className="link">
+          Your balance, your plan and the ledger
+        </Link>
       </p>
       <h2>Password</h2>
       <PasswordForm />
@@ -223,7 +225,7 @@ function TokenItem({ token, onRevoke }: { token: Token; onRevoke: () => void }) 
 
 function CreatedTokenView({ token, onDone }: { token: CreatedToken; onDone: () => void }) {
   const [copyStatus, setCopyStatus] = useState('');
-  const secret = useRef<HTMLInputElement>(null);
+  const secret = useRef<HTMLTextAreaElement>(null);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(token.token);
@@ -243,8 +245,9 @@ function CreatedTokenView({ token, onDone }: { token: CreatedToken; onDone: () =
       <label htmlFor="new-token-value" className="visually-hidden">
         New token
       </label>
-      <div className="row">
-        <input id="new-token-value" ref={secret} readOnly value={token.token} className="secret" spellCheck={false} />
+      {/* Every character shows, wrapped if the screen is narrow. */}
+      <textarea id="new-token-value" ref={secret} readOnly value={token.token} className="secret" spellCheck={false} rows={2} />
+      <div className="actions">
         <button type="button" onClick={() => void copy()}>
           Copy
         </button>

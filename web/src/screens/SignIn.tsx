@@ -5,7 +5,7 @@ import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
 import { accountQuery, queryClient, trpcClient } from '../trpc.ts';
-import { Field, FormError, textField } from '../ui.tsx';
+import { Field, FormError, textField, useNotify } from '../ui.tsx';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -14,6 +14,7 @@ export function SignIn({ mode }: { mode: 'login' | 'signup' }) {
   const signUp = mode === 'signup';
   const [fields, setFields] = useState<Record<string, string>>({});
   const [message, setMessage] = useState('');
+  const notify = useNotify();
   const submit = useMutation({
     mutationFn: (credentials: { email: string; password: string }) =>
       signUp ? trpcClient.account.signup.mutate(credentials) : trpcClient.account.login.mutate(credentials),
@@ -37,6 +38,8 @@ export function SignIn({ mode }: { mode: 'login' | 'signup' }) {
     if (!password) found.password = 'Enter your password.';
     setFields(found);
     setMessage('');
+    // An earlier notice (e.g. "signed out on every device") is over once the learner tries again.
+    notify('');
     if (Object.keys(found).length === 0) submit.mutate({ email, password });
   };
 
@@ -47,7 +50,7 @@ export function SignIn({ mode }: { mode: 'login' | 'signup' }) {
       </h1>
       <p className="lead">Keep the English you meet, and practise it until it is yours.</p>
       <form onSubmit={onSubmit} noValidate>
-        <Field label="Email" name="email" type="email" autoComplete="email" required error={fields.email} />
+        <Field label="Email" name="email" type="email" autoComplete="email" required error={fields.email} describedBy={message ? 'auth-error' : undefined} />
         <Field
           label="Password"
           name="password"
@@ -56,8 +59,9 @@ export function SignIn({ mode }: { mode: 'login' | 'signup' }) {
           required
           hint={signUp ? `At least ${PASSWORD_MIN_LENGTH} characters.` : undefined}
           error={fields.password}
+          describedBy={message ? 'auth-error' : undefined}
         />
-        <FormError message={message} />
+        <FormError id="auth-error" message={message} />
         <div className="actions">
           <button type="submit" className="primary" disabled={submit.isPending}>
             {submit.isPending ? (signUp ? 'Creating…' : 'Signing in…') : signUp ? 'Create account' : 'Sign in'}

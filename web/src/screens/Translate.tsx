@@ -5,7 +5,7 @@ import type { Account } from '../App.tsx';
 import { explainField } from '../errors.ts';
 import { trpc, trpcClient } from '../trpc.ts';
 import { credits } from '../credits.ts';
-import { CostBefore, refreshCredits } from './Credits.tsx';
+import { CostBefore, OutOfCredits, refreshCredits } from './Credits.tsx';
 import { textBlocksOf } from '../html-blocks.ts';
 import { PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
 
@@ -73,6 +73,7 @@ export function Translate({ account }: { account: Account }) {
       <h1 id="translate-heading" tabIndex={-1}>
         Translate a page
       </h1>
+      <OutOfCredits waits="Translating new text waits for credits; text translated before is still free." />
       <form onSubmit={onSubmit} noValidate aria-busy={translate.isPending}>
         <label htmlFor="translate-text">Text to read bilingual</label>
         <textarea
@@ -107,7 +108,8 @@ function Bilingual({ sent, translated, lang }: { sent: string[]; translated: Tra
   return (
     <div className="bilingual" role="region" aria-label="Bilingual text">
       <p className="muted" role="status">
-        {translated.replayed ? 'Already translated: nothing charged.' : `Charged ${credits(translated.credits_charged)}.`}
+        {/* A text translated before (the same request, or the same paragraphs from the shared cache) costs nothing. */}
+        {translated.replayed || translated.credits_charged === 0 ? 'Already translated: nothing charged.' : `Charged ${credits(translated.credits_charged)}.`}
       </p>
       {translated.items.map((item) => (
         <div key={item.id} className="pair">
