@@ -48,3 +48,7 @@ export const PASSWORD_MAX_LENGTH = 256;
 export const TOKEN_NAME_MAX = 100;
 /** Every personal token starts with it, so that secret scanners recognise a leaked one. */
 export const TOKEN_PREFIX = 'lcp_';
+
+/** One import (POST /api/library/imports): expressions after the file's own duplicates are dropped, and the file's size. */
+export const IMPORT_EXPRESSIONS_MAX = 10_000;
+export const IMPORT_FILE_MAX_BYTES = 25_000_000;

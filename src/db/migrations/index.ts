@@ -16,6 +16,7 @@ import { FsrsOptimisation } from './0015-fsrs-optimisation.ts';
 import { OutboxTraceContext } from './0016-outbox-trace-context.ts';
 import { PracticeQueueIndexes } from './0017-practice-queue-indexes.ts';
 import { CreditHoldAttemptTime } from './0018-credit-hold-attempt-time.ts';
+import { LibraryImports } from './0022-library-imports.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   OutboxTraceContext,
   PracticeQueueIndexes,
   CreditHoldAttemptTime,
+  LibraryImports,
 ];

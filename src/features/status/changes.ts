@@ -12,9 +12,10 @@ export const STATUS_CHANNEL = 'lcs_status';
 /** What is announced: ids and a status, never user text (a NOTIFY payload is visible to every listener). */
 export const statusChangeSchema = z.object({
   userId: z.string(),
-  kind: z.enum(['card', 'sentence']),
+  kind: z.enum(['card', 'sentence', 'import']),
   id: z.string(),
-  status: z.enum(['ready', 'failed', 'translated']),
+  /** A card's or a sentence's settled status; an import's state, or `progress` while it runs (issue 26). */
+  status: z.enum(['ready', 'failed', 'translated', 'saving', 'preparing', 'waiting_for_credits', 'completed', 'cancelled', 'progress']),
 });
 export type StatusChange = z.infer<typeof statusChangeSchema>;
 
