@@ -149,7 +149,7 @@ async function addNotes(ankiUrl: string, toAdd: Wanted[], pushed: Record<string,
       if (!(error instanceof ServiceError) || error.code !== 'anki_error') throw error;
     }
     if (ids) {
-      chunk.forEach((w, i) => (ids[i] == null ? skip(w, REFUSED) : added(w, ids[i]!)));
+      chunk.forEach((w, i) => (ids[i] == null ? skip(w, REFUSED) : added(w, ids[i])));
       continue;
     }
     // All or nothing refused: one by one, each with Anki's own reason.
