@@ -9,7 +9,7 @@ import type { InFlight } from './client.ts';
 import type { Load } from './load.ts';
 import type { FaultKind, PlannedFault } from './options.ts';
 import { RESTART_DELAY_MS } from './processes.ts';
-import { type ChaosStack, steerFake } from './stack.ts';
+import { type ChaosStack, fakeStatsAt, steerFake } from './stack.ts';
 
 export interface FaultRecord {
   kind: FaultKind;
@@ -89,10 +89,32 @@ async function inject(stack: ChaosStack, load: Load, orm: Orm, fault: PlannedFau
     }
     case 'provider-failure': {
       await steerFake(stack.fakeOrigin, 'fail-for', { ms: seconds * 1000, status: 503 });
-      await sleep(seconds * 1000);
-      return done(`provider fails ${seconds} s (HTTP 503)`, null);
+      const failedBefore = await failedProviderCalls(stack);
+      // Near its end, how many cards and sentences wait for the provider (and say so).
+      await sleep(Math.max(0, seconds * 1000 - 1_000));
+      const waiting = await waitingUnits(orm).catch(() => null);
+      await sleep(Math.min(1_000, seconds * 1000));
+      const refused = (await failedProviderCalls(stack)) - failedBefore;
+      return done(
+        `provider fails ${seconds} s (HTTP 503)`,
+        null,
+        `${waiting ? `${waiting.cards} card(s) and ${waiting.sentences} sentence(s) waiting for the language model near its end` : 'waiting units unknown'}; ${refused} provider request(s) failed meanwhile`,
+      );
     }
   }
+}
+
+/** Requests the fake provider has failed so far (its counts are never reset during a run). */
+async function failedProviderCalls(stack: ChaosStack): Promise<number> {
+  return Object.values((await fakeStatsAt(stack.fakeOrigin)).failed).reduce((a, b) => a + b, 0);
+}
+
+async function waitingUnits(orm: Orm): Promise<{ cards: number; sentences: number }> {
+  const [row] = await orm.em.fork().execute<{ cards: string; sentences: string }[]>(
+    `SELECT (SELECT count(*) FROM cards WHERE enrichment_status = 'pending' AND waiting_since IS NOT NULL) AS cards,
+            (SELECT count(*) FROM sentences WHERE status = 'pending' AND waiting_since IS NOT NULL) AS sentences`,
+  );
+  return { cards: Number(row!.cards), sentences: Number(row!.sentences) };
 }
 
 const BURST = 8;

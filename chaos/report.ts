@@ -61,10 +61,13 @@ export function buildReport(input: ReportInput): Report {
   zero('captures answered with two different cards', a.capturesDuplicated);
   zero('cards still pending', a.pending.cards, 'hands-off');
   row('cards failed, by code', formatCounts(a.cardsFailed));
+  // A provider outage is waited out (30 minutes); only a verdict fails a card or a sentence.
+  zero('cards failed service_unavailable (waiting gave up)', a.cardsFailed.service_unavailable ?? 0, 'hands-off');
   row('async sentences acknowledged', a.sentencesAcked);
   zero('async sentences acknowledged and lost', a.sentencesLost.length);
   zero('sentences still pending', a.pending.sentences, 'hands-off');
   row('sentences failed, by code', formatCounts(a.sentencesFailed));
+  zero('sentences failed service_unavailable (waiting gave up)', a.sentencesFailed.service_unavailable ?? 0, 'hands-off');
   row('failures stored with a code outside the catalog', a.failedOutsideCatalog);
   row('page translations answered (request_ids)', `${a.pagesAcked} (${a.pageRequestIdsAcked})`);
   zero('page translations answered and lost', a.pagesLost.length);

@@ -15,11 +15,21 @@ export default defineManifest({
   host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
   optional_host_permissions: ['<all_urls>'],
   background: { service_worker: 'src/background/index.ts', type: 'module' },
-  content_scripts: [{ matches: ['<all_urls>'], js: ['src/content/index.ts'], css: ['src/content/page.css'], run_at: 'document_idle' }],
+  // One self-contained script (an IIFE, see vite.config.ts) and no stylesheet: nothing of the
+  // extension is web-accessible, so no page can fetch or probe a file of it.
+  content_scripts: [{ matches: ['<all_urls>'], js: ['src/content/index.ts'], run_at: 'document_idle' }],
   options_page: 'src/options/index.html',
   action: { default_popup: 'src/popup/index.html', default_title: 'Language Capture' },
   commands: {
-    'capture-selection': { suggested_key: { default: 'Alt+Shift+C' }, description: 'Capture the selected text to your library' },
-    'translate-page': { suggested_key: { default: 'Alt+Shift+T' }, description: 'Translate this page, or switch between bilingual and original' },
+    // Keys Chromium actually assigns (chrome.commands.getAll() shows them; Alt+Shift+C and
+    // Alt+Shift+T stay empty, taken by the browser): S for save, L for language.
+    'capture-selection': {
+      suggested_key: { default: 'Alt+Shift+S', mac: 'MacCtrl+Shift+S' },
+      description: 'Capture the selected text to your library',
+    },
+    'translate-page': {
+      suggested_key: { default: 'Alt+Shift+L', mac: 'MacCtrl+Shift+L' },
+      description: 'Translate this page, or switch between bilingual and original',
+    },
   },
 });

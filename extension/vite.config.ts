@@ -6,7 +6,8 @@ import manifest from './manifest.config.ts';
 /** The browser extension: built unpacked into dist/extension (see build.ts, which also zips it). */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [crx({ manifest })],
+  // The content script as one IIFE: no loader, no chunk for pages to fetch (no web_accessible_resources).
+  plugins: [crx({ manifest, contentScripts: { standaloneFiles: ['src/content/index.ts'] } })],
   build: {
     outDir: fileURLToPath(new URL('../dist/extension', import.meta.url)),
     emptyOutDir: true,

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy } from './domain/client-address.ts';
 import { originOf } from './domain/origins.ts';
+import { BREAKER_DEFAULTS } from './domain/circuit-breaker.ts';
+import { PROVIDER_WAIT } from './domain/retry-policy.ts';
 
 /**
  * Every setting the service reads, with its default. The README's table mirrors this file.
@@ -55,6 +57,11 @@ const envSchema = z.object({
   OPENROUTER_MODEL: z.string().default('openai/gpt-4o-mini'),
   MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  // How background work waits out a provider outage (src/domain/retry-policy.ts, PROVIDER_WAIT); shorter only for tests and the chaos run.
+  PROVIDER_WAIT_WINDOW_MS: z.coerce.number().int().min(1_000).max(PROVIDER_WAIT.windowMs).default(PROVIDER_WAIT.windowMs),
+  PROVIDER_WAIT_MAX_DELAY_MS: z.coerce.number().int().min(1_000).max(PROVIDER_WAIT.maxDelayMs).default(PROVIDER_WAIT.maxDelayMs),
+  // The provider's circuit breaker (src/services/provider-breaker.ts): its first open period, doubled per reopening.
+  PROVIDER_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(60_000).default(BREAKER_DEFAULTS.openMs),
   // OpenRouter's list price of the default model (openai/gpt-4o-mini); credits are held against it.
   MODEL_INPUT_USD_PER_MILLION_TOKENS: z
     .string()
@@ -77,6 +84,11 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_ADDRESS_MAX: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_SIGNUP_MAX: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_EXPORT_MAX: z.coerce.number().int().positive().default(6),
+  EXPORT_MAX_CONCURRENT: z.coerce.number().int().positive().default(3),
+  EXPORT_MAX_SECONDS: z.coerce.number().int().positive().default(900),
+  STATUS_STREAMS_PER_USER: z.coerce.number().int().positive().default(5),
+  STATUS_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -162,6 +174,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         outputUsdPerMillionTokens: e.MODEL_OUTPUT_USD_PER_MILLION_TOKENS,
       },
     },
+    /** How background work waits out an outage of the provider, and how long the provider's breaker stays open. */
+    providerOutage: {
+      wait: {
+        windowMs: e.PROVIDER_WAIT_WINDOW_MS,
+        initialDelayMs: Math.min(PROVIDER_WAIT.initialDelayMs, e.PROVIDER_WAIT_MAX_DELAY_MS),
+        maxDelayMs: e.PROVIDER_WAIT_MAX_DELAY_MS,
+      },
+      breakerOpenMs: e.PROVIDER_BREAKER_OPEN_MS,
+    },
     tts: {
       baseUrl: e.TTS_BASE_URL,
       apiKey: e.TTS_API_KEY,
@@ -173,6 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       /** Per user, shared by every API process: a bucket of `max` refilled over the window. */
       max: e.RATE_LIMIT_MAX,
       modelMax: e.RATE_LIMIT_MODEL_MAX,
+      /** Library exports, per user: each reads the whole library. */
+      exportMax: e.RATE_LIMIT_EXPORT_MAX,
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       /** Per client address and API process, before any credential is looked up. */
       addressMax: e.RATE_LIMIT_ADDRESS_MAX,
@@ -180,6 +203,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       signupMaxPerHour: e.RATE_LIMIT_SIGNUP_MAX,
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    /** Library exports: one in flight per user (all processes), `maxConcurrent` per API process, each cut off after `maxSeconds`. */
+    exports: { maxConcurrent: e.EXPORT_MAX_CONCURRENT, maxSeconds: e.EXPORT_MAX_SECONDS },
+    /** Open `status.changes` streams per user and per client address, in each API process. */
+    statusStreams: { perUser: e.STATUS_STREAMS_PER_USER, perAddress: e.STATUS_STREAMS_PER_ADDRESS },
     /** New audio generations a user may start per sliding window (cached clips are not counted). */
     audioQuota: { clips: e.AUDIO_QUOTA_CLIPS, windowHours: e.AUDIO_QUOTA_WINDOW_HOURS },
     secureCookies: e.SECURE_COOKIES || publicOrigin.startsWith('https://'),

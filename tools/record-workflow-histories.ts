@@ -128,6 +128,14 @@ async function whileProviderAnswers(service: Service, mode: FakeMode, act: () =>
   }
 }
 
+/** The run `act` starts while the fake model provider fails every call for `ms`, done once it is back. */
+async function whileProviderDown(service: Service, ms: number, act: () => Promise<string>): Promise<string> {
+  service.fake.failFor(ms, { status: 503 });
+  const id = await act();
+  await closedRun(service.temporal, id);
+  return id;
+}
+
 /** Work posted while no worker runs, changed by `meanwhile`, then done once the worker is back. */
 async function whileWorkerAway<T>(service: Service, post: () => Promise<T>, meanwhile: (posted: T) => Promise<void>): Promise<T> {
   await service.stopWorker();
@@ -223,6 +231,15 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'card-enrichment.waited-out-outage',
+    branch: 'the provider down for 20 s: the local activity waits it out with server-side timers, then completes with outcome ready',
+    expect: { status: 'COMPLETED' },
+    async run(service) {
+      const { token } = await service.newUser();
+      return whileProviderDown(service, 20_000, async () => cardRun(await capture(service, token)));
+    },
+  },
+  {
     name: 'sentence-translation.translated',
     branch: 'translated: completes',
     expect: { status: 'COMPLETED' },
@@ -238,6 +255,15 @@ const SCENARIOS: Scenario[] = [
     async run(service) {
       const { token } = await service.newUser();
       return whileProviderAnswers(service, 'schema_violation', async () => sentenceRun(await postSentence(service, token)));
+    },
+  },
+  {
+    name: 'sentence-translation.waited-out-outage',
+    branch: 'the provider down for 20 s: the activity waits it out, then the sentence is translated',
+    expect: { status: 'COMPLETED' },
+    async run(service) {
+      const { token } = await service.newUser();
+      return whileProviderDown(service, 20_000, async () => sentenceRun(await postSentence(service, token)));
     },
   },
   {

@@ -2,9 +2,12 @@
  * Where `lcs` finds the service and its token: LCS_URL and LCS_TOKEN from the environment win;
  * otherwise what `lcs login` stored in ~/.config/lcs/config.json (mode 0600: it holds a secret).
  */
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { CliError, EXIT } from './service.ts';
 
 export const DEFAULT_URL = 'http://localhost:3000';
 
@@ -31,12 +34,30 @@ export async function resolveConnection(env = process.env): Promise<Connection |
   return token ? { url, token } : null;
 }
 
+/**
+ * Stores the connection so that the token is never readable by others, not even for a moment: a
+ * new file beside the config (O_EXCL, so never through a link planted at its name), mode 0600
+ * before a byte is written, synced, then renamed over the config. The rename replaces a symlink or
+ * a hard link at config.json instead of writing through it into another file.
+ */
 export async function saveConnection(connection: Connection): Promise<string> {
   const file = configFile();
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  await writeFile(file, `${JSON.stringify(connection, null, 2)}\n`, { mode: 0o600 });
-  // writeFile's mode applies only to a new file; an older file keeps its own otherwise.
-  await chmod(file, 0o600);
+  const temp = join(dirname(file), `.config.json.${process.pid}.${randomBytes(6).toString('hex')}`);
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.chmod(0o600); // the umask may have taken bits away; never adds any
+      await handle.writeFile(`${JSON.stringify(connection, null, 2)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
   return file;
 }
 
@@ -47,4 +68,40 @@ export async function removeConnection(): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** `--insecure` (the CLI sets it) or LCS_INSECURE=1 (an MCP client's configuration): cleartext on purpose. */
+export const insecureAllowed = (env = process.env) => env.LCS_INSECURE === '1';
+
+/** This machine's own addresses (W3C Secure Contexts, "potentially trustworthy"); IPv4-mapped IPv6 included. */
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const family = isIP(host);
+  return family !== 0 && loopback.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * The token is a bearer secret: over `http://` anyone on the path can read it and act as the
+ * learner. Only https://, or http:// to this machine itself, unless the caller says so on purpose.
+ */
+export function assertSafeTransport(url: string, insecure: boolean): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new CliError(`The service address ${JSON.stringify(url)} is not a URL: give one like https://lcs.example or http://localhost:3000.`, EXIT.usage);
+  }
+  if (parsed.protocol === 'https:') return;
+  if (parsed.protocol !== 'http:') throw new CliError(`The service address ${url} is not an http:// or https:// address.`, EXIT.usage);
+  if (insecure || isLoopback(parsed.hostname)) return;
+  throw new CliError(
+    `Refusing to send your token to ${parsed.origin} in cleartext: anyone on the network path could read it and use your account. ` +
+      'Use https://, or pass --insecure (LCS_INSECURE=1 for the MCP server) if this network is private.',
+    EXIT.usage,
+  );
 }

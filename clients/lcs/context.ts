@@ -5,18 +5,11 @@
 import type { Command } from 'commander';
 import type { components } from '../rest/client.ts';
 import { resolveConnection } from './config.ts';
-import { type Api, connect, EXIT, type ExitCode, ServiceError } from './service.ts';
+import { type Api, CliError, connect, EXIT, ServiceError } from './service.ts';
 
 export type Card = components['schemas']['Card'];
 
-/** A failure of the CLI's own (bad input before any request), with its exit code. */
-export class CliError extends Error {
-  readonly exitCode: ExitCode;
-  constructor(message: string, exitCode: ExitCode) {
-    super(message);
-    this.exitCode = exitCode;
-  }
-}
+export { CliError };
 
 export const isJson = (command: Command): boolean => Boolean(command.optsWithGlobals().json);
 
@@ -55,7 +48,8 @@ export function fail(error: unknown, json: boolean): never {
 /** One line per card for lists, then its preparation when shown alone. */
 export function cardLine(card: Card): string {
   const translation = card.enrichment ? `  →  ${card.enrichment.translation}` : '';
-  return `${card.cardId}  ${card.enrichmentStatus.padEnd(7)}  ${card.text}${translation}`;
+  const waiting = card.enrichmentStatus === 'pending' && card.enrichmentWaiting ? ` (${card.enrichmentWaiting.message.toLowerCase()})` : '';
+  return `${card.cardId}  ${card.enrichmentStatus.padEnd(7)}  ${card.text}${translation}${waiting}`;
 }
 
 export function cardDetail(card: Card & { scheduling?: { state: string; due: string; reps: number; lapses: number } }): string {

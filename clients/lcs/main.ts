@@ -19,8 +19,17 @@ if (process.env.LCS_CWD) process.chdir(process.env.LCS_CWD);
 const program = new Command('lcs')
   .description('Capture English expressions into your language-capture library, search it, and take it elsewhere.')
   .option('--json', 'machine-readable output', false)
+  .option(
+    '--insecure',
+    'allow a non-loopback http:// service address, whose traffic (your token included) anyone on the path can read (LCS_INSECURE=1 does the same)',
+    false,
+  )
   .showHelpAfterError()
-  .exitOverride();
+  .exitOverride()
+  // One switch for every command and the MCP server, which read it where they connect (config.ts).
+  .hook('preAction', (command) => {
+    if (command.opts().insecure) process.env.LCS_INSECURE = '1';
+  });
 
 accountCommands(program);
 libraryCommands(program);

@@ -4,11 +4,20 @@
  * and plain-language detail. The CLI waits out 429s; the MCP server reports them to its agent.
  */
 import { createRestClient, type Problem, type RestClient } from '../rest/client.ts';
-import type { Connection } from './config.ts';
+import { assertSafeTransport, type Connection, insecureAllowed } from './config.ts';
 
 /** The exit codes the CLI promises (README, "CLI"). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, auth: 3, noCredits: 4, unavailable: 5 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** A failure of the CLI's own (bad input before any request), with its exit code. */
+export class CliError extends Error {
+  readonly exitCode: ExitCode;
+  constructor(message: string, exitCode: ExitCode) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
 
 export class ServiceError extends Error {
   readonly code: string;
@@ -54,6 +63,7 @@ export interface ApiOptions {
 const MAX_WAIT_SECONDS = 120;
 
 export function connect(connection: Connection, options: ApiOptions): Api {
+  assertSafeTransport(connection.url, insecureAllowed());
   const client = createRestClient({ baseUrl: connection.url, token: connection.token, fetch: options.fetch });
   const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   return {

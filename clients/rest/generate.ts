@@ -28,7 +28,9 @@ const HEADER = `/**
 
 /** The types of a document, as schema.d.ts holds them. */
 export async function restClientTypes(document: object): Promise<string> {
-  return HEADER + astToString(await openapiTS(document as OpenAPI3));
+  // A member with a default is optional to send (the document lists it outside `required`): openapi-typescript would
+  // otherwise make it required, and a client could not send POST /api/work's prompt alone.
+  return HEADER + astToString(await openapiTS(document as OpenAPI3, { defaultNonNullable: false }));
 }
 
 /** The document the app serves, built without a database or Temporal: it is made of the route definitions alone. */

@@ -384,7 +384,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export the library (csv, tsv, Anki) or the review log */
+        /**
+         * Export the library (csv, tsv, Anki) or the review log
+         * @description One export per user at a time (another meanwhile → 429 `rate_limited`, `limit: "export"`), in a rate-limit bucket of its own (RATE_LIMIT_EXPORT_MAX per window); a server busy with other exports answers 503 with Retry-After. Send the ETag back in `If-None-Match`: while the library is unchanged the answer is 304 with no body.
+         */
         get: operations["library.export"];
         put?: never;
         post?: never;
@@ -589,6 +592,91 @@ export interface paths {
         put?: never;
         /** Fit your own FSRS weights now (they apply only if they predict your recent reviews better) */
         post: operations["replay.optimise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reviews falling due on each of the next 30 days, in your time zone */
+        get: operations["progress.forecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reviews per day with their ratings and time, your streak and true retention */
+        get: operations["progress.reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/library": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your library by learning state, and expressions captured per week */
+        get: operations["progress.library"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Credits spent per day by kind, and your balance over the current period */
+        get: operations["progress.credits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/progress/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What each desired retention costs and keeps, and your personal optimiser */
+        get: operations["progress.retention"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -826,6 +914,14 @@ export interface components {
                 code: string;
                 message: string;
             };
+            /** @description Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile. */
+            enrichmentWaiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
+            };
         };
         CardDetailInput: {
             /** Format: uuid */
@@ -841,6 +937,14 @@ export interface components {
             enrichmentError?: {
                 code: string;
                 message: string;
+            };
+            /** @description Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile. */
+            enrichmentWaiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
             };
             scheduling: {
                 /** @enum {string} */
@@ -904,6 +1008,182 @@ export interface components {
                 code: string;
                 message: string;
             } | null;
+        };
+        ProgressForecastInput: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** @description Reviewed cards due now, overdue ones included. */
+            dueNow: number;
+            /** @description 30 days from today; today counts every card due by its end, overdue ones included. */
+            days: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                due: number;
+            }[];
+        };
+        TrueRetentionInput: {
+            /** @description Share recalled of reviews of cards scheduled 1–20 days before; null without any. */
+            young: number | null;
+            /** @description The same for cards scheduled 21 days or more before. */
+            mature: number | null;
+            all: number | null;
+            /** @description Reviews counted: same-day steps are not. */
+            reviews: number;
+        };
+        ProgressReviewsInput: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** @description Days in a row with a review, ending today (or yesterday while today has none yet). */
+            streak: number;
+            /** @description The last 365 days, oldest first. */
+            days: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                again: number;
+                hard: number;
+                good: number;
+                easy: number;
+                /** @description Time spent on the day’s reviews, each counted up to 60 s. */
+                durationMs: number;
+                /** @description Reviews whose time was measured. */
+                timedReviews: number;
+            }[];
+            retention: {
+                last7Days: components["schemas"]["TrueRetentionInput"];
+                last30Days: components["schemas"]["TrueRetentionInput"];
+                lastYear: components["schemas"]["TrueRetentionInput"];
+            };
+            /** @description The last 26 weeks. */
+            weeklyRetention: {
+                /** @description Share recalled of reviews of cards scheduled 1–20 days before; null without any. */
+                young: number | null;
+                /** @description The same for cards scheduled 21 days or more before. */
+                mature: number | null;
+                all: number | null;
+                /** @description Reviews counted: same-day steps are not. */
+                reviews: number;
+                /**
+                 * @description The Monday the week starts on.
+                 * @example 2026-11-26
+                 */
+                week: string;
+            }[];
+        };
+        ProgressLibraryInput: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            states: {
+                new: number;
+                learning: number;
+                review: number;
+                relearning: number;
+            };
+            /** @description The last 26 weeks, Monday first, oldest first. */
+            capturesPerWeek: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                week: string;
+                captured: number;
+            }[];
+        };
+        ProgressCreditsInput: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            balance: number;
+            /** @description Credits charged on each of the last 30 days, by kind. */
+            spentPerDay: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                byKind: {
+                    capture_preparation: number;
+                    work: number;
+                    audio: number;
+                    page_translation: number;
+                    sentence_translation: number;
+                };
+            }[];
+            /** @description The balance at the end of each day of the current period so far. */
+            balanceOverPeriod: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                balance: number;
+            }[];
+        };
+        RetentionChoiceInput: {
+            /** @description Your current desired retention. */
+            desiredRetention: number;
+            /**
+             * @description Whose FSRS weights the curve comes from: yours once applied, else the defaults.
+             * @enum {string}
+             */
+            source: "personal" | "default";
+            /** @description Expressions captured a day over the last 28 days (at least 1): the rate the curve assumes. */
+            newPerDay: number;
+            /** @description Each desired retention from 0.80 to 0.97. */
+            points: {
+                desiredRetention: number;
+                /** @description Expected reviews a day, averaged over a year, at your rate of new expressions. */
+                reviewsPerDay: number;
+                minutesPerDay: number;
+                /** @description Expressions you would remember after a year. */
+                rememberedAfterYear: number;
+                rememberedPerMinute: number;
+            }[];
+            /** @description The desired retention that keeps the most expressions per minute of review. */
+            bestForTime: number;
+            /** @description True when that is the lowest value offered: the curve only falls, so the choice is a trade, not an optimum. */
+            bestIsLowest: boolean;
+            optimiser: {
+                /** @description Before the first fit: your reviews made a day or more after the card’s previous one; null once fitted. */
+                longTermReviews: number | null;
+                /** @description How many of them a fit needs. */
+                reviewsNeeded: number;
+                lastRun: string | null;
+                applied: boolean | null;
+                /** @description Reviews the latest fit learned from. */
+                trainSize: number | null;
+                /** @description Your most recent reviews, held out to judge it. */
+                heldOutSize: number | null;
+                logLoss: number | null;
+                /** @description The default weights’ log loss on the same held-out reviews. */
+                defaultLogLoss: number | null;
+            };
+            /** @description Recall of an expression first answered good, days later: with your weights (null before a fit) and the defaults. */
+            recallCurve: {
+                days: number;
+                personal: number | null;
+                defaults: number;
+            }[];
         };
         ReplayItemInput: {
             /** Format: uuid */
@@ -1049,6 +1329,14 @@ export interface components {
             native_language: string;
             /** Format: date-time */
             created_at: string;
+            /** @description Only when an async sentence is pending and its translation waits out an outage of the language model: it is retried by itself, for up to 30 minutes. */
+            waiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
+            };
         };
         PageTranslationInput: {
             request_id: string;
@@ -1068,9 +1356,9 @@ export interface components {
              * @default neutral
              * @enum {string}
              */
-            tone: "neutral" | "formal" | "casual";
+            tone?: "neutral" | "formal" | "casual";
             /** @default false */
-            useLibrary: boolean;
+            useLibrary?: boolean;
         };
         WorkDraftInput: {
             english: string;
@@ -1197,6 +1485,14 @@ export interface components {
                 code: string;
                 message: string;
             };
+            /** @description Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile. */
+            enrichmentWaiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
+            };
         };
         CardDetail: {
             /** Format: uuid */
@@ -1212,6 +1508,14 @@ export interface components {
             enrichmentError?: {
                 code: string;
                 message: string;
+            };
+            /** @description Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile. */
+            enrichmentWaiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
             };
             scheduling: {
                 /** @enum {string} */
@@ -1275,6 +1579,182 @@ export interface components {
                 code: string;
                 message: string;
             } | null;
+        };
+        ProgressForecast: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** @description Reviewed cards due now, overdue ones included. */
+            dueNow: number;
+            /** @description 30 days from today; today counts every card due by its end, overdue ones included. */
+            days: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                due: number;
+            }[];
+        };
+        TrueRetention: {
+            /** @description Share recalled of reviews of cards scheduled 1–20 days before; null without any. */
+            young: number | null;
+            /** @description The same for cards scheduled 21 days or more before. */
+            mature: number | null;
+            all: number | null;
+            /** @description Reviews counted: same-day steps are not. */
+            reviews: number;
+        };
+        ProgressReviews: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** @description Days in a row with a review, ending today (or yesterday while today has none yet). */
+            streak: number;
+            /** @description The last 365 days, oldest first. */
+            days: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                again: number;
+                hard: number;
+                good: number;
+                easy: number;
+                /** @description Time spent on the day’s reviews, each counted up to 60 s. */
+                durationMs: number;
+                /** @description Reviews whose time was measured. */
+                timedReviews: number;
+            }[];
+            retention: {
+                last7Days: components["schemas"]["TrueRetention"];
+                last30Days: components["schemas"]["TrueRetention"];
+                lastYear: components["schemas"]["TrueRetention"];
+            };
+            /** @description The last 26 weeks. */
+            weeklyRetention: {
+                /** @description Share recalled of reviews of cards scheduled 1–20 days before; null without any. */
+                young: number | null;
+                /** @description The same for cards scheduled 21 days or more before. */
+                mature: number | null;
+                all: number | null;
+                /** @description Reviews counted: same-day steps are not. */
+                reviews: number;
+                /**
+                 * @description The Monday the week starts on.
+                 * @example 2026-11-26
+                 */
+                week: string;
+            }[];
+        };
+        ProgressLibrary: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            states: {
+                new: number;
+                learning: number;
+                review: number;
+                relearning: number;
+            };
+            /** @description The last 26 weeks, Monday first, oldest first. */
+            capturesPerWeek: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                week: string;
+                captured: number;
+            }[];
+        };
+        ProgressCredits: {
+            /**
+             * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+             * @example 2026-11-26
+             */
+            today: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            balance: number;
+            /** @description Credits charged on each of the last 30 days, by kind. */
+            spentPerDay: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                byKind: {
+                    capture_preparation: number;
+                    work: number;
+                    audio: number;
+                    page_translation: number;
+                    sentence_translation: number;
+                };
+            }[];
+            /** @description The balance at the end of each day of the current period so far. */
+            balanceOverPeriod: {
+                /**
+                 * @description A day in your time zone (from 4 am), YYYY-MM-DD.
+                 * @example 2026-11-26
+                 */
+                date: string;
+                balance: number;
+            }[];
+        };
+        RetentionChoice: {
+            /** @description Your current desired retention. */
+            desiredRetention: number;
+            /**
+             * @description Whose FSRS weights the curve comes from: yours once applied, else the defaults.
+             * @enum {string}
+             */
+            source: "personal" | "default";
+            /** @description Expressions captured a day over the last 28 days (at least 1): the rate the curve assumes. */
+            newPerDay: number;
+            /** @description Each desired retention from 0.80 to 0.97. */
+            points: {
+                desiredRetention: number;
+                /** @description Expected reviews a day, averaged over a year, at your rate of new expressions. */
+                reviewsPerDay: number;
+                minutesPerDay: number;
+                /** @description Expressions you would remember after a year. */
+                rememberedAfterYear: number;
+                rememberedPerMinute: number;
+            }[];
+            /** @description The desired retention that keeps the most expressions per minute of review. */
+            bestForTime: number;
+            /** @description True when that is the lowest value offered: the curve only falls, so the choice is a trade, not an optimum. */
+            bestIsLowest: boolean;
+            optimiser: {
+                /** @description Before the first fit: your reviews made a day or more after the card’s previous one; null once fitted. */
+                longTermReviews: number | null;
+                /** @description How many of them a fit needs. */
+                reviewsNeeded: number;
+                lastRun: string | null;
+                applied: boolean | null;
+                /** @description Reviews the latest fit learned from. */
+                trainSize: number | null;
+                /** @description Your most recent reviews, held out to judge it. */
+                heldOutSize: number | null;
+                logLoss: number | null;
+                /** @description The default weights’ log loss on the same held-out reviews. */
+                defaultLogLoss: number | null;
+            };
+            /** @description Recall of an expression first answered good, days later: with your weights (null before a fit) and the defaults. */
+            recallCurve: {
+                days: number;
+                personal: number | null;
+                defaults: number;
+            }[];
         };
         ReplayItem: {
             /** Format: uuid */
@@ -1421,6 +1901,14 @@ export interface components {
             native_language: "en" | "ar" | "de" | "es" | "fr" | "hi" | "id" | "it" | "ja" | "ko" | "nl" | "pl" | "pt-BR" | "pt-PT" | "ru" | "sv" | "th" | "tr" | "uk" | "vi" | "zh-Hans" | "zh-Hant";
             /** Format: date-time */
             created_at: string;
+            /** @description Only when an async sentence is pending and its translation waits out an outage of the language model: it is retried by itself, for up to 30 minutes. */
+            waiting?: {
+                /** @constant */
+                code: "service_unavailable";
+                message: string;
+                /** Format: date-time */
+                since: string;
+            };
         };
         PageTranslation: {
             request_id: string;
@@ -1517,7 +2005,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1584,7 +2099,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1638,7 +2180,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1695,6 +2264,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1765,7 +2343,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1798,6 +2403,24 @@ export interface operations {
                         }[];
                         sourceOnly: "auto"[];
                     };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1858,7 +2481,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1926,7 +2576,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1985,6 +2662,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2062,7 +2748,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2127,7 +2840,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2184,6 +2924,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2262,6 +3011,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "library.list": {
@@ -2320,6 +3078,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2400,6 +3167,24 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             428: {
                 headers: {
                     [name: string]: unknown;
@@ -2410,6 +3195,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2485,7 +3279,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2573,6 +3394,24 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             428: {
                 headers: {
                     [name: string]: unknown;
@@ -2583,6 +3422,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2653,6 +3501,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2731,7 +3588,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2816,15 +3700,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "library.export": {
         parameters: {
             query?: {
-                /** @description `csv`: One row per card: cardId, text, correctedText, translation, usageGuidance, examples, focuses, created, due, reps, lapses, stability. `tsv`: As csv, tab-separated. `anki`: Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes. `reviews`: The review log for FSRS optimizers: card_id, review_time, review_rating, review_state, review_duration. */
+                /** @description `csv`: One row per card: cardId, text, correctedText, translation, usageGuidance, examples, focuses, created, due, reps, lapses, stability. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back. `tsv`: As csv, tab-separated. `anki`: Anki import text (File → Import): Basic notes, front the translation, back the English with usage and examples; re-importing updates the same notes. `reviews`: The review log for FSRS optimizers: card_id, review_time, review_rating, review_state, review_duration. */
                 format?: "csv" | "tsv" | "anki" | "reviews";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier export: while the library is unchanged the answer is 304, no body. */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2840,6 +3736,13 @@ export interface operations {
                     "text/tab-separated-values": string;
                     "text/plain": string;
                 };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match is current (no body). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             400: {
@@ -2870,6 +3773,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2928,6 +3840,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3050,6 +3971,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3069,6 +3999,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3145,6 +4084,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "library.imports.cancel": {
@@ -3206,7 +4154,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3294,6 +4269,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "sentences.list": {
@@ -3351,6 +4335,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3460,6 +4453,24 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Default Response */
@@ -3620,6 +4631,24 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3723,6 +4752,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "replay.complete": {
@@ -3784,7 +4822,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3862,7 +4927,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3919,6 +5011,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3994,6 +5095,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "replay.settings": {
@@ -4043,6 +5153,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4102,7 +5221,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4167,7 +5313,371 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "progress.forecast": {
+        parameters: {
+            query?: {
+                /** @description Your IANA time zone; days start at 4 am in it, as Anki’s do. UTC when absent. */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressForecast"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "progress.reviews": {
+        parameters: {
+            query?: {
+                /** @description Your IANA time zone; days start at 4 am in it, as Anki’s do. UTC when absent. */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressReviews"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "progress.library": {
+        parameters: {
+            query?: {
+                /** @description Your IANA time zone; days start at 4 am in it, as Anki’s do. UTC when absent. */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressLibrary"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "progress.credits": {
+        parameters: {
+            query?: {
+                /** @description Your IANA time zone; days start at 4 am in it, as Anki’s do. UTC when absent. */
+                timeZone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProgressCredits"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "progress.retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionChoice"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4258,7 +5768,34 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4328,6 +5865,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4432,6 +5978,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "drafts.create": {
@@ -4487,6 +6042,24 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4685,6 +6258,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "library.imports.preview": {
@@ -4792,6 +6374,15 @@ export interface operations {
             };
             /** @description Default Response */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

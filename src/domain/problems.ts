@@ -85,7 +85,7 @@ export function problemBody(error: AppError, instance?: string) {
 }
 
 /** Which limit refused a request: per client address, per user (general or model), sign-up, login backoff. */
-export type RateLimitName = 'address' | 'user' | 'model' | 'signup' | 'login';
+export type RateLimitName = 'address' | 'user' | 'model' | 'export' | 'signup' | 'login' | 'streams';
 
 /** 429 `rate_limited`, naming the limit, with the whole seconds to wait (≥ 1). */
 export function rateLimited(limit: RateLimitName, retryAfterMs: number): AppError {

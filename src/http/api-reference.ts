@@ -33,6 +33,9 @@ a fresh id (a wrong current password → 403 \`wrong_password\`). Both keep pers
 Every failure is an RFC 9457 \`application/problem+json\` document \`{ type, title, status, detail, code }\`,
 plus \`errors: [{ path, message }]\` on 400. \`code\` is stable, one of (with its status): ${problemCodeList}.
 A problem that asks you to wait says how long twice: the \`Retry-After\` header and the member \`retryAfterSeconds\`.
+Each operation below lists every status it can answer: its own, and those any route can meet (429; 503
+\`service_unavailable\` with \`Retry-After\` while the database is away; 400, 413 and 415 on a method that may carry
+a body, even where the operation takes none; 401 and 403 where credentials are needed).
 
 ## Rate limits
 Per user, as token buckets that refill evenly: a general bucket and a tighter one for model-backed routes
@@ -41,7 +44,8 @@ authenticated answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`Rat
 address also has a generous bucket, counted before credentials are looked at; sign-ups have a bucket per
 address; wrong passwords make the next login attempt for that account wait (1 s, 2 s, 4 s …, capped). A 429
 \`rate_limited\` carries \`Retry-After\` (seconds) and names the \`limit\` that refused it
-(\`address\`, \`user\`, \`model\`, \`signup\`, \`login\`).
+(\`address\`, \`user\`, \`model\`, \`export\`, \`signup\`, \`login\`, \`streams\`). Library exports have a bucket of
+their own and run one per user at a time; live status streams are capped per user and per address.
 
 ## Transport
 JSON bodies only (anything else → 415), within the body limit (→ 413). \`/trpc\` takes one call per request:

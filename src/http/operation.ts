@@ -139,6 +139,8 @@ interface OperationBase<I extends z.ZodType, A extends AuthLevel, L extends bool
   auth: A;
   /** Counted in the tighter model rate-limit bucket. */
   modelBacked?: boolean;
+  /** Counted in a rate-limit bucket of its own (the export: each reads the whole library). */
+  bucket?: 'export';
   /** Answers 428 until both languages are set. */
   requiresLanguages?: L;
   input: I;
@@ -184,8 +186,8 @@ export interface StreamedResponse {
 export interface StreamOperation<I extends z.ZodType = z.ZodType, A extends AuthLevel = AuthLevel, L extends boolean = boolean> extends OperationBase<I, A, L> {
   rest: Pick<RestBinding<I, z.ZodType>, 'path' | 'input' | 'problems' | 'description'> & {
     method: 'GET';
-    /** The success answers by status, for the API reference. */
-    responses: Record<number, StreamedResponse>;
+    /** The success answers by status, for the API reference (a zod schema for one without a file, e.g. a 304's null). */
+    responses: Record<number, StreamedResponse | z.ZodType>;
   };
   stream(ctx: OperationContext<A, L>, input: z.output<I>): Promise<StreamedAnswer>;
 }

@@ -3,6 +3,7 @@ import { audioOperations } from '../features/audio/operations.ts';
 import { creditOperations } from '../features/credits/operations.ts';
 import { libraryOperations } from '../features/library/operations.ts';
 import { importOperations } from '../features/library/imports/operations.ts';
+import { progressOperations } from '../features/progress/operations.ts';
 import { replayOperations } from '../features/replay/operations.ts';
 import { statusFeeds } from '../features/status/feed.ts';
 import { sentenceOperations } from '../features/sentences/operations.ts';
@@ -24,6 +25,7 @@ export const operations = {
   sentences: sentenceOperations,
   pageTranslation: pageTranslationOperations,
   replay: replayOperations,
+  progress: progressOperations,
   audio: audioOperations,
   drafts: draftOperations,
 } satisfies OperationTree;

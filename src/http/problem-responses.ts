@@ -26,3 +26,14 @@ export const problems = (...statuses: number[]) =>
 
 /** The statuses every authenticated route can answer. */
 export const AUTHED = [400, 401, 403, 429] as const;
+
+/**
+ * What the app's own hooks can answer on a route, whatever its handler does, as the document must
+ * say: the address limit (429, before any credential) and a lost database (503, on any route that
+ * reads it); on a method that may carry a body, Fastify's JSON-only parser and body limit (400,
+ * 413, 415), even where the route takes none; on a public write, the origin check (403).
+ */
+export function hookStatuses(method: string, auth: string): number[] {
+  const bodied = method !== 'GET' && method !== 'HEAD';
+  return [429, 503, ...(bodied ? [400, 413, 415] : []), ...(bodied && auth === 'public' ? [403] : [])];
+}

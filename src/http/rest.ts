@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../domain/problems.ts';
 import type { Operation } from './operation.ts';
 import { flattenOperations, isStreamOperation, noInput, operationContext } from './operation.ts';
-import { AUTHED, problemResponse, problems } from './problem-responses.ts';
+import { AUTHED, hookStatuses, problemResponse, problems } from './problem-responses.ts';
 
 /** Request schemas and the input they make, from the operation's REST binding. */
 export function restInput(operation: RegisteredOperation) {
@@ -28,7 +28,9 @@ export function restInput(operation: RegisteredOperation) {
 
 /** Success responses (204 carries no body; a stream's are documented as they are) and the problems this operation can answer. */
 function restResponses(operation: RegisteredOperation) {
-  const failures = operation.auth === 'public' ? (operation.rest.problems ?? []) : [...AUTHED, ...(operation.rest.problems ?? [])];
+  const failures = [
+    ...new Set([...(operation.auth === 'public' ? [] : AUTHED), ...hookStatuses(operation.rest.method, operation.auth), ...(operation.rest.problems ?? [])]),
+  ];
   if (isStreamOperation(operation)) return { ...operation.rest.responses, ...problems(...failures) };
   const { status, responses, problemSchemas = {} } = operation.rest;
   const success: Record<number, z.ZodType> = { ...(responses ?? { [typeof status === 'number' ? status : 200]: operation.output }) };
@@ -73,7 +75,12 @@ function mountOne(app: App, contexts: FeatureContexts, name: string, operation: 
         : {}),
       method: rest.method,
       url: rest.path,
-      config: { auth: operation.auth, modelBacked: operation.modelBacked ?? false, requiresLanguages: operation.requiresLanguages ?? false },
+      config: {
+        auth: operation.auth,
+        modelBacked: operation.modelBacked ?? false,
+        requiresLanguages: operation.requiresLanguages ?? false,
+        ...(operation.bucket ? { bucket: operation.bucket } : {}),
+      },
       schema: {
         operationId: name,
         tags: [operation.tag],

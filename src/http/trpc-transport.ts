@@ -1,8 +1,10 @@
 import { fastifyRequestHandler } from '@trpc/server/adapters/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { addressKey } from '../domain/client-address.ts';
 import { AppError } from '../domain/problems.ts';
 import type { FeatureContexts } from '../features/context.ts';
 import type { AppDeps } from './deps.ts';
+import { liveCredentials } from '../features/account/service.ts';
 import { statusHub as createStatusHub } from '../features/status/hub.ts';
 import { loggableError } from './plugins/problems.ts';
 import { jsonOperations } from './operation.ts';
@@ -50,7 +52,11 @@ export async function trpcPlugin(app: FastifyInstance, { deps, contexts }: { dep
 
   // Streams never end by themselves: they are ended before the server waits for open requests.
   // Its address is read at the first stream: building the app (e.g. for its OpenAPI document) needs no database.
-  const statusHub = createStatusHub(() => deps.orm.config.get('clientUrl'), app.log);
+  const statusHub = createStatusHub(
+    () => deps.orm.config.get('clientUrl'),
+    app.log,
+    (credentials) => liveCredentials(deps.orm.em.fork(), credentials),
+  );
   app.addHook('preClose', () => statusHub.close());
 
   const serve = (request: FastifyRequest, reply: FastifyReply, path: string) =>
@@ -80,7 +86,47 @@ export async function trpcPlugin(app: FastifyInstance, { deps, contexts }: { dep
   });
   // A feed answers 200 as soon as its stream opens and reports later errors inside it, so who
   // asks is checked here, before: a caller without a principal gets a plain 401 problem.
+  // Each open stream holds a socket and a listener for minutes: a handful per user and per client
+  // address in this process, past which the next is refused before it opens (429, `limit: "streams"`).
+  const admitStream = streamCaps(deps.config.statusStreams);
   for (const path of feedPaths) {
-    app.route({ method: 'GET', url: `/trpc/${path}`, config: { auth: 'read' }, schema: hidden, handler: (request, reply) => serve(request, reply, path) });
+    app.route({
+      method: 'GET',
+      url: `/trpc/${path}`,
+      config: { auth: 'read' },
+      schema: hidden,
+      handler: (request, reply) => {
+        const release = admitStream(request.principal!.userId, addressKey(request.ip));
+        reply.raw.once('close', release);
+        return serve(request, reply, path);
+      },
+    });
   }
+}
+
+/** Open streams counted per user and per address; a stream past either cap is refused. Returns how to count one out. */
+function streamCaps({ perUser, perAddress }: { perUser: number; perAddress: number }) {
+  const open = new Map<string, number>();
+  const count = (key: string, by: number) => {
+    const n = (open.get(key) ?? 0) + by;
+    if (n > 0) open.set(key, n);
+    else open.delete(key);
+  };
+  return (userId: string, address: string): (() => void) => {
+    const keys = [`user:${userId}`, `address:${address}`];
+    if ((open.get(keys[0]!) ?? 0) >= perUser || (open.get(keys[1]!) ?? 0) >= perAddress) {
+      throw new AppError(
+        'rate_limited',
+        'Too many live status streams are open for this account or address: close one, or retry in 30 s.',
+        { limit: 'streams' },
+        { retryAfterSeconds: 30 },
+      );
+    }
+    for (const key of keys) count(key, 1);
+    let released = false;
+    return () => {
+      if (!released) for (const key of keys) count(key, -1);
+      released = true;
+    };
+  };
 }

@@ -4,6 +4,7 @@ import { costCeilingUsd, inputTokenBound } from '../domain/model-budget.ts';
 import { AppError, isAppError } from '../domain/problems.ts';
 import { NO_PROVIDER_MESSAGE } from './provider-errors.ts';
 import { createProviderHttp } from './provider-http.ts';
+import type { ProviderBreaker } from '../services/provider-breaker.ts';
 import { recordModelCall, spendReporter, type SpendReporter } from './provider-spend.ts';
 import { strictJsonSchema } from './strict-json-schema.ts';
 import { validatedAnswer } from './structured-answer.ts';
@@ -59,14 +60,38 @@ export const PRIVACY_PROVIDER_PREFERENCES = {
   require_parameters: true,
 } as const;
 
-export function createModelClient(config: Config['model'], deps: { fetch?: typeof fetch; logger?: ModelClientLogger } = {}): ModelClient {
+/**
+ * `breaker`: the provider's circuit breaker (src/services/provider-breaker.ts), asked before every
+ * call and told its outcome, so that while the provider is down every caller fails at once with
+ * `service_unavailable` and `retryAt` instead of calling it.
+ */
+export function createModelClient(
+  config: Config['model'],
+  deps: { fetch?: typeof fetch; logger?: ModelClientLogger; breaker?: ProviderBreaker } = {},
+): ModelClient {
   const log = deps.logger;
   const http = createProviderHttp(config, deps);
   const spend = spendReporter(log);
+  const breaker = deps.breaker;
+
+  async function post(req: StructuredRequest<unknown>): Promise<Record<string, unknown>> {
+    if (!breaker) return http.post({ task: req.task, body: requestBody(config.model, req), signal: req.signal });
+    await breaker.admit();
+    try {
+      const body = await http.post({ task: req.task, body: requestBody(config.model, req), signal: req.signal });
+      await breaker.succeeded();
+      return body;
+    } catch (error) {
+      if (!isAppError(error)) throw error; // cancelled: says nothing of the provider
+      if (error.code === 'service_unavailable') await breaker.failed(error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000);
+      else await breaker.succeeded(); // a verdict is an answer
+      throw error;
+    }
+  }
 
   async function completeOnce<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
     if (!config.apiKey) throw new AppError('service_unavailable', NO_PROVIDER_MESSAGE);
-    const body = await http.post({ task: req.task, body: requestBody(config.model, req), signal: req.signal });
+    const body = await post(req);
     return validatedAnswer(body, req, config.model, log, spend);
   }
 

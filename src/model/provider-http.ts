@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Span } from '@opentelemetry/api';
+import { AppError } from '../domain/problems.ts';
 import type { Config } from '../config.ts';
 import { histogram } from '../platform/metrics.ts';
 import { inSpan } from '../platform/telemetry.ts';
@@ -99,9 +100,9 @@ export function createProviderHttp(config: Config['model'], deps: { fetch?: type
       span.setAttribute('lcs.attempts', attempt);
       const outcome = await attemptOnce(call, attempt);
       if (outcome.ok) return outcome.body;
-      if (!outcome.retryable || attempt > config.maxRetries) throw outcome.error;
+      if (!outcome.retryable || attempt > config.maxRetries) throw withRetryAfter(outcome);
       const delay = outcome.retryAfterMs ?? backoffMs(attempt);
-      if (delay > MAX_RETRY_AFTER_MS) throw outcome.error;
+      if (delay > MAX_RETRY_AFTER_MS) throw withRetryAfter(outcome);
       try {
         await sleep(delay, undefined, call.signal ? { signal: call.signal } : {});
       } catch {
@@ -126,6 +127,13 @@ export function createProviderHttp(config: Config['model'], deps: { fetch?: type
       }),
     longestCallMs: config.timeoutMs * (config.maxRetries + 1) + config.maxRetries * MAX_RETRY_AFTER_MS,
   };
+}
+
+/** The failure's error, carrying the provider's Retry-After when it gave one (the breaker opens for at least as long). */
+function withRetryAfter(failure: ProviderFailure): AppError {
+  const { error, retryAfterMs } = failure;
+  if (retryAfterMs === undefined) return error;
+  return new AppError(error.code, error.message, error.extensions, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
 }
 
 function backoffMs(attempt: number): number {

@@ -4,6 +4,8 @@ import type { Config } from '../config.ts';
 import { createOrm, migrate, type Orm } from '../db/orm.ts';
 import { isDatabaseUnavailable } from '../domain/database-errors.ts';
 import { createModelClient, type ModelClient } from '../model/model-client.ts';
+import { createProviderHttp } from '../model/provider-http.ts';
+import { providerBreaker } from '../services/provider-breaker.ts';
 import { whenReachable } from './startup.ts';
 import { connectTemporal } from '../temporal/connection.ts';
 import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
@@ -58,7 +60,7 @@ export async function openServices(config: Config, logger: pino.Logger): Promise
     throw error;
   });
   await ensureSearchAttributes(temporal, config.temporal.namespace, (m) => logger.warn(m));
-  const model = createModelClient(config.model, { logger });
+  const model = createModelClient(config.model, { logger, breaker: modelBreaker(orm, config, logger) });
   return {
     orm,
     temporal,
@@ -68,4 +70,14 @@ export async function openServices(config: Config, logger: pino.Logger): Promise
       await orm.close();
     },
   };
+}
+
+/** The model provider's breaker, one per provider host, shared by every process on the database. */
+export function modelBreaker(orm: Orm, config: Pick<Config, 'model' | 'providerOutage'>, logger?: { warn(obj: object, msg?: string): void }) {
+  const probeMs = createProviderHttp(config.model).longestCallMs + 30_000;
+  return providerBreaker(orm, `model:${new URL(config.model.baseUrl).host}`, {
+    openMs: config.providerOutage.breakerOpenMs,
+    probeMs,
+    ...(logger ? { logger } : {}),
+  });
 }

@@ -15,7 +15,7 @@ export const leaseExpirySql = (durationMs: number | null): Sql => sql`clock_time
 
 /** The rows a lease may cover; `where` picks the owner's row. */
 export interface LeasedRow {
-  table: 'sentences' | 'page_translation_requests';
+  table: 'sentences' | 'page_translation_requests' | 'export_leases';
   where: Sql;
 }
 
@@ -24,7 +24,19 @@ export interface LeasedRow {
  * work runs). A renewal that fails (the database briefly away) is logged and tried again at the
  * next turn; renewals never overlap.
  */
-export async function whileLeased<T>(em: Em, row: LeasedRow, work: () => Promise<T>, logger?: { warn(fields: object, message: string): void }): Promise<T> {
+export async function whileLeased<T>(em: Em, row: LeasedRow, work: () => Promise<T>, logger?: LeaseLogger): Promise<T> {
+  const stop = renewLease(em, row, logger);
+  try {
+    return await work();
+  } finally {
+    stop();
+  }
+}
+
+type LeaseLogger = { warn(fields: object, message: string): void };
+
+/** Renews the row's lease every LEASE.renewEveryMs until the returned function is called (for work that is not one promise, e.g. a stream). */
+export function renewLease(em: Em, row: LeasedRow, logger?: LeaseLogger): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const renew = async () => {
@@ -37,10 +49,8 @@ export async function whileLeased<T>(em: Em, row: LeasedRow, work: () => Promise
     }
   };
   timer = setTimeout(() => void renew(), LEASE.renewEveryMs);
-  try {
-    return await work();
-  } finally {
+  return () => {
     stopped = true;
     clearTimeout(timer);
-  }
+  };
 }

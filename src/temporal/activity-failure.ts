@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { ApplicationFailure } from '@temporalio/common';
 import { isDatabaseUnavailable } from '../domain/database-errors.ts';
 import { isAppError, type ProblemCode } from '../domain/problems.ts';
-import { type FailureKind, failureKind, mayRetry } from '../domain/retry-policy.ts';
+import { type FailureKind, failureKind, mayRetry, PROVIDER_WAIT, providerRetryDelayMs, type ProviderWait } from '../domain/retry-policy.ts';
 import { counter } from '../platform/metrics.ts';
 import { catalogFailure } from './failures.ts';
 
@@ -16,7 +16,8 @@ const activityFailures = counter('lcs_activity_failures_total', 'Failed activity
  * Every failure leaves an activity as an ApplicationFailure whose type is a catalog code, so
  * whatever a workflow stores is one. Whether Temporal tries again is decided here, from what failed
  * and the attempt number (src/domain/retry-policy.ts): a verdict is final at once, a provider outage
- * is retried briefly, the database or a bug for minutes. Messages are catalog details, never user
+ * is waited out for half an hour (each wait a server-side timer, never before the provider's breaker
+ * lets a call through: `retryAt` on the error), the database or a bug for minutes. Messages are catalog details, never user
  * text; a raw error (which may quote SQL values) reaches the log by class and code only.
  */
 export function activityFailure(error: unknown, override?: { code: ProblemCode; kind: FailureKind; message: string }): ApplicationFailure {
@@ -34,7 +35,26 @@ export function activityFailure(error: unknown, override?: { code: ProblemCode; 
     };
     context.log.warn('activity attempt failed', { activity: activityType, attempt, error: (error as Error)?.name, code: (error as { code?: unknown })?.code });
   }
+  if (failure.kind === 'provider') {
+    const stated = isAppError(error) ? error.extensions.retryAt : undefined;
+    const retryAt = typeof stated === 'string' ? Date.parse(stated) : NaN;
+    const delayMs = providerRetryDelayMs(attempt, {
+      nowMs: Date.now(),
+      retryAtMs: Number.isFinite(retryAt) ? retryAt : undefined,
+      random: Math.random(),
+      wait: providerWait,
+    });
+    activityFailures.inc({ activity: activityType, code: failure.code, retried: String(delayMs !== null) });
+    return catalogFailure(failure, delayMs === null ? {} : { nonRetryable: false, nextRetryDelayMs: delayMs });
+  }
   const retry = mayRetry(failure.kind, attempt);
   activityFailures.inc({ activity: activityType, code: failure.code, retried: String(retry) });
   return catalogFailure(failure, { nonRetryable: !retry });
+}
+
+let providerWait: ProviderWait = PROVIDER_WAIT;
+
+/** The worker's provider wait (config: PROVIDER_WAIT_*); shorter only in tests and the chaos run's short profile. */
+export function setProviderWait(wait: ProviderWait): void {
+  providerWait = wait;
 }

@@ -11,15 +11,16 @@ import { ACTIVITY_RETRY } from '../domain/retry-policy.ts';
  */
 
 /**
- * The retry policy of every activity that does a unit of work. Its attempt cap is the longest
- * budget (infrastructure); the activity marks its failure non-retryable sooner when what failed
- * deserves less.
+ * The retry policy of every activity that does a unit of work. The activity decides
+ * (src/temporal/activity-failure.ts): it marks its failure non-retryable when what failed deserves
+ * no more, and sets the wait before a provider outage's next attempt itself. The attempt cap is
+ * only a backstop above both budgets, for attempts that end without an answer (a timeout).
  */
 export const WORK_RETRY: RetryPolicy = {
   initialInterval: ACTIVITY_RETRY.initialIntervalMs,
   backoffCoefficient: ACTIVITY_RETRY.backoffCoefficient,
   maximumInterval: ACTIVITY_RETRY.maximumIntervalMs,
-  maximumAttempts: ACTIVITY_RETRY.infrastructureAttempts,
+  maximumAttempts: 100,
 };
 
 /** Recording an outcome is a small database write: retried, unbounded, until it lands. */
@@ -30,16 +31,19 @@ export const RECORD_RETRY: RetryPolicy = { initialInterval: ACTIVITY_RETRY.initi
  * it, so the Temporal server sees one workflow task instead of an activity task and a second
  * workflow task. A worker that dies mid-call is noticed by the workflow task's timeout (10 s);
  * a cancellation reaches the call at the task's next heartbeat to the server (every 8 s) or at once
- * when the run's worker holds it.
+ * when the run's worker holds it. A wait between attempts longer than 5 s is a timer on the server
+ * (`localRetryThreshold`), not a workflow task held open by the worker: a card waiting out a
+ * provider outage for half an hour costs the worker nothing meanwhile, and survives its restart.
+ * Only activity options: replay does not compare them, so running workflows are unaffected.
  */
-export const LOCAL_LONG_CALL = { startToCloseTimeout: '5 minutes', retry: WORK_RETRY } as const;
+export const LOCAL_LONG_CALL = { startToCloseTimeout: '5 minutes', retry: WORK_RETRY, localRetryThreshold: '5 seconds' } as const;
 
 /**
  * The options of every activity that makes one long model or speech call: it heartbeats
  * (activities/background-call.ts), so a worker that dies mid-call is noticed within seconds and
  * the attempt retried elsewhere, long before the start-to-close timeout.
  */
-export const LONG_CALL = { ...LOCAL_LONG_CALL, heartbeatTimeout: '10 seconds' } as const;
+export const LONG_CALL = { startToCloseTimeout: LOCAL_LONG_CALL.startToCloseTimeout, retry: WORK_RETRY, heartbeatTimeout: '10 seconds' } as const;
 
 export interface CatalogFailure {
   code: ProblemCode;
@@ -47,11 +51,15 @@ export interface CatalogFailure {
 }
 
 /** A failure whose type is a catalog code; `nonRetryable` unless the caller says otherwise. */
-export function catalogFailure(failure: CatalogFailure, options: { nonRetryable?: boolean; cause?: unknown; detail?: unknown } = {}): ApplicationFailure {
+export function catalogFailure(
+  failure: CatalogFailure,
+  options: { nonRetryable?: boolean; cause?: unknown; detail?: unknown; nextRetryDelayMs?: number } = {},
+): ApplicationFailure {
   return ApplicationFailure.create({
     type: failure.code,
     message: failure.message,
     nonRetryable: options.nonRetryable ?? true,
+    ...(options.nextRetryDelayMs === undefined ? {} : { nextRetryDelay: options.nextRetryDelayMs }),
     ...(options.cause instanceof Error ? { cause: options.cause } : {}),
     ...(options.detail === undefined ? {} : { details: [options.detail] }),
   });

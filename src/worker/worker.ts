@@ -17,6 +17,7 @@ import { createActivities, type ActivityDeps } from '../activities/index.ts';
 import { telemetryResource, tracingInstalled, workflowSpanProcessor } from '../platform/telemetry.ts';
 import { installTemporalRuntime } from '../platform/temporal-runtime.ts';
 import { startOutboxRelay } from '../temporal/outbox-relay.ts';
+import { setProviderWait } from '../temporal/activity-failure.ts';
 import { watchOutbox } from '../temporal/outbox-metrics.ts';
 import { ensureHousekeepingSchedule, ensureOptimisationSchedule } from '../temporal/schedules.ts';
 
@@ -103,6 +104,7 @@ export const WORKER_CONCURRENCY = {
 
 export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundleOption }): Promise<{ worker: Worker; connection: NativeConnection }> {
   await installTemporalRuntime();
+  setProviderWait(deps.config.providerOutage.wait);
   const traced = tracingInstalled();
   const connection = await NativeConnection.connect({ address: deps.config.temporal.address! });
   const worker = await Worker.create({

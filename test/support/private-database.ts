@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createOrm, migrate } from '../../src/db/orm.ts';
@@ -25,7 +25,6 @@ export interface PrivateDatabase {
  */
 export async function startPrivateDatabase(): Promise<PrivateDatabase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lcs-private-db-'));
-  chmodSync(dataDir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
   let db: EmbeddedDatabase | null = await startEmbeddedPostgres({ dataDir });
   const { url } = db;
   const port = Number(new URL(url).port);

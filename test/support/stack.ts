@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createOrm, type Orm } from '../../src/db/orm.ts';
 import { featureContexts, type FeatureContext, type FeatureServices } from '../../src/features/context.ts';
 import { createModelClient } from '../../src/model/model-client.ts';
+import { modelBreaker } from '../../src/platform/services.ts';
 import { startFakeProvider, type FakeProvider } from '../../tools/fake-provider/server.ts';
 import { connectTemporal } from '../../src/temporal/connection.ts';
 import { installTemporalRuntime } from '../../src/platform/temporal-runtime.ts';
@@ -40,7 +41,14 @@ export interface Stack {
  * One test file's service: the real app listening on a real port, its own fake model provider,
  * its own Temporal task queue and worker, on the run's shared PostgreSQL and Temporal server.
  */
-export async function startStack(options: { env?: Record<string, string>; worker?: boolean; databaseUrl?: string } = {}): Promise<Stack> {
+export async function startStack(
+  options: {
+    env?: Record<string, string>;
+    worker?: boolean;
+    databaseUrl?: string;
+    /** The provider's circuit breaker, as `npm start` wires it. */ breaker?: boolean;
+  } = {},
+): Promise<Stack> {
   const infra = inject('infra');
   // A file that takes its database away (an outage test) brings a private one.
   const databaseUrl = options.databaseUrl ?? infra.databaseUrl;
@@ -53,6 +61,9 @@ export async function startStack(options: { env?: Record<string, string>; worker
     OPENROUTER_API_KEY: 'test-key',
     MODEL_MAX_RETRIES: '1',
     MODEL_TIMEOUT_MS: '3000',
+    // A provider outage is waited out for seconds, not half an hour: tests of a failing provider see the card fail.
+    PROVIDER_WAIT_WINDOW_MS: '3000',
+    PROVIDER_WAIT_MAX_DELAY_MS: '1000',
     RATE_LIMIT_MAX: '100000',
     RATE_LIMIT_MODEL_MAX: '100000',
     RATE_LIMIT_ADDRESS_MAX: '100000',
@@ -63,7 +74,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
   });
   const orm = await createOrm(databaseUrl);
   const temporal = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
-  const model = createModelClient(config.model);
+  const model = createModelClient(config.model, options.breaker ? { breaker: modelBreaker(orm, config) } : {});
   const app = await buildApp({ config, orm, temporal, model }, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

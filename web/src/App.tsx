@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { APP_PATHS, matchPath } from './paths.ts';
 import { Link, navigate, onLearnerMove, useLocation } from './router.tsx';
 import { CardDetails } from './screens/CardDetails.tsx';
@@ -21,11 +21,15 @@ import { followStatusChanges } from './live-status.ts';
 
 export type { Account };
 
+/** Loaded on first visit, with its chart library, so the first load does not grow. */
+const Progress = lazy(() => import('./screens/Progress.tsx'));
+
 const SIGNED_OUT_PATHS: string[] = [APP_PATHS.signIn, APP_PATHS.signUp];
 const TABS = [
   { to: APP_PATHS.library, label: 'Library' },
   { to: APP_PATHS.sentences, label: 'Sentences' },
   { to: APP_PATHS.replay, label: 'Replay' },
+  { to: APP_PATHS.progress, label: 'Progress' },
   { to: APP_PATHS.translate, label: 'Translate' },
   { to: APP_PATHS.draft, label: 'Draft' },
   { to: APP_PATHS.settings, label: 'Settings' },
@@ -97,6 +101,12 @@ export function App() {
     if (route.path === APP_PATHS.sentences) screen = <Sentences account={me} />;
     if (route.path === APP_PATHS.translate) screen = <Translate account={me} />;
     if (route.path === APP_PATHS.draft) screen = <Draft />;
+    if (route.path === APP_PATHS.progress)
+      screen = (
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <Progress />
+        </Suspense>
+      );
   }
   const workspace = me && hasLanguages(me) && route && route.path !== APP_PATHS.welcome;
 

@@ -17,6 +17,7 @@ export const APP_PATHS = {
   sentences: '/sentences',
   translate: '/translate',
   draft: '/draft',
+  progress: '/progress',
 } as const;
 
 /**

@@ -12,7 +12,7 @@ import { walletSchema } from '../../../src/features/credits/schemas.ts';
 import { captureResultSchema, captureSchema, cardDetailSchema, cardIdInputSchema, cardSchema, listQuerySchema } from '../../../src/features/library/schemas.ts';
 import { createSentenceSchema, sentenceSchema } from '../../../src/features/sentences/schemas.ts';
 import { pageTranslationRequestSchema } from '../../../src/features/page-translation/schemas.ts';
-import { draftRequestSchema as workRequestSchema, draftSchema as workResponseSchema, type Tone } from '../../../src/features/drafts/schemas.ts';
+import { draftRequestSchema as workRequestSchema, draftSchema as workResponseSchema } from '../../../src/features/drafts/schemas.ts';
 import type { Card } from '../context.ts';
 import { searchLibrary } from '../library.ts';
 import { getImport as getImportView, importList } from '../imports.ts';
@@ -155,9 +155,8 @@ export const tools: Record<string, ToolDefinition> = {
     inputSchema: { prompt: draftRequest.prompt, tone: draftRequest.tone.optional(), use_library: draftRequest.useLibrary.optional() },
     outputSchema: workResponseSchema.shape,
     async run(api, { prompt, tone, use_library }) {
-      // What is left out takes the service's default; the generated types mark defaulted members required.
-      const body = { prompt, tone, useLibrary: use_library } as { prompt: string; tone: Tone; useLibrary: boolean };
-      const draft = await api.call((c) => c.POST('/api/work', { body }));
+      // What is left out takes the service's default.
+      const draft = await api.call((c) => c.POST('/api/work', { body: { prompt, tone, useLibrary: use_library } }));
       return { structured: draft, text: draft.english };
     },
   }),

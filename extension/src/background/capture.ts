@@ -1,7 +1,7 @@
 import { CAPTURE_TEXT_MAX } from '../../../src/domain/limits.ts';
 import { cleanCaptureText, countCodePoints } from '../../../src/domain/normalise.ts';
 import type { CaptureOutcome, CardProgress } from '../shared/messages.ts';
-import { plainReason, retryAfterSeconds, serviceClient, sleep, unreachable } from '../shared/service.ts';
+import { outOfCredits, plainReason, retryAfterSeconds, serviceClient, sleep, unreachable } from '../shared/service.ts';
 
 /** How many times a capture waits out a 429 before it gives up and says so. */
 const RATE_LIMIT_WAITS = 3;
@@ -39,6 +39,7 @@ export async function capture(selection: string): Promise<CaptureOutcome> {
       return { state: 'saved', message: withTranslation('Saved as a sentence', result.data.sentence.translation) };
     }
     if (!asCard && response.status === 409) return { state: 'already', message: 'Already in your sentences.' };
+    if (response.status === 402) return { state: 'failed', ...(await outOfCredits(api, 'nothing more can be saved')) };
     return { state: 'failed', ...plainReason(response.status, error) };
   }
 }
@@ -51,7 +52,12 @@ export async function cardProgress(cardId: string): Promise<CardProgress> {
   try {
     const { data } = await api.GET('/api/library/{cardId}', { params: { path: { cardId } } });
     if (!data) return { status: 'gone', translation: null };
-    return { status: data.card.enrichmentStatus, translation: data.card.enrichment?.translation ?? null };
+    const { enrichmentStatus: status, enrichment, enrichmentError } = data.card;
+    if (status === 'failed' && enrichmentError?.code === 'insufficient_credits') {
+      const { message, link } = await outOfCredits(api, 'its translation cannot be prepared');
+      return { status, translation: null, failure: { message: `Saved to your library. ${message}`, ...(link ? { link } : {}) } };
+    }
+    return { status, translation: enrichment?.translation ?? null };
   } catch {
     return { status: 'pending', translation: null };
   }

@@ -1,5 +1,5 @@
-import { PAGE_TRANSLATION_PORT, type Answers, type PageCommand, type Request, type PageTranslationPortMessage } from '../shared/messages.ts';
-import { loadSettings } from '../shared/settings.ts';
+import { PAGE_TRANSLATION_PORT, type Answers, type Link, type PageCommand, type PageTranslationRequest, type Request } from '../shared/messages.ts';
+import { loadSettings, restrictStorage } from '../shared/settings.ts';
 import { isAutoTranslated } from '../shared/site-list.ts';
 import { capture, cardProgress } from './capture.ts';
 import { knownExpressions } from './known-expressions.ts';
@@ -11,6 +11,11 @@ import { PageTranslationQueue } from './page-translation-queue.ts';
  */
 
 const CAPTURE_MENU = 'capture-to-library';
+
+// The token lives in local storage: readable by the service worker and the extension's pages,
+// never by a content script (and so never by a page that might subvert one). Set on every start,
+// before anything is stored; the browser keeps it for the profile.
+void restrictStorage();
 
 chrome.runtime.onInstalled.addListener(() => {
   chrome.contextMenus.create({ id: CAPTURE_MENU, title: 'Capture to library', contexts: ['selection'] });
@@ -43,22 +48,35 @@ async function answer(request: Request, sender: chrome.runtime.MessageSender): P
       return knownExpressions();
     case 'page-opened':
       return { autoTranslate: isAutoTranslated(sender.tab?.url, (await loadSettings()).autoTranslateSites) };
-    case 'open-options':
-      await chrome.runtime.openOptionsPage();
+    case 'open':
+      await open(request.link);
       return null;
   }
 }
 
+/** The web app's screens the extension links to: a fixed list, so a message names a screen, never an address. */
+const WEB_APP_PATHS: Record<Exclude<Link, 'options'>, string> = { settings: '/settings', credits: '/credits' };
+
+async function open(link: Link): Promise<void> {
+  if (link === 'options') return chrome.runtime.openOptionsPage();
+  const path = WEB_APP_PATHS[link];
+  if (!path) return;
+  await chrome.tabs.create({ url: `${(await loadSettings()).serviceUrl}${path}` });
+}
+
 chrome.runtime.onMessage.addListener((request: Request, sender, sendResponse) => {
+  // Only the extension's own content scripts and pages can send here (no externally_connectable).
+  if (sender.id !== chrome.runtime.id) return false;
   void answer(request, sender).then(sendResponse);
   return true; // the answer comes asynchronously
 });
 
 chrome.runtime.onConnect.addListener((port) => {
-  if (port.name !== PAGE_TRANSLATION_PORT) return;
+  if (port.name !== PAGE_TRANSLATION_PORT || port.sender?.id !== chrome.runtime.id) return;
   const queue = new PageTranslationQueue((message) => port.postMessage(message));
-  port.onMessage.addListener((message: PageTranslationPortMessage) => {
-    if (message.type === 'translate') queue.add(message.items);
+  port.onMessage.addListener((message: PageTranslationRequest) => {
+    if (message.type === 'translate') queue.add(message.items, message.now);
+    if (message.type === 'cancel') queue.cancel(message.keys);
   });
   port.onDisconnect.addListener(() => queue.close());
 });

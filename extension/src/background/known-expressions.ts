@@ -15,7 +15,7 @@ interface Kept {
 const KEY = 'knownExpressions';
 
 /** Whose list it is: the service and a hash of the token (the token itself is kept in one place only). */
-async function owner(): Promise<string> {
+export async function owner(): Promise<string> {
   const { serviceUrl, token } = await loadSettings();
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
   return `${serviceUrl} ${Array.from(digest.slice(0, 8), (b) => b.toString(16).padStart(2, '0')).join('')}`;

@@ -1,15 +1,20 @@
 import { ask, type CaptureOutcome, type PageCommand } from '../shared/messages.ts';
+import { linkActions } from './links.ts';
 import { PageTranslation } from './page-translation.ts';
 import { createUi } from './ui.ts';
 
-/** The content script: the Capture button and toast, and page translation when asked. */
+/**
+ * The content script: the Capture button and toast, and page translation when asked. Only the
+ * learner's own acts count: the button is armed by a trusted pointer or key release that left a
+ * selection, and a capture reads the live selection at the trusted click (or at the browser's
+ * shortcut or context menu), never text a page's script prepared or announced.
+ */
 
 const ui = createUi();
 const translation = new PageTranslation(ui);
 /** How long the toast follows a new card's preparation. */
 const FOLLOW_SECONDS = 60;
 
-const openOptions = () => void ask({ type: 'open-options' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function selectedText(): string {
@@ -17,7 +22,7 @@ function selectedText(): string {
 }
 
 async function captureText(text: string): Promise<void> {
-  ui.hideCaptureButton();
+  disarm();
   ui.toast('Saving…', { sticky: true });
   try {
     showOutcome(await ask({ type: 'capture', text }));
@@ -27,7 +32,7 @@ async function captureText(text: string): Promise<void> {
 }
 
 function showOutcome(outcome: CaptureOutcome): void {
-  ui.toast(outcome.message, { state: outcome.state, sticky: outcome.cardId !== undefined, ...(outcome.openOptions ? { openOptions } : {}) });
+  ui.toast(outcome.message, { state: outcome.state, sticky: outcome.cardId !== undefined, actions: linkActions(outcome.link) });
   if (outcome.cardId) void follow(outcome.cardId);
 }
 
@@ -37,39 +42,69 @@ async function follow(cardId: string): Promise<void> {
     await sleep(1000);
     const progress = await ask({ type: 'card-progress', cardId });
     if (progress.status === 'ready') return ui.toast(`Saved: ${progress.translation ?? ''}`.trim(), { state: 'saved' });
+    if (progress.status === 'failed' && progress.failure)
+      return ui.toast(progress.failure.message, { state: 'failed', sticky: true, actions: linkActions(progress.failure.link) });
     if (progress.status === 'failed') return ui.toast('Saved, but preparing it failed. You can retry it from your library.', { state: 'failed' });
     if (progress.status === 'gone') return;
   }
   ui.toast('Saved. Its translation is still being prepared.', { state: 'saved' });
 }
 
-/** The Capture button follows the selection: shown near it, hidden when there is none. */
-function followSelection(): void {
-  const selection = getSelection();
-  const text = selectedText();
-  if (!text || !selection || selection.rangeCount === 0) return ui.hideCaptureButton();
-  const rect = selection.getRangeAt(0).getBoundingClientRect();
-  if (rect.width === 0 && rect.height === 0) return ui.hideCaptureButton();
-  ui.showCaptureButton(rect, () => void captureText(text));
+/** The text the Capture button was armed with; a capture goes ahead only if the live selection still says it. */
+let armed = '';
+/** The text just captured: the button does not come back for it until the learner selects something else. */
+let captured = '';
+
+function disarm(): void {
+  armed = '';
+  ui.hideCaptureButton();
 }
 
-let selectionTimer: ReturnType<typeof setTimeout> | undefined;
-document.addEventListener('selectionchange', () => {
-  clearTimeout(selectionTimer);
-  selectionTimer = setTimeout(followSelection, 150);
-});
-// Text selected while the page was still loading, before this script ran.
-followSelection();
+/** After the learner's own pointer or key release: shows the button beside a fresh selection. */
+function arm(): void {
+  const selection = getSelection();
+  const text = selectedText();
+  if (!text || !selection || selection.rangeCount === 0 || text === captured) return disarm();
+  const range = selection.getRangeAt(0);
+  const rect = range.getBoundingClientRect();
+  if (rect.width === 0 && rect.height === 0) return disarm();
+  armed = text;
+  ui.showCaptureButton(range, () => {
+    const live = selectedText();
+    if (!armed || live !== armed) return disarm();
+    captured = live;
+    void captureText(live);
+  });
+}
 
-chrome.runtime.onMessage.addListener((command: PageCommand) => {
+let armTimer: ReturnType<typeof setTimeout> | undefined;
+const armSoon = (event: Event) => {
+  if (!event.isTrusted || ui.owns(event.target)) return;
+  clearTimeout(armTimer);
+  armTimer = setTimeout(arm, 120);
+};
+addEventListener('pointerup', armSoon, { capture: true, passive: true });
+addEventListener('keyup', armSoon, { capture: true, passive: true });
+// A collapsed selection (a click elsewhere, a script's removeAllRanges) hides the button; nothing ever shows it.
+document.addEventListener('selectionchange', () => {
+  const text = selectedText();
+  if (!text) captured = '';
+  if (armed && text !== armed) disarm();
+});
+
+chrome.runtime.onMessage.addListener((command: PageCommand, sender) => {
+  if (sender.id !== chrome.runtime.id) return;
   switch (command.type) {
     case 'capture-selection': {
       const text = selectedText();
-      if (text) void captureText(text);
-      else ui.toast('Select some text first, then capture it.');
+      if (text) {
+        captured = text;
+        void captureText(text);
+      } else ui.toast('Select some text first, then capture it.');
       break;
     }
     case 'show-capture':
+      disarm();
       showOutcome(command.outcome);
       break;
     case 'translate-page':

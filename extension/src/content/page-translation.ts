@@ -1,29 +1,85 @@
-import { ask, PAGE_TRANSLATION_PORT, type KnownExpression, type PageTranslationItem, type PageTranslationPortMessage } from '../shared/messages.ts';
-import { findBlocks, SEEN } from './blocks.ts';
-import { restoreTranslation, serialiseBlock } from './inline-markup.ts';
-import { markKnown } from './known-marks.ts';
-import type { Ui } from './ui.ts';
+import {
+  ask,
+  PAGE_TRANSLATION_PORT,
+  type KnownExpression,
+  type Link,
+  type PageTranslationItem,
+  type PageTranslationPortMessage,
+  type PageTranslationRequest,
+  type Trouble,
+} from '../shared/messages.ts';
+import { findBlocks, kindOf } from './blocks.ts';
+import { isExtensionNode, ownNodes, restoreTranslation, serialiseBlock, type Piece } from './inline-markup.ts';
+import { knownIn } from './known-marks.ts';
+import { linkActions } from './links.ts';
+import { installTranslationStyle, showOriginalOnly } from './translation-style.ts';
+import type { ToastAction, Ui } from './ui.ts';
 
-/** Blocks inserted later are gathered this long before they are sent (a feed renders in bursts). */
+/** Changes are gathered this long before they are read (a feed renders in bursts, a counter ticks). */
 const MUTATION_DEBOUNCE_MS = 300;
-/** "Near the viewport": within one screen's height of it. */
-const NEAR_VIEWPORT = '100% 0px';
+/** In-view blocks sent at once, as the first batch: the reader sees them first. */
+const FIRST_BATCH = 10;
+/**
+ * The least time between two sends of one block that keeps changing, by how often it was sent:
+ * the first change goes at once, then 1 s, 2 s, … up to 60 s, so a ticking counter cannot drain credits.
+ */
+const gapAfterSends = (sends: number) => (sends <= 1 ? 0 : Math.min(1_000 * 2 ** (sends - 2), 60_000));
+/** Re-translations of changed blocks per page and per ten minutes; past it, changed blocks keep no stale translation and wait. */
+const RETRANSLATIONS_PER_TEN_MINUTES = 100;
+/** How often a page may remove a translation from an unchanged block before it stays away. */
+const REPAIRS = 3;
 const LETTER = /\p{L}/u;
 const PLACEHOLDERS = /<\/?[a-z]+\d+>|\{\d+\}/g;
 
+const WORDS: Record<Trouble, string> = {
+  unavailable: 'the service is unavailable',
+  unreachable: 'the service cannot be reached',
+  'rate-limited': 'the service asks to slow down',
+};
+
+interface Block {
+  /** The text sent (or to send), with its placeholders. */
+  text: string;
+  pieces: Piece[];
+  /** The key of the request waiting for this block's translation, if any. */
+  key: string | null;
+  translation: HTMLElement | null;
+  /** Retries ran out: it waits for the learner's Retry. */
+  failed: boolean;
+  /** How often its text was sent, and when last (ms). */
+  sends: number;
+  lastSent: number;
+  repairs: number;
+  retryTimer?: ReturnType<typeof setTimeout>;
+}
+
 /**
  * The page read bilingually, in the content script (which owns the DOM): it walks the blocks,
- * sends them to the service worker over a port (near the viewport first), puts each translation
- * under its block, underlines the learner's known expressions, and follows the page as it
- * changes. The service worker batches, and talks to the service.
+ * sends them to the service worker over a port (those in view first, at once), puts each
+ * translation under its block as fresh nodes, underlines the learner's known expressions in the
+ * extension's own layer, and follows the page as it changes: a new block is translated, a changed
+ * one again (only it, debounced), a removed one takes its translation along and is not sent.
+ * Nothing is written into the page but the translations: what the extension knows of a block is
+ * kept here, out of the page's reach.
  */
 export class PageTranslation {
   private port: chrome.runtime.Port | null = null;
-  private readonly waiting = new Map<string, { block: Element; nodes: Node[] }>();
+  private readonly blocks = new Map<Element, Block>();
+  private readonly byKey = new Map<string, Element>();
+  /** Translations already received, by text: a block returning to an earlier text costs nothing. */
+  private readonly cache = new Map<string, string>();
   private counter = 0;
   private known: Promise<KnownExpression[]> = Promise.resolve([]);
   private showingOriginal = false;
   private started = false;
+  private trouble: Trouble | null = null;
+  private failedTrouble: Trouble = 'unavailable';
+  private stoppedWith: { message: string; link?: Link } | null = null;
+  private language: { lang: string; dir: string } | null = null;
+  private readonly retranslations: number[] = [];
+  private readonly arrived: { key: string; text: string }[] = [];
+  private arrivalFrame = 0;
+  private lastSwitch = '';
 
   private readonly ui: Ui;
 
@@ -40,21 +96,90 @@ export class PageTranslation {
   start(): void {
     if (this.started) return;
     this.started = true;
+    installTranslationStyle();
     this.known = ask({ type: 'known-expressions' }).catch(() => []);
-    this.ui.showSwitch(false, () => this.toggle());
-    this.send(findBlocks(document.body));
+    this.render();
+    this.send(findBlocks(document.body, (element) => this.blocks.has(element)));
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const changed = new Set<Element>();
     new MutationObserver((records) => {
-      if (records.every((record) => Array.from(record.addedNodes).every(isOwnNode))) return;
+      let relevant = false;
+      for (const record of records) {
+        if (insideOwn(record.target) || (record.type === 'childList' && onlyOwn(record.addedNodes) && onlyOwn(record.removedNodes))) continue;
+        relevant = true;
+        const block = this.trackedAround(record.target);
+        if (block) changed.add(block);
+      }
+      if (!relevant) return;
       clearTimeout(timer);
-      timer = setTimeout(() => this.send(findBlocks(document.body)), MUTATION_DEBOUNCE_MS);
-    }).observe(document.body, { childList: true, subtree: true });
+      timer = setTimeout(() => {
+        const blocks = [...changed];
+        changed.clear();
+        this.followChanges(blocks);
+      }, MUTATION_DEBOUNCE_MS);
+    }).observe(document.body, { childList: true, characterData: true, subtree: true });
   }
 
   toggle(): void {
+    if (!this.started) return;
     this.showingOriginal = !this.showingOriginal;
-    document.documentElement.dataset.lcsView = this.showingOriginal ? 'original' : 'bilingual';
-    this.ui.showSwitch(this.showingOriginal, () => this.toggle());
+    showOriginalOnly(this.showingOriginal);
+    this.render();
+  }
+
+  /** The tracked block `node` is in (or is), if any. */
+  private trackedAround(node: Node): Element | null {
+    for (let at: Node | null = node; at && at !== document.body; at = at.parentNode) if (at instanceof Element && this.blocks.has(at)) return at;
+    return null;
+  }
+
+  private followChanges(changed: Element[]): void {
+    // Removed blocks: their translation left with them; what they still wait for is not sent.
+    const gone: string[] = [];
+    for (const [element, block] of this.blocks) {
+      if (element.isConnected) continue;
+      if (block.key) gone.push(block.key);
+      this.forget(element, block);
+    }
+    if (gone.length > 0) this.post({ type: 'cancel', keys: gone });
+    for (const element of changed) if (element.isConnected) this.reread(element);
+    this.send(findBlocks(document.body, (element) => this.blocks.has(element)));
+    this.render();
+  }
+
+  /** A block whose content changed: translated again if its text did, its translation put back if only that went. */
+  private reread(element: Element): void {
+    const block = this.blocks.get(element)!;
+    const { text, pieces } = serialiseBlock(element);
+    if (text === block.text) {
+      if (block.translation && !block.translation.isConnected && block.repairs++ < REPAIRS) element.append(block.translation);
+      return;
+    }
+    block.translation?.remove();
+    block.translation = null;
+    if (block.key) {
+      this.post({ type: 'cancel', keys: [block.key] });
+      this.byKey.delete(block.key);
+      block.key = null;
+    }
+    block.text = text;
+    block.pieces = pieces;
+    block.failed = false;
+    if (!LETTER.test(text.replace(PLACEHOLDERS, ''))) return;
+    const cached = this.cache.get(text);
+    if (cached !== undefined) return this.show(element, block, cached);
+    clearTimeout(block.retryTimer);
+    const now = Date.now();
+    const wait = Math.max(block.lastSent + gapAfterSends(block.sends) - now, 0);
+    while (this.retranslations.length > 0 && this.retranslations[0]! < now - 600_000) this.retranslations.shift();
+    if (this.retranslations.length >= RETRANSLATIONS_PER_TEN_MINUTES) return;
+    const resend = () => {
+      if (!element.isConnected || block.key || block.text !== text) return;
+      this.retranslations.push(Date.now());
+      this.request([[element, block]], true);
+    };
+    if (wait === 0) resend();
+    else block.retryTimer = setTimeout(resend, wait);
   }
 
   private connect(): chrome.runtime.Port {
@@ -62,63 +187,193 @@ export class PageTranslation {
     const port = chrome.runtime.connect({ name: PAGE_TRANSLATION_PORT });
     port.onMessage.addListener((message: PageTranslationPortMessage) => this.receive(message));
     port.onDisconnect.addListener(() => {
-      // The service worker went away mid-page: what was waiting is sent again on the next pass.
+      // The service worker went away mid-page: what was waiting is asked for again.
       this.port = null;
-      for (const { block } of this.waiting.values()) block.removeAttribute(SEEN);
-      this.waiting.clear();
+      if (this.stoppedWith) return;
+      const waiting = [...this.blocks].filter(([, block]) => block.key !== null);
+      for (const [, block] of waiting) block.key = null;
+      this.byKey.clear();
+      if (waiting.length > 0) this.request(waiting, false);
     });
     this.port = port;
     return port;
   }
 
-  private send(blocks: Element[]): void {
-    const items = new Map<Element, PageTranslationItem>();
-    for (const block of blocks) {
-      block.setAttribute(SEEN, 'sent');
-      const { text, nodes } = serialiseBlock(block);
+  private post(message: PageTranslationRequest): void {
+    this.connect().postMessage(message);
+  }
+
+  /** Starts tracking `elements` and asks for their translations, those in view first. */
+  private send(elements: Element[]): void {
+    const fresh: [Element, Block][] = [];
+    for (const element of elements) {
+      const { text, pieces } = serialiseBlock(element);
+      const block: Block = { text, pieces, key: null, translation: null, failed: false, sends: 0, lastSent: 0, repairs: 0 };
+      this.blocks.set(element, block);
       if (!LETTER.test(text.replace(PLACEHOLDERS, ''))) continue;
-      const key = `b${this.counter++}`;
-      this.waiting.set(key, { block, nodes });
-      items.set(block, { key, text });
+      const cached = this.cache.get(text);
+      if (cached !== undefined) this.show(element, block, cached);
+      else fresh.push([element, block]);
     }
-    if (items.size === 0) return;
-    // The observer's first report says which blocks are near the viewport: those go first.
-    const observer = new IntersectionObserver(
-      (entries) => {
-        observer.disconnect();
-        const near = new Set(entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target));
-        const ordered = [...items].sort(([a], [b]) => Number(near.has(b)) - Number(near.has(a))).map(([, item]) => item);
-        this.connect().postMessage({ type: 'translate', items: ordered } satisfies PageTranslationPortMessage);
-      },
-      { rootMargin: NEAR_VIEWPORT },
-    );
-    for (const block of items.keys()) observer.observe(block);
+    if (fresh.length === 0 || this.stoppedWith) return;
+    const inView = fresh.filter(([element]) => {
+      const rect = element.getBoundingClientRect();
+      return rect.bottom > 0 && rect.top < innerHeight && rect.height > 0;
+    });
+    const first = inView.slice(0, FIRST_BATCH);
+    const rest = fresh.filter((entry) => !first.includes(entry));
+    // Then the blocks near the viewport, then the rest, in document order within each.
+    const near = (element: Element) => {
+      const rect = element.getBoundingClientRect();
+      return rect.bottom > -innerHeight && rect.top < 2 * innerHeight;
+    };
+    rest.sort(([a], [b]) => Number(near(b)) - Number(near(a)));
+    if (first.length > 0) this.request(first, true);
+    if (rest.length > 0) this.request(rest, false);
+    this.render();
+  }
+
+  private request(entries: [Element, Block][], now: boolean): void {
+    if (this.stoppedWith) return;
+    const items: PageTranslationItem[] = entries.map(([element, block]) => {
+      const key = `b${this.counter++}`;
+      block.key = key;
+      block.sends++;
+      block.lastSent = Date.now();
+      block.failed = false;
+      this.byKey.set(key, element);
+      return { key, text: block.text };
+    });
+    this.post({ type: 'translate', items, now });
+  }
+
+  private show(element: Element, block: Block, text: string): void {
+    block.translation?.remove();
+    const outer = document.createElement('span');
+    outer.className = `lcs-translation${{ heading: ' lcs-heading', cell: ' lcs-cell', prose: '' }[kindOf(element)]}`;
+    outer.setAttribute('translate', 'no');
+    const inner = document.createElement('span');
+    if (this.language) {
+      inner.lang = this.language.lang;
+      inner.dir = this.language.dir;
+    }
+    inner.append(restoreTranslation(text, block.pieces));
+    outer.append(inner);
+    ownNodes.add(outer);
+    element.append(outer);
+    block.translation = outer;
+    void this.known.then((expressions) => {
+      const marks = knownIn(element, expressions);
+      if (marks.length > 0) this.ui.underline(marks);
+    });
+  }
+
+  private forget(element: Element, block: Block): void {
+    clearTimeout(block.retryTimer);
+    if (block.key) this.byKey.delete(block.key);
+    this.blocks.delete(element);
   }
 
   private receive(message: PageTranslationPortMessage): void {
-    if (message.type === 'translated') {
-      const entry = this.waiting.get(message.key);
-      if (!entry) return;
-      this.waiting.delete(message.key);
-      const translation = document.createElement('span');
-      translation.className = 'lcs-translation';
-      translation.dataset.lcsLabel = 'Translation';
-      translation.setAttribute('translate', 'no');
-      translation.append(restoreTranslation(message.text, entry.nodes));
-      entry.block.append(translation);
-      entry.block.setAttribute(SEEN, 'translated');
-      void this.known.then((expressions) => markKnown(entry.block, expressions));
-    } else if (message.type === 'stopped') {
-      this.ui.toast(`Translation stopped. ${message.message}`, {
-        state: 'failed',
-        sticky: true,
-        ...(message.openOptions ? { openOptions: () => void ask({ type: 'open-options' }) } : {}),
-      });
-    } else if (message.type === 'waiting') {
-      this.ui.toast(`The service asks to wait ${message.seconds} s; the translation goes on after that.`);
+    switch (message.type) {
+      case 'translated':
+        // Put in the page together, in one frame: each paragraph below moves once, not once per block.
+        this.arrived.push(message);
+        this.arrivalFrame ||= requestAnimationFrame(() => this.showArrived());
+        return;
+      case 'language':
+        this.language = { lang: message.tag, dir: direction(message.tag) };
+        return;
+      case 'trouble':
+        this.trouble = message.trouble;
+        break;
+      case 'gave-up':
+        this.failedTrouble = message.trouble;
+        for (const key of message.keys) {
+          const element = this.byKey.get(key);
+          const block = element && this.blocks.get(element);
+          this.byKey.delete(key);
+          if (block?.key === key) {
+            block.key = null;
+            block.failed = true;
+          }
+        }
+        break;
+      case 'stopped':
+        this.stoppedWith = { message: message.message, ...(message.link ? { link: message.link } : {}) };
+        for (const block of this.blocks.values()) block.key = null;
+        this.byKey.clear();
+        break;
     }
+    this.render();
+  }
+
+  private showArrived(): void {
+    this.arrivalFrame = 0;
+    for (const { key, text } of this.arrived.splice(0)) {
+      const element = this.byKey.get(key);
+      this.byKey.delete(key);
+      const block = element && this.blocks.get(element);
+      if (!element || !block || block.key !== key) continue;
+      block.key = null;
+      this.cache.set(block.text, text);
+      if (element.isConnected) this.show(element, block, text);
+    }
+    this.render();
+  }
+
+  /** Retry: the blocks whose retries ran out are asked for again. */
+  private retry(): void {
+    const failed = [...this.blocks].filter(([element, block]) => block.failed && element.isConnected);
+    if (failed.length > 0) this.request(failed, true);
+    this.render();
+  }
+
+  /** The switch, with what is going on in one line: said on a change of state only. */
+  private render(): void {
+    if (!this.started) return;
+    let waiting = 0;
+    let failed = 0;
+    for (const block of this.blocks.values()) {
+      if (block.key) waiting++;
+      if (block.failed) failed++;
+    }
+    const paragraphs = (n: number) => `${n} ${n === 1 ? 'paragraph' : 'paragraphs'}`;
+    let status = '';
+    let state: 'ok' | 'trouble' | 'failed' = 'ok';
+    let action: ToastAction | undefined;
+    if (this.stoppedWith) {
+      status = `Translation stopped. ${this.stoppedWith.message}`;
+      state = 'failed';
+      action = linkActions(this.stoppedWith.link)[0];
+    } else if (failed > 0 && waiting === 0) {
+      status = `${paragraphs(failed)} could not be translated: ${WORDS[this.failedTrouble]}.`;
+      state = 'failed';
+      action = { label: 'Retry', run: () => this.retry() };
+    } else if (this.trouble && waiting > 0) {
+      status = `${paragraphs(waiting)} ${waiting === 1 ? 'is' : 'are'} waiting: ${WORDS[this.trouble]}; retrying.`;
+      state = 'trouble';
+    } else if (waiting > 0) status = `Translating… ${waiting} left`;
+    const said = JSON.stringify([status, state, action?.label, this.showingOriginal]);
+    if (said === this.lastSwitch) return;
+    this.lastSwitch = said;
+    this.ui.showSwitch({ showingOriginal: this.showingOriginal, status, state, ...(action ? { action } : {}) }, () => this.toggle());
   }
 }
 
-const isOwnNode = (node: Node) =>
-  node instanceof Element && (node.classList.contains('lcs-translation') || node.classList.contains('lcs-known') || node.tagName === 'LCS-UI');
+/** Whether `node` is inside a translation the extension put into the page. */
+function insideOwn(node: Node): boolean {
+  for (let at: Node | null = node; at; at = at.parentNode) if (isExtensionNode(at)) return true;
+  return false;
+}
+const onlyOwn = (nodes: NodeList) => Array.from(nodes).every((node) => isExtensionNode(node));
+
+/** The writing direction of a language (Arabic, Hebrew, Persian, Urdu, … are right-to-left). */
+function direction(tag: string): 'ltr' | 'rtl' {
+  try {
+    const locale = new Intl.Locale(tag) as Intl.Locale & { getTextInfo?: () => { direction: string }; textInfo?: { direction: string } };
+    return (locale.getTextInfo?.() ?? locale.textInfo)?.direction === 'rtl' ? 'rtl' : 'ltr';
+  } catch {
+    return 'ltr';
+  }
+}

@@ -1,4 +1,5 @@
 import { checkConnection } from '../shared/connection-check.ts';
+import { serviceAddressProblem } from '../shared/service-address.ts';
 import { loadSettings, saveSettings, type Settings } from '../shared/settings.ts';
 
 const form = document.querySelector<HTMLFormElement>('#settings')!;
@@ -30,13 +31,15 @@ function fromForm(): Settings {
  */
 async function save(): Promise<boolean> {
   const settings = fromForm();
-  let origin: string;
-  try {
-    origin = new URL(settings.serviceUrl).origin;
-  } catch {
-    say('The service URL is not a web address (e.g. http://localhost:3000).', false);
+  const refused = serviceAddressProblem(settings.serviceUrl);
+  if (refused) {
+    say(refused, false);
+    serviceUrl.setAttribute('aria-invalid', 'true');
+    serviceUrl.focus();
     return false;
   }
+  serviceUrl.removeAttribute('aria-invalid');
+  const origin = new URL(settings.serviceUrl).origin;
   const access = { origins: [`${origin}/*`] };
   if (!(await chrome.permissions.contains(access)) && !(await chrome.permissions.request(access))) {
     say(`The extension needs your permission to reach ${origin}.`, false);
@@ -61,6 +64,24 @@ async function check() {
   say(message, ok);
 }
 document.querySelector('#check')!.addEventListener('click', () => void check());
+
+/** The shortcuts as the browser has them (a suggested key the browser refused shows as not set). */
+async function listShortcuts(): Promise<void> {
+  const list = document.querySelector<HTMLUListElement>('#shortcuts')!;
+  const commands = (await chrome.commands.getAll()).filter((command) => command.description);
+  list.replaceChildren(
+    ...commands.map(({ description, shortcut }) => {
+      const item = document.createElement('li');
+      const keys = document.createElement('kbd');
+      keys.textContent = shortcut || 'not set';
+      item.append(keys, ` ${description}`);
+      return item;
+    }),
+  );
+}
+// A page's link cannot open the browser's own pages; the extension can.
+document.querySelector('#change-shortcuts')!.addEventListener('click', () => void chrome.tabs.create({ url: 'chrome://extensions/shortcuts' }));
+void listShortcuts();
 
 const settings = await loadSettings();
 serviceUrl.value = settings.serviceUrl;

@@ -1,7 +1,11 @@
 /**
  * What the content script and the service worker say to each other. The service worker owns the
- * network and the token; the content script owns the page.
+ * network and the token; the content script owns the page. A page never takes part: it cannot
+ * reach either (no externally_connectable, no web-accessible resources, no window messages read).
  */
+
+/** Where the fix for a failure lies: the extension's options, or a screen of the web app. Never a URL. */
+export type Link = 'options' | 'settings' | 'credits';
 
 /** A capture's result, as the toast shows it. */
 export interface CaptureOutcome {
@@ -10,13 +14,14 @@ export interface CaptureOutcome {
   message: string;
   /** Set for a new card, to follow its preparation. */
   cardId?: string;
-  /** The fix lies in the extension's options (a token, languages). */
-  openOptions?: boolean;
+  link?: Link;
 }
 
 export interface CardProgress {
   status: 'pending' | 'ready' | 'failed' | 'gone';
   translation: string | null;
+  /** For a failed preparation: the sentence to show, and where its fix lies. */
+  failure?: { message: string; link?: Link };
 }
 
 export type { KnownExpression } from './known-match.ts';
@@ -29,14 +34,14 @@ export type Request =
   | { type: 'card-progress'; cardId: string }
   | { type: 'known-expressions' }
   | { type: 'page-opened' }
-  | { type: 'open-options' };
+  | { type: 'open'; link: Link };
 
 export interface Answers {
   capture: CaptureOutcome;
   'card-progress': CardProgress;
   'known-expressions': KnownExpression[];
   'page-opened': { autoTranslate: boolean };
-  'open-options': null;
+  open: null;
 }
 
 /** Service worker or popup → content script (chrome.tabs.sendMessage). */
@@ -51,11 +56,27 @@ export interface PageTranslationItem {
   text: string;
 }
 
+/** Why blocks are waiting: the service answers 5xx, cannot be reached, or asks to slow down. */
+export type Trouble = 'unavailable' | 'unreachable' | 'rate-limited';
+
+/** Service worker → content script, over the port. */
 export type PageTranslationPortMessage =
-  | { type: 'translate'; items: PageTranslationItem[] }
   | { type: 'translated'; key: string; text: string }
-  | { type: 'stopped'; message: string; openOptions?: boolean }
-  | { type: 'waiting'; seconds: number };
+  /** The target language of this page's translations (its `lang`/`dir`), once known. */
+  | { type: 'language'; tag: string }
+  /** Sent on a change only: trouble began (blocks wait and are retried), or it is over (null). */
+  | { type: 'trouble'; trouble: Trouble | null; retryInSeconds?: number }
+  /** Retries ran out for these blocks: they wait for the learner's Retry. */
+  | { type: 'gave-up'; keys: string[]; trouble: Trouble }
+  /** Nothing more is translated on this page (credits, token, languages), and why. */
+  | { type: 'stopped'; message: string; link?: Link };
+
+/** Content script → service worker, over the port. */
+export type PageTranslationRequest =
+  /** `now`: blocks in view, sent at once rather than gathered into a fuller batch. */
+  | { type: 'translate'; items: PageTranslationItem[]; now?: boolean }
+  /** Blocks gone from the page (or changed) before their translation came: not to be sent. */
+  | { type: 'cancel'; keys: string[] };
 
 /** Sends a request to the service worker, typed by its answer. */
 export function ask<R extends Request>(request: R): Promise<Answers[R['type']]> {

@@ -3,35 +3,48 @@
  * from the stored settings, and the plain words each failure is shown in.
  */
 import { createRestClient, type Problem, type RestClient } from '../../../clients/rest/client.ts';
+import type { Link } from './messages.ts';
+import { serviceAddressProblem } from './service-address.ts';
 import { loadSettings } from './settings.ts';
 
 export type { RestClient };
 
-/** A client for the stored service address and token (read afresh: the options may have changed). */
+/**
+ * A client for the stored service address and token (read afresh: the options may have changed).
+ * An address the token must not travel to (plain http beyond this machine) gets no request at all.
+ */
 export async function serviceClient(): Promise<{ api: RestClient; serviceUrl: string }> {
   const { serviceUrl, token } = await loadSettings();
+  const refused = serviceAddressProblem(serviceUrl);
   // A fetch looked up per call: the service worker's global, never one captured at import time.
-  return { api: createRestClient({ baseUrl: serviceUrl, token, fetch: (request) => fetch(request) }), serviceUrl };
+  const send: typeof fetch = (input, init) => (refused ? Promise.reject(new Error(refused)) : fetch(input, init));
+  return { api: createRestClient({ baseUrl: serviceUrl, token, fetch: send }), serviceUrl };
 }
 
-/** Why a call failed, in words a learner can act on; `openOptions` when the fix is in the options page. */
-export function plainReason(status: number, problem?: Partial<Problem> | string): { message: string; openOptions?: boolean } {
+/** A failure in words a learner can act on, and where the fix lies. */
+export interface Reason {
+  message: string;
+  link?: Link;
+}
+
+/** Why a call failed, in words a learner can act on, with the place to fix it. */
+export function plainReason(status: number, problem?: Partial<Problem> | string): Reason {
   const code = typeof problem === 'object' ? problem?.code : undefined;
   switch (status) {
     case 401:
-      return { message: 'The service did not accept the token. Paste a current token in the extension options.', openOptions: true };
+      return { message: 'The service did not accept the token. Paste a current token in the extension options.', link: 'options' };
     case 402:
-      return { message: 'Your credits are used up for this period, so nothing more can be saved or translated until they renew.' };
+      return { message: 'Your credits are used up for this period, so nothing more can be saved or translated until they renew.', link: 'credits' };
     case 403:
       return {
         message:
           code === 'read_only_token'
             ? 'This token can only read. Create a write token and paste it in the extension options.'
             : 'The service refused this request.',
-        openOptions: code === 'read_only_token',
+        ...(code === 'read_only_token' ? { link: 'options' as const } : {}),
       };
     case 428:
-      return { message: 'Set your languages first (the one you learn and your own) in the service’s language settings.', openOptions: true };
+      return { message: 'Set your languages first: the one you learn and your own, in the web app’s settings.', link: 'settings' };
     case 429:
       return { message: 'The service asks to slow down; try again in a moment.' };
     case 400:
@@ -44,8 +57,26 @@ export function plainReason(status: number, problem?: Partial<Problem> | string)
   }
 }
 
-export function unreachable(serviceUrl: string): { message: string; openOptions: boolean } {
-  return { message: `The service at ${serviceUrl} cannot be reached. Is it running, and is the address in the options right?`, openOptions: true };
+export function unreachable(serviceUrl: string): Reason {
+  const refused = serviceAddressProblem(serviceUrl);
+  if (refused) return { message: refused, link: 'options' };
+  return { message: `The service at ${serviceUrl} cannot be reached. Is it running, and is the address in the options right?`, link: 'options' };
+}
+
+/** When the learner's credits renew, as "3 December", or null when the service does not say. */
+export async function creditsRenewal(api: RestClient): Promise<string | null> {
+  try {
+    const { data } = await api.GET('/api/credits');
+    return data ? new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long' }).format(new Date(data.periodEnd)) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The 402 sentence, with the renewal date when known. */
+export async function outOfCredits(api: RestClient, what = 'nothing more can be saved or translated'): Promise<Reason> {
+  const renews = await creditsRenewal(api);
+  return { message: `Your credits are used up${renews ? ` until ${renews}` : ' for this period'}, so ${what} until they renew.`, link: 'credits' };
 }
 
 /** Seconds the answer asks to wait (Retry-After), or `fallback`. */

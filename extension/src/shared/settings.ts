@@ -1,6 +1,8 @@
 /**
  * The learner's settings, in chrome.storage.local only: the token must never reach `sync`
- * storage (it would be copied to every browser of the account) nor any log.
+ * storage (it would be copied to every browser of the account) nor any log. The service worker
+ * restricts local storage to the extension's own pages and itself (`restrictStorage`), so no
+ * content script, and so no page, can read the token.
  */
 export interface Settings {
   serviceUrl: string;
@@ -22,4 +24,9 @@ export async function loadSettings(): Promise<Settings> {
 
 export async function saveSettings(settings: Settings): Promise<void> {
   await chrome.storage.local.set({ ...settings });
+}
+
+/** Local storage (the token) readable by the extension's pages and its service worker only, never by content scripts. */
+export async function restrictStorage(): Promise<void> {
+  await chrome.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' });
 }

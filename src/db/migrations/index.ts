@@ -16,7 +16,10 @@ import { FsrsOptimisation } from './0015-fsrs-optimisation.ts';
 import { OutboxTraceContext } from './0016-outbox-trace-context.ts';
 import { PracticeQueueIndexes } from './0017-practice-queue-indexes.ts';
 import { CreditHoldAttemptTime } from './0018-credit-hold-attempt-time.ts';
+import { ExportLeases } from './0019-export-leases.ts';
+import { ProviderOutages } from './0020-provider-outages.ts';
 import { LibraryImports } from './0022-library-imports.ts';
+import { Progress } from './0024-progress.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
 export const migrations = [
@@ -38,5 +41,8 @@ export const migrations = [
   OutboxTraceContext,
   PracticeQueueIndexes,
   CreditHoldAttemptTime,
+  ExportLeases,
+  ProviderOutages,
   LibraryImports,
+  Progress,
 ];

@@ -7,6 +7,7 @@ import { AppError, rateLimited } from '../../domain/problems.ts';
 import { generateSessionId, hashSecret } from '../../domain/tokens.ts';
 import type { FeatureContext } from '../context.ts';
 import { openWallet } from '../credits/wallet.ts';
+import { announceRevocation } from '../status/changes.ts';
 import { claimLoginAttempt, forgetLoginFailures, loginKeys } from './login-throttle.ts';
 import type { Account, SessionsEnded } from './schemas.ts';
 
@@ -110,8 +111,13 @@ export async function logOut(ctx: FeatureContext, sessionId: string): Promise<vo
   await endSession(ctx.em, sessionId);
 }
 
+/** Ends the session, and its live status streams in every API process. */
 async function endSession(em: Em, sessionId: string): Promise<void> {
-  await run(em, sql`DELETE FROM sessions WHERE id_hash = ${hashSecret(sessionId)}`);
+  const sessionHash = hashSecret(sessionId);
+  await em.transactional(async (tx) => {
+    const ended = await firstRow<{ user_id: string }>(tx, sql`DELETE FROM sessions WHERE id_hash = ${sessionHash} RETURNING user_id`);
+    if (ended) await announceRevocation(tx, { userId: ended.user_id, sessionHash });
+  });
 }
 
 /**
@@ -125,10 +131,12 @@ export async function endAllSessions(ctx: FeatureContext, userId: string, option
 
 /** endAllSessions inside the caller's transaction. */
 async function endEverySession(tx: Em, userId: string, { revokeTokens }: { revokeTokens: boolean }): Promise<SessionsEnded> {
-  return {
+  const ended = {
     sessionsEnded: await affectedRows(tx, sql`DELETE FROM sessions WHERE user_id = ${userId}`),
     tokensRevoked: revokeTokens ? await revokeAllTokens(tx, userId) : 0,
   };
+  await announceRevocation(tx, { userId, allSessions: true, allTokens: revokeTokens });
+  return ended;
 }
 
 async function revokeAllTokens(em: Em, userId: string): Promise<number> {
@@ -190,4 +198,21 @@ export async function setLanguages(ctx: FeatureContext, userId: string, targetLa
 export async function findUserIdByEmail(ctx: FeatureContext, email: string): Promise<string | null> {
   const row = await firstRow<{ id: string }>(ctx.em, sql`SELECT id FROM users WHERE lower(email) = lower(${email})`);
   return row?.id ?? null;
+}
+
+/**
+ * Which of these credentials still work (a session by its id's hash, a token by id), in order: for
+ * the status hub, which checks its open streams so when it may have missed a revocation notice.
+ */
+export async function liveCredentials(em: Em, credentials: { sessionHash: string | null; tokenId: string | null }[]): Promise<boolean[]> {
+  const sessionHashes = credentials.flatMap((c) => (c.sessionHash === null ? [] : [c.sessionHash]));
+  const tokenIds = credentials.flatMap((c) => (c.tokenId === null ? [] : [c.tokenId]));
+  const live = await allRows<{ key: string }>(
+    em,
+    sql`SELECT id_hash AS key FROM sessions WHERE id_hash = ANY(${sessionHashes}::text[]) AND expires_at > now()
+     UNION ALL
+     SELECT id::text FROM api_tokens WHERE id = ANY(${tokenIds}::uuid[]) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+  );
+  const keys = new Set(live.map((row) => row.key));
+  return credentials.map((c) => keys.has(c.sessionHash ?? c.tokenId ?? ''));
 }

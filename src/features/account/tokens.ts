@@ -4,6 +4,7 @@ import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts'
 import { AppError } from '../../domain/problems.ts';
 import { generateToken, hashSecret, tokenLooksValid } from '../../domain/tokens.ts';
 import type { FeatureContext } from '../context.ts';
+import { announceRevocation } from '../status/changes.ts';
 import type { TokenScope, TokenView } from './schemas.ts';
 
 interface TokenRow {
@@ -48,11 +49,15 @@ export async function listTokens(ctx: FeatureContext, userId: string): Promise<T
 
 /** Revoking a revoked token again is fine (204); an unknown or another user's token is a 404. */
 export async function revokeToken(ctx: FeatureContext, userId: string, tokenId: string): Promise<void> {
-  const token = await firstRow<{ id: string }>(
-    ctx.em,
-    sql`UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${tokenId} AND user_id = ${userId} RETURNING id`,
-  );
-  if (!token) throw new AppError('not_found', 'No such token.');
+  await ctx.em.transactional(async (tx) => {
+    const token = await firstRow<{ id: string }>(
+      tx,
+      sql`UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${tokenId} AND user_id = ${userId} RETURNING id`,
+    );
+    if (!token) throw new AppError('not_found', 'No such token.');
+    // Its live status streams end too, in every API process.
+    await announceRevocation(tx, { userId, tokenId });
+  });
 }
 
 export interface TokenPrincipal {

@@ -36,8 +36,26 @@ export function delimitedField(value: string, separator: string): string {
   return value.includes(separator) || /["\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-/** One record, CRLF-terminated as RFC 4180 says. */
-export const delimitedRow = (fields: readonly string[], separator: string) => `${fields.map((f) => delimitedField(f, separator)).join(separator)}\r\n`;
+/**
+ * A cell a spreadsheet would evaluate as a formula (OWASP, "CSV Injection"): one starting with
+ * `=`, `+`, `-`, `@`, a tab, CR or LF, or the full-width `＝ ＋ － ＠`, apostrophes in front of
+ * these included (so that the rule can be undone exactly).
+ */
+const FORMULA_START = /^'*[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * Such a cell gets one leading apostrophe, the spreadsheets' "this is text" mark, so that
+ * `=HYPERLINK(…)` from a hostile page, an import or model output is shown, never run. Every other
+ * cell is left as it is (`'til` stays `'til`).
+ */
+export const spreadsheetSafe = (value: string) => (FORMULA_START.test(value) ? `'${value}` : value);
+
+/** The exact inverse of spreadsheetSafe, for a reader of our files: one apostrophe dropped where it was added. */
+export const spreadsheetText = (cell: string) => (cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell);
+
+/** One record, CRLF-terminated as RFC 4180 says, every cell made safe for a spreadsheet first. */
+export const delimitedRow = (fields: readonly string[], separator: string) =>
+  `${fields.map((f) => delimitedField(spreadsheetSafe(f), separator)).join(separator)}\r\n`;
 
 export const CARD_COLUMNS = [
   'cardId',

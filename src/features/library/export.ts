@@ -1,7 +1,10 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { allRows, sql } from '../../db/sql.ts';
+import { allRows, firstRow, run, sql } from '../../db/sql.ts';
+import { AppError } from '../../domain/problems.ts';
 import type { StreamedAnswer, StreamedResponse } from '../../http/operation.ts';
+import { LEASE, leaseExpirySql, renewLease } from '../../services/leases.ts';
 import type { FeatureContext } from '../context.ts';
 import {
   ankiHeader,
@@ -21,7 +24,11 @@ import {
 const BATCH = 1000;
 
 const MEDIA: Record<ExportFormat, { type: string; file: string; description: string }> = {
-  csv: { type: 'text/csv', file: 'lcs-cards.csv', description: `One row per card: ${CARD_COLUMNS.join(', ')}` },
+  csv: {
+    type: 'text/csv',
+    file: 'lcs-cards.csv',
+    description: `One row per card: ${CARD_COLUMNS.join(', ')}. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back`,
+  },
   tsv: { type: 'text/tab-separated-values', file: 'lcs-cards.tsv', description: 'As csv, tab-separated' },
   anki: {
     type: 'text/plain',
@@ -32,7 +39,7 @@ const MEDIA: Record<ExportFormat, { type: string; file: string; description: str
   reviews: { type: 'text/csv', file: 'lcs-reviews.csv', description: `The review log for FSRS optimizers: ${REVIEW_COLUMNS.join(', ')}` },
 };
 
-export const exportQuerySchema = z.object({
+export const exportFormatSchema = z.object({
   format: z
     .enum(EXPORT_FORMATS)
     .default('csv')
@@ -44,29 +51,144 @@ export const exportQuerySchema = z.object({
 });
 const textBody = { schema: z.string().meta({ description: 'UTF-8 text, streamed' }) };
 
+/** The operation's input: the format, and the ETag of an export the client already holds. */
+export const exportInputSchema = exportFormatSchema.extend({ ifNoneMatch: z.string().optional() });
+export const exportHeadersSchema = z.object({
+  'if-none-match': z.string().optional().meta({ description: 'The ETag of an earlier export: while the library is unchanged the answer is 304, no body.' }),
+});
+
 /** The export's answer in the API reference: a file, in its format's media type. */
-export const exportResponses: Record<number, StreamedResponse> = {
+export const exportResponses: Record<number, StreamedResponse | z.ZodType> = {
   200: {
     description: 'The file (Content-Disposition: attachment)',
     content: { 'text/csv': textBody, 'text/tab-separated-values': textBody, 'text/plain': textBody },
   },
+  304: z.null().meta({ description: 'Not modified: the ETag sent in If-None-Match is current (no body).' }),
 };
+
+/**
+ * Exports streaming in this API process now. Each reads a whole library through the shared pool a
+ * batch at a time, so unbounded they starve every other request of connections (40 at once made
+ * `/readyz` miss its deadline); past EXPORT_MAX_CONCURRENT the next is refused at once, not queued.
+ */
+let streaming = 0;
+
+function takeProcessSlot(max: number): () => void {
+  if (streaming >= max) {
+    throw new AppError('service_unavailable', 'This server is busy with other library exports; try again in a few seconds.', {}, { retryAfterSeconds: 10 });
+  }
+  streaming++;
+  let released = false;
+  return () => {
+    if (!released) streaming--;
+    released = true;
+  };
+}
+
+/**
+ * The user's one export in flight, whichever API process serves it: a leased row (0019), renewed
+ * while the export streams, deleted when it ends; a dead process's lease lapses in seconds.
+ * Returns how to let it go, or null when another export of this user holds it.
+ */
+async function claimUserExport(ctx: FeatureContext, userId: string): Promise<(() => Promise<void>) | null> {
+  const holder = randomUUID();
+  const claimed = await firstRow<{ holder: string }>(
+    ctx.em,
+    sql`INSERT INTO export_leases (user_id, holder, lease_expires_at) VALUES (${userId}, ${holder}, ${leaseExpirySql(LEASE.durationMs)})
+     ON CONFLICT (user_id) DO UPDATE SET holder = excluded.holder, lease_expires_at = excluded.lease_expires_at
+     WHERE export_leases.lease_expires_at < clock_timestamp()
+     RETURNING holder`,
+  );
+  if (!claimed) return null;
+  const mine = sql`user_id = ${userId} AND holder = ${holder}`;
+  const stopRenewing = renewLease(ctx.em, { table: 'export_leases', where: mine }, ctx.log);
+  let released: Promise<void> | undefined;
+  return () =>
+    (released ??= (async () => {
+      stopRenewing();
+      await run(ctx.em.fork(), sql`DELETE FROM export_leases WHERE ${mine}`).catch((error: unknown) =>
+        ctx.log.warn({ err: (error as Error).name }, 'export lease release failed; it lapses by itself'),
+      );
+    })());
+}
+
+/** The file's text, then the bounds let go before its last byte is sent, so a client that has the whole file may start another at once. */
+async function* releasing(text: AsyncGenerator<string>, release: () => Promise<void>): AsyncGenerator<string> {
+  try {
+    yield* text;
+  } finally {
+    await release();
+  }
+}
+
+/** Bumped when the files' content changes for the same data (e.g. the spreadsheet rule), so older ETags stop matching. */
+const FILE_VERSION = 2;
+
+/**
+ * The export's ETag: every row it reads, by row version (xmin changes with each update of a
+ * card, its schedule or a review) and id, summed, with their count. One aggregate query.
+ */
+async function exportEtag(ctx: FeatureContext, userId: string, format: ExportFormat): Promise<string> {
+  const row = await firstRow<{ n: number; h: string }>(
+    ctx.em,
+    format === 'reviews'
+      ? sql`SELECT count(*)::int AS n, coalesce(sum(hashtextextended(xmin::text || ':' || id::text, 0)), 0)::text AS h FROM review_logs WHERE user_id = ${userId}`
+      : sql`SELECT count(*)::int AS n,
+              coalesce(sum(hashtextextended(c.xmin::text || ':' || c.id::text || ':' || coalesce(s.xmin::text, '-'), 0)), 0)::text AS h
+            FROM cards c LEFT JOIN card_schedules s ON s.card_id = c.id WHERE c.user_id = ${userId}`,
+  );
+  const digest = createHash('sha256').update(`${FILE_VERSION}:${format}:${row!.n}:${row!.h}`).digest('base64url').slice(0, 27);
+  return `"${format}-${digest}"`;
+}
+
+/** Whether an `If-None-Match` value names this ETag (a list, `*`, or a weak form of it). */
+export const etagMatches = (ifNoneMatch: string | undefined, etag: string) =>
+  ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()));
 
 /**
  * The caller's whole library (or review log) as a file, streamed: rows are read a batch at a time
  * through a keyset cursor, and the next batch only when the client has taken the last one, so
- * 100,000 cards never sit in memory. The web app links to it.
+ * 100,000 cards never sit in memory. The web app links to it. Bounded: the user's one export
+ * lease and a slot of this process are held until the stream closes (read to the end, dropped, or cut
+ * off after EXPORT_MAX_SECONDS, so a client reading a byte a second cannot keep them), and an
+ * unchanged library answers 304 from its ETag.
  */
-export function exportLibrary(ctx: FeatureContext, userId: string, format: ExportFormat): StreamedAnswer {
-  const media = MEDIA[format];
-  return {
-    headers: {
-      'content-type': `${media.type}; charset=utf-8`,
-      'content-disposition': `attachment; filename="${media.file}"`,
-      'cache-control': 'private, no-store',
-    },
-    body: Readable.from(exportText(ctx, userId, format)),
+export async function exportLibrary(ctx: FeatureContext, userId: string, format: ExportFormat, ifNoneMatch?: string): Promise<StreamedAnswer> {
+  // The user's lease first (one cheap statement), so that a user's own second export is told so (429) whatever the server's load.
+  const releaseLease = await claimUserExport(ctx, userId);
+  if (!releaseLease) {
+    throw new AppError('rate_limited', 'An export of your library is already running; wait for it to finish.', { limit: 'export' }, { retryAfterSeconds: 10 });
+  }
+  let releaseSlot = () => {};
+  const release = async () => {
+    releaseSlot();
+    await releaseLease();
   };
+  try {
+    releaseSlot = takeProcessSlot(ctx.config.exports.maxConcurrent);
+    const etag = await exportEtag(ctx, userId, format);
+    // private: one learner's data, never for a shared cache; no-cache: revalidate every time.
+    const cache = { etag, 'cache-control': 'private, no-cache' };
+    if (etagMatches(ifNoneMatch, etag)) {
+      await release();
+      return { status: 304, headers: cache, body: Buffer.alloc(0) };
+    }
+    const media = MEDIA[format];
+    // A dropped or cut-off download destroys the stream, which ends the generator, whose `finally` lets go.
+    const body = Readable.from(releasing(exportText(ctx, userId, format), release));
+    const cutOff = setTimeout(() => body.destroy(new Error('export exceeded EXPORT_MAX_SECONDS')), ctx.config.exports.maxSeconds * 1000).unref();
+    body.once('close', () => {
+      clearTimeout(cutOff);
+      void release(); // also when the generator never started
+    });
+    return {
+      headers: { 'content-type': `${media.type}; charset=utf-8`, 'content-disposition': `attachment; filename="${media.file}"`, ...cache },
+      body,
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
 }
 
 async function* exportText(ctx: FeatureContext, userId: string, format: ExportFormat): AsyncGenerator<string> {

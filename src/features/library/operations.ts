@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../domain/problems.ts';
 import { defineOperation, defineStreamOperation, restParts } from '../../http/operation.ts';
 import { rejectCorrection } from './correction.ts';
-import { exportLibrary, exportQuerySchema, exportResponses } from './export.ts';
+import { etagMatches, exportFormatSchema, exportHeadersSchema, exportInputSchema, exportLibrary, exportResponses } from './export.ts';
 import { knownExpressions, libraryVersion } from './known-expressions.ts';
 import { decodeCursor } from './listing.ts';
 import {
@@ -36,10 +36,6 @@ const cardLinks = {
   rejectCorrection: { operationId: 'library.rejectCorrection', parameters: { 'path.cardId': cardId } },
   reviews: { operationId: 'replay.reviews', parameters: { 'query.cardId': cardId } },
 };
-
-/** Whether an `If-None-Match` value names this ETag (a list, `*`, or a weak form of it). */
-const matches = (ifNoneMatch: string | undefined, etag: string) =>
-  ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()));
 
 /** The library (cards) at /api/library and tRPC `library.*`. */
 export const libraryOperations = {
@@ -119,13 +115,13 @@ export const libraryOperations = {
         toInput: ({ headers }) => ({ ifNoneMatch: headers['if-none-match'] }),
       }),
       responses: { 200: knownExpressionsSchema, 304: z.null().meta({ description: 'Not modified: the ETag sent is current.' }) },
-      status: ({ etag }, { ifNoneMatch }) => (matches(ifNoneMatch, etag) ? 304 : 200),
+      status: ({ etag }, { ifNoneMatch }) => (etagMatches(ifNoneMatch, etag) ? 304 : 200),
       // private: one learner's list, never for a shared cache; no-cache: revalidate every time.
       headers: ({ etag }): Record<string, string> => ({ etag, 'cache-control': 'private, no-cache' }),
     },
     handler: async (ctx, { ifNoneMatch }) => {
       const etag = await libraryVersion(ctx, ctx.principal.userId);
-      if (matches(ifNoneMatch, etag)) return { etag, expressions: [] };
+      if (etagMatches(ifNoneMatch, etag)) return { etag, expressions: [] };
       return { etag, expressions: await knownExpressions(ctx, ctx.principal.userId) };
     },
   }),
@@ -134,9 +130,21 @@ export const libraryOperations = {
     tag,
     summary: 'Export the library (csv, tsv, Anki) or the review log',
     auth: 'read',
-    input: exportQuerySchema,
-    rest: { method: 'GET', path: '/api/library/export', responses: exportResponses },
-    stream: async (ctx, { format }) => exportLibrary(ctx, ctx.principal.userId, format),
+    bucket: 'export',
+    input: exportInputSchema,
+    rest: {
+      method: 'GET',
+      path: '/api/library/export',
+      description:
+        'One export per user at a time (another meanwhile → 429 `rate_limited`, `limit: "export"`), in a rate-limit bucket of its own (RATE_LIMIT_EXPORT_MAX per window); a server busy with other exports answers 503 with Retry-After. Send the ETag back in `If-None-Match`: while the library is unchanged the answer is 304 with no body.',
+      input: restParts({
+        querystring: exportFormatSchema,
+        headers: exportHeadersSchema,
+        toInput: ({ query, headers }) => ({ ...query, ifNoneMatch: headers['if-none-match'] }),
+      }),
+      responses: exportResponses,
+    },
+    stream: async (ctx, { format, ifNoneMatch }) => exportLibrary(ctx, ctx.principal.userId, format, ifNoneMatch),
   }),
   delete: defineOperation({
     tag,

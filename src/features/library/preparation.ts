@@ -89,7 +89,11 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
   const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
   let waitedSeconds = 0;
   return withCreditHold(em, model, hold, background, async () => {
-    const answer = await completeWithinBudget(ctx, ref, request);
+    const answer = await completeWithinBudget(ctx, ref, request).catch(async (error: unknown) => {
+      // The provider is down: the card stays pending and says so while its workflow waits (src/domain/retry-policy.ts).
+      if (isAppError(error) && error.code === 'service_unavailable') await markCardWaiting(ctx, ref);
+      throw error;
+    });
     const enrichment = finalisePreparation(card.text, answer.data);
     const stored = await em.transactional(async (tx): Promise<PreparationOutcome | { discarded: PreparationOutcome }> => {
       const locked = await firstRow<Omit<PreparationCardRow, 'text' | 'native_language'>>(
@@ -112,7 +116,7 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
       const ready = await firstRow<{ waited_s: number }>(
         tx,
         sql`UPDATE cards SET enrichment = ${JSON.stringify(enrichment)}::jsonb, enrichment_status = 'ready', enrichment_error = NULL,
-             enriched_at = now(), updated_at = now() WHERE id = ${ref.cardId}
+             waiting_since = NULL, enriched_at = now(), updated_at = now() WHERE id = ${ref.cardId}
          RETURNING extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s`,
       );
       waitedSeconds = ready!.waited_s;
@@ -184,12 +188,30 @@ async function completeWithinBudget<T>(ctx: FeatureContext, ref: PreparationRef,
   }
 }
 
+/**
+ * Marks the card's pending attempt as waiting for the provider (`enrichmentWaiting` on the card),
+ * from its first provider failure until it settles; announced once, so an open page shows it. Best
+ * effort: the failure that led here is what the activity reports, whatever happens to this write.
+ */
+async function markCardWaiting(ctx: FeatureContext, ref: PreparationRef): Promise<void> {
+  try {
+    const marked = await firstRow<{ user_id: string }>(
+      ctx.em,
+      sql`UPDATE cards SET waiting_since = now() WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending'
+           AND waiting_since IS NULL RETURNING user_id`,
+    );
+    if (marked) announceStatusChange(ctx.em, { userId: marked.user_id, kind: 'card', id: ref.cardId, status: 'waiting' });
+  } catch (error) {
+    ctx.log.warn({ cardId: ref.cardId, err: (error as Error)?.name }, 'could not mark the card waiting');
+  }
+}
+
 /** Marks the attempt failed (only if it is still the card's pending attempt). */
 export async function recordPreparationFailure(ctx: FeatureContext, ref: PreparationRef, error: PreparationError): Promise<void> {
   const { em } = ctx;
   const marked = await firstRow<{ user_id: string }>(
     em,
-    sql`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ${JSON.stringify(error)}::jsonb, updated_at = now()
+    sql`UPDATE cards SET enrichment_status = 'failed', enrichment_error = ${JSON.stringify(error)}::jsonb, waiting_since = NULL, updated_at = now()
      WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending' RETURNING user_id`,
   );
   // Counted and announced once per attempt: a retried recording finds the attempt settled already.

@@ -2,7 +2,7 @@ import { CARD_PREPARATION_BUDGET } from './preparation-rules.ts';
 import { CAPTURE_TEXT_MAX, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../domain/limits.ts';
 
 export const libraryReference = `## Library (cards)
-A card is one captured English expression: \`{ cardId, text, enrichmentStatus, createdAt, enrichment, enrichmentError? }\`.
+A card is one captured English expression: \`{ cardId, text, enrichmentStatus, createdAt, enrichment, enrichmentError?, enrichmentWaiting? }\`.
 
 **Capture** — \`POST /api/library {text}\`. \`text\` is trimmed, whitespace runs collapse to one space (NFC); it must
 then be 1..${CAPTURE_TEXT_MAX} characters (Unicode code points) and contain a letter, else 400. Needs both languages set (else 428).
@@ -25,8 +25,10 @@ in the account's native language: \`translation\`; \`correctedText\` only for a 
 \`internal_error\`.
 
 **Retries and the retry budget** — a verdict fails the card at once: no credits, privacy routing refused, output that
-failed validation. A model provider that cannot serve the call (unreachable, 5xx, 429) is retried for about 15 s
-(five attempts) before the card fails \`service_unavailable\`; an outage of the service's own database or Temporal is
+failed validation. A model provider that cannot serve the call (unreachable, 5xx, 429) is waited out for at least
+30 minutes (backoff up to 2 minutes, with jitter) before the card fails \`service_unavailable\`; meanwhile the card
+stays \`pending\` with \`enrichmentWaiting: { code: "service_unavailable", message: "Waiting for the language model",
+since }\`, and is prepared by itself once the provider is back. An outage of the service's own database or Temporal is
 waited out for about 9.5 minutes, and the card then ends \`ready\` as if nothing happened. The provider spend per card is
 bounded: a card makes at most ${CARD_PREPARATION_BUDGET.modelCalls} answered model calls over its whole life, every
 retry and refresh together (calls the provider could not serve do not count). Within one preparation an invalid

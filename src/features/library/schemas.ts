@@ -44,6 +44,13 @@ export const cardSchema = z
     createdAt: isoDate,
     enrichment: preparationSchema.nullable().meta({ description: 'Null until enrichmentStatus is ready.' }),
     enrichmentError: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'Only when enrichmentStatus is failed.' }),
+    enrichmentWaiting: z
+      .object({ code: z.literal('service_unavailable'), message: z.string(), since: isoDate })
+      .optional()
+      .meta({
+        description:
+          'Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile.',
+      }),
   })
   .meta({ id: 'Card' });
 

@@ -12,9 +12,10 @@ import { type ListCursor, encodeCursor } from './listing.ts';
 import { preparationWorkflowId } from './preparation.ts';
 import type { CardPreparation, PreparationError } from './preparation-rules.ts';
 import type { Card, CardDetail, PreparationStatus } from './schemas.ts';
+import { WAITING_MESSAGE } from '../../domain/retry-policy.ts';
 
 /** The `cards` columns every view is built from. */
-const CARD_COLUMN_LIST = `c.id, c.text, c.enrichment_status, c.enrichment, c.enrichment_error, c.created_at`;
+const CARD_COLUMN_LIST = `c.id, c.text, c.enrichment_status, c.enrichment, c.enrichment_error, c.waiting_since, c.created_at`;
 const CARD_COLUMNS = sql.raw(CARD_COLUMN_LIST);
 
 interface CardRow {
@@ -23,6 +24,7 @@ interface CardRow {
   enrichment_status: PreparationStatus;
   enrichment: CardPreparation | null;
   enrichment_error: PreparationError | null;
+  waiting_since: Date | null;
   created_at: Date;
 }
 
@@ -43,6 +45,9 @@ export function toCard(row: CardRow): Card {
     createdAt: new Date(row.created_at).toISOString(),
     enrichment: row.enrichment_status === 'ready' ? row.enrichment : null,
     ...(row.enrichment_status === 'failed' && row.enrichment_error ? { enrichmentError: row.enrichment_error } : {}),
+    ...(row.enrichment_status === 'pending' && row.waiting_since
+      ? { enrichmentWaiting: { code: 'service_unavailable', message: WAITING_MESSAGE, since: new Date(row.waiting_since).toISOString() } }
+      : {}),
   };
 }
 
@@ -210,7 +215,7 @@ export async function retryPreparation(ctx: FeatureContext, userId: string, card
     assertRetriable(toCard(locked));
     const updated = await firstRow<CardRow & { enrichment_attempt: number }>(
       tx,
-      sql`UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL,
+      sql`UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL, waiting_since = NULL,
          enrichment_attempt = enrichment_attempt + 1, updated_at = now()
        WHERE c.id = ${cardId} RETURNING ${CARD_COLUMNS}, c.enrichment_attempt`,
     );

@@ -40,14 +40,15 @@ export async function fitLearnerParameters(ctx: FeatureContext, userId: string, 
 
   const judgement = await fitAndJudge(trainingItems(await reviewLog(em, userId)), await appliedWeights(em, userId));
   if (judgement.outcome === 'too_few_reviews') return judgement;
-  const { weights, fitted, baseline, applied, logSize } = judgement;
+  const { weights, fitted, baseline, defaults, applied, logSize, trainSize, heldOutSize } = judgement;
 
   // The version is the next of this learner's; a concurrent fit of another run takes the one after.
   const row = await firstRow<FittedRow>(
     em,
-    sql`INSERT INTO fsrs_parameters (user_id, version, weights, log_size, log_loss, rmse, baseline_log_loss, baseline_rmse, applied, run_key)
+    sql`INSERT INTO fsrs_parameters (user_id, version, weights, log_size, log_loss, rmse, baseline_log_loss, baseline_rmse, applied, run_key,
+       train_size, held_out_size, default_log_loss, default_rmse)
      SELECT ${userId}, coalesce(max(version), 0) + 1, ${weights}::double precision[], ${logSize}, ${fitted.logLoss}, ${fitted.rmse},
-       ${baseline.logLoss}, ${baseline.rmse}, ${applied}, ${runKey} FROM fsrs_parameters WHERE user_id = ${userId}
+       ${baseline.logLoss}, ${baseline.rmse}, ${applied}, ${runKey}, ${trainSize}, ${heldOutSize}, ${defaults.logLoss}, ${defaults.rmse} FROM fsrs_parameters WHERE user_id = ${userId}
      ON CONFLICT (run_key) DO NOTHING
      RETURNING ${FITTED_COLUMNS}`,
   );

@@ -13,7 +13,18 @@ import {
 
 export type FitJudgement =
   | { outcome: 'too_few_reviews'; longTermReviews: number }
-  | { outcome: 'fitted'; weights: number[]; fitted: Evaluation; baseline: Evaluation; applied: boolean; logSize: number };
+  | {
+      outcome: 'fitted';
+      weights: number[];
+      fitted: Evaluation;
+      baseline: Evaluation;
+      /** ts-fsrs' default weights on the same held-out reviews: what the learner gained by fitting at all. */
+      defaults: Evaluation;
+      applied: boolean;
+      logSize: number;
+      trainSize: number;
+      heldOutSize: number;
+    };
 
 const toBinding = (items: readonly TrainingItem[]) =>
   items.map((item) => new FSRSBindingItem(item.reviews.map((r) => new FSRSBindingReview(r.rating, r.deltaT))));
@@ -37,6 +48,17 @@ export async function fitAndJudge(items: readonly TrainingItem[], current: reado
   const weights = await computeParameters(toBinding(train), { enableShortTerm: true });
   const testSet = toBinding(judged);
   const fitted = evaluate(weights, testSet);
-  const baseline = evaluate(current ?? default_w, testSet);
-  return { outcome: 'fitted', weights, fitted, baseline, applied: beats(fitted, baseline), logSize: train.length + heldOut.length };
+  const defaults = evaluate(default_w, testSet);
+  const baseline = current ? evaluate(current, testSet) : defaults;
+  return {
+    outcome: 'fitted',
+    weights,
+    fitted,
+    baseline,
+    defaults,
+    applied: beats(fitted, baseline),
+    logSize: train.length + heldOut.length,
+    trainSize: train.length,
+    heldOutSize: heldOut.length,
+  };
 }

@@ -2,6 +2,7 @@
  * Replay character masks: which characters of a card's English answer the learner must
  * reconstruct. Pure functions, no I/O, no clock, no Math.random.
  */
+import { mulberry32 } from '../../domain/seeded-random.ts';
 
 export const MASK_HIDDEN = '_';
 export const MASK_SHOWN = '.';
@@ -181,14 +182,5 @@ function fnv1a(text: string): number {
   return h >>> 0;
 }
 
-/** mulberry32: a tiny seeded PRNG returning floats in [0, 1). Exported for the bench's simulator. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Exported for the bench's simulator. */
+export { mulberry32 };

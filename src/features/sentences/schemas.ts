@@ -31,6 +31,13 @@ export const sentenceSchema = z
     status: z.enum(['pending', 'translated', 'failed']),
     native_language: languageTagOutput,
     created_at: isoDate,
+    waiting: z
+      .object({ code: z.literal('service_unavailable'), message: z.string(), since: isoDate })
+      .optional()
+      .meta({
+        description:
+          'Only when an async sentence is pending and its translation waits out an outage of the language model: it is retried by itself, for up to 30 minutes.',
+      }),
   })
   .meta({ id: 'Sentence' });
 

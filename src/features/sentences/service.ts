@@ -11,6 +11,7 @@ import type { FeatureContext } from '../context.ts';
 import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
 import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
 import { announceStatusChange } from '../status/changes.ts';
+import { WAITING_MESSAGE } from '../../domain/retry-policy.ts';
 import { sentenceRequest } from './prompts.ts';
 import type { SentencePage, SentenceView } from './schemas.ts';
 
@@ -24,18 +25,22 @@ interface SentenceRow {
   status: SentenceStatus;
   native_language: string;
   attempt: number;
+  waiting_since: Date | null;
   created_at: Date;
 }
 
-const COLUMNS = sql`id, user_id, original_text, translation, status, native_language, attempt, created_at`;
+const COLUMNS = sql`id, user_id, original_text, translation, status, native_language, attempt, waiting_since, created_at`;
 
-const view = (r: Pick<SentenceRow, 'id' | 'original_text' | 'translation' | 'status' | 'native_language' | 'created_at'>): SentenceView => ({
+const view = (r: Pick<SentenceRow, 'id' | 'original_text' | 'translation' | 'status' | 'native_language' | 'waiting_since' | 'created_at'>): SentenceView => ({
   id: r.id,
   original_text: r.original_text,
   translation: r.translation,
   status: r.status,
   native_language: r.native_language,
   created_at: new Date(r.created_at).toISOString(),
+  ...(r.status === 'pending' && r.waiting_since
+    ? { waiting: { code: 'service_unavailable', message: WAITING_MESSAGE, since: new Date(r.waiting_since).toISOString() } }
+    : {}),
 });
 
 /**
@@ -108,7 +113,7 @@ async function insertOrRetry(tx: Em, input: { userId: string; nativeLanguage: st
   const retried = await firstRow<SentenceRow>(
     tx,
     sql`UPDATE sentences SET status = 'pending', attempt = attempt + 1, mode = ${input.mode}, native_language = ${input.nativeLanguage}, error_code = NULL,
-       lease_expires_at = ${leaseExpirySql(lease)}, updated_at = clock_timestamp()
+       waiting_since = NULL, lease_expires_at = ${leaseExpirySql(lease)}, updated_at = clock_timestamp()
      WHERE user_id = ${input.userId} AND dedup_key = ${dedupKey}
        AND (status = 'failed' OR (status = 'pending' AND mode = 'sync' AND lease_expires_at < clock_timestamp()))
      RETURNING ${COLUMNS}`,
@@ -138,7 +143,11 @@ export async function translateSentence(ctx: FeatureContext, sentenceId: string,
   if (!row || row.status !== 'pending' || row.attempt !== attempt) return null;
   const hold = sentenceHold(model, row);
   return withCreditHold(em, model, hold, background, async () => {
-    const result = await model.complete(sentenceRequest(row.original_text, row.native_language));
+    const result = await model.complete(sentenceRequest(row.original_text, row.native_language)).catch(async (error: unknown) => {
+      // Background work waits the provider's outage out (src/domain/retry-policy.ts); the sentence says so meanwhile.
+      if (background && isAppError(error) && error.code === 'service_unavailable') await markSentenceWaiting(ctx, sentenceId, attempt);
+      throw error;
+    });
     // Charge and result commit together; the charge is keyed by attempt, so a retried activity
     // cannot bill twice. A sentence that changed meanwhile (retried, deleted) rolls the charge back.
     try {
@@ -157,7 +166,7 @@ export async function translateSentence(ctx: FeatureContext, sentenceId: string,
         const done = await firstRow<SentenceRow>(
           tx,
           sql`UPDATE sentences SET status = 'translated', translation = ${result.data.translation}, credits_charged = ${charged?.debited ?? 0},
-               error_code = NULL, updated_at = clock_timestamp()
+               error_code = NULL, waiting_since = NULL, updated_at = clock_timestamp()
            WHERE id = ${sentenceId} AND attempt = ${attempt} AND status = 'pending' RETURNING ${COLUMNS}`,
         );
         if (!done) throw new SentenceSuperseded();
@@ -175,12 +184,26 @@ export async function translateSentence(ctx: FeatureContext, sentenceId: string,
 
 class SentenceSuperseded extends Error {}
 
+/** Marks an async sentence's attempt as waiting for the provider (its `waiting`), announced once; best effort. */
+async function markSentenceWaiting(ctx: FeatureContext, sentenceId: string, attempt: number): Promise<void> {
+  try {
+    const marked = await firstRow<{ user_id: string }>(
+      ctx.em,
+      sql`UPDATE sentences SET waiting_since = clock_timestamp() WHERE id = ${sentenceId} AND attempt = ${attempt} AND status = 'pending'
+           AND waiting_since IS NULL RETURNING user_id`,
+    );
+    if (marked) announceStatusChange(ctx.em, { userId: marked.user_id, kind: 'sentence', id: sentenceId, status: 'waiting' });
+  } catch (error) {
+    ctx.log.warn({ sentenceId, err: (error as Error)?.name }, 'could not mark the sentence waiting');
+  }
+}
+
 /** Records a failed attempt; nothing was charged for it. */
 export async function markSentenceFailed(ctx: FeatureContext, sentenceId: string, attempt: number, code: string): Promise<void> {
   const { em } = ctx;
   const marked = await firstRow<{ user_id: string }>(
     em,
-    sql`UPDATE sentences SET status = 'failed', error_code = ${code.slice(0, 64)}, updated_at = clock_timestamp() WHERE id = ${sentenceId}
+    sql`UPDATE sentences SET status = 'failed', error_code = ${code.slice(0, 64)}, waiting_since = NULL, updated_at = clock_timestamp() WHERE id = ${sentenceId}
          AND attempt = ${attempt} AND status = 'pending' RETURNING user_id`,
   );
   if (marked) announceStatusChange(em, { userId: marked.user_id, kind: 'sentence', id: sentenceId, status: 'failed' });

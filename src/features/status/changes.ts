@@ -14,8 +14,8 @@ export const statusChangeSchema = z.object({
   userId: z.string(),
   kind: z.enum(['card', 'sentence', 'import']),
   id: z.string(),
-  /** A card's or a sentence's settled status; an import's state, or `progress` while it runs (issue 26). */
-  status: z.enum(['ready', 'failed', 'translated', 'saving', 'preparing', 'waiting_for_credits', 'completed', 'cancelled', 'progress']),
+  /** `waiting`: still pending, waiting out an outage of the model provider (the card's `enrichmentWaiting`, the sentence's `waiting`); an import's state, or `progress` while it runs (issue 26). */
+  status: z.enum(['ready', 'failed', 'translated', 'waiting', 'saving', 'preparing', 'waiting_for_credits', 'completed', 'cancelled', 'progress']),
 });
 export type StatusChange = z.infer<typeof statusChangeSchema>;
 
@@ -28,3 +28,27 @@ export type StatusChange = z.infer<typeof statusChangeSchema>;
 export function announceStatusChange(em: Em, change: StatusChange): void {
   run(em.fork(), sql`SELECT pg_notify(${STATUS_CHANNEL}, ${JSON.stringify(change)})`).catch(() => {});
 }
+
+/**
+ * Credentials that stopped working: one session (by its id's hash: the id is a secret, and a
+ * NOTIFY payload is visible to every listener), one token, or all of either for the user. Every
+ * API process ends the matching open streams at once (src/features/status/hub.ts); without this a
+ * stream would keep hearing the learner's events for the rest of its life (minutes).
+ */
+export const revocationSchema = z.object({
+  revoked: z.object({
+    userId: z.string(),
+    sessionHash: z.string().optional(),
+    tokenId: z.string().optional(),
+    allSessions: z.boolean().optional(),
+    allTokens: z.boolean().optional(),
+  }),
+});
+export type Revocation = z.infer<typeof revocationSchema>['revoked'];
+
+/**
+ * Announces a revocation from inside the revoking transaction: NOTIFY is delivered at its commit,
+ * so a revocation that rolls back announces nothing, and one that commits is announced
+ * (revocations are rare: the notify lock they take at commit costs nothing).
+ */
+export const announceRevocation = (tx: Em, revoked: Revocation) => run(tx, sql`SELECT pg_notify(${STATUS_CHANNEL}, ${JSON.stringify({ revoked })})`);

@@ -33,6 +33,8 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** Model-backed: counted in the tighter rate-limit bucket (tRPC: per procedure). */
     modelBacked?: boolean | ((request: FastifyRequest) => boolean);
+    /** Counted in a bucket of its own instead of the general one (the library export). */
+    bucket?: 'export';
     /** Answers 428 until both languages are set. */
     requiresLanguages?: boolean;
   }

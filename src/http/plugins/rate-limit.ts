@@ -49,29 +49,38 @@ export const addressLimitPlugin = fp(
   { name: 'address-limit' },
 );
 
-/** A route's bucket: model-backed routes (or tRPC procedures) have the tighter one. */
-function bucketOf(request: FastifyRequest): 'model' | 'api' {
-  const { modelBacked } = request.routeOptions.config;
+type Bucket = 'model' | 'export' | 'api';
+/** The limit a refusal names, by bucket. */
+const LIMIT_OF = { model: 'model', export: 'export', api: 'user' } as const;
+
+/** A route's bucket: model-backed routes (or tRPC procedures) and exports have tighter ones. */
+function bucketOf(request: FastifyRequest): Bucket {
+  const { modelBacked, bucket } = request.routeOptions.config;
+  if (bucket) return bucket;
   return (typeof modelBacked === 'function' ? modelBacked(request) : modelBacked) ? 'model' : 'api';
 }
 
 /**
- * Per user, in PostgreSQL so that every API process shares one count, with a separate, tighter
- * bucket for model-backed routes. Runs as soon as the principal is known, before the body is read.
+ * Per user, in PostgreSQL so that every API process shares one count, with separate, tighter
+ * buckets for model-backed routes and for exports. Runs as soon as the principal is known, before the body is read.
  * Requests without a principal (public routes) meet the per-address limit and their own buckets
  * (sign-up, login) only: they add no database write.
  */
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance, { orm, config }: { orm: Orm; config: Config }) => {
     const periodMs = config.rateLimit.windowSeconds * 1000;
-    const quotas: Record<'model' | 'api', Quota> = { api: { limit: config.rateLimit.max, periodMs }, model: { limit: config.rateLimit.modelMax, periodMs } };
+    const quotas: Record<Bucket, Quota> = {
+      api: { limit: config.rateLimit.max, periodMs },
+      model: { limit: config.rateLimit.modelMax, periodMs },
+      export: { limit: config.rateLimit.exportMax, periodMs },
+    };
     app.addHook('onRequest', async (request, reply) => {
       const principal = request.principal;
       if (!principal || isHealthCheck(request)) return;
       const bucket = bucketOf(request);
       const decision = await hitBucket(orm.em.fork(), `${bucket}:${principal.userId}`, quotas[bucket]);
       setRateLimitHeaders(reply, decision);
-      if (!decision.allowed) throw rateLimited(bucket === 'model' ? 'model' : 'user', decision.retryAfterMs);
+      if (!decision.allowed) throw rateLimited(LIMIT_OF[bucket], decision.retryAfterMs);
     });
   },
   { name: 'rate-limit', dependencies: ['auth'] },

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -151,6 +151,19 @@ describe('exit codes', () => {
     const unreachable = await runLcs(['list'], { home: tempHome(), env: { LCS_URL: 'http://127.0.0.1:9', LCS_TOKEN: user.token } });
     expect(unreachable.code).toBe(5);
     expect(unreachable.stderr).toContain('Cannot reach the service');
+  });
+
+  it('2 for a non-loopback http:// address, saying why, before the token is sent; --insecure or LCS_INSECURE=1 lets it through', async () => {
+    const cleartext = { home: tempHome(), env: { LCS_URL: 'http://lcs.invalid:3000', LCS_TOKEN: user.token } };
+    const refused = await runLcs(['list'], cleartext);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^lcs: Refusing to send your token to http:\/\/lcs\.invalid:3000 in cleartext.*--insecure/);
+    const login = await runLcs(['login'], { home: cleartext.home, stdin: `http://lcs.invalid:3000\n${user.token}\n` });
+    expect(login.code).toBe(2);
+    expect(existsSync(join(cleartext.home, '.config/lcs/config.json'))).toBe(false);
+    // Let through, it then fails only because nothing answers there.
+    expect((await runLcs(['--insecure', 'list'], cleartext)).stderr).toContain('Cannot reach the service');
+    expect((await runLcs(['list'], { home: cleartext.home, env: { ...cleartext.env, LCS_INSECURE: '1' } })).code).toBe(5);
   });
 
   it('3 for a write with a read-only token, with the problem detail', async () => {

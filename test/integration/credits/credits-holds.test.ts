@@ -7,7 +7,7 @@ import { startFakeSpeech, insertSentence, uniqueText, type FakeSpeech } from '..
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { expectLedgerMatchesBalance } from '../../support/helpers.ts';
-import { api, bodyOf, expectProblem, expectStatus, rawHttp, type AnyReply, type RawOptions } from '../../support/api.ts';
+import { api, bodyOf, expectProblem, expectStatus, type AnyReply } from '../../support/api.ts';
 
 // Issue 8 §2: a balance check reserved nothing, so with 1 credit left every concurrent unit of
 // model work ran and the shortfall was written off. Every paid unit now holds credits before
@@ -45,9 +45,8 @@ function expectOneServed(answers: AnyReply[], success: number) {
 }
 
 const heldOf = async (user: TestUser) => bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).held;
-// Raw: the document marks a draft's tone and useLibrary required, though the service defaults them.
-const requestDraft = (user: TestUser, prompt: string, options: Omit<RawOptions, 'token' | 'body'> = {}) =>
-  rawHttp(stack, 'POST', '/api/work', { token: user.token, body: { prompt }, ...options });
+const requestDraft = (user: TestUser, prompt: string, { headers, expected5xx }: { headers?: { 'idempotency-key': string }; expected5xx?: number[] } = {}) =>
+  api(stack, { token: user.token, expected5xx }).POST('/api/work', { body: { prompt }, params: { header: headers } });
 
 const concurrently = <T>(make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: CONCURRENT }, (_, i) => make(i)));
 

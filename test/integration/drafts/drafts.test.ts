@@ -3,6 +3,7 @@ import { DRAFT_PROMPT_MAX } from '../../../src/domain/limits.ts';
 import { insertCard, hoursAgo } from '../replay/cards.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
+import type { operations } from '../../../clients/rest/schema.d.ts';
 import { api, bodyOf, expectProblem, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
@@ -14,10 +15,10 @@ afterAll(async () => {
   await stack?.close();
 });
 
-// Raw: the document marks tone and useLibrary required (they have defaults, and the service takes
-// a prompt alone), so the typed client cannot send the bodies these tests need.
-const work = (user: TestUser, body: unknown, headers?: Record<string, string>, expected5xx?: number[]) =>
-  rawHttp(stack, 'POST', '/api/work', { token: user.token, body, expected5xx, ...(headers ? { headers } : {}) });
+type WorkBody = operations['drafts.create']['requestBody']['content']['application/json'];
+/** Through the typed client, as a REST client sends it: a prompt alone is a whole request. */
+const work = (user: TestUser, body: WorkBody, headers?: { 'idempotency-key': string }, expected5xx?: number[]) =>
+  api(stack, { token: user.token, expected5xx }).POST('/api/work', { body, params: { header: headers } });
 const balance = async (user: TestUser) => bodyOf(await api(stack, { token: user.token }).GET('/api/credits'), 200).balance;
 const workRequests = () => stack.fake.requests.filter((r) => r.body?.response_format?.json_schema?.name === 'work_draft');
 const sentInput = (i = -1) =>
@@ -112,7 +113,8 @@ describe('POST /api/work', () => {
       { prompt: 'ok', useLibrary: 'yes' },
       { prompt: 42 },
     ];
-    for (const body of bad) expectProblem(await work(user, body), 400, 'invalid_request');
+    // Raw: the typed client cannot send what the document forbids.
+    for (const body of bad) expectProblem(await rawHttp(stack, 'POST', '/api/work', { token: user.token, body }), 400, 'invalid_request');
     expect(workRequests()).toHaveLength(0);
     // The limit counts code points, however many UTF-16 units they take.
     expect((await work(user, { prompt: '😀'.repeat(DRAFT_PROMPT_MAX) })).status).toBe(200);

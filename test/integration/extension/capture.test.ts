@@ -5,8 +5,9 @@ import { CAPTURE_TEXT_MAX } from '../../../src/domain/limits.ts';
 import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
-import { launchExtension, serveFixtures, type Extension } from './harness.ts';
+import { dragSelect, extensionUi, launchExtension, serveFixtures, type Extension } from './harness.ts';
 import { api, bodyOf } from '../../support/api.ts';
+import { setBalance } from '../library/helpers.ts';
 
 // The extension's options page and capture, in Chromium, against the real service and the fake
 // provider: the learner pastes a token, checks the connection, selects text and captures it.
@@ -45,10 +46,15 @@ async function checkConnection(serviceUrl: string, token: string): Promise<{ pag
   return { page, outcome: (await status.textContent())! };
 }
 
-/** Selects the text of `selector`'s element on the page, as a learner's drag would. */
-const select = (page: Page, selector: string) => page.locator(selector).selectText();
+/** Selects the text of `selector`'s element with a real drag, and presses the Capture button that appears beside it. */
+async function captureByButton(page: Page, selector: string): Promise<void> {
+  await dragSelect(page, selector);
+  const ui = extensionUi(page);
+  await expect.poll(() => ui.shown('.capture'), { timeout: 10_000 }).toBe(true);
+  await ui.click('.capture');
+}
 
-const toast = (page: Page) => ({ textContent: () => page.getByRole('status').innerText() });
+const toast = (page: Page) => ({ textContent: () => extensionUi(page).toast() });
 
 async function openArticle(): Promise<Page> {
   const page = await extension.context.newPage();
@@ -86,27 +92,60 @@ describe('options page', () => {
   });
 });
 
+describe('options page: address and shortcuts', () => {
+  it('refuses a plain http:// service beyond this machine, saying https is required, and stores nothing', async () => {
+    await extension.configure({ serviceUrl: stack.baseUrl, token: user.token });
+    const page = await openOptions();
+    await page.getByLabel('Service URL').fill('http://lcs.example.org');
+    await page.getByLabel('Token').fill('lcp_would-travel-in-clear');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/must start with https:\/\/.*Try https:\/\/lcs\.example\.org/);
+    expect(await page.getByLabel('Service URL').getAttribute('aria-invalid')).toBe('true');
+    await page.screenshot({ path: `${SCREENS}/extension-options-https.png`, fullPage: true });
+    const stored = await page.evaluate(() => (globalThis as any).chrome.storage.local.get(null));
+    expect(stored).toMatchObject({ serviceUrl: stack.baseUrl, token: user.token });
+    await page.close();
+  });
+
+  it('suggests shortcuts Chromium actually assigns, lists them, and opens the browser’s shortcuts page', async () => {
+    const page = await openOptions();
+    const commands = await page.evaluate(() => (globalThis as any).chrome.commands.getAll());
+    expect(Object.fromEntries(commands.map((c: { name: string; shortcut: string }) => [c.name, c.shortcut]))).toMatchObject({
+      'capture-selection': 'Alt+Shift+S',
+      'translate-page': 'Alt+Shift+L',
+    });
+    await expect
+      .poll(() => page.locator('#shortcuts li').allInnerTexts())
+      .toEqual(['Alt+Shift+S Capture the selected text to your library', 'Alt+Shift+L Translate this page, or switch between bilingual and original']);
+    const opened = extension.context.waitForEvent('page');
+    await page.getByRole('button', { name: 'Change shortcuts' }).click();
+    expect((await opened).url()).toBe('chrome://extensions/shortcuts');
+    await (await opened).close();
+    await page.close();
+  });
+});
+
 describe('capture', () => {
   it('turns a selection into a card with the floating Capture button, and the toast follows it until its translation is ready', async () => {
     await extension.configure({ serviceUrl: stack.baseUrl, token: user.token });
     const page = await openArticle();
-    await select(page, '#second strong');
-    await page.getByRole('button', { name: 'Capture' }).click();
+    await captureByButton(page, '#second strong');
+    // The button leaves once pressed, and does not come back for the same selection.
+    await expect.poll(() => extensionUi(page).shown('.capture')).toBe(false);
     await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toBe('Saved: [fr] a drop in the ocean');
     await page.screenshot({ path: `${SCREENS}/extension-toast.png` });
     const library = bodyOf(await api(stack, { token: user.token }).GET('/api/library'), 200);
     expect(library.items.map((card) => card.text)).toContain('a drop in the ocean');
 
-    await select(page, '#second strong');
-    await page.getByRole('button', { name: 'Capture' }).click();
+    await page.mouse.click(5, 5); // elsewhere: the selection goes
+    await captureByButton(page, '#second strong');
     await expect.poll(() => toast(page).textContent()).toBe('Already in your library: [fr] a drop in the ocean');
     await page.close();
   });
 
   it(`saves a selection longer than ${CAPTURE_TEXT_MAX} characters as a sentence`, async () => {
     const page = await openArticle();
-    await select(page, 'article');
-    await page.getByRole('button', { name: 'Capture' }).click();
+    await captureByButton(page, 'article');
     await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toMatch(/^Saved as a sentence: \[fr\] City council backs/);
     const sentences = bodyOf(await api(stack, { token: user.token }).GET('/api/sentences'), 200);
     expect(sentences.items[0]!.original_text).toMatch(/^City council backs the riverside plan/);
@@ -119,8 +158,7 @@ describe('capture', () => {
     extension.context.on('request', (request) => {
       if (request.url().startsWith(stack.baseUrl)) sent.push(`${request.url()} ${request.postData() ?? ''}`);
     });
-    await select(page, '#lead b');
-    await page.getByRole('button', { name: 'Capture' }).click();
+    await captureByButton(page, '#lead b');
     await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toMatch(/^Saved/);
     for (const line of sent) expect(line).not.toMatch(/article\.html|riverside plan/);
     await page.close();
@@ -130,15 +168,36 @@ describe('capture', () => {
     const newcomer = await newUser(stack, { languages: null });
     await extension.configure({ serviceUrl: stack.baseUrl, token: newcomer.token });
     const page = await openArticle();
-    await select(page, '#lead b');
-    await page.getByRole('button', { name: 'Capture' }).click();
+    await captureByButton(page, '#lead b');
     await expect.poll(() => toast(page).textContent()).toMatch(/Set your languages first/);
-    await expect.poll(() => page.getByRole('button', { name: 'Open options' }).isVisible()).toBe(true);
+    // The languages are set in the web app: its settings screen opens from the toast.
+    const settings = extension.context.waitForEvent('page');
+    await extensionUi(page).click('.toast button', 'Set your languages');
+    expect((await settings).url()).toBe(`${stack.baseUrl}/settings`);
+    await (await settings).close();
 
     await extension.configure({ serviceUrl: stack.baseUrl, token: 'lcp_revoked' });
-    await select(page, '#lead b');
-    await page.getByRole('button', { name: 'Capture' }).click();
+    await page.mouse.click(5, 5);
+    await captureByButton(page, '#lead b');
     await expect.poll(() => toast(page).textContent()).toMatch(/did not accept the token/);
+    await expect.poll(() => extensionUi(page).text('.toast button')).toBe('Open options');
+    await page.close();
+    await extension.configure({ serviceUrl: stack.baseUrl, token: user.token });
+  });
+
+  it('at 0 credits says the credits are used up, when they renew, with a way to the Credits screen', async () => {
+    const broke = await newUser(stack);
+    await setBalance(stack, broke.userId, 0);
+    await extension.configure({ serviceUrl: stack.baseUrl, token: broke.token });
+    const page = await openArticle();
+    await captureByButton(page, '#lead b');
+    await expect.poll(() => toast(page).textContent(), { timeout: 30_000 }).toMatch(/Your credits are used up until \d{1,2} [A-Z][a-z]+/);
+    expect(await toast(page).textContent()).not.toMatch(/preparing it failed/);
+    await page.screenshot({ path: `${SCREENS}/extension-toast-credits.png` });
+    const credits = extension.context.waitForEvent('page');
+    await extensionUi(page).click('.toast button', 'Credits');
+    expect((await credits).url()).toBe(`${stack.baseUrl}/credits`);
+    await (await credits).close();
     await page.close();
     await extension.configure({ serviceUrl: stack.baseUrl, token: user.token });
   });

@@ -1,36 +1,22 @@
-import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
 import { countCodePoints } from '../../../src/domain/normalise.ts';
-import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { setBalance, waitForStatus } from '../library/helpers.ts';
-import { launchExtension, recordingProxy, serveFixtures, type Extension } from './harness.ts';
+import { type Extension, type ExtensionSetUp, extensionUi, SCREENS, translatedBlocks, useExtension } from './harness.ts';
 import { api, bodyOf } from '../../support/api.ts';
 
 // Pages read bilingually through the extension, in Chromium, against the real service and the
 // fake provider (which answers "[fr] <text>" with every placeholder kept), behind a proxy that
 // records what the extension sends and can lose an answer on the way back.
 
-const SCREENS = 'test-results/screens';
-/** A provider call costs 0.002 USD: 6 credits for a page-translation call. */
 let stack: Stack;
-useStack((started) => ({ stack } = started), { fakeCost: '0.002' });
-
 let extension: Extension;
-let fixtures: Awaited<ReturnType<typeof serveFixtures>>;
-let proxy: Awaited<ReturnType<typeof recordingProxy>>;
-beforeAll(async () => {
-  [extension, fixtures, proxy] = await Promise.all([launchExtension(), serveFixtures(), recordingProxy(stack.baseUrl)]);
-  mkdirSync(SCREENS, { recursive: true });
-});
-afterAll(async () => {
-  await extension?.close();
-  await fixtures?.close();
-  await proxy?.close();
-});
+let fixtures: ExtensionSetUp['fixtures'];
+let proxy: ExtensionSetUp['proxy'];
+useExtension((setUp) => ({ stack, extension, fixtures, proxy } = setUp));
 
 /** A new learner whose pages on 127.0.0.1 are translated as they open. */
 async function learnerReading(): Promise<TestUser> {
@@ -39,18 +25,18 @@ async function learnerReading(): Promise<TestUser> {
   return learner;
 }
 
-const translations = (page: Page) => page.locator('.lcs-translation');
+const translations = translatedBlocks;
 
 /** Opens a fixture page and waits until `blocks` of its blocks carry their translation. */
 async function readTranslated(name: string, blocks: number): Promise<Page> {
   const page = await extension.context.newPage();
   page.setDefaultTimeout(20_000);
   await page.goto(fixtures.url(name));
-  await expect.poll(() => page.locator('[data-lcs-block="translated"]').count(), { timeout: 30_000 }).toBe(blocks);
+  await expect.poll(() => translations(page).count(), { timeout: 30_000 }).toBe(blocks);
   return page;
 }
 
-const ARTICLE_BLOCKS = 9; // nav, h1, byline, three paragraphs, the quote, two list items
+const ARTICLE_BLOCKS = 8; // h1, byline, three paragraphs, the quote, two list items (the nav is left as it is)
 
 describe('page translation', () => {
   it('retries a batch whose answer was lost with the same request_id, and the service charges it once', async () => {
@@ -86,9 +72,10 @@ describe('page translation', () => {
     expect(await page.locator('#second .lcs-translation em').innerText()).toBe('at the eleventh hour');
     await page.screenshot({ path: `${SCREENS}/extension-translated.png`, fullPage: true });
 
-    await page.getByRole('button', { name: 'Show original only' }).click();
+    const ui = extensionUi(page);
+    await ui.click('.switch .toggle', 'Show original only');
     await expect.poll(() => translations(page).first().isVisible()).toBe(false);
-    await page.getByRole('button', { name: 'Show translation' }).click();
+    await ui.click('.switch .toggle', 'Show translation');
     await expect.poll(() => translations(page).first().isVisible()).toBe(true);
     await page.close();
   });
@@ -121,7 +108,7 @@ describe('page translation', () => {
     await page.locator('#p50').scrollIntoViewIfNeeded();
     const translate = async () => {
       await extension.translateTab(fixtures.url('long.html'));
-      await expect.poll(() => page.locator('[data-lcs-block="translated"]').count(), { timeout: 30_000 }).toBe(65);
+      await expect.poll(() => translations(page).count(), { timeout: 30_000 }).toBe(65);
     };
     await translate();
     const batches = proxy
@@ -158,7 +145,11 @@ describe('page translation', () => {
     await setBalance(stack, learner.userId, 0);
     const page = await extension.context.newPage();
     await page.goto(fixtures.url('long.html'));
-    await expect.poll(() => page.getByRole('status').innerText(), { timeout: 30_000 }).toMatch(/^Translation stopped\. Your credits are used up/);
+    const ui = extensionUi(page);
+    // Said once, on the switch: the final state, with when the credits renew and the way to the Credits screen.
+    await expect.poll(() => ui.status(), { timeout: 30_000 }).toMatch(/^Translation stopped\. Your credits are used up until \d{1,2} [A-Z][a-z]+/);
+    expect(await ui.text('.switch .action')).toBe('Credits');
+    expect(await ui.shown('.toast')).toBe(false);
     expect(await translations(page).count()).toBe(0);
     await page.close();
   });
@@ -180,14 +171,18 @@ describe('known expressions', () => {
     }
     const from = proxy.exchanges.length;
     const page = await readTranslated('article.html', ARTICLE_BLOCKS);
-    const marks = page.locator('mark.lcs-known');
-    await expect.poll(() => marks.allInnerTexts()).toEqual(['a drop in the ocean', 'kicking the can down the road']);
-    expect(await marks.first().getAttribute('title')).toBe('[fr] A drop in the ocean');
-    expect(await page.locator('.lcs-translation mark.lcs-known').count()).toBe(0);
+    // Drawn in the extension's layer: one underline per line box (the second expression is on one line).
+    const ui = extensionUi(page);
+    await expect.poll(() => ui.count('.marks .mark')).toBe(2);
+    // Nothing of it in the page: no mark, no title.
+    expect(await page.locator('mark, [title]').count()).toBe(0);
+    const underline = (await ui.box('.marks .mark'))!;
+    await page.mouse.move(underline.x + underline.width / 2, underline.y + underline.height / 2);
+    await expect.poll(() => ui.text('.card')).toBe('[fr] A drop in the ocean');
     await page.screenshot({ path: `${SCREENS}/extension-known.png` });
 
     await page.reload();
-    await expect.poll(() => marks.count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => extensionUi(page).count('.marks .mark'), { timeout: 30_000 }).toBe(2);
     const lookups = proxy.exchanges.slice(from).filter((e) => e.path === '/api/library/known-expressions');
     expect(lookups.map((e) => e.status)).toEqual([200, 304]);
     expect(lookups.every((e) => e.requestBody === null)).toBe(true);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { api, expectStatus, rawHttp } from '../../support/api.ts';
+import { api, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
+import { newUser } from '../../support/users.ts';
 
 let stack: Stack;
 let doc: any;
@@ -92,6 +93,27 @@ describe('GET /api/openapi.json', () => {
     const sent = await api(stack).GET('/api/me');
     expectStatus(sent, 401);
     expect(sent.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it('documents on every operation the statuses the app answers whatever the route: 429 and 503, and 400/413/415 where a body may come', () => {
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        // The address limit (429) skips the health checks; a lost database (503) reaches every route but /healthz.
+        const expected = path === '/healthz' ? [] : path === '/readyz' ? ['503'] : ['429', '503'];
+        if (['post', 'put', 'patch', 'delete'].includes(method)) expected.push('400', '413', '415');
+        for (const status of expected) if (!op.responses[status]) missing.push(`${method.toUpperCase()} ${path} ${status}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(Object.keys(doc.paths['/api/languages'].get.responses)).toEqual(expect.arrayContaining(['200', '429', '503']));
+  });
+
+  it('is right about them: a route that takes no body still answers 415 to one in another media type', async () => {
+    const { token } = await newUser(stack);
+    const xml = await rawHttp(stack, 'POST', '/api/replay/optimise', { token, headers: { 'content-type': 'application/xml' }, rawBody: '<a/>' });
+    expectProblem(xml, 415, 'unsupported_media_type');
+    expect(doc.paths['/api/replay/optimise'].post.responses['415']).toBeDefined();
   });
 
   it('marks public operations as needing no credentials', () => {

@@ -39,3 +39,22 @@ export const preparationCalls = (stack: Stack) => stack.fake.requests.filter((r)
 export async function setBalance(stack: Stack, userId: string, balance: number) {
   await stack.orm.em.fork().execute(`UPDATE wallets SET balance = ? WHERE user_id = ?`, [balance, userId]);
 }
+
+/** `count` ready cards with schedules for the user, written directly in two statements (the API path is covered elsewhere). */
+export async function insertReadyCards(stack: Stack, userId: string, count: number) {
+  const em = stack.orm.em.fork();
+  await em.execute(
+    `INSERT INTO cards (id, user_id, text, normalised_key, enrichment_status, enrichment, enrichment_attempt, created_at)
+     SELECT gen_random_uuid(), ?, 'expression ' || i || ' ' || md5(i::text), 'expression ' || i || ' ' || md5(i::text), 'ready',
+            jsonb_build_object('translation', 'traduction ' || md5((i + 1)::text), 'correctedText', null, 'correctionNote', null,
+              'usage', jsonb_build_object('register', 'neutral', 'guidance', 'Use it "casually", with friends.', 'examples', jsonb_build_array('An example, with a comma.', 'Another one.')),
+              'focuses', jsonb_build_array(jsonb_build_object('kind', 'meaning', 'note', 'n'))), 1, now() - i * interval '1 second'
+     FROM generate_series(1, ${count}) AS i`,
+    [userId],
+  );
+  await em.execute(
+    `INSERT INTO card_schedules (card_id, user_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state)
+     SELECT id, user_id, created_at, 0, 0, 0, 0, 0, 0, 0, 'new' FROM cards WHERE user_id = ?`,
+    [userId],
+  );
+}

@@ -58,6 +58,18 @@ describe('the short chaos run', () => {
     const text = report.lines.join('\n');
     expect(text).toMatch(/SIGKILL api-a between commit and answer, [\d.]+ s: [1-9]\d* committed request\(s\) unanswered at the kill/);
     expect(text).toMatch(/captures acknowledged\s+80\b/);
-    for (const fault of ['SIGKILL worker-a', 'provider fails', 'PostgreSQL down', 'Temporal SIGKILL']) expect(text).toContain(fault);
+    for (const fault of ['SIGKILL worker-a', 'PostgreSQL down', 'Temporal SIGKILL']) expect(text).toContain(fault);
+  });
+
+  it('waits out a provider outage longer than the 15 s after which background work used to fail: cards wait, none fails', () => {
+    const text = report.lines.join('\n');
+    const outage = /provider fails (\d+) s \(HTTP 503\), [\d.]+ s: (\d+) card\(s\) and (\d+) sentence\(s\) waiting for the language model near its end/.exec(
+      text,
+    );
+    expect(outage, text).not.toBeNull();
+    expect(Number(outage![1])).toBeGreaterThan(15);
+    expect(Number(outage![2])).toBeGreaterThan(0);
+    expect(report.goals.find((g) => g.name.startsWith('cards failed service_unavailable'))).toMatchObject({ ok: true });
+    expect(report.goals.find((g) => g.name.startsWith('sentences failed service_unavailable'))).toMatchObject({ ok: true });
   });
 });

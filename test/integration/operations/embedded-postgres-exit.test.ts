@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,6 @@ import { startEmbeddedPostgres } from '../../../src/platform/embedded-postgres.t
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const MODULE = new URL('../../../src/platform/embedded-postgres.ts', import.meta.url).href;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lcs-crash-db-'));
-chmodSync(dataDir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
 let postmaster: number | undefined;
 
 const alive = (pid: number) => {
@@ -53,7 +52,6 @@ describe('a host that crashes while its embedded PostgreSQL runs', () => {
 describe('stopping an embedded PostgreSQL that has exited already (a terminal’s Ctrl-C reached it first)', () => {
   it('returns at once instead of waiting for an exit that happened', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'lcs-gone-db-'));
-    chmodSync(dir, 0o755);
     try {
       const db = await startEmbeddedPostgres({ dataDir: dir });
       process.kill(db.pid, 'SIGINT');

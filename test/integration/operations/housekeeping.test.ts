@@ -23,7 +23,7 @@ import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText, waitForAudio } from '../audio/support.ts';
 import { insertCacheCall, linkClip, linkedClip, remaining, seedRetentionRows, undispatchedOutboxRows, unlinkedClip } from './support.ts';
 import type { TranslateRequest } from '../page-translation/support.ts';
-import { api, bodyOf, expectStatus, rawHttp } from '../../support/api.ts';
+import { api, bodyOf, expectStatus } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -411,8 +411,8 @@ describe('idempotency records past their window', () => {
   it('an Idempotency-Key used again after its draft was swept is a new request, and charged', async () => {
     const writer = await newUser(stack);
     const key = `key-${randomUUID()}`;
-    // Raw: the document marks a draft's tone and useLibrary required, though the service defaults them.
-    const draft = (prompt: string) => rawHttp(stack, 'POST', '/api/work', { token: writer.token, body: { prompt }, headers: { 'idempotency-key': key } });
+    const draft = (prompt: string) =>
+      api(stack, { token: writer.token }).POST('/api/work', { body: { prompt }, params: { header: { 'idempotency-key': key } } });
     const first = await draft('Je voudrais annuler ma réservation');
     expectStatus(first, 200);
     expect(first.body.creditsCharged).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
@@ -18,7 +18,7 @@ const pids = new Set<number>();
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'lcs-npm-start-'));
-  chmodSync(dataDir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
+  // Private (0700), as `mktemp -d` makes it: as root, npm start must open it to PostgreSQL itself (issue 24, finding 5).
   const [port, metricsPort, uiPort] = await freePorts(3);
   main = spawnService('src/main.ts', {
     MODEL_PROVIDER: 'fake',

@@ -2,14 +2,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useStack } from '../../support/fixture.ts';
 import { sql } from '../../support/helpers.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
-import { newUser, type TestUser } from '../../support/users.ts';
+import { mintToken, newUser, type TestUser } from '../../support/users.ts';
 import { capture } from '../library/helpers.ts';
 import { asyncHeaders } from '../sentences/support.ts';
 import { api, expectProblem, expectStatus, rawHttp } from '../../support/api.ts';
 
 let stack: Stack;
 let owner: TestUser;
-useStack((started) => ({ stack, user: owner } = started));
+// A small address cap, so that its test reaches it (the other tests open a few streams at a time).
+const PER_ADDRESS = 9;
+useStack((started) => ({ stack, user: owner } = started), { env: { STATUS_STREAMS_PER_ADDRESS: String(PER_ADDRESS) } });
 
 /** A second API process on the same database: no worker, so it only hears what others announce. */
 let otherApi: Stack;
@@ -29,10 +31,17 @@ interface Stream {
   close(): void;
 }
 
-/** Opens `status.changes` over real SSE (the GET that tRPC's httpSubscriptionLink makes), with the page's cookie. */
-async function openStream(api: Stack, cookie: string): Promise<Stream> {
+/** The GET that tRPC's httpSubscriptionLink makes, with the page's cookie or (`lcp_…`) a token. */
+const askForStream = (api: Stack, credential: string, signal?: AbortSignal) =>
+  fetch(`${api.baseUrl}/trpc/status.changes`, {
+    headers: { ...(credential.startsWith('lcp_') ? { authorization: `Bearer ${credential}` } : { cookie: credential }), accept: 'text/event-stream' },
+    signal,
+  });
+
+/** Opens `status.changes` over real SSE, with the page's cookie or a token. */
+async function openStream(api: Stack, credential: string): Promise<Stream> {
   const aborter = new AbortController();
-  const res = await fetch(`${api.baseUrl}/trpc/status.changes`, { headers: { cookie, accept: 'text/event-stream' }, signal: aborter.signal });
+  const res = await askForStream(api, credential, aborter.signal);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const stream: Stream = { events: [], ended: false, close: () => aborter.abort() };
@@ -132,6 +141,96 @@ describe('status.changes over server-sent events', () => {
       await vi.waitFor(() => expect(cardEvents(stream).map((e) => e.data.id)).toContain(card.cardId), { timeout: 45_000, interval: 50 });
     } finally {
       stream.close();
+    }
+  });
+
+  it('caps open streams per user and per client address: past either, 429 `limit: "streams"` with Retry-After, and room again when one closes', async () => {
+    const learner = await newUser(stack);
+    const streams = [];
+    for (let i = 0; i < 5; i++) streams.push(await openStream(stack, i % 2 ? learner.cookie : learner.token));
+    try {
+      const refused = await askForStream(stack, learner.cookie);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(await refused.json()).toMatchObject({ code: 'rate_limited', limit: 'streams' });
+      // Another learner from this address still may, up to the address's cap.
+      const others = await newUser(stack);
+      for (let i = 5; i < PER_ADDRESS; i++) streams.push(await openStream(stack, others.cookie));
+      const full = await askForStream(stack, (await newUser(stack)).cookie);
+      expect(full.status).toBe(429);
+      await full.body?.cancel();
+      streams.shift()!.close();
+      await vi.waitFor(async () => streams.push(await openStream(stack, learner.cookie)), { timeout: 5_000, interval: 100 });
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
+  it('ends, within a second and in every API process, the streams of a token revoked, a session logged out, signed out everywhere or whose password changed', async () => {
+    const learner = await newUser(stack);
+    const { token: readToken, id: readTokenId } = await mintToken(stack, learner.cookie, { scope: 'read' });
+    const login = async () => {
+      const res = await api(stack).POST('/api/auth/login', { body: { email: learner.email, password: learner.password } });
+      expectStatus(res, 200);
+      return res.headers.get('set-cookie')!.split(';')[0]!;
+    };
+    const endsWithin = async (streams: Stream[], act: () => Promise<unknown>) => {
+      await act();
+      const acted = Date.now();
+      await vi.waitFor(() => expect(streams.map((s) => s.ended)).toEqual(streams.map(() => true)), { timeout: 5_000, interval: 20 });
+      return Date.now() - acted;
+    };
+    const bystanders = [await openStream(otherApi, stranger.cookie), await openStream(otherApi, learner.token)];
+    const timings: Record<string, number> = {};
+    try {
+      const revoked = [await openStream(otherApi, readToken), await openStream(stack, readToken)];
+      timings.tokenRevoked = await endsWithin(revoked, async () =>
+        expectStatus(await api(stack, { cookie: learner.cookie }).DELETE('/api/tokens/{id}', { params: { path: { id: readTokenId } } }), 204),
+      );
+
+      const session = await login();
+      const loggedOut = [await openStream(otherApi, session)];
+      const stays = await openStream(otherApi, learner.cookie);
+      timings.loggedOut = await endsWithin(loggedOut, async () => expectStatus(await api(stack, { cookie: session }).POST('/api/auth/logout'), 204));
+      expect(stays.ended).toBe(false);
+
+      const everywhere = [stays, await openStream(otherApi, await login()), await openStream(stack, await login())];
+      timings.signedOutEverywhere = await endsWithin(everywhere, async () =>
+        expectStatus(await api(stack, { cookie: await login() }).POST('/api/auth/logout-everywhere', { body: { revokeTokens: false } }), 200),
+      );
+
+      const before = await login();
+      const passwordChanged = [await openStream(otherApi, before), await openStream(stack, await login())];
+      timings.passwordChanged = await endsWithin(passwordChanged, async () => {
+        const res = await api(stack, { cookie: before }).POST('/api/auth/password', {
+          body: { currentPassword: learner.password, newPassword: 'another horse battery staple', revokeTokens: false },
+        });
+        expectStatus(res, 200);
+      });
+      console.log(`status.changes: a revoked credential's streams ended after ${JSON.stringify(timings)} ms`);
+      for (const ms of Object.values(timings)) expect(ms).toBeLessThan(1000);
+      // The stranger's stream, and the learner's write token (not revoked), hear on.
+      expect(bystanders.map((b) => b.ended)).toEqual([false, false]);
+      const card = await capture(stack, learner, 'still heard by the token');
+      await vi.waitFor(() => expect(cardEvents(bystanders[1]!).map((e) => e.data.id)).toContain(card.cardId), { timeout: 45_000, interval: 50 });
+    } finally {
+      for (const stream of bystanders) stream.close();
+    }
+  });
+
+  it('checks its open streams again when its listener is back, so that a revocation notice lost meanwhile still ends them', async () => {
+    const learner = await newUser(stack);
+    const { token, id } = await mintToken(stack, learner.cookie, { scope: 'read' });
+    const revoked = await openStream(stack, token);
+    const kept = await openStream(stack, learner.cookie);
+    try {
+      // Revoked with no notice, as one sent while the listener was away would be lost.
+      await sql(stack, `UPDATE api_tokens SET revoked_at = now() WHERE id = ?`, [id]);
+      await sql(stack, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN "lcs_status"'`);
+      await vi.waitFor(() => expect(revoked.ended).toBe(true), { timeout: 10_000 });
+      expect(kept.ended).toBe(false);
+    } finally {
+      kept.close();
     }
   });
 

@@ -32,10 +32,10 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** The prelude of a browser test file: its stack and one shared browser, both closed after its tests. */
-export function useBrowserStack(bind: (started: { stack: Stack; browser: Browser }) => void) {
+export function useBrowserStack(bind: (started: { stack: Stack; browser: Browser }) => void, options: Parameters<typeof startStack>[0] = {}) {
   let started: { stack: Stack; browser: Browser } | undefined;
   beforeAll(async () => {
-    const [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+    const [stack, browser] = await Promise.all([startStack(options), launchBrowser()]);
     started = { stack, browser };
     bind(started);
   });

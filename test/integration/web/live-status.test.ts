@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from '../../support/helpers.ts';
 import type { Stack } from '../../support/stack.ts';
-import { DESKTOP, line, openPage, signUp, useBrowserStack } from './browser.ts';
+import { DESKTOP, line, openPage, shoot, signUp, useBrowserStack } from './browser.ts';
 
 // The page without polling: a capture turns ready through the status stream (SSE); and an HTML
 // fragment dropped or pasted on Translate is read as its text blocks.
@@ -10,7 +10,8 @@ import { DESKTOP, line, openPage, signUp, useBrowserStack } from './browser.ts';
 let stack: Stack;
 let browser: Browser;
 
-useBrowserStack((started) => ({ stack, browser } = started));
+// Provider outages waited out as in production (the test stack's default gives up after 3 s).
+useBrowserStack((started) => ({ stack, browser } = started), { env: { PROVIDER_WAIT_WINDOW_MS: '1800000', PROVIDER_WAIT_MAX_DELAY_MS: '5000' } });
 beforeEach(() => stack.fake.reset());
 
 /** The tRPC procedures the page calls, in order, with when each was asked. */
@@ -49,6 +50,33 @@ describe('live status in the page', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it(
+    'shows a card waiting out a provider outage as waiting, in its line and its details, then ready once the provider is back',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page, errors } = await openPage(browser, stack.baseUrl, DESKTOP);
+      const calls = procedureCalls(page);
+      await signUp(page);
+      await waitForStream(calls);
+
+      stack.fake.failFor(12_000, { status: 503 });
+      await page.getByLabel('Capture an English expression').fill('under the weather');
+      await page.getByRole('button', { name: 'Save' }).click();
+      // Pushed by the status stream (a `waiting` event), not polled.
+      await line(page, 'under the weather').getByText('Waiting for the language model…').waitFor({ timeout: 20_000 });
+      await shoot(page, 'library-card-waiting');
+      await line(page, 'under the weather').getByRole('link', { name: 'under the weather: details' }).click();
+      const note = page.getByRole('status').filter({ hasText: 'Waiting for the language model: it is unavailable right now' });
+      await note.waitFor();
+      await shoot(page, 'card-details-waiting');
+      // Once the provider answers again the card is prepared by itself, and the note goes.
+      await page.getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
+      expect(await note.count()).toBe(0);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('reads a pasted or dropped HTML fragment as its text blocks, never as HTML', { timeout: 60_000 }, async () => {
     const { context, page, errors } = await openPage(browser, stack.baseUrl, DESKTOP);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { PreparationOutcome } from '../../../src/features/library/preparation-rules.ts';
+import { PROVIDER_WAIT, providerAttempts, providerSureWaitMs } from '../../../src/domain/retry-policy.ts';
 import { workflowId, WORKFLOW_KINDS } from '../../../src/temporal/workflow-ids.ts';
 import { cardEnrichment, type CardEnrichmentInput } from '../../../src/workflows/card-enrichment.ts';
 import { attempt, eventKinds, expectFailedWith, failsWith, outcomeOf, runWithWorker, settle, useTimeSkipping, type MockActivities } from './support.ts';
@@ -51,6 +52,32 @@ describe('card enrichment', () => {
     const { card, value } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure: recorder() });
     expect(value).toEqual({ cardId: card.cardId, outcome: 'ready' });
     expect(prepareCardEnrichment).toHaveBeenCalledTimes(2);
+  });
+
+  it('a provider outage of 25 minutes is waited out with server-side timers, then the card is prepared', async () => {
+    const prepareCardEnrichment = vi.fn(async (_card: CardEnrichmentInput): Promise<PreparationOutcome> =>
+      providerSureWaitMs(attempt()) < 25 * 60_000 ? failsWith('service_unavailable') : { outcome: 'ready' },
+    );
+    const recordCardEnrichmentFailure = recorder();
+    const { handle, card, value } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure });
+    expect(value).toEqual({ cardId: card.cardId, outcome: 'ready' });
+    expect(recordCardEnrichmentFailure).not.toHaveBeenCalled();
+    const { startTime, closeTime } = await handle.describe();
+    expect(closeTime!.getTime() - startTime.getTime()).toBeGreaterThanOrEqual(25 * 60_000);
+    // Each wait longer than the local retry threshold is a timer on the server, not a workflow task held open.
+    expect((await eventKinds(handle)).filter((kind) => kind === 'timerStarted').length).toBeGreaterThanOrEqual(prepareCardEnrichment.mock.calls.length - 2);
+  });
+
+  it('a provider outage longer than half an hour fails the card service_unavailable after 30–41 minutes', async () => {
+    const prepareCardEnrichment = vi.fn(async (): Promise<PreparationOutcome> => failsWith('service_unavailable'));
+    const recordCardEnrichmentFailure = recorder();
+    const { handle, card, error } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure });
+    expectFailedWith(error, 'service_unavailable');
+    expect(prepareCardEnrichment).toHaveBeenCalledTimes(providerAttempts());
+    expect(recordCardEnrichmentFailure).toHaveBeenCalledExactlyOnceWith(card, expect.objectContaining({ code: 'service_unavailable' }));
+    const { startTime, closeTime } = await handle.describe();
+    expect(closeTime!.getTime() - startTime.getTime()).toBeGreaterThanOrEqual(PROVIDER_WAIT.windowMs);
+    expect(closeTime!.getTime() - startTime.getTime()).toBeLessThan(41 * 60_000);
   });
 
   it('a verdict (output that failed validation) is not retried: recorded on the card, the run ends FAILED with its code', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { ACTIVITY_RETRY, retryWindowMs } from '../../../src/domain/retry-policy.ts';
+import { ACTIVITY_RETRY, PROVIDER_WAIT, providerAttempts, providerSureWaitMs, retryWindowMs } from '../../../src/domain/retry-policy.ts';
 import { workflowId, WORKFLOW_KINDS } from '../../../src/temporal/workflow-ids.ts';
 import { sentenceTranslationWorkflow } from '../../../src/workflows/sentence-translation.ts';
 import { attempt, expectFailedWith, failsWith, hangs, outcomeOf, runWithWorker, settle, useTimeSkipping, type MockActivities } from './support.ts';
@@ -48,14 +48,27 @@ describe('sentence translation', () => {
     expect(await outcomeOf(handle)).toBe('service_unavailable');
   });
 
-  it('a provider outage is retried briefly, then marked failed', async () => {
+  it('a provider outage longer than half an hour is waited out for 30–41 minutes of workflow time (seconds here), then marked failed', async () => {
     const translateSentence = vi.fn(async () => failsWith('service_unavailable'));
     const markSentenceFailed = marker();
     const { error, sentenceId, workflowTimeMs } = await run({ translateSentence, markSentenceFailed });
     expectFailedWith(error, 'service_unavailable');
-    expect(translateSentence).toHaveBeenCalledTimes(ACTIVITY_RETRY.providerAttempts);
-    expect(workflowTimeMs).toBeLessThan(retryWindowMs(ACTIVITY_RETRY.providerAttempts + 1));
+    expect(translateSentence).toHaveBeenCalledTimes(providerAttempts());
+    expect(workflowTimeMs).toBeGreaterThanOrEqual(PROVIDER_WAIT.windowMs);
+    expect(workflowTimeMs).toBeLessThan(41 * 60_000);
     expect(markSentenceFailed).toHaveBeenCalledExactlyOnceWith(sentenceId, 1, 'service_unavailable');
+  });
+
+  it('a provider outage of 25 minutes is waited out: the sentence is translated, nothing marked failed', async () => {
+    // Fails while the waits made so far add up to less than 25 minutes.
+    const translateSentence = vi.fn(async () => {
+      if (providerSureWaitMs(attempt()) < 25 * 60_000) failsWith('service_unavailable');
+    });
+    const markSentenceFailed = marker();
+    const { value, workflowTimeMs } = await run({ translateSentence, markSentenceFailed });
+    expect(value).toBeUndefined();
+    expect(workflowTimeMs).toBeGreaterThanOrEqual(25 * 60_000);
+    expect(markSentenceFailed).not.toHaveBeenCalled();
   });
 
   it('a provider outage that ends in time: the retry translates', async () => {

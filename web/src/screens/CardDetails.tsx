@@ -11,7 +11,7 @@ import { PlayAudio } from './Audio.tsx';
 import { deleteLater, undoDelete } from '../pending-deletes.ts';
 import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
 import { RATING_WORD, refreshForecast } from './ReplayOverview.tsx';
-import { forgetCard, refreshLibrary, STATUS_LABEL, useRetryPreparation } from './Library.tsx';
+import { forgetCard, refreshLibrary, statusLabel, useRetryPreparation } from './Library.tsx';
 
 /** One card in full: preparation, correction, scheduling; retry and delete. */
 export function CardDetails({ account, cardId }: { account: Account; cardId: string }) {
@@ -76,7 +76,7 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         <h1 id="card-heading" tabIndex={-1} lang="en">
           {title}
         </h1>
-        <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
+        <span className={`badge badge-${card.enrichmentStatus}`}>{statusLabel(card)}</span>
       </div>
       <PlayAudio subject={{ cardId }} label={title} />
       {e && (
@@ -120,7 +120,15 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
           ))}
         </ul>
       )}
-      {card.enrichmentStatus === 'pending' && <p className="muted">Translation and usage notes are on their way.</p>}
+      {card.enrichmentStatus === 'pending' &&
+        (card.enrichmentWaiting ? (
+          <p className="muted" role="status">
+            {card.enrichmentWaiting.message}: it is unavailable right now, and this card is prepared by itself once it is back (waiting since{' '}
+            <time dateTime={card.enrichmentWaiting.since}>{formatDateTime(card.enrichmentWaiting.since)}</time>).
+          </p>
+        ) : (
+          <p className="muted">Translation and usage notes are on their way.</p>
+        ))}
       {card.enrichmentStatus === 'failed' && <p className="error-text">The preparation could not be completed. Try again.</p>}
       <h2>Practice</h2>
       <p className="muted">

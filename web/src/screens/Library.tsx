@@ -16,6 +16,10 @@ import { textField } from '../ui.tsx';
 export type Card = inferOutput<typeof trpc.library.list>['items'][number];
 
 export const STATUS_LABEL: Record<Card['enrichmentStatus'], string> = { pending: 'Preparing…', ready: 'Ready', failed: 'Preparation failed' };
+
+/** A card's status as its line and its details show it: a pending card waiting out a model outage says so. */
+export const statusLabel = (card: Pick<Card, 'enrichmentStatus' | 'enrichmentWaiting'>) =>
+  card.enrichmentStatus === 'pending' && card.enrichmentWaiting ? `${card.enrichmentWaiting.message}…` : STATUS_LABEL[card.enrichmentStatus];
 const PAGE_SIZE = 20;
 
 export const cardPath = (cardId: string) => APP_PATHS.card.replace(':cardId', encodeURIComponent(cardId));
@@ -173,7 +177,7 @@ function CardLine({ card, lang }: { card: Card; lang: string | undefined }) {
             </span>
           )}
         </span>
-        <span className={`badge badge-${card.enrichmentStatus}`}>{STATUS_LABEL[card.enrichmentStatus]}</span>
+        <span className={`badge badge-${card.enrichmentStatus}`}>{statusLabel(card)}</span>
         {card.enrichmentStatus === 'failed' && (
           <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending} aria-label={`Try preparing “${card.text}” again`}>
             Try again

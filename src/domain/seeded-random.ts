@@ -1,0 +1,13 @@
+/** Seeded randomness for pure rules that must give the same answer every time (masks, simulations). */
+
+/** mulberry32: a tiny seeded PRNG returning floats in [0, 1). Shared by Replay's masks and the workload simulator. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

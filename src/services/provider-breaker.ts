@@ -1,0 +1,157 @@
+import type { Orm } from '../db/orm.ts';
+import { firstRow, sql } from '../db/sql.ts';
+import { BREAKER_DEFAULTS, type BreakerState, openPeriodMs, opensOnFailure } from '../domain/circuit-breaker.ts';
+import { AppError } from '../domain/problems.ts';
+import { counter } from '../platform/metrics.ts';
+
+/**
+ * One circuit breaker per provider (`model:<host>`), shared by every API process and worker
+ * through the `provider_breakers` row (rules: src/domain/circuit-breaker.ts). While the provider is
+ * down, a thousand waiting cards do not each call it: one probe does, and every other call fails
+ * at once with `service_unavailable` and `retryAt`, the time to come back (the Retry-After of a
+ * synchronous request; the earliest next attempt of background work). Each process reads the row
+ * at most once a second while calls go; a closed breaker with no failures costs no write.
+ * Should the database be unreachable, calls go: the breaker only saves the provider load.
+ */
+export interface ProviderBreaker {
+  /** Resolves when a call may go now; throws `service_unavailable` (with `retryAt`) when not. */
+  admit(): Promise<void>;
+  /** The provider answered (verdicts included). */
+  succeeded(): Promise<void>;
+  /** The provider could not serve the call, after its quick retries; `retryAfterMs` if it said. */
+  failed(retryAfterMs?: number): Promise<void>;
+}
+
+export const UNAVAILABLE_MESSAGE = 'The language model is unavailable right now.';
+
+interface BreakerRow {
+  state: BreakerState;
+  failures: number;
+  opened_count: number;
+  retry_at: Date | null;
+  probe_expires_at: Date | null;
+  /** The database's clock when read: times are compared on it, not on this process's. */
+  now: Date;
+}
+
+const CACHE_MS = 1_000;
+const transitions = counter('lcs_provider_breaker_transitions_total', 'Provider circuit breaker transitions made by this process, by provider and new state', [
+  'provider',
+  'state',
+]);
+const refused = counter('lcs_provider_breaker_refusals_total', 'Provider calls refused by an open circuit breaker, by provider', ['provider']);
+
+const ROW = sql`state, failures, opened_count, retry_at, probe_expires_at, clock_timestamp() AS now`;
+
+export function providerBreaker(
+  orm: Orm,
+  provider: string,
+  options: { openMs?: number; threshold?: number; probeMs: number; logger?: { warn(obj: object, msg?: string): void } },
+): ProviderBreaker {
+  const threshold = options.threshold ?? BREAKER_DEFAULTS.threshold;
+  const openMs = options.openMs ?? BREAKER_DEFAULTS.openMs;
+  let cached: { row: BreakerRow | null; at: number; skewMs: number } | undefined;
+
+  const remember = (row: BreakerRow | null | undefined) => {
+    cached = { row: row ?? null, at: Date.now(), skewMs: row ? new Date(row.now).getTime() - Date.now() : 0 };
+    return row ?? null;
+  };
+  const read = async () => remember(await firstRow<BreakerRow>(orm.em.fork(), sql`SELECT ${ROW} FROM provider_breakers WHERE provider = ${provider}`));
+  const dbNow = () => Date.now() + (cached?.skewMs ?? 0);
+  const refuse = (retryAtMs: number): never => {
+    refused.inc({ provider });
+    const retryAt = Math.max(retryAtMs, dbNow() + 1_000);
+    throw new AppError(
+      'service_unavailable',
+      UNAVAILABLE_MESSAGE,
+      { retryAt: new Date(retryAt).toISOString() },
+      {
+        retryAfterSeconds: Math.max(1, Math.ceil((retryAt - dbNow()) / 1000)),
+      },
+    );
+  };
+  const warnDatabase = (error: unknown) => options.logger?.warn({ provider, err: (error as Error)?.name }, 'provider breaker unreadable: the call goes');
+
+  return {
+    async admit() {
+      let row: BreakerRow | null;
+      try {
+        row = cached && Date.now() - cached.at < CACHE_MS ? cached.row : await read();
+      } catch (error) {
+        warnDatabase(error);
+        return;
+      }
+      if (!row || row.state === 'closed') return;
+      const now = dbNow();
+      const retryAt = row.retry_at ? new Date(row.retry_at).getTime() : 0;
+      const probeExpires = row.probe_expires_at ? new Date(row.probe_expires_at).getTime() : 0;
+      if (row.state === 'open' && retryAt > now) refuse(retryAt);
+      if (row.state === 'half_open' && probeExpires > now) refuse(now + openMs);
+      // Time for a probe: one caller wins it; the others wait for its outcome.
+      let probe: BreakerRow | undefined;
+      try {
+        probe = await firstRow<BreakerRow>(
+          orm.em.fork(),
+          sql`UPDATE provider_breakers SET state = 'half_open', probe_expires_at = clock_timestamp() + (${options.probeMs} * interval '1 millisecond'),
+               updated_at = clock_timestamp()
+             WHERE provider = ${provider} AND ((state = 'open' AND retry_at <= clock_timestamp()) OR (state = 'half_open' AND probe_expires_at <= clock_timestamp()))
+             RETURNING ${ROW}`,
+        );
+      } catch (error) {
+        warnDatabase(error);
+        return;
+      }
+      if (probe) {
+        remember(probe);
+        transitions.inc({ provider, state: 'half_open' });
+        return;
+      }
+      cached = undefined; // someone else probes: read again next time
+      refuse(now + openMs);
+    },
+
+    async succeeded() {
+      if (cached && cached.row?.state === 'closed' && cached.row.failures === 0 && Date.now() - cached.at < CACHE_MS) return;
+      try {
+        const closed = await firstRow<BreakerRow>(
+          orm.em.fork(),
+          sql`UPDATE provider_breakers SET state = 'closed', failures = 0, opened_count = 0, retry_at = NULL, probe_expires_at = NULL, updated_at = clock_timestamp()
+             WHERE provider = ${provider} AND (state <> 'closed' OR failures > 0) RETURNING ${ROW}`,
+        );
+        if (closed) {
+          transitions.inc({ provider, state: 'closed' });
+          remember(closed);
+        } else await read();
+      } catch (error) {
+        warnDatabase(error);
+      }
+    },
+
+    async failed(retryAfterMs) {
+      try {
+        const counted = await firstRow<BreakerRow>(
+          orm.em.fork(),
+          sql`INSERT INTO provider_breakers AS b (provider, failures) VALUES (${provider}, 1)
+             ON CONFLICT (provider) DO UPDATE SET failures = b.failures + 1, updated_at = clock_timestamp() RETURNING ${ROW}`,
+        );
+        remember(counted);
+        if (!counted || !opensOnFailure(counted.state, counted.failures, threshold)) return;
+        const periodMs = openPeriodMs(counted.opened_count, { openMs, random: Math.random(), retryAfterMs });
+        // Only one of several failures seen together opens it: the one whose view is still current.
+        const opened = await firstRow<BreakerRow>(
+          orm.em.fork(),
+          sql`UPDATE provider_breakers SET state = 'open', failures = 0, opened_count = opened_count + 1, probe_expires_at = NULL,
+               retry_at = clock_timestamp() + (${periodMs} * interval '1 millisecond'), updated_at = clock_timestamp()
+             WHERE provider = ${provider} AND state = ${counted.state} AND opened_count = ${counted.opened_count} RETURNING ${ROW}`,
+        );
+        if (opened) {
+          remember(opened);
+          transitions.inc({ provider, state: 'open' });
+          options.logger?.warn({ provider, openForMs: periodMs, openedInARow: opened.opened_count }, 'provider circuit breaker opened');
+        }
+      } catch (error) {
+        warnDatabase(error);
+      }
+    },
+  };
+}
