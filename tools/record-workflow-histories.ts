@@ -164,6 +164,23 @@ async function triggerSchedule(temporal: Client, scheduleId: string): Promise<st
   }
 }
 
+const importRun = (importId: string) => workflowId(WORKFLOW_KINDS.libraryImport, importId);
+
+async function startImport(service: Service, token: string, count: number): Promise<string> {
+  const expressions = Array.from({ length: count }, (_, i) => userText(`imported phrase ${i}`));
+  const res = await service.http('POST', '/api/library/imports', { token, body: { expressions } });
+  if (res.status !== 202) throw new Error(`import answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.import.importId;
+}
+
+async function untilImportState(service: Service, token: string, importId: string, state: string): Promise<void> {
+  for (;;) {
+    const res = await service.http('GET', `/api/library/imports/${importId}`, { token });
+    if (res.body?.import?.state === state) return;
+    await sleep(200);
+  }
+}
+
 const SCENARIOS: Scenario[] = [
   {
     name: 'card-enrichment.ready',
@@ -329,6 +346,47 @@ const SCENARIOS: Scenario[] = [
         return id;
       } finally {
         await service.db.query('ALTER TABLE login_failures_away RENAME TO login_failures');
+      }
+    },
+  },
+  {
+    name: 'library-import.completed',
+    branch: 'a list saved and every card prepared: completes',
+    expect: { status: 'COMPLETED' },
+    async run(service) {
+      const { token } = await service.newUser();
+      return importRun(await startImport(service, token, 3));
+    },
+  },
+  {
+    name: 'library-import.waited-for-credits',
+    branch: 'out of credits: waits on a timer, woken by a signal once they are back, then completes',
+    expect: { status: 'COMPLETED' },
+    async run(service) {
+      const { userId, token } = await service.newUser();
+      await service.db.query('UPDATE wallets SET balance = 0 WHERE user_id = $1', [userId]);
+      const importId = await startImport(service, token, 2);
+      await untilImportState(service, token, importId, 'waiting_for_credits');
+      await service.db.query('UPDATE wallets SET balance = 500 WHERE user_id = $1', [userId]);
+      await service.temporal.workflow.getHandle(importRun(importId)).signal('importWake');
+      return importRun(importId);
+    },
+  },
+  {
+    name: 'library-import.cancelled',
+    branch: 'cancelled (DELETE) while it paces: what had not started is marked, completes with outcome import_cancelled',
+    expect: { status: 'COMPLETED', outcome: 'import_cancelled' },
+    async run(service) {
+      const { token } = await service.newUser();
+      service.fake.setLatency(3_000);
+      try {
+        const importId = await startImport(service, token, 40);
+        await untilImportState(service, token, importId, 'preparing');
+        const res = await service.http('DELETE', `/api/library/imports/${importId}`, { token });
+        if (res.status !== 200) throw new Error(`cancel answered ${res.status}`);
+        return importRun(importId);
+      } finally {
+        service.fake.setLatency(0);
       }
     },
   },

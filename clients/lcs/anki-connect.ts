@@ -43,7 +43,7 @@ export interface PushSummary {
   added: number;
   updated: number;
   unchanged: number;
-  skipped: { cardId: string; reason: string }[];
+  skipped: { cardId: string; text: string; reason: string }[];
 }
 
 export async function pushToAnki(api: Api, ankiUrl: string): Promise<PushSummary> {
@@ -59,7 +59,7 @@ export async function pushToAnki(api: Api, ankiUrl: string): Promise<PushSummary
       guidance: e.usage.guidance,
       examples: e.usage.examples,
     });
-    return fields ? [{ cardId: card.cardId, fields, digest: digestOf(fields) }] : [];
+    return fields ? [{ cardId: card.cardId, text: card.text, fields, digest: digestOf(fields) }] : [];
   });
   const summary: PushSummary = { added: 0, updated: 0, unchanged: 0, skipped: [] };
   const toAdd = wanted.filter((w) => !pushed[w.cardId]);
@@ -68,22 +68,100 @@ export async function pushToAnki(api: Api, ankiUrl: string): Promise<PushSummary
 
   await ankiConnect(ankiUrl, 'createDeck', { deck: ANKI_DECK });
   for (const w of toUpdate) {
-    await ankiConnect(ankiUrl, 'updateNoteFields', { note: { id: pushed[w.cardId]!.noteId, fields: w.fields } });
+    try {
+      await ankiConnect(ankiUrl, 'updateNoteFields', { note: { id: pushed[w.cardId]!.noteId, fields: w.fields } });
+    } catch (error) {
+      // Deleted in Anki since: added again.
+      if (!(error instanceof ServiceError) || !/not found/i.test(error.message)) throw error;
+      delete pushed[w.cardId];
+      toAdd.push(w);
+      continue;
+    }
     pushed[w.cardId] = { noteId: pushed[w.cardId]!.noteId, digest: w.digest };
     summary.updated++;
   }
-  const notes = toAdd.map((w) => ({ deckName: ANKI_DECK, modelName: 'Basic', fields: w.fields, tags: ['lcs'], options: { allowDuplicate: false } }));
-  const ids = toAdd.length ? await ankiConnect<(number | null)[]>(ankiUrl, 'addNotes', { notes }) : [];
-  toAdd.forEach((w, i) => {
-    const noteId = ids[i];
-    if (noteId == null) summary.skipped.push({ cardId: w.cardId, reason: 'Anki already has a note with this front' });
-    else {
-      pushed[w.cardId] = { noteId, digest: w.digest };
-      summary.added++;
-    }
-  });
+  await addNotes(ankiUrl, toAdd, pushed, summary);
   await writeState(state);
   return summary;
+}
+
+type Wanted = { cardId: string; text: string; fields: Fields; digest: string };
+
+/** The first field as Anki compares it for duplicates: HTML stripped, entities decoded, NFC. */
+const ankiKey = (fields: Fields) =>
+  fields.Front.replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .normalize('NFC')
+    .trim();
+
+const REFUSED = 'Anki refused it (a note with this front exists, or it is empty)';
+
+/**
+ * Adds the new notes so that one note Anki refuses never blocks the others: notes with the same
+ * front as an earlier one of this push are skipped (Anki would refuse the second); each note is
+ * checked first (canAddNotesWithErrorDetail, or canAddNotes on an older add-on) and a refused one
+ * reported with Anki's reason; the rest go in one addNotes. The current add-on's addNotes is all
+ * or nothing: when it still refuses (a note added meanwhile), the notes go one by one. The older
+ * add-on's per-note nulls are reported as refused.
+ */
+async function addNotes(ankiUrl: string, toAdd: Wanted[], pushed: Record<string, Pushed>, summary: PushSummary): Promise<void> {
+  const note = (w: Wanted) => ({ deckName: ANKI_DECK, modelName: 'Basic', fields: w.fields, tags: ['lcs'], options: { allowDuplicate: false } });
+  const skip = (w: Wanted, reason: string) => summary.skipped.push({ cardId: w.cardId, text: w.text, reason });
+  const firstByFront = new Map<string, Wanted>();
+  const unique: Wanted[] = [];
+  for (const w of toAdd) {
+    const earlier = firstByFront.get(ankiKey(w.fields));
+    if (earlier) skip(w, `same front as “${earlier.text}” in this push (Anki keeps one note per front)`);
+    else {
+      firstByFront.set(ankiKey(w.fields), w);
+      unique.push(w);
+    }
+  }
+  if (unique.length === 0) return;
+  let verdicts: { canAdd: boolean; error?: string }[];
+  try {
+    verdicts = await ankiConnect<{ canAdd: boolean; error?: string }[]>(ankiUrl, 'canAddNotesWithErrorDetail', { notes: unique.map(note) });
+  } catch (error) {
+    if (!(error instanceof ServiceError) || !/unsupported action/i.test(error.message)) throw error;
+    const can = await ankiConnect<boolean[]>(ankiUrl, 'canAddNotes', { notes: unique.map(note) });
+    verdicts = can.map((ok) => (ok ? { canAdd: true } : { canAdd: false, error: REFUSED }));
+  }
+  const accepted = unique.filter((w, i) => {
+    const verdict = verdicts[i];
+    if (verdict?.canAdd) return true;
+    skip(w, `Anki refused it: ${verdict?.error ?? 'no reason given'}`);
+    return false;
+  });
+  const added = (w: Wanted, noteId: number) => {
+    pushed[w.cardId] = { noteId, digest: w.digest };
+    summary.added++;
+  };
+  for (let start = 0; start < accepted.length; start += 100) {
+    const chunk = accepted.slice(start, start + 100);
+    let ids: (number | null)[] | null = null;
+    try {
+      ids = await ankiConnect<(number | null)[]>(ankiUrl, 'addNotes', { notes: chunk.map(note) });
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.code !== 'anki_error') throw error;
+    }
+    if (ids) {
+      chunk.forEach((w, i) => (ids[i] == null ? skip(w, REFUSED) : added(w, ids[i])));
+      continue;
+    }
+    // All or nothing refused: one by one, each with Anki's own reason.
+    for (const w of chunk) {
+      try {
+        added(w, await ankiConnect<number>(ankiUrl, 'addNote', { note: note(w) }));
+      } catch (error) {
+        if (!(error instanceof ServiceError) || error.code !== 'anki_error') throw error;
+        skip(w, `Anki refused it: ${error.message.replace(/^AnkiConnect addNote: /, '')}`);
+      }
+    }
+  }
 }
 
 async function readState(): Promise<PushState> {

@@ -8,6 +8,7 @@ import { accountCommands } from './commands/account.ts';
 import { ankiCommands } from './commands/anki.ts';
 import { libraryCommands } from './commands/library.ts';
 import { exportCommands } from './commands/export.ts';
+import { importCommands } from './commands/import.ts';
 import { writingCommands } from './commands/writing.ts';
 import { fail } from './context.ts';
 import { serveMcp } from './mcp/server.ts';
@@ -35,6 +36,7 @@ libraryCommands(program);
 writingCommands(program);
 exportCommands(program);
 ankiCommands(program);
+importCommands(program);
 program.command('mcp').description('serve the Model Context Protocol over stdio for an agent (configured by LCS_URL and LCS_TOKEN)').action(serveMcp);
 
 try {

@@ -86,3 +86,31 @@ export function progress(total: number) {
 export function output(json: boolean, value: unknown, human: () => string): void {
   console.log(json ? JSON.stringify(value, null, 2) : human());
 }
+
+/**
+ * An import's progress on stderr: a bar redrawn in place on a terminal, and a plain line at each
+ * 10 % otherwise (a log, a CI job), so a script's output says how far it got without control codes.
+ */
+export function importProgress(label: string) {
+  const tty = Boolean(process.stderr.isTTY);
+  let lastTenth = -1;
+  return {
+    update(done: number, total: number, note: string) {
+      const share = total > 0 ? done / total : 1;
+      if (tty) {
+        const width = 30;
+        const filled = Math.round(share * width);
+        process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${done}/${total}  ${note}\x1b[K`);
+        return;
+      }
+      const tenth = Math.floor(share * 10);
+      if (tenth > lastTenth) {
+        lastTenth = tenth;
+        console.error(`${label}: ${tenth * 10} % (${done.toLocaleString('en')}/${total.toLocaleString('en')} done; ${note})`);
+      }
+    },
+    end() {
+      if (tty) process.stderr.write('\n');
+    },
+  };
+}

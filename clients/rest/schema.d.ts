@@ -455,6 +455,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your 20 newest imports */
+        get: operations["library.imports.list"];
+        put?: never;
+        /**
+         * Import a list of expressions (saved at once, prepared in the background within your model budget)
+         * @description The same list again (or the same `Idempotency-Key`) is the same import: 200 with `Idempotent-Replayed: true`. One import runs at a time per learner (409 names the running one). Follow it with GET /api/library/imports/{importId}.
+         */
+        post: operations["library.imports.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import’s progress: total, saved, reused, prepared, failed by code, waiting for credits, state */
+        get: operations["library.imports.get"];
+        put?: never;
+        post?: never;
+        /** Cancel an import: what is saved stays; preparations not started are not made */
+        delete: operations["library.imports.cancel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/imports/{importId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import’s rows with their cards, in file order (500 a page) */
+        get: operations["library.imports.rows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sentences": {
         parameters: {
             query?: never;
@@ -753,6 +809,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/imports/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a file: plain lines, CSV/TSV, Anki notes text, Kindle vocab.db, or our own CSV export
+         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read. A file that cannot be read is a 400 whose `reason` says why (empty_file, not_text, not_sqlite, not_kindle, damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest is imported.
+         */
+        post: operations["library.imports.createFromFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/imports/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a file’s import: counts, first lines, what is already in your library (stores nothing)
+         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read.
+         */
+        post: operations["library.imports.preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -979,6 +1075,58 @@ export interface components {
         PreparationSettingsInput: {
             /** @description When true, cards whose preparation failed because the credits were used up are prepared again (charged once each) when the next period’s credits are granted; when false (the default) they wait for a retry. */
             prepareOnRenewal: boolean;
+        };
+        ImportInput: {
+            /** Format: uuid */
+            importId: string;
+            /** @enum {string} */
+            state: "saving" | "preparing" | "waiting_for_credits" | "completed" | "cancelled";
+            format: string;
+            fileName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description While waiting for credits: when they renew. */
+            resumeAt: string | null;
+            counts: {
+                /** @description Expressions in the import (after the file’s own duplicates). */
+                total: number;
+                /** @description New cards saved. */
+                saved: number;
+                /** @description Expressions already in the library: the existing card is kept. */
+                reused: number;
+                /** @description New cards whose preparation is done. */
+                prepared: number;
+                preparing: number;
+                /** @description Saved new cards whose preparation has not started yet (paced within your model budget). */
+                waiting: number;
+                waitingForCredits: number;
+                /** @description New cards whose preparation failed, by error code. */
+                failed: {
+                    [key: string]: number;
+                };
+                /** @description Cards deleted since they were imported. */
+                removed: number;
+            };
+            skipped: {
+                duplicatesInFile: number;
+                tooLong: number;
+                invalid: number;
+                otherLanguage: number;
+            };
+            /** @description The first 100 problems, each naming its line. */
+            problems: {
+                line: number;
+                /** @enum {string} */
+                code: "too_long" | "no_letter" | "quote_not_closed" | "short_row" | "other_language";
+                message: string;
+            }[];
+            problemsTotal: number;
+            /** @description What happened, in a sentence, once the import has stopped. */
+            outcome: {
+                code: string;
+                message: string;
+            } | null;
         };
         ProgressForecastInput: {
             /**
@@ -1579,6 +1727,58 @@ export interface components {
         PreparationSettings: {
             /** @description When true, cards whose preparation failed because the credits were used up are prepared again (charged once each) when the next period’s credits are granted; when false (the default) they wait for a retry. */
             prepareOnRenewal: boolean;
+        };
+        Import: {
+            /** Format: uuid */
+            importId: string;
+            /** @enum {string} */
+            state: "saving" | "preparing" | "waiting_for_credits" | "completed" | "cancelled";
+            format: string;
+            fileName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description While waiting for credits: when they renew. */
+            resumeAt: string | null;
+            counts: {
+                /** @description Expressions in the import (after the file’s own duplicates). */
+                total: number;
+                /** @description New cards saved. */
+                saved: number;
+                /** @description Expressions already in the library: the existing card is kept. */
+                reused: number;
+                /** @description New cards whose preparation is done. */
+                prepared: number;
+                preparing: number;
+                /** @description Saved new cards whose preparation has not started yet (paced within your model budget). */
+                waiting: number;
+                waitingForCredits: number;
+                /** @description New cards whose preparation failed, by error code. */
+                failed: {
+                    [key: string]: number;
+                };
+                /** @description Cards deleted since they were imported. */
+                removed: number;
+            };
+            skipped: {
+                duplicatesInFile: number;
+                tooLong: number;
+                invalid: number;
+                otherLanguage: number;
+            };
+            /** @description The first 100 problems, each naming its line. */
+            problems: {
+                line: number;
+                /** @enum {string} */
+                code: "too_long" | "no_letter" | "quote_not_closed" | "short_row" | "other_language";
+                message: string;
+            }[];
+            problemsTotal: number;
+            /** @description What happened, in a sentence, once the import has stopped. */
+            outcome: {
+                code: string;
+                message: string;
+            } | null;
         };
         ProgressForecast: {
             /**
@@ -4195,6 +4395,495 @@ export interface operations {
             };
         };
     };
+    "library.imports.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Import"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.imports.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The expressions, one per item: a string, or { text, context } with the sentence it was met in. Up to 10,000 once cleaned and the list's own duplicates dropped; a text longer than a card's limit is reported, not imported. */
+                    expressions: (string | {
+                        text: string;
+                        context?: string;
+                    })[];
+                    /** @description What the list is, for the learner (a file name). */
+                    source?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        import: components["schemas"]["Import"];
+                        parsed: {
+                            expressions: number;
+                            skipped: {
+                                duplicatesInFile: number;
+                                tooLong: number;
+                                invalid: number;
+                                otherLanguage: number;
+                            };
+                            problemsTotal: number;
+                        };
+                        replayed: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        import: components["schemas"]["Import"];
+                        parsed: {
+                            expressions: number;
+                            skipped: {
+                                duplicatesInFile: number;
+                                tooLong: number;
+                                invalid: number;
+                                otherLanguage: number;
+                            };
+                            problemsTotal: number;
+                        };
+                        replayed: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.imports.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        import: components["schemas"]["Import"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.imports.cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        import: components["schemas"]["Import"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.imports.rows": {
+        parameters: {
+            query?: {
+                cursor?: number;
+            };
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            position: number;
+                            line: number;
+                            text: string;
+                            cardId: string | null;
+                            outcome: ("new" | "reused") | null;
+                            status: ("pending" | "ready" | "failed") | null;
+                            errorCode: string | null;
+                        }[];
+                        nextCursor: number | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "sentences.list": {
         parameters: {
             query?: {
@@ -6011,6 +6700,284 @@ export interface operations {
             };
             /** @description Default Response */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.imports.createFromFile": {
+        parameters: {
+            query?: {
+                /** @description The file’s format; detected when left out (Kindle’s vocab.db by its SQLite header). */
+                format?: "lines" | "csv" | "tsv" | "anki" | "kindle";
+                /** @description CSV/TSV: the column holding the expressions, a header name or a 1-based number. */
+                column?: string;
+                /** @description CSV/TSV: whether the first row names the columns. */
+                header?: "true" | "false";
+                fileName?: string;
+            };
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        import: components["schemas"]["Import"];
+                        parsed: {
+                            expressions: number;
+                            skipped: {
+                                duplicatesInFile: number;
+                                tooLong: number;
+                                invalid: number;
+                                otherLanguage: number;
+                            };
+                            problemsTotal: number;
+                        };
+                        replayed: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        import: components["schemas"]["Import"];
+                        parsed: {
+                            expressions: number;
+                            skipped: {
+                                duplicatesInFile: number;
+                                tooLong: number;
+                                invalid: number;
+                                otherLanguage: number;
+                            };
+                            problemsTotal: number;
+                        };
+                        replayed: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.imports.preview": {
+        parameters: {
+            query?: {
+                /** @description The file’s format; detected when left out (Kindle’s vocab.db by its SQLite header). */
+                format?: "lines" | "csv" | "tsv" | "anki" | "kindle";
+                /** @description CSV/TSV: the column holding the expressions, a header name or a 1-based number. */
+                column?: string;
+                /** @description CSV/TSV: whether the first row names the columns. */
+                header?: "true" | "false";
+                fileName?: string;
+            };
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "lines" | "csv" | "tsv" | "anki" | "kindle";
+                        expressions: number;
+                        /** @description Expressions already in your library: their cards are kept. */
+                        inLibrary: number;
+                        skipped: {
+                            duplicatesInFile: number;
+                            tooLong: number;
+                            invalid: number;
+                            otherLanguage: number;
+                        };
+                        problems: {
+                            line: number;
+                            /** @enum {string} */
+                            code: "too_long" | "no_letter" | "quote_not_closed" | "short_row" | "other_language";
+                            message: string;
+                        }[];
+                        problemsTotal: number;
+                        first: {
+                            line: number;
+                            text: string;
+                            context?: string;
+                            inLibrary: boolean;
+                        }[];
+                        /** @description The first lines too long for a card. */
+                        longLines: {
+                            line: number;
+                            text: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

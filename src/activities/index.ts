@@ -4,6 +4,7 @@ import { createSentenceActivities } from './sentences.ts';
 import { createAudioActivities } from './audio.ts';
 import { createHousekeepingActivities } from './housekeeping.ts';
 import { createFsrsOptimisationActivities } from './fsrs-optimisation.ts';
+import { createLibraryImportActivities } from './library-import.ts';
 
 /** What activities are built from; the worker passes real clients, tests the same. */
 export type ActivityDeps = FeatureServices;
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAudioActivities(deps, contexts),
     ...createHousekeepingActivities(deps),
     ...createFsrsOptimisationActivities(contexts),
+    ...createLibraryImportActivities(contexts),
   };
 }
 

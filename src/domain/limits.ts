@@ -57,3 +57,6 @@ export const CARD_CONTEXTS_MAX = 20;
 export const ENCOUNTER_BATCH_MAX = 200;
 /** Encounters a user may record per UTC day. */
 export const ENCOUNTERS_PER_DAY = 2000;
+/** One import (POST /api/library/imports): expressions after the file's own duplicates are dropped, and the file's size. */
+export const IMPORT_EXPRESSIONS_MAX = 10_000;
+export const IMPORT_FILE_MAX_BYTES = 25_000_000;

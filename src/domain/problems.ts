@@ -19,6 +19,8 @@ export const problemCatalog = {
   duplicate_sentence: { status: 409, title: 'Duplicate sentence' },
   request_in_progress: { status: 409, title: 'Request in progress' },
   email_taken: { status: 409, title: 'Email already registered' },
+  // A card an import saved whose preparation never started: the import was cancelled.
+  import_cancelled: { status: 409, title: 'Import cancelled' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },

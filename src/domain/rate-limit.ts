@@ -39,3 +39,19 @@ export function describeBucket(tat: number, now: number, allowed: boolean, quota
   const retryAfterMs = allowed ? 0 : Math.max(0, ahead + emission - quota.periodMs);
   return { allowed, limit: quota.limit, remaining, resetMs: ahead, retryAfterMs };
 }
+
+/**
+ * Up to `want` requests from the bucket at once, leaving at least `reserve` of it for others: what
+ * an import takes from the learner's model budget, so that an interactive capture during it is
+ * still allowed (issue 26). Returns what was granted, the TAT to store, and how long until one more
+ * would be granted.
+ */
+export function takeUpTo(tat: number | null, now: number, quota: Quota, want: number, reserve: number): { granted: number; tat: number; nextInMs: number } {
+  const emission = emissionMs(quota);
+  const start = Math.max(tat ?? now, now);
+  const free = Math.floor((now + quota.periodMs - start) / emission + 1e-6);
+  const granted = Math.max(0, Math.min(want, free - reserve));
+  const next = start + granted * emission;
+  const nextInMs = Math.max(0, next + (reserve + 1) * emission - quota.periodMs - now);
+  return { granted, tat: next, nextInMs };
+}

@@ -119,6 +119,14 @@ export interface RestBinding<I extends z.ZodType, O extends z.ZodType> {
    * capture's `cardId`), so that generated clients and stateful tests can follow them.
    */
   links?: Record<number, Record<string, OpenApiLink>>;
+  /** A larger body than BODY_LIMIT_BYTES, for the one operation that takes a long list (an import), on both transports. */
+  bodyLimit?: number;
+  /**
+   * REST only: the body is a file of one of these media types, up to `maxBytes`, handed to
+   * `input.toInput` as a Buffer (an import's file). A body declared longer is refused before it
+   * is read, with the limit stated. tRPC has no such procedure.
+   */
+  fileBody?: { types: string[]; maxBytes: number; tooLarge: (bytes: number) => string };
   /** Response headers that say what tRPC puts in the body (e.g. `Idempotent-Replayed`). */
   headers?: (output: z.output<O>) => Record<string, string>;
   description?: string;
@@ -240,9 +248,12 @@ export function flattenOperations(tree: OperationTree, prefix = ''): [string, Re
   });
 }
 
-/** The operations both transports mount, with their dotted names: every one but the REST-only streams. */
+/** Whether an operation is REST only: a stream answer, or a file body. */
+export const isRestOnly = (operation: RegisteredOperation): boolean => isStreamOperation(operation) || Boolean(operation.rest.fileBody);
+
+/** The operations both transports mount, with their dotted names: every one but the REST-only streams and files. */
 export const jsonOperations = (tree: OperationTree): [string, Operation][] =>
-  flattenOperations(tree).filter((entry): entry is [string, Operation] => !isStreamOperation(entry[1]));
+  flattenOperations(tree).filter((entry): entry is [string, Operation] => !isRestOnly(entry[1]));
 
 /**
  * The operation's guard on who asks, applied by both transports: REST in its `onRequest` hook,

@@ -2,6 +2,7 @@ import { accountOperations, signInOperations } from '../features/account/operati
 import { audioOperations } from '../features/audio/operations.ts';
 import { creditOperations } from '../features/credits/operations.ts';
 import { libraryOperations } from '../features/library/operations.ts';
+import { importOperations } from '../features/library/imports/operations.ts';
 import { progressOperations } from '../features/progress/operations.ts';
 import { replayOperations } from '../features/replay/operations.ts';
 import { statusFeeds } from '../features/status/feed.ts';
@@ -20,7 +21,7 @@ import { trpcRouterOf } from './trpc.ts';
 export const operations = {
   account: { ...signInOperations, ...accountOperations },
   credits: creditOperations,
-  library: libraryOperations,
+  library: { ...libraryOperations, imports: importOperations },
   sentences: sentenceOperations,
   pageTranslation: pageTranslationOperations,
   replay: replayOperations,

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import type { FeatureContexts } from '../features/context.ts';
 import type { App } from './deps.ts';
 import type { OperationTree, RegisteredOperation, RestParts } from './operation.ts';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../domain/problems.ts';
+import type { Operation } from './operation.ts';
 import { flattenOperations, isStreamOperation, noInput, operationContext } from './operation.ts';
 import { AUTHED, hookStatuses, problemResponse, problems } from './problem-responses.ts';
 
@@ -43,9 +46,33 @@ function restResponses(operation: RegisteredOperation) {
  */
 export function mountRest(app: App, contexts: FeatureContexts, tree: OperationTree) {
   for (const [name, operation] of flattenOperations(tree)) {
+    const fileBody = isStreamOperation(operation) ? undefined : operation.rest.fileBody;
+    // A file body gets its own parsers, in a scope of its own: no other route accepts those media types.
+    if (fileBody) void app.register(async (scope) => mountOne(scope as App, contexts, name, operation, fileBody));
+    else mountOne(app, contexts, name, operation);
+  }
+}
+
+function mountOne(app: App, contexts: FeatureContexts, name: string, operation: RegisteredOperation, fileBody?: NonNullable<Operation['rest']['fileBody']>) {
+  {
     const { schema, toInput } = restInput(operation);
     const { rest } = operation;
+    const bodyLimit = isStreamOperation(operation) ? undefined : (fileBody?.maxBytes ?? operation.rest.bodyLimit);
+    if (fileBody) {
+      app.addContentTypeParser(fileBody.types, { parseAs: 'buffer', bodyLimit: fileBody.maxBytes }, (_request, body, done) => done(null, body));
+    }
     app.route({
+      ...(bodyLimit ? { bodyLimit } : {}),
+      // Refused from its Content-Length before a byte is read, with the limit stated.
+      ...(fileBody
+        ? {
+            onRequest: async (request: FastifyRequest) => {
+              const declared = Number(request.headers['content-length']);
+              if (declared > fileBody.maxBytes)
+                throw new AppError('payload_too_large', fileBody.tooLarge(declared), { limit: fileBody.maxBytes, size: declared });
+            },
+          }
+        : {}),
       method: rest.method,
       url: rest.path,
       config: {

@@ -17,6 +17,12 @@ const modelBackedPaths = new Set(
     .map(([path]) => path),
 );
 const pathOf = (request: FastifyRequest) => (request.params as { path: string }).path;
+/** Procedures whose operation takes a larger body than BODY_LIMIT_BYTES (an import's list). */
+const bodyLimits = new Map(
+  jsonOperations(operations)
+    .filter(([, operation]) => operation.rest.bodyLimit)
+    .map(([path, operation]) => [path, operation.rest.bodyLimit!]),
+);
 
 /**
  * tRPC at /trpc/<procedure>, mounted with the adapter's request handler rather than its plugin.
@@ -35,8 +41,9 @@ const pathOf = (request: FastifyRequest) => (request.params as { path: string })
 export async function trpcPlugin(app: FastifyInstance, { deps, contexts }: { deps: AppDeps; contexts: FeatureContexts }) {
   const bodyLimit = deps.config.bodyLimitBytes;
   app.removeAllContentTypeParsers();
+  const limitOf = (request: FastifyRequest) => bodyLimits.get(pathOf(request)) ?? bodyLimit;
   app.addContentTypeParser('application/json', (request, payload, done) => {
-    if (Number(request.headers['content-length']) > bodyLimit) {
+    if (Number(request.headers['content-length']) > limitOf(request)) {
       done(new AppError('payload_too_large', 'The body is larger than this service accepts.'), undefined);
       return;
     }
@@ -59,7 +66,7 @@ export async function trpcPlugin(app: FastifyInstance, { deps, contexts }: { dep
       res: reply,
       path,
       allowBatching: false,
-      maxBodySize: bodyLimit,
+      maxBodySize: bodyLimits.get(path) ?? bodyLimit,
       createContext: ({ req, res }) => ({ contexts, request: req, reply: res, statusHub }),
       // Catalog errors are answers; anything else is a bug and is logged like REST's 500s.
       onError: ({ error, path, req }) => {

@@ -8,7 +8,7 @@ import type { StatusHub } from '../features/status/hub.ts';
 import {
   admit,
   isOperation,
-  isStreamOperation,
+  isRestOnly,
   operationContext,
   type AnyJsonOperation,
   type AnyStreamOperation,
@@ -130,11 +130,13 @@ type ProcedureOf<T> =
 
 /** The tRPC record of an operation tree: procedures typed by their operations' schemas; REST-only streams have none. */
 export type ProceduresOf<T> = {
-  [K in keyof T as T[K] extends AnyStreamOperation ? never : K]: T[K] extends AnyJsonOperation ? ProcedureOf<T[K]> : ProceduresOf<T[K]>;
+  [K in keyof T as T[K] extends AnyStreamOperation ? never : T[K] extends { rest: { fileBody: object } } ? never : K]: T[K] extends AnyJsonOperation
+    ? ProcedureOf<T[K]>
+    : ProceduresOf<T[K]>;
 };
 
 function proceduresOf<T extends OperationTree>(tree: T): ProceduresOf<T> {
-  const entries = Object.entries(tree).filter(([, node]) => !(isOperation(node) && isStreamOperation(node as RegisteredOperation)));
+  const entries = Object.entries(tree).filter(([, node]) => !(isOperation(node) && isRestOnly(node as RegisteredOperation)));
   return Object.fromEntries(entries.map(([key, node]) => [key, isOperation(node) ? procedureOf(node as Operation) : proceduresOf(node)])) as ProceduresOf<T>;
 }
 

@@ -8,6 +8,7 @@ export const WORKFLOW_KINDS = {
   sentenceTranslation: 'sentence-translation',
   audio: 'audio',
   fsrsOptimisation: 'fsrs-optimisation',
+  libraryImport: 'library-import',
 } as const;
 
 export type WorkflowKind = (typeof WORKFLOW_KINDS)[keyof typeof WORKFLOW_KINDS];

@@ -4,3 +4,4 @@ export * from './sentence-translation.ts';
 export * from './audio.ts';
 export * from './housekeeping.ts';
 export * from './fsrs-optimisation.ts';
+export * from './library-import.ts';

@@ -6,6 +6,7 @@ import { CardDetails } from './screens/CardDetails.tsx';
 import { Credits, CreditsBadge } from './screens/Credits.tsx';
 import { Draft } from './screens/Draft.tsx';
 import { Library } from './screens/Library.tsx';
+import { Import } from './screens/Import.tsx';
 import { Replay } from './screens/Replay.tsx';
 import { ReplayTabLabel } from './screens/ReplayOverview.tsx';
 import { Sentences } from './screens/Sentences.tsx';
@@ -101,6 +102,7 @@ export function App() {
   else if (me && route?.path === APP_PATHS.welcome) screen = <Welcome account={me} />;
   else if (me && hasLanguages(me) && route) {
     if (route.path === APP_PATHS.library) screen = <Library account={me} />;
+    if (route.path === APP_PATHS.libraryImport) screen = <Import />;
     if (route.path === APP_PATHS.card) screen = <CardDetails account={me} cardId={route.params.cardId!} />;
     if (route.path === APP_PATHS.replay) screen = <Replay account={me} />;
     if (route.path === APP_PATHS.settings) screen = <Settings account={me} />;

@@ -78,6 +78,8 @@ function onStatus(event: StatusEvent) {
   const showsCards = cached(trpc.library.list.pathFilter()) || cached(trpc.library.get.pathFilter());
   if (event.kind === 'card' && showsCards) return void cardSettled(event.id).catch(resync);
   if (event.kind === 'sentence') void queryClient.invalidateQueries(trpc.sentences.list.pathFilter());
+  // An import moved: its progress is read again (its cards' own events stay card events).
+  if (event.kind === 'import') void queryClient.invalidateQueries(trpc.library.imports.get.queryFilter({ importId: event.id }));
 }
 
 /** Listens to the signed-in learner's status stream until the returned function is called (sign-out). */

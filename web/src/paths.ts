@@ -8,6 +8,8 @@ export const APP_PATHS = {
   signUp: '/sign-up',
   welcome: '/welcome',
   library: '/library',
+  // Before `card`: matched first, so /library/import is not a card id.
+  libraryImport: '/library/import',
   card: '/library/:cardId',
   replay: '/replay',
   settings: '/settings',

@@ -16,7 +16,7 @@ export function ankiCommands(program: Command) {
       output(isJson(command), summary, () =>
         [
           `${summary.added} added, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.skipped.length} skipped`,
-          ...summary.skipped.map((s) => `  skipped ${s.cardId}: ${s.reason}`),
+          ...summary.skipped.map((s) => `  skipped “${s.text}” (${s.cardId}): ${s.reason}`),
         ].join('\n'),
       );
     });

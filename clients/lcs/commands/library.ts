@@ -4,6 +4,43 @@ import { api, type Card, cardDetail, cardLine, CliError, isJson } from '../conte
 import { PREPARATION_STATUSES, searchLibrary } from '../library.ts';
 import { EXIT } from '../service.ts';
 import { output, progress, stdinLines } from '../terminal.ts';
+import { followImport, importList, importRows } from '../imports.ts';
+import { cleanCaptureText, normaliseExpression } from '../../../src/domain/normalise.ts';
+
+/** `lcs capture` with more lines than this goes through an import. */
+const CAPTURE_BY_IMPORT_ABOVE = 10;
+
+/** Many lines as one import: waits until they are saved, then says per line what became of it, as a capture does. */
+async function captureByImport(lines: string[], json: boolean) {
+  const service = await api();
+  const created = await importList(service, lines, 'lcs capture');
+  await followImport(service, created.import.importId, () => {}, 'saved');
+  const rows = await importRows(service, created.import.importId);
+  const byKey = new Map(rows.map((row) => [normaliseExpression(row.text), row]));
+  const problems = new Map(created.import.problems.map((p) => [p.line, p]));
+  const seen = new Set<string>();
+  const items = lines.map((line, i) => {
+    const key = normaliseExpression(cleanCaptureText(line));
+    const row = byKey.get(key);
+    if (!row || !row.cardId) {
+      const problem = problems.get(i + 1);
+      return { text: line, outcome: 'failed', code: problem?.code ?? 'invalid_request', detail: problem?.message ?? 'not imported' };
+    }
+    const outcome = seen.has(key) ? 'reused' : (row.outcome ?? 'new');
+    seen.add(key);
+    return { text: line, outcome, cardId: row.cardId };
+  });
+  const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
+  const summary = { new: count('new'), reused: count('reused'), failed: count('failed'), importId: created.import.importId };
+  if (!json) for (const i of items) if (i.outcome === 'failed') console.error(`lcs: ${i.text}: ${(i as { detail?: string }).detail}`);
+  output(json, { items, ...summary }, () =>
+    [
+      ...items.filter((i) => i.outcome !== 'failed').map((i) => `${i.outcome.padEnd(6)}  ${(i as { cardId?: string }).cardId}  ${i.text}`),
+      `${summary.new} new, ${summary.reused} reused, ${summary.failed} failed (import ${summary.importId}: preparation goes on in the background; lcs import --status ${summary.importId})`,
+    ].join('\n'),
+  );
+  process.exitCode = summary.failed > 0 ? EXIT.failure : EXIT.ok;
+}
 
 /** capture, list, show, delete, retry. */
 export function libraryCommands(program: Command) {
@@ -18,6 +55,8 @@ export function libraryCommands(program: Command) {
       if (fromStdin && context !== undefined) throw new CliError('--context goes with one expression given as arguments, not with stdin.', EXIT.usage);
       const lines = fromStdin ? await stdinLines() : [words.join(' ')];
       if (lines.length === 0) throw new CliError('Nothing to capture: give an expression, or lines on stdin.', EXIT.usage);
+      // Beyond a few lines, one import: saved at once, prepared at the pace the budget allows, no line refused for a 429.
+      if (lines.length > CAPTURE_BY_IMPORT_ABOVE) return captureByImport(lines, isJson(command));
       const bar = progress(lines.length);
       const service = await api({ onWait: (seconds) => bar.note(`rate limited: waiting ${seconds}s`) });
       const { results, exitCode } = await runBatch(lines, Math.max(1, Number(concurrency) || 4), bar, async (text) => {

@@ -6,7 +6,7 @@
  * enforces; results are structured content beside a short text.
  */
 import { z } from 'zod';
-import { LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
+import { IMPORT_EXPRESSIONS_MAX, LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import { replayForecastSchema } from '../../../src/features/replay/schemas.ts';
 import { walletSchema } from '../../../src/features/credits/schemas.ts';
 import { captureResultSchema, captureSchema, cardDetailSchema, cardIdInputSchema, cardSchema, listQuerySchema } from '../../../src/features/library/schemas.ts';
@@ -15,6 +15,8 @@ import { pageTranslationRequestSchema } from '../../../src/features/page-transla
 import { draftRequestSchema as workRequestSchema, draftSchema as workResponseSchema } from '../../../src/features/drafts/schemas.ts';
 import type { Card } from '../context.ts';
 import { searchLibrary } from '../library.ts';
+import { getImport as getImportView, importList } from '../imports.ts';
+import { importRequestSchema, importSchema, parsedSchema } from '../../../src/features/library/imports/schemas.ts';
 import type { Api } from '../service.ts';
 import { translateTexts } from '../translate.ts';
 
@@ -45,6 +47,43 @@ const pageTranslation = pageTranslationRequestSchema.shape;
 const draftRequest = workRequestSchema.shape;
 
 export const tools: Record<string, ToolDefinition> = {
+  import_expressions: tool({
+    description:
+      "Import a list of English expressions into the learner's library at once (up to 10,000): each becomes a card (an expression already there reuses its card), saved at once and prepared in the background at the pace the learner's budget allows. Returns the import id: follow it with get_import. The same list again is the same import.",
+    writes: true,
+    inputSchema: {
+      expressions: z
+        .array(z.string())
+        .min(1)
+        .max(IMPORT_EXPRESSIONS_MAX * 2),
+      source: importRequestSchema.shape.source,
+    },
+    outputSchema: { importId: z.string(), state: z.string(), counts: importSchema.shape.counts, parsed: parsedSchema },
+    async run(api, { expressions, source }) {
+      const created = await importList(api, expressions, source);
+      const view = created.import;
+      return {
+        structured: { importId: view.importId, state: view.state, counts: view.counts, parsed: created.parsed },
+        text: `${created.replayed ? 'Already imported' : 'Importing'} ${created.parsed.expressions} expressions [importId ${view.importId}]; follow it with get_import.`,
+      };
+    },
+  }),
+  get_import: tool({
+    description:
+      'The progress of an import: total, saved, reused, prepared, failed by code, waiting for credits, its state, and once it stops what happened in a sentence.',
+    writes: false,
+    inputSchema: { importId: z.uuid() },
+    outputSchema: { import: importSchema },
+    async run(api, { importId }) {
+      const view = await getImportView(api, importId);
+      const c = view.counts;
+      return {
+        structured: { import: view },
+        text:
+          view.outcome?.message ?? `${view.state}: ${c.prepared} of ${c.saved} prepared, ${c.preparing} preparing, ${c.waiting} waiting, ${c.reused} reused.`,
+      };
+    },
+  }),
   capture_expression: tool({
     description:
       "Capture an English expression into the learner's library as a card. Its preparation (translation, correction, usage guidance) runs in the background (get_card shows it once ready); capturing the same expression again reuses its card. Give `context`, the sentence it was met in (containing it), to have it explained in the sense that sentence uses; on a known card the sentence is added to its examples, free.",

@@ -19,6 +19,7 @@ import { CreditHoldAttemptTime } from './0018-credit-hold-attempt-time.ts';
 import { ExportLeases } from './0019-export-leases.ts';
 import { ProviderOutages } from './0020-provider-outages.ts';
 import { PrepareOnRenewal } from './0021-prepare-on-renewal.ts';
+import { LibraryImports } from './0022-library-imports.ts';
 import { CardContextsEncounters } from './0023-card-contexts-encounters.ts';
 import { Progress } from './0024-progress.ts';
 
@@ -45,6 +46,7 @@ export const migrations = [
   ExportLeases,
   ProviderOutages,
   PrepareOnRenewal,
+  LibraryImports,
   CardContextsEncounters,
   Progress,
 ];

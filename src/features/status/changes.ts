@@ -12,10 +12,10 @@ export const STATUS_CHANNEL = 'lcs_status';
 /** What is announced: ids and a status, never user text (a NOTIFY payload is visible to every listener). */
 export const statusChangeSchema = z.object({
   userId: z.string(),
-  kind: z.enum(['card', 'sentence']),
+  kind: z.enum(['card', 'sentence', 'import']),
   id: z.string(),
-  /** `waiting`: still pending, waiting out an outage of the model provider (the card's `enrichmentWaiting`, the sentence's `waiting`). */
-  status: z.enum(['ready', 'failed', 'translated', 'waiting']),
+  /** `waiting`: still pending, waiting out an outage of the model provider (the card's `enrichmentWaiting`, the sentence's `waiting`); an import's state, or `progress` while it runs (issue 26). */
+  status: z.enum(['ready', 'failed', 'translated', 'waiting', 'saving', 'preparing', 'waiting_for_credits', 'completed', 'cancelled', 'progress']),
 });
 export type StatusChange = z.infer<typeof statusChangeSchema>;
 

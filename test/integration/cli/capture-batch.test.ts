@@ -1,30 +1,57 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIST_LIMIT_MAX } from '../../../src/domain/limits.ts';
 import { useStack, type Started } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
-import type { TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { runLcs, tempHome } from './run-lcs.ts';
 import { api, bodyOf } from '../../support/api.ts';
 
 let stack: Stack;
 let user: TestUser;
-// Three captures per two-second window: a batch of twelve meets 429s and must wait them out.
-useStack((started: Started) => ({ stack, user } = started), { worker: false, env: { RATE_LIMIT_MODEL_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '2' } });
+// Three captures per two-second window: a batch meets 429s and must wait them out.
+useStack((started: Started) => ({ stack, user } = started), { env: { RATE_LIMIT_MODEL_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '2' }, fakeCost: '0.00001' });
 
 describe('lcs capture from stdin under the rate limit', () => {
-  it('waits out each 429 Retry-After and captures every line once', async () => {
-    const lines = Array.from({ length: 12 }, (_, i) => `batch expression number ${String.fromCharCode(97 + i)}`);
-    const started = Date.now();
+  it('a few lines: waits out each 429 Retry-After and captures every line once', async () => {
+    const lines = Array.from({ length: 8 }, (_, i) => `batch expression number ${String.fromCharCode(97 + i)}`);
     const run = await runLcs(['capture', '--json', '--concurrency', '3'], {
       home: tempHome(),
       env: { LCS_URL: stack.baseUrl, LCS_TOKEN: user.token },
       stdin: lines.join('\n'),
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.json).toMatchObject({ new: 12, reused: 0, failed: 0 });
+    expect(run.json).toMatchObject({ new: 8, reused: 0, failed: 0 });
     expect(run.json.items.map((i: any) => i.text)).toEqual(lines); // in input order, whatever finished first
-    expect(Date.now() - started).toBeGreaterThan(2_000); // it had to wait at least one window
     const listed = bodyOf(await api(stack, { token: user.token }).GET('/api/library', { params: { query: { limit: LIST_LIMIT_MAX } } }), 200);
-    expect(listed.items).toHaveLength(12);
-  });
+    expect(listed.items).toHaveLength(8);
+  }, 120_000);
+
+  it('300 lines go through an import: none fails for a 429 (the issue’s 67 of 297)', async () => {
+    const learner = await newUser(stack);
+    const lines = Array.from({ length: 300 }, (_, i) => `imported line number ${i} of the batch`);
+    lines[299] = lines[0]!; // a repeat: reused, not a second card
+    const run = await runLcs(['capture', '--json'], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token }, stdin: lines.join('\n') });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json).toMatchObject({ new: 299, reused: 1, failed: 0 });
+    expect(run.json.items.map((i: any) => i.text)).toEqual(lines);
+  }, 120_000);
+
+  it('lcs import FILE: a plain line per 10 % when not a TTY, and the outcome', async () => {
+    const learner = await newUser(stack);
+    const dir = mkdtempSync(join(tmpdir(), 'lcs-import-'));
+    const file = join(dir, 'words.csv');
+    writeFileSync(file, `word,meaning\n${Array.from({ length: 20 }, (_, i) => `"phrase number ${i}",m${i}`).join('\n')}\n`);
+    const run = await runLcs(['import', file, '--column', 'word'], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/Importing 20 expressions from .*words\.csv/);
+    expect(run.stderr).toMatch(/: 100 % \(20\/20 done; \w+, 20 prepared\)/);
+    expect(run.stderr).toMatch(/: 50 % \(/);
+    expect(run.stdout).toMatch(/All 20 new cards prepared/);
+    const again = await runLcs(['import', file, '--column', 'word', '--json'], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token } });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json.import.counts).toMatchObject({ saved: 20, prepared: 20 });
+  }, 180_000);
 });

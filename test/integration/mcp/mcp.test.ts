@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useStack, type Started } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { balanceOf, mintToken, newUser, type TestUser } from '../../support/users.ts';
@@ -32,8 +32,8 @@ async function agent(token: string, env: Record<string, string> = {}): Promise<C
 
 const call = (client: Client, name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<any>;
 
-const WRITE_TOOLS = ['capture_expression', 'save_sentence', 'translate_texts', 'draft_english'];
-const READ_TOOLS = ['search_library', 'get_card', 'get_credits', 'due_for_practice'];
+const WRITE_TOOLS = ['capture_expression', 'save_sentence', 'translate_texts', 'draft_english', 'import_expressions'];
+const READ_TOOLS = ['search_library', 'get_card', 'get_credits', 'due_for_practice', 'get_import'];
 
 describe('lcs mcp', () => {
   it("lists every tool with the API's input schemas", async () => {
@@ -111,6 +111,26 @@ describe('lcs mcp', () => {
     // Input the API's schema refuses never reaches the service.
     const invalid = await call(client, 'capture_expression', { text: '12345' });
     expect(invalid.isError).toBe(true);
+  });
+
+  it('imports a list (import_expressions) and follows it (get_import) until every card is prepared', async () => {
+    const learner = await newUser(stack);
+    const client = await agent(learner.token);
+    const expressions = ['by and large', 'to and fro', 'by and large', 'odds and ends'];
+    const started = await call(client, 'import_expressions', { expressions, source: 'agent list' });
+    expect(started.isError, JSON.stringify(started.content)).toBeFalsy();
+    expect(started.structuredContent).toMatchObject({ parsed: { expressions: 3, skipped: { duplicatesInFile: 1 } } });
+    const importId = started.structuredContent.importId;
+    const done = await vi.waitFor(
+      async () => {
+        const got = await call(client, 'get_import', { importId });
+        expect(got.structuredContent.import.state).toBe('completed');
+        return got;
+      },
+      { timeout: 60_000, interval: 500 },
+    );
+    expect(done.structuredContent.import.counts).toMatchObject({ saved: 3, prepared: 3 });
+    expect(done.content[0].text).toMatch(/All 3 new cards prepared/);
   });
 
   it('offers a read-scope token the read tools only', async () => {

@@ -199,6 +199,9 @@ export function Library({ account }: { account: Account }) {
 
       <div className="library-head">
         <h2 id="library-title">Your library</h2>
+        <Link to={APP_PATHS.libraryImport} className="import-action">
+          Import a file…
+        </Link>
         <form role="search" className="row search" aria-label="Library" onSubmit={onSearch} key={search}>
           <label htmlFor="search-input" className="visually-hidden">
             Search your library

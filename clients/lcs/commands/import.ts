@@ -1,0 +1,76 @@
+import type { Command } from 'commander';
+import { api, CliError, isJson } from '../context.ts';
+import { followImport, getImport, importDone, importNote, readImportFile, uploadImport } from '../imports.ts';
+import { EXIT } from '../service.ts';
+import { importProgress, output } from '../terminal.ts';
+
+const FORMATS = ['lines', 'csv', 'tsv', 'anki', 'kindle'];
+
+/** `lcs import FILE`: a file brought in as an import, followed until it stops. */
+export function importCommands(program: Command) {
+  program
+    .command('import')
+    .description('import a file: plain lines, CSV/TSV (--column), Anki notes text, Kindle vocab.db, or an lcs export')
+    .argument('[file]', 'the file')
+    .option('--format <format>', `${FORMATS.join('|')} (detected when left out)`)
+    .option('--column <name|n>', 'CSV/TSV: the column holding the expressions (a header name or a 1-based number)')
+    .option('--header', 'CSV/TSV: the first row names the columns')
+    .option('--no-wait', 'print the import id and return; follow it with lcs import --status ID')
+    .option('--status <importId>', 'follow an import already sent')
+    .option('--cancel <importId>', 'cancel an import: what is saved stays')
+    .action(
+      async (
+        file: string | undefined,
+        options: { format?: string; column?: string; header?: boolean; wait: boolean; status?: string; cancel?: string },
+        command: Command,
+      ) => {
+        const json = isJson(command);
+        const service = await api();
+        if (options.cancel) {
+          const { import: view } = await service.call((c) => c.DELETE('/api/library/imports/{importId}', { params: { path: { importId: options.cancel! } } }));
+          output(json, { import: view }, () => view.outcome?.message ?? `Import ${view.importId}: ${view.state}.`);
+          return;
+        }
+        let importId = options.status;
+        if (!importId) {
+          if (!file) throw new CliError('Give a file to import (or --status ID).', EXIT.usage);
+          if (options.format && !FORMATS.includes(options.format)) throw new CliError(`--format is one of ${FORMATS.join(', ')}.`, EXIT.usage);
+          const created = await uploadImport(service, file, await readImportFile(file), {
+            format: options.format,
+            column: options.column,
+            header: options.header,
+          });
+          importId = created.import.importId;
+          const { parsed } = created;
+          const skipped = Object.entries(parsed.skipped)
+            .filter(([, n]) => n > 0)
+            .map(([why, n]) => `${n} ${why.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`);
+          if (!json) {
+            console.error(
+              `${created.replayed ? 'Already imported' : 'Importing'} ${parsed.expressions} expressions from ${file} (import ${importId})${skipped.length ? `; skipped: ${skipped.join(', ')}` : ''}.`,
+            );
+            for (const problem of created.import.problems.slice(0, 10)) console.error(`  ${problem.message}`);
+            if (created.import.problemsTotal > 10)
+              console.error(`  … ${created.import.problemsTotal - 10} more problems (lcs import --status ${importId} --json)`);
+          }
+          if (!options.wait) {
+            output(json, created, () => importId!);
+            return;
+          }
+        }
+        const bar = importProgress(`import ${importId.slice(0, 8)}`);
+        // Ctrl-C leaves the import running on the service.
+        process.once('SIGINT', () => {
+          bar.end();
+          console.error(`The import goes on in the service: lcs import --status ${importId}`);
+          process.exit(EXIT.ok);
+        });
+        const view = await followImport(service, importId, (v) => bar.update(importDone(v), v.counts.total, importNote(v)));
+        bar.end();
+        const final = await getImport(service, importId);
+        output(json, { import: final }, () => final.outcome?.message ?? `Import ${final.importId}: ${final.state}.`);
+        const failed = Object.values(view.counts.failed).reduce((a, b) => a + b, 0);
+        process.exitCode = view.state === 'waiting_for_credits' ? EXIT.noCredits : failed > 0 ? EXIT.failure : EXIT.ok;
+      },
+    );
+}

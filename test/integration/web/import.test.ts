@@ -1,0 +1,67 @@
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Stack } from '../../support/stack.ts';
+import { DESKTOP, openPage, shoot, signUp, useBrowserStack } from './browser.ts';
+
+let stack: Stack;
+let browser: Browser;
+useBrowserStack((started) => ({ stack, browser } = started));
+
+describe('importing through the web app', () => {
+  it(
+    'drops a file, previews it (counts, first lines, what is in the library), imports it with a live bar, and says what happened',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page, errors } = await openPage(browser, stack.baseUrl, DESKTOP);
+      await signUp(page);
+      await page.getByLabel('Capture an English expression').fill('break a leg');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('link', { name: 'Import a file…' }).click();
+      await page.getByRole('heading', { name: 'Import expressions' }).waitFor();
+
+      const csv = [
+        'word,meaning',
+        'break a leg,bonne chance',
+        'hit the sack,aller dormir',
+        'spill the beans,vendre la mèche',
+        `${'very '.repeat(70)}long,x`,
+        'hit the sack,again',
+        '',
+      ].join('\n');
+      await page.getByLabel('Format').selectOption('csv');
+      await page.getByRole('textbox', { name: 'Column' }).fill('word');
+      await page.getByRole('textbox', { name: 'Column' }).blur();
+      await page.getByLabel('File to import').setInputFiles({ name: 'words.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      const counts = page.getByTestId('preview-counts');
+      await counts.waitFor();
+      await expect.poll(() => counts.textContent()).toContain('3 expressions (csv); 1 already in your library');
+      expect(await counts.textContent()).toContain('1 repeated in the file, 1 too long for a card');
+      expect(await page.getByRole('row', { name: /break a leg/ }).textContent()).toContain('in your library');
+      await shoot(page, 'import-preview');
+
+      stack.fake.setLatency(600); // slow enough to see the bar move
+      await page.getByRole('button', { name: 'Import 3 expressions' }).click();
+      await page.getByRole('progressbar', { name: 'Import progress' }).waitFor();
+      await shoot(page, 'import-progress');
+      const outcome = page.getByTestId('import-outcome');
+      await outcome.waitFor({ timeout: 60_000 });
+      expect(await outcome.textContent()).toMatch(/All 2 new cards prepared\. 1 were already in your library\./);
+      expect(await page.getByTestId('import-counts').textContent()).toMatch(/^100 %/);
+      await shoot(page, 'import-done');
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it('refuses a file that is too large before sending it, with the limit, and a binary file with what it looks like', { timeout: 60_000 }, async () => {
+    const { context, page } = await openPage(browser, stack.baseUrl, DESKTOP);
+    await signUp(page);
+    await page.goto('/library/import');
+    await page.getByLabel('File to import').setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(26_000_000, 'a') });
+    await page.getByText('This file is 26.0 MB; an import takes files up to 25.0 MB. Split it.').waitFor();
+    await page.getByLabel('File to import').setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7 binary') });
+    await page.getByText(/This file is a PDF document, not a text file/).waitFor();
+    await shoot(page, 'import-refused');
+    await context.close();
+  });
+});
