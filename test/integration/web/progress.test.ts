@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
 import { insertCard } from '../replay/cards.ts';
-import { DESKTOP, openPage, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
+import { DESKTOP, openPage, openSection, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
 
 // Issue 28: the Progress screen, as a learner with a year of history sees it, at both sizes.
 
@@ -108,7 +108,7 @@ describe.each([
     await signUp(page);
     const { balance } = await seedHistory(await userIdOf(page));
 
-    await page.getByRole('link', { name: 'Progress' }).click();
+    await openSection(page, 'Progress');
     await page.getByRole('heading', { name: 'Progress', level: 1 }).waitFor();
     expect(page.url()).toMatch(/\/progress$/);
     // At a glance: the streak (the last 12 days) and what is due.
@@ -141,7 +141,7 @@ describe.each([
     await page.emulateMedia({ colorScheme: 'light' });
 
     // Beside the setting too.
-    await page.getByRole('link', { name: 'Settings' }).first().click();
+    await openSection(page, 'Settings');
     await page.getByRole('figure', { name: /^Expressions remembered after a year/ }).waitFor();
     expect(errors).toEqual([]);
     await context.close();

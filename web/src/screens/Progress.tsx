@@ -71,7 +71,11 @@ export default function Progress() {
       <h2>How much to remember</h2>
       <RetentionEffect />
       <p className="hint">
-        Change it in <Link to={APP_PATHS.settings}>Settings</Link>.
+        Change it in{' '}
+        <Link to={APP_PATHS.settings} className="link">
+          Settings
+        </Link>
+        .
       </p>
     </section>
   );

@@ -10,6 +10,8 @@ import { getWallet } from '../../credits/wallet.ts';
 import { creditsForCost } from '../../../domain/credits.ts';
 import { CAPTURE_TEXT_MAX } from '../../../domain/limits.ts';
 import { OUTPUT_TOKEN_LIMITS } from '../../../domain/model-budget.ts';
+import { addContext } from '../context-store.ts';
+import { placeContext } from '../contexts.ts';
 import { preparationWorkflowId } from '../preparation.ts';
 import { PREPARATION_TASK, preparationOutputSchema, preparationRequest } from '../preparation-rules.ts';
 import type { ImportState } from './schemas.ts';
@@ -55,9 +57,9 @@ export async function saveImportRows(ctx: FeatureContext, importId: string): Pro
     const more = await ctx.em.transactional(async (tx) => {
       const head = await lockImport(tx, importId);
       if (!head || head.state !== 'saving') return false;
-      const rows = await allRows<{ position: number; text: string }>(
+      const rows = await allRows<ImportRowToSave>(
         tx,
-        sql`SELECT position, text FROM library_import_rows WHERE import_id = ${importId} AND outcome IS NULL ORDER BY position LIMIT ${SAVE_BATCH}`,
+        sql`SELECT position, text, context FROM library_import_rows WHERE import_id = ${importId} AND outcome IS NULL ORDER BY position LIMIT ${SAVE_BATCH}`,
       );
       if (rows.length === 0) {
         await run(tx, sql`UPDATE library_imports SET state = 'preparing', updated_at = now() WHERE id = ${importId}`);
@@ -72,7 +74,13 @@ export async function saveImportRows(ctx: FeatureContext, importId: string): Pro
   if (head) announceImport(ctx.em, head.user_id, importId, head.state);
 }
 
-async function saveBatch(tx: Em, importId: string, userId: string, rows: { position: number; text: string }[]): Promise<void> {
+interface ImportRowToSave {
+  position: number;
+  text: string;
+  context: string | null;
+}
+
+async function saveBatch(tx: Em, importId: string, userId: string, rows: ImportRowToSave[]): Promise<void> {
   const now = new Date();
   const s = newSchedulingState(now);
   const ids = rows.map(() => randomUUID());
@@ -107,6 +115,34 @@ async function saveBatch(tx: Em, importId: string, userId: string, rows: { posit
      FROM unnest(${rows.map((r) => r.position)}::int[], ${cardIds}::uuid[], ${outcomes}::text[]) AS u (position, card_id, outcome)
      WHERE r.import_id = ${importId} AND r.position = u.position`,
   );
+  await keepSentences(tx, userId, rows, cardIds, createdByKey, keys, now);
+}
+
+/**
+ * A row's sentence (a Kindle lookup's usage, a list's `context`) joins its card as a capture's
+ * context does: the learner's own example, and for a new card the sense its preparation chooses.
+ * A sentence that does not contain the expression (Kindle keeps the inflected form) stays on the
+ * import row only.
+ */
+async function keepSentences(
+  tx: Em,
+  userId: string,
+  rows: ImportRowToSave[],
+  cardIds: (string | null)[],
+  createdByKey: Map<string, string>,
+  keys: string[],
+  now: Date,
+): Promise<void> {
+  for (const [i, row] of rows.entries()) {
+    const cardId = cardIds[i];
+    if (!row.context || !cardId) continue;
+    const placed = placeContext(row.context, [row.text]);
+    if ('problem' in placed) continue;
+    const context = await addContext(tx, { cardId, userId }, placed, now);
+    if (createdByKey.get(keys[i]!) === cardId) {
+      await run(tx, sql`UPDATE cards SET prepared_context_id = ${context.contextId} WHERE id = ${cardId} AND prepared_context_id IS NULL`);
+    }
+  }
 }
 
 export type PaceResult = { done: true } | { done: false; waitForCreditsUntil: string | null };
