@@ -351,7 +351,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare the card again for the sense one of its contexts uses (charged)
-         * @description When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready or is already prepared for this context.
+         * @description When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready, is already prepared for this context, or the context is not one of the card’s.
          */
         post: operations["library.prepareSense"];
         delete?: never;
@@ -360,7 +360,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/library/encounters": {
+    "/api/encounters": {
         parameters: {
             query?: never;
             header?: never;
@@ -487,8 +487,7 @@ export interface paths {
         get: operations["library.imports.get"];
         put?: never;
         post?: never;
-        /** Cancel an import: what is saved stays; preparations not started are not made */
-        delete: operations["library.imports.cancel"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -505,6 +504,23 @@ export interface paths {
         get: operations["library.imports.rows"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/imports/{importId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an import: what is saved stays; preparations not started are not made */
+        post: operations["library.imports.cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -997,7 +1013,7 @@ export interface components {
                 /** Format: date-time */
                 since: string;
             };
-            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            /** @description How many times you met the expression on a page (encounters, POST /api/encounters). */
             metCount: number;
             /** @description When you last met it; null if never. */
             lastMetAt: string | null;
@@ -1025,7 +1041,7 @@ export interface components {
                 /** Format: date-time */
                 since: string;
             };
-            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            /** @description How many times you met the expression on a page (encounters, POST /api/encounters). */
             metCount: number;
             /** @description When you last met it; null if never. */
             lastMetAt: string | null;
@@ -1649,7 +1665,7 @@ export interface components {
                 /** Format: date-time */
                 since: string;
             };
-            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            /** @description How many times you met the expression on a page (encounters, POST /api/encounters). */
             metCount: number;
             /** @description When you last met it; null if never. */
             lastMetAt: string | null;
@@ -1677,7 +1693,7 @@ export interface components {
                 /** Format: date-time */
                 since: string;
             };
-            /** @description How many times you met the expression on a page (encounters, POST /api/library/encounters). */
+            /** @description How many times you met the expression on a page (encounters, POST /api/encounters). */
             metCount: number;
             /** @description When you last met it; null if never. */
             lastMetAt: string | null;
@@ -4699,6 +4715,95 @@ export interface operations {
             };
         };
     };
+    "library.imports.rows": {
+        parameters: {
+            query?: {
+                cursor?: number;
+            };
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            position: number;
+                            line: number;
+                            text: string;
+                            cardId: string | null;
+                            outcome: ("new" | "reused") | null;
+                            status: ("pending" | "ready" | "failed") | null;
+                            errorCode: string | null;
+                        }[];
+                        nextCursor: number | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "library.imports.cancel": {
         parameters: {
             query?: never;
@@ -4768,95 +4873,6 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    "library.imports.rows": {
-        parameters: {
-            query?: {
-                cursor?: number;
-            };
-            header?: never;
-            path: {
-                importId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: {
-                            position: number;
-                            line: number;
-                            text: string;
-                            cardId: string | null;
-                            outcome: ("new" | "reused") | null;
-                            status: ("pending" | "ready" | "failed") | null;
-                            errorCode: string | null;
-                        }[];
-                        nextCursor: number | null;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Default Response */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -53,7 +53,7 @@ export const TOKEN_PREFIX = 'lcp_';
 export const CONTEXT_MAX = 500;
 /** The contexts a card keeps: its first and the newest. */
 export const CARD_CONTEXTS_MAX = 20;
-/** One batch of encounters (POST /api/library/encounters): a page view's known expressions. */
+/** One batch of encounters (POST /api/encounters): a page view's known expressions. */
 export const ENCOUNTER_BATCH_MAX = 200;
 /** Encounters a user may record per UTC day. */
 export const ENCOUNTERS_PER_DAY = 2000;

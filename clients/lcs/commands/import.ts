@@ -27,7 +27,9 @@ export function importCommands(program: Command) {
         const json = isJson(command);
         const service = await api();
         if (options.cancel) {
-          const { import: view } = await service.call((c) => c.DELETE('/api/library/imports/{importId}', { params: { path: { importId: options.cancel! } } }));
+          const { import: view } = await service.call((c) =>
+            c.POST('/api/library/imports/{importId}/cancel', { params: { path: { importId: options.cancel! } } }),
+          );
           output(json, { import: view }, () => view.outcome?.message ?? `Import ${view.importId}: ${view.state}.`);
           return;
         }

@@ -116,7 +116,7 @@ export const libraryOperations = {
       status: 202,
       problems: [404, 409, 428],
       description:
-        'When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready or is already prepared for this context.',
+        'When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready, is already prepared for this context, or the context is not one of the card’s.',
     },
     handler: async (ctx, { cardId, contextId }) => ({ card: await prepareSense(ctx, ctx.principal.userId, cardId, contextId) }),
   }),
@@ -126,7 +126,7 @@ export const libraryOperations = {
     auth: 'write',
     input: encounterBatchSchema,
     output: encountersRecordedSchema,
-    rest: { method: 'POST', path: '/api/library/encounters', problems: [404], description: ENCOUNTERS_DESCRIPTION },
+    rest: { method: 'POST', path: '/api/encounters', problems: [404], description: ENCOUNTERS_DESCRIPTION },
     handler: (ctx, { pageViewId, encounters }) =>
       recordEncounters(ctx, ctx.principal.userId, { pageViewId, encounters: encounters.map((e) => ({ cardId: e.cardId, metAt: new Date(e.metAt) })) }),
   }),

@@ -81,7 +81,7 @@ export const cardSchema = z
         description:
           'Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile.',
       }),
-    metCount: z.number().int().min(0).meta({ description: 'How many times you met the expression on a page (encounters, POST /api/library/encounters).' }),
+    metCount: z.number().int().min(0).meta({ description: 'How many times you met the expression on a page (encounters, POST /api/encounters).' }),
     lastMetAt: isoDate.nullable().meta({ description: 'When you last met it; null if never.' }),
   })
   .meta({ id: 'Card' });

@@ -309,7 +309,8 @@ export async function prepareSense(ctx: FeatureContext, userId: string, cardId: 
     );
     if (!locked) throw new AppError('not_found', 'No such card in your library.');
     const context = await firstRow(tx, sql`SELECT 1 FROM card_contexts WHERE id = ${contextId} AND card_id = ${cardId}`);
-    if (!context) throw new AppError('not_found', 'This card has no such context.');
+    if (!context)
+      throw new AppError('conflict', 'That sentence is not one of this card’s contexts (contexts[].contextId); it may have been dropped past the limit.');
     if (locked.enrichment_status !== 'ready') {
       throw new AppError('conflict', `Only a ready card can be prepared for another sense; this card is ${locked.enrichment_status}.`);
     }

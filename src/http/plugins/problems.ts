@@ -77,15 +77,21 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
 
 export const problemsPlugin = fp(async (app: FastifyInstance) => {
   // Patterns of every route, to tell an unknown method (405) from an unknown path (404).
-  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  const routes: { pattern: RegExp; methods: Set<string>; exact: boolean }[] = [];
   app.addHook('onRoute', (route) => {
     const pattern = new RegExp(`^${route.url.replace(/\*/g, '.*').replace(/:[^/]+/g, '[^/]+')}/?$`);
     const methods = ([] as string[]).concat(route.method);
     const known = routes.find((r) => r.pattern.source === pattern.source);
     if (known) methods.forEach((m) => known.methods.add(m));
-    else routes.push({ pattern, methods: new Set(methods) });
+    else routes.push({ pattern, methods: new Set(methods), exact: !/[:*]/.test(route.url) });
   });
-  const allowedMethods = (path: string) => [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))];
+  // A path a route names exactly (/api/library/export) is that route’s alone, as the router
+  // decides, not also the parametric sibling's (/api/library/:cardId).
+  const allowedMethods = (path: string) => {
+    const matching = routes.filter((r) => r.pattern.test(path));
+    const exact = matching.filter((r) => r.exact);
+    return [...new Set((exact.length > 0 ? exact : matching).flatMap((r) => [...r.methods]))];
+  };
 
   // No route: 405 with Allow when the path exists but not for this method, whatever its name
   // (QUERY, PROPFIND, …), else 404. Decided on arrival, before anything is read or looked up (an

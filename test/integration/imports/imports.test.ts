@@ -201,7 +201,7 @@ describe('imports', () => {
     });
     expect(big.status).toBe(202);
     await waitForState(big.body.import.importId, ['preparing'], poor.token);
-    const cancelled = await call(`/api/library/imports/${big.body.import.importId}`, { method: 'DELETE', token: poor.token });
+    const cancelled = await call(`/api/library/imports/${big.body.import.importId}/cancel`, { method: 'POST', token: poor.token });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.import.state).toBe('cancelled');
     const settled = await vi.waitFor(

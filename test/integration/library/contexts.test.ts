@@ -131,8 +131,8 @@ describe('a known expression met in a new context', () => {
     );
     expectProblem(
       await client.POST('/api/library/{cardId}/sense', { params: { path: { cardId } }, body: { contextId: crypto.randomUUID() } }),
-      404,
-      'not_found',
+      409,
+      'conflict',
     );
 
     const refreshed = await client.POST('/api/library/{cardId}/sense', { params: { path: { cardId } }, body: { contextId: river.contextId } });

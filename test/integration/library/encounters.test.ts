@@ -19,14 +19,14 @@ beforeEach(() => {
 });
 
 const report = (user: TestUser, pageViewId: string, cardIds: string[], metAt = new Date()) =>
-  api(stack, { token: user.token }).POST('/api/library/encounters', {
+  api(stack, { token: user.token }).POST('/api/encounters', {
     body: { pageViewId, encounters: cardIds.map((cardId) => ({ cardId, metAt: metAt.toISOString() })) },
   });
 
 const cardOf = async (user: TestUser, cardId: string) =>
   bodyOf(await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId } } }), 200).card;
 
-describe('POST /api/library/encounters', () => {
+describe('POST /api/encounters', () => {
   let user: TestUser;
   let bank: string;
   let leg: string;

@@ -24,10 +24,7 @@ describe('Replay with the learner’s own contexts', () => {
     // Two sentences (the newest is the prompt) and an encounter since the last review.
     bodyOf(await client.POST('/api/library', { body: { text: 'bank', context: 'The bank was closed.' } }), 200);
     bodyOf(await client.POST('/api/library', { body: { text: 'bank', context: 'We sat on the Bank of the river.' } }), 200);
-    bodyOf(
-      await client.POST('/api/library/encounters', { body: { pageViewId: randomUUID(), encounters: [{ cardId: bank, metAt: hoursAgo(1).toISOString() }] } }),
-      200,
-    );
+    bodyOf(await client.POST('/api/encounters', { body: { pageViewId: randomUUID(), encounters: [{ cardId: bank, metAt: hoursAgo(1).toISOString() }] } }), 200);
 
     const session = bodyOf(await client.GET('/api/replay', { params: { query: { count: 10 } } }), 200);
     const item = session.items.find((i) => i.cardId === bank)!;

@@ -48,7 +48,7 @@ describe('expressions in their own context', () => {
         async ({ bank }) => {
           const statuses = [];
           for (const daysAgo of [3, 1, 1]) {
-            const res = await fetch('/api/library/encounters', {
+            const res = await fetch('/api/encounters', {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
               body: JSON.stringify({

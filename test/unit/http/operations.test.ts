@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineOperation, flattenOperations, isStreamOperation, jsonOperations, noInput } from '../../../src/http/operation.ts';
+import { defineOperation, flattenOperations, isRestOnly, jsonOperations, noInput } from '../../../src/http/operation.ts';
 import { appRouter, feedPaths, operations } from '../../../src/http/operations.ts';
 
 const all = flattenOperations(operations);
 const shared = jsonOperations(operations);
-const restOnly = all.filter(([, operation]) => isStreamOperation(operation)).map(([name]) => name);
+const restOnly = all.filter(([, operation]) => isRestOnly(operation)).map(([name]) => name);
 const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string; output?: unknown } }>;
 
 describe('the operation definitions', () => {
@@ -23,8 +23,8 @@ describe('the operation definitions', () => {
     expect(new Set(routes).size).toBe(routes.length);
   });
 
-  it('keep the streamed answers (files, audio bytes) on REST only', () => {
-    expect(restOnly.sort()).toEqual(['audio.content', 'library.export']);
+  it('keep the streamed answers (files, audio bytes) and the raw file uploads on REST only', () => {
+    expect(restOnly.sort()).toEqual(['audio.content', 'library.export', 'library.imports.createFromFile', 'library.imports.preview']);
     for (const name of restOnly) expect(procedures[name], name).toBeUndefined();
     expect(shared.length + restOnly.length).toBe(all.length);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IMPORT_FILE_MAX_BYTES } from '../../../domain/limits.ts';
+import { AppError } from '../../../domain/problems.ts';
 import { defineOperation, restParts } from '../../../http/operation.ts';
 import {
   IMPORT_FILE_LIMIT_TEXT,
@@ -34,9 +35,19 @@ const LIST_BODY_LIMIT = 8_000_000;
 const fileInput = restParts({
   querystring: importFileQuerySchema,
   headers: importHeadersSchema,
-  toInput: ({ query, body, headers }) => ({ ...query, bytes: body as Buffer, idempotencyKey: headers['idempotency-key'] }),
+  toInput: ({ query, body, headers }) => {
+    // No body at all (a request without Content-Type): the file is missing, which no parser saw.
+    if (!Buffer.isBuffer(body))
+      throw new AppError('invalid_request', 'Send the file itself as the request body (text/plain, text/csv, text/tab-separated-values or a vocab.db).', {
+        errors: [{ path: 'body', message: 'the file is missing' }],
+      });
+    return { ...query, bytes: body, idempotencyKey: headers['idempotency-key'] };
+  },
 });
-const fileInputSchema = importFileQuerySchema.extend({ bytes: z.custom<Buffer>(), idempotencyKey: z.string().optional() });
+const fileInputSchema = importFileQuerySchema.extend({
+  bytes: z.custom<Buffer>((value) => Buffer.isBuffer(value), { message: 'send the file itself as the request body' }),
+  idempotencyKey: z.string().optional(),
+});
 const fileDescription = `The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to ${IMPORT_FILE_LIMIT_TEXT}; a larger Content-Length is refused (413) before the body is read.`;
 
 const optionsOf = (input: z.infer<typeof fileInputSchema>) => ({
@@ -154,7 +165,7 @@ export const importOperations = {
       problems: [404],
       input: restParts({
         params: importIdSchema,
-        querystring: z.object({ cursor: z.coerce.number().int().min(0).optional() }),
+        querystring: z.object({ cursor: z.coerce.number().int().min(0).max(2_147_483_647).optional() }),
         toInput: ({ params, query }) => ({ ...params, cursor: query.cursor }),
       }),
     },
@@ -166,7 +177,7 @@ export const importOperations = {
     auth: 'write',
     input: importIdSchema,
     output: importEnvelopeSchema,
-    rest: { method: 'DELETE', path: '/api/library/imports/:importId', input: 'params', problems: [404] },
+    rest: { method: 'POST', path: '/api/library/imports/:importId/cancel', input: 'params', problems: [404] },
     handler: async (ctx, { importId }) => ({ import: await cancelImport(ctx, ctx.principal.userId, importId) }),
   }),
 };

@@ -97,7 +97,7 @@ export const importPreviewSchema = z.object({
   longLines: z.array(z.object({ line: z.number().int(), text: z.string() })).meta({ description: 'The first lines too long for a card.' }),
 });
 
-export const importRowsQuerySchema = importIdSchema.extend({ cursor: z.coerce.number().int().min(0).optional() });
+export const importRowsQuerySchema = importIdSchema.extend({ cursor: z.coerce.number().int().min(0).max(2_147_483_647).optional() });
 export const importRowsSchema = z.object({
   items: z.array(
     z.object({
