@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { monthlyAllowance } from '../../../src/domain/plans.ts';
 import { available, chargedFor, credits, isLow, lastCost, type Wallet } from '../credits.ts';
 import { explain } from '../errors.ts';
@@ -65,8 +65,12 @@ export const usePrepareOnRenewal = () => useQuery(renewalQuery()).data?.prepareO
 export function RenewalChoice() {
   const notify = useNotify();
   const chosen = usePrepareOnRenewal();
+  // The box follows the click at once: the mutation's own pending state arrives a tick later, and
+  // a render in between would put the box back.
+  const [sent, setSent] = useState<boolean | null>(null);
   const save = useMutation(
     trpc.library.setPreparationSettings.mutationOptions({
+      onSettled: () => setSent(null),
       onSuccess: (saved) => {
         queryClient.setQueryData(renewalQuery().queryKey, saved);
         notify(
@@ -85,10 +89,13 @@ export function RenewalChoice() {
       <label className="check">
         <input
           type="checkbox"
-          checked={save.isPending ? save.variables.prepareOnRenewal : chosen}
-          disabled={save.isPending}
+          checked={sent ?? chosen}
+          disabled={sent !== null}
           aria-describedby="renewal-hint"
-          onChange={(event) => save.mutate({ prepareOnRenewal: event.target.checked })}
+          onChange={(event) => {
+            setSent(event.target.checked);
+            save.mutate({ prepareOnRenewal: event.target.checked });
+          }}
         />
         Prepare when my credits renew
       </label>
