@@ -50,3 +50,27 @@ export async function expectLedgerMatchesBalance(stack: Stack, userId: string) {
   expect(Number(row!.sum)).toBe(row!.balance);
   return row!.balance;
 }
+
+/**
+ * What each workflow is waiting on (its pending activities: attempt, last failure, next attempt),
+ * for the message of a wait that timed out: a flake under load then names its cause.
+ */
+export async function pendingWork(stack: Stack, workflowIds: string[]): Promise<string> {
+  const lines = await Promise.all(
+    workflowIds.map(async (id) => {
+      try {
+        const { status, raw } = await stack.temporal.workflow.getHandle(id).describe();
+        const activities = (raw.pendingActivities ?? []).map((a) => {
+          const failure = a.lastFailure;
+          const kind = failure?.applicationFailureInfo?.type ?? (failure?.timeoutFailureInfo ? `timeout ${failure.timeoutFailureInfo.timeoutType}` : undefined);
+          const next = a.nextAttemptScheduleTime?.seconds ? new Date(Number(a.nextAttemptScheduleTime.seconds) * 1000).toISOString() : '-';
+          return `${a.activityType?.name} attempt ${a.attempt} state ${a.state} last failure ${kind ?? '-'} (${failure?.message ?? ''}) next ${next}`;
+        });
+        return `${id}: ${status.name}; ${activities.join('; ') || 'no pending activity'}`;
+      } catch (error) {
+        return `${id}: not described (${(error as Error).message})`;
+      }
+    }),
+  );
+  return `${lines.join('\n')}\n(now ${new Date().toISOString()})`;
+}
