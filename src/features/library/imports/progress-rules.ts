@@ -18,6 +18,8 @@ export interface ImportCounts {
 }
 
 const n = (value: number) => value.toLocaleString('en');
+/** `count` and its noun, singular for one: "1 card", "2 cards". */
+const counted = (count: number, noun: string) => `${n(count)} ${noun}${count === 1 ? '' : 's'}`;
 const day = (date: Date) => date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', timeZone: 'UTC' });
 
 /** The cards an import brought that are settled (prepared, failed, reused, removed) out of its total: what a progress bar shows. */
@@ -31,7 +33,7 @@ export function importOutcome(state: ImportState, counts: ImportCounts, resumeAt
   const newCards = counts.saved;
   const failed = Object.entries(counts.failed).filter(([, count]) => count > 0);
   const failedCount = failed.reduce((a, [, b]) => a + b, 0);
-  const reused = counts.reused > 0 ? ` ${n(counts.reused)} were already in your library.` : '';
+  const reused = counts.reused > 0 ? ` ${n(counts.reused)} ${counts.reused === 1 ? 'was' : 'were'} already in your library.` : '';
   const failures =
     failedCount > 0 ? ` ${n(failedCount)} failed (${failed.map(([code, count]) => `${code}: ${n(count)}`).join(', ')}); retry them from the library.` : '';
   switch (state) {
@@ -48,7 +50,7 @@ export function importOutcome(state: ImportState, counts: ImportCounts, resumeAt
         message:
           failedCount > 0
             ? `${n(counts.prepared)} of ${n(newCards)} prepared.${failures}${reused}`
-            : `${newCards === 0 ? 'No new cards' : `All ${n(newCards)} new cards prepared`}.${reused}`,
+            : `${newCards === 0 ? 'No new cards' : newCards === 1 ? 'The new card is prepared' : `All ${counted(newCards, 'new card')} prepared`}.${reused}`,
       };
     case 'cancelled':
       return {
