@@ -8,6 +8,7 @@
  */
 import { CAPTURE_TEXT_MAX, IMPORT_EXPRESSIONS_MAX, SENTENCE_MAX_CHARS } from './limits.ts';
 import { cleanCaptureText, countCodePoints, hasLetter, normaliseExpression } from './normalise.ts';
+import { spreadsheetText } from './spreadsheet-cells.ts';
 
 export const IMPORT_FORMATS = ['lines', 'csv', 'tsv', 'anki', 'kindle'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -322,6 +323,8 @@ const shiftLine = (problem: ImportProblem, by: number): ImportProblem => {
 
 /** Our own export's first columns (src/features/library/export-format.ts CARD_COLUMNS). */
 const OUR_EXPORT = ['cardId', 'text'];
+/** Our export's column of the learner's sentences, oldest first, one a line. */
+const OUR_CONTEXTS = 'contexts';
 
 function readTable(text: string, separator: string, options: ImportOptions, problems: ImportProblem[]): ImportRow[] {
   const records = readDelimited(text.replace(/^\uFEFF/, ''), separator, { onProblem: (p) => problems.push(p) });
@@ -350,6 +353,10 @@ function readTable(text: string, separator: string, options: ImportOptions, prob
     column = 0;
     header = options.header ?? false;
   }
+  // Our export made every cell safe for a spreadsheet (an apostrophe before `-ish`): read back exactly,
+  // with the card's oldest sentence as the row's context.
+  const cell = ours && header ? spreadsheetText : (value: string) => value;
+  const contexts = ours && header && column === 1 ? head.indexOf(OUR_CONTEXTS) : -1;
   const rows: ImportRow[] = [];
   for (const record of header ? records.slice(1) : records) {
     const value = record.fields[column];
@@ -361,7 +368,8 @@ function readTable(text: string, separator: string, options: ImportOptions, prob
       });
       continue;
     }
-    rows.push({ line: record.line, text: value });
+    const context = contexts >= 0 ? cell(record.fields[contexts] ?? '').split('\n')[0] : undefined;
+    rows.push(context ? { line: record.line, text: cell(value), context } : { line: record.line, text: cell(value) });
   }
   return rows;
 }

@@ -3,6 +3,10 @@
  * CSV/TSV with RFC 4180 quoting, Anki's import text (header lines, a GUID column so that
  * re-importing updates notes), and the review log in the columns FSRS optimizers read.
  */
+import { spreadsheetSafe } from '../../domain/spreadsheet-cells.ts';
+
+/** Cells that would run as formulas: made safe on the way out, read back exactly by the importer. */
+export { spreadsheetSafe, spreadsheetText } from '../../domain/spreadsheet-cells.ts';
 
 export const EXPORT_FORMATS = ['csv', 'tsv', 'anki', 'reviews'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -40,23 +44,6 @@ export interface ExportReview {
 export function delimitedField(value: string, separator: string): string {
   return value.includes(separator) || /["\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
-
-/**
- * A cell a spreadsheet would evaluate as a formula (OWASP, "CSV Injection"): one starting with
- * `=`, `+`, `-`, `@`, a tab, CR or LF, or the full-width `＝ ＋ － ＠`, apostrophes in front of
- * these included (so that the rule can be undone exactly).
- */
-const FORMULA_START = /^'*[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/;
-
-/**
- * Such a cell gets one leading apostrophe, the spreadsheets' "this is text" mark, so that
- * `=HYPERLINK(…)` from a hostile page, an import or model output is shown, never run. Every other
- * cell is left as it is (`'til` stays `'til`).
- */
-export const spreadsheetSafe = (value: string) => (FORMULA_START.test(value) ? `'${value}` : value);
-
-/** The exact inverse of spreadsheetSafe, for a reader of our files: one apostrophe dropped where it was added. */
-export const spreadsheetText = (cell: string) => (cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell);
 
 /** One record, CRLF-terminated as RFC 4180 says, every cell made safe for a spreadsheet first. */
 export const delimitedRow = (fields: readonly string[], separator: string) =>

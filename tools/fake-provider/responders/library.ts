@@ -15,12 +15,14 @@ const FAKE_SENSES: { cues: RegExp; gloss: string }[] = [
 /** The sense the fake chooses for a context: its gloss and the word of the context that decided it. */
 function fakeSense(text: string, context: string, nativeLanguage: string): { gloss: string; cue: string } {
   const lowerText = text.toLowerCase();
+  // A word of the expression, or one holding it ("harpooned" for "harpoon", as a Kindle stem meets it), is not outside it.
+  const outside = (word: string) => !lowerText.includes(word.toLowerCase()) && !word.toLowerCase().includes(lowerText);
   for (const { cues, gloss } of FAKE_SENSES) {
     const cue = context.match(cues)?.[0];
-    if (cue && !lowerText.includes(cue.toLowerCase())) return { gloss: `[${nativeLanguage}] ${gloss}`, cue };
+    if (cue && outside(cue)) return { gloss: `[${nativeLanguage}] ${gloss}`, cue };
   }
-  // No known cue: the longest word of the sentence that is not part of the expression.
-  const words = (context.match(/\p{L}+/gu) ?? []).filter((w) => !lowerText.includes(w.toLowerCase()));
+  // No known cue: the longest word of the sentence outside the expression.
+  const words = (context.match(/\p{L}+/gu) ?? []).filter(outside);
   const cue = words.sort((a, b) => b.length - a.length)[0] ?? context;
   return { gloss: `[${nativeLanguage}] ${text} as in “${cue}”`, cue };
 }

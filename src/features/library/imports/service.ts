@@ -47,10 +47,14 @@ const IMPORT_COLUMNS = sql.raw(
 
 // ---- Reading what was sent --------------------------------------------------------------------
 
-/** A file's bytes as an import: Kindle's vocab.db by its SQLite header (or when named), any other format as text. */
+/**
+ * A file's bytes as an import: Kindle's vocab.db by its SQLite header, its `.db` name or when named,
+ * any other format as text (a text file named vocab.db is refused as not SQLite, not read as lines).
+ */
 export async function parseImportFile(bytes: Uint8Array, options: ImportOptions & { fileName?: string | undefined }): Promise<ParsedImport> {
   try {
-    if (options.format === 'kindle' || (!options.format && isSqlite(bytes))) return await parseKindle(bytes);
+    const kindle = options.format === 'kindle' || (!options.format && (isSqlite(bytes) || /\.db$/i.test(options.fileName ?? '')));
+    if (kindle) return await parseKindle(bytes);
     return parseImportText(decodeImportText(bytes), options);
   } catch (error) {
     throw asProblem(error);

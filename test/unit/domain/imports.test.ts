@@ -1,0 +1,426 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decodeImportText,
+  detectTextFormat,
+  finishImportRows,
+  htmlToText,
+  ImportFileError,
+  parseImportText,
+  readDelimited,
+  type ImportOptions,
+  type ImportProblem,
+} from '../../../src/domain/imports.ts';
+import { CAPTURE_TEXT_MAX, IMPORT_EXPRESSIONS_MAX, SENTENCE_MAX_CHARS } from '../../../src/domain/limits.ts';
+import { ankiHeader, ankiRow, CARD_COLUMNS, cardFields, delimitedRow, type ExportCard } from '../../../src/features/library/export-format.ts';
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const noSkips = { duplicatesInFile: 0, tooLong: 0, invalid: 0, otherLanguage: 0 };
+
+/** The ImportFileError a call throws (failing the test when it throws nothing or something else). */
+function fileError(call: () => unknown): ImportFileError {
+  try {
+    call();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ImportFileError);
+    return error as ImportFileError;
+  }
+  throw new Error('expected an ImportFileError, nothing was thrown');
+}
+
+const parse = (text: string, options: ImportOptions & { fileName?: string } = {}) => parseImportText(text, options);
+
+describe('decodeImportText', () => {
+  it('reads UTF-8 with and without a BOM, dropping the BOM', () => {
+    expect(decodeImportText(utf8('break a leg\n'))).toBe('break a leg\n');
+    expect(decodeImportText(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8('café au lait')]))).toBe('café au lait');
+  });
+
+  it('reads UTF-16 little- and big-endian by their BOM (Excel’s "Unicode Text")', () => {
+    const text = 'word\tmeaning\r\nnaïve\tingénu';
+    const le = Buffer.from(text, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    expect(decodeImportText(new Uint8Array([0xff, 0xfe, ...le]))).toBe(text);
+    expect(decodeImportText(new Uint8Array([0xfe, 0xff, ...be]))).toBe(text);
+  });
+
+  it('refuses an empty or blank file as empty_file', () => {
+    expect(fileError(() => decodeImportText(new Uint8Array()))).toMatchObject({ code: 'empty_file', message: 'The file is empty.' });
+    expect(fileError(() => decodeImportText(utf8(' \r\n\t\n')))).toMatchObject({ code: 'empty_file', message: 'The file holds no text.' });
+  });
+
+  it('refuses a binary file naming what it looks like', () => {
+    const cases: [number[], string][] = [
+      [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a], 'This file is a PNG image, not a text file.'],
+      [[0x25, 0x50, 0x44, 0x46, 0x2d], 'This file is a PDF document, not a text file.'],
+      [[0x50, 0x4b, 0x03, 0x04, 0], 'This file is a ZIP archive (an Anki .apkg? In Anki, export "Notes in Plain Text" instead), not a text file.'],
+      [[0xff, 0xd8, 0xff, 0xe0], 'This file is a JPEG image, not a text file.'],
+      [[0x1f, 0x8b, 8], 'This file is a gzip archive, not a text file.'],
+      [[...utf8('SQLite format 3'), 0, 1], 'This file is a SQLite database (a Kindle vocab.db? choose the Kindle format), not a text file.'],
+    ];
+    for (const [bytes, message] of cases) expect(fileError(() => decodeImportText(new Uint8Array(bytes)))).toMatchObject({ code: 'not_text', message });
+  });
+
+  it('refuses text that is not UTF-8 (Latin-1) and text holding NUL bytes', () => {
+    expect(fileError(() => decodeImportText(new Uint8Array([0x63, 0x61, 0x66, 0xe9])))).toMatchObject({
+      code: 'not_text',
+      message: expect.stringMatching(/not UTF-8/),
+    });
+    expect(fileError(() => decodeImportText(utf8('a\u0000b')))).toMatchObject({ code: 'not_text', message: expect.stringMatching(/NUL bytes/) });
+  });
+});
+
+describe('plain lines', () => {
+  it('takes one expression a line: trimmed, blank lines dropped, line numbers kept, BOM and CR/CRLF/LF line ends read', () => {
+    const parsed = parse('\uFEFF  break a leg  \r\n\r\ncall it   a day\rrun out of steam\n\n');
+    expect(parsed).toEqual({
+      format: 'lines',
+      rows: [
+        { line: 1, text: 'break a leg' },
+        { line: 3, text: 'call it a day' },
+        { line: 4, text: 'run out of steam' },
+      ],
+      longLines: [],
+      problems: [],
+      skipped: noSkips,
+    });
+  });
+
+  it('keeps the first of the file’s own duplicates (case, spacing and trailing punctuation aside) and counts the others', () => {
+    const parsed = parse('Break a leg\nbreak  a LEG!\nfine\nbreak a leg.\nFine\n');
+    expect(parsed.rows).toEqual([
+      { line: 1, text: 'Break a leg' },
+      { line: 3, text: 'fine' },
+    ]);
+    expect(parsed.skipped).toEqual({ ...noSkips, duplicatesInFile: 3 });
+    expect(parsed.problems).toEqual([]);
+  });
+
+  it('reports a line over 280 characters as too_long, not as a row, and keeps it aside as a sentence', () => {
+    const long = `${'word '.repeat(60)}end`; // 303 characters
+    const parsed = parse(`first phrase\n${long}\nsecond phrase\n`);
+    expect(parsed.rows).toEqual([
+      { line: 1, text: 'first phrase' },
+      { line: 3, text: 'second phrase' },
+    ]);
+    expect(parsed.problems).toEqual([
+      { line: 2, code: 'too_long', message: `line 2: 303 characters, longer than a card's ${CAPTURE_TEXT_MAX}; it can be saved as a sentence` },
+    ]);
+    expect(parsed.longLines).toEqual([{ line: 2, text: long }]);
+    expect(parsed.skipped).toEqual({ ...noSkips, tooLong: 1 });
+  });
+
+  it('takes exactly 280 characters, counting code points, as a row', () => {
+    const atLimit = '😀'.repeat(CAPTURE_TEXT_MAX - 1) + 'a'; // 559 UTF-16 units, 280 code points
+    expect(parse(atLimit).rows).toEqual([{ line: 1, text: atLimit }]);
+    const over = `a${atLimit}`;
+    const parsed = parse(`${over}\nok\n`);
+    expect(parsed.rows).toEqual([{ line: 2, text: 'ok' }]);
+    expect(parsed.problems).toEqual([{ line: 1, code: 'too_long', message: expect.stringMatching(/^line 1: 281 characters/) }]);
+  });
+
+  it('does not keep a line longer than a sentence aside, but still reports it', () => {
+    const huge = 'a'.repeat(SENTENCE_MAX_CHARS + 1);
+    const parsed = parse(`ok\n${huge}\n`);
+    expect(parsed.longLines).toEqual([]);
+    expect(parsed.problems).toEqual([{ line: 2, code: 'too_long', message: expect.stringMatching(/^line 2: 1001 characters/) }]);
+  });
+
+  it('reports a line with no letter as no_letter, naming its line', () => {
+    const parsed = parse('123\nkeep me\n!!! ...\n— 42 —\n');
+    expect(parsed.rows).toEqual([{ line: 2, text: 'keep me' }]);
+    expect(parsed.problems).toEqual([
+      { line: 1, code: 'no_letter', message: 'line 1: holds no letter' },
+      { line: 3, code: 'no_letter', message: 'line 3: holds no letter' },
+      { line: 4, code: 'no_letter', message: 'line 4: holds no letter' },
+    ]);
+    expect(parsed.skipped).toEqual({ ...noSkips, invalid: 3 });
+  });
+
+  it('refuses a file in which nothing can become a card, with its problems', () => {
+    const error = fileError(() => parse('123\n\n456\n'));
+    expect(error.code).toBe('nothing_to_import');
+    expect(error.details).toEqual({
+      problems: [
+        { line: 1, code: 'no_letter', message: 'line 1: holds no letter' },
+        { line: 3, code: 'no_letter', message: 'line 3: holds no letter' },
+      ],
+    });
+  });
+
+  it('keeps a file of only over-long lines, as sentences', () => {
+    const long = 'x'.repeat(300);
+    expect(parse(long).longLines).toEqual([{ line: 1, text: long }]);
+  });
+});
+
+describe('readDelimited', () => {
+  it('reads quoted fields holding the separator, line breaks and doubled quotes, each record on the line it starts', () => {
+    const problems: ImportProblem[] = [];
+    const records = readDelimited('a,"b, c","line one\r\nline two",d\n"say ""hi""",x\n\ne,f\n', ',', { onProblem: (p) => problems.push(p) });
+    expect(records).toEqual([
+      { line: 1, fields: ['a', 'b, c', 'line one\nline two', 'd'] },
+      { line: 3, fields: ['say "hi"', 'x'] },
+      { line: 5, fields: ['e', 'f'] },
+    ]);
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps text after a closing quote and a quote inside an unquoted field, as Anki’s reader does', () => {
+    expect(readDelimited('"ab"cd,e"f\n', ',')).toEqual([{ line: 1, fields: ['abcd', 'e"f'] }]);
+  });
+
+  it('reports a quote that is never closed on the line it opens, keeps the records before it and reads on from the next line', () => {
+    const problems: ImportProblem[] = [];
+    const records = readDelimited('one,1\n"two,2\nthree,3\nfour,4', ',', { onProblem: (p) => problems.push(p) });
+    expect(records).toEqual([
+      { line: 1, fields: ['one', '1'] },
+      { line: 3, fields: ['three', '3'] },
+      { line: 4, fields: ['four', '4'] },
+    ]);
+    expect(problems).toEqual([{ line: 2, code: 'quote_not_closed', message: 'line 2: a quoted field opens here and is not closed' }]);
+  });
+
+  it('skips `#` comments only at the start of a record, when asked', () => {
+    expect(readDelimited('#note\na,"#b\n#c"\n', ',', { comments: true })).toEqual([{ line: 2, fields: ['a', '#b\n#c'] }]);
+    expect(readDelimited('#note\n', ',')).toEqual([{ line: 1, fields: ['#note'] }]);
+  });
+});
+
+describe('CSV and TSV with a chosen column', () => {
+  const csv = 'word,meaning\r\n"break a leg",good luck\r\n"run out of steam, slowly","tired, ""very"""\r\n"on the\nfence",undecided\r\n';
+
+  it('takes the column named by its header (case aside), skipping the header row', () => {
+    const parsed = parse(csv, { format: 'csv', column: 'Word' });
+    expect(parsed).toEqual({
+      format: 'csv',
+      rows: [
+        { line: 2, text: 'break a leg' },
+        { line: 3, text: 'run out of steam, slowly' },
+        { line: 4, text: 'on the fence' }, // the line break inside the field becomes a space
+      ],
+      longLines: [],
+      problems: [],
+      skipped: noSkips,
+    });
+    expect(parse(csv, { format: 'csv', column: 'meaning' }).rows.map((r) => r.text)).toEqual(['good luck', 'tired, "very"', 'undecided']);
+  });
+
+  it('takes a column by its 1-based number, the first row a record unless header is set', () => {
+    expect(parse('alpha,beta\ngamma,delta\n', { format: 'csv', column: '2' }).rows).toEqual([
+      { line: 1, text: 'beta' },
+      { line: 2, text: 'delta' },
+    ]);
+    expect(parse('alpha,beta\ngamma,delta\n', { format: 'csv', column: '2', header: true }).rows).toEqual([{ line: 2, text: 'delta' }]);
+    expect(parse('alpha,beta\ngamma,delta\n', { format: 'csv' }).rows.map((r) => r.text)).toEqual(['alpha', 'gamma']);
+  });
+
+  it('reads TSV the same way, a comma being part of a field', () => {
+    const parsed = parse('expression\tnote\nhello, world\tgreeting\n"tab\tinside"\tx\n', { format: 'tsv', column: 'expression' });
+    expect(parsed.rows).toEqual([
+      { line: 2, text: 'hello, world' },
+      { line: 3, text: 'tab inside' }, // the tab is whitespace to a card
+    ]);
+  });
+
+  it('reports a row without the chosen column, naming its line and why, and keeps the rows around it', () => {
+    const parsed = parse('word,meaning\nfirst,one\nlonely\nthird,three\n', { format: 'csv', column: 'meaning' });
+    expect(parsed.rows).toEqual([
+      { line: 2, text: 'one' },
+      { line: 4, text: 'three' },
+    ]);
+    expect(parsed.problems).toEqual([{ line: 3, code: 'short_row', message: 'line 3: the row has 1 columns, none at column 2' }]);
+  });
+
+  it('reports an unclosed quote on its line and keeps every row before it', () => {
+    const parsed = parse('word\nalpha\nbeta\n"gamma\ndelta\n', { format: 'csv', column: 'word' });
+    expect(parsed.rows).toEqual([
+      { line: 2, text: 'alpha' },
+      { line: 3, text: 'beta' },
+      { line: 5, text: 'delta' },
+    ]);
+    expect(parsed.problems).toEqual([{ line: 4, code: 'quote_not_closed', message: 'line 4: a quoted field opens here and is not closed' }]);
+  });
+
+  it('refuses a column the file does not have, naming the columns it has', () => {
+    const error = fileError(() => parse(csv, { format: 'csv', column: 'expression' }));
+    expect(error.code).toBe('missing_column');
+    expect(error.message).toBe('The file has no column "expression". Its first row names: "word", "meaning".');
+    expect(error.details).toEqual({ columns: ['word', 'meaning'] });
+    expect(fileError(() => parse(csv, { format: 'csv', column: '0' }))).toMatchObject({ code: 'missing_column', message: 'Columns are numbered from 1.' });
+  });
+
+  it('refuses a table with no records', () => {
+    expect(fileError(() => parse('\n\n', { format: 'csv' }))).toMatchObject({ code: 'empty_file' });
+  });
+});
+
+describe('Anki notes in plain text', () => {
+  it('reads #separator, #html and #columns headers and makes HTML fields text', () => {
+    const file = [
+      '#separator:Semicolon',
+      '#html:true',
+      '#columns:Front;Back',
+      '<b>take</b> off;décoller',
+      '# a comment',
+      '"fish &amp; chips<br>tonight";"frites; poisson"',
+      '"a&nbsp;piece&#39;s &#x263A;<div>end</div>";x', // entities hold the separator: Anki quotes such a field
+      '{{c1::kick the bucket::die}} today;mourir',
+      '',
+    ].join('\n');
+    const parsed = parse(file);
+    expect(parsed.format).toBe('anki');
+    expect(parsed.rows).toEqual([
+      { line: 4, text: 'take off' },
+      { line: 6, text: 'fish & chips tonight' },
+      { line: 7, text: "a piece's ☺ end" },
+      { line: 8, text: 'kick the bucket today' },
+    ]);
+    expect(parsed.problems).toEqual([]);
+  });
+
+  it('leaves HTML as it is without #html:true, and reads a named tab separator', () => {
+    expect(parse('#separator:tab\n<i>as is</i>\tback\n').rows).toEqual([{ line: 2, text: '<i>as is</i>' }]);
+  });
+
+  it('skips the GUID, note type, deck and tags columns the headers name', () => {
+    const parsed = parse('#separator:tab\n#guid column:1\n#deck column:2\nabc123\tDeck\tthe front\tthe back\n');
+    expect(parsed.rows).toEqual([{ line: 4, text: 'the front' }]);
+  });
+
+  it('guesses the separator when none is named, and reports an unclosed quote after the headers on the file’s own line', () => {
+    const parsed = parse('#html:false\nfirst|1\n"second|2\nthird|3\n');
+    expect(parsed.rows).toEqual([
+      { line: 2, text: 'first' },
+      { line: 4, text: 'third' },
+    ]);
+    expect(parsed.problems).toEqual([{ line: 3, code: 'quote_not_closed', message: 'line 3: a quoted field opens here and is not closed' }]);
+  });
+
+  it('reads our own Anki export back: the bold English at the start of Back', () => {
+    const exported: ExportCard = {
+      cardId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      text: 'fish & chips',
+      correctedText: null,
+      translation: 'poisson-frites',
+      guidance: 'British <informal>.',
+      examples: ['We had fish & chips.'],
+      focuses: [],
+      createdAt: new Date('2026-01-02T03:04:05.006Z'),
+      due: null,
+      reps: null,
+      lapses: null,
+      stability: null,
+    };
+    const parsed = parse(ankiHeader() + ankiRow(exported)!);
+    expect(parsed.rows).toEqual([{ line: 7, text: 'fish & chips' }]);
+  });
+
+  it('htmlToText drops sounds, type fields, comments, styles and scripts', () => {
+    expect(htmlToText('[sound:x.mp3]<!-- c --><style>p{}</style>word<script>x()</script>[[type:Back]] &lt;tag&gt; &unknown;')).toBe('word <tag> &unknown;');
+  });
+});
+
+describe('our own CSV and TSV export, read back', () => {
+  const card = (over: Partial<ExportCard>): ExportCard => ({
+    cardId: '00000000-0000-4000-8000-000000000000',
+    text: 'placeholder',
+    correctedText: null,
+    translation: 'traduction, "citée"',
+    guidance: 'Line one\nline two',
+    examples: ['An example, with a comma.', '=SUM(A1)'],
+    focuses: [{ kind: 'grammar', note: 'a note' }],
+    createdAt: new Date('2026-01-02T03:04:05.006Z'),
+    due: new Date('2026-02-01T00:00:00.000Z'),
+    reps: 2,
+    lapses: 0,
+    stability: 3.5,
+    contexts: [],
+    metCount: 1,
+    lastMetAt: null,
+    ...over,
+  });
+  const cards = [
+    card({
+      cardId: '11111111-1111-4111-8111-111111111111',
+      text: 'break a leg',
+      contexts: [
+        { text: 'Break a leg tonight, she said.', start: 0, end: 11 },
+        { text: 'A later sentence, "quoted".', start: 0, end: 1 },
+      ],
+    }),
+    card({ cardId: '22222222-2222-4222-8222-222222222222', text: '-ish', contexts: [{ text: '-ish, roughly: greenish', start: 0, end: 4 }] }),
+    card({ cardId: '33333333-3333-4333-8333-333333333333', text: '@home', contexts: [] }),
+    card({ cardId: '44444444-4444-4444-8444-444444444444', text: 'on the fence', contexts: [{ text: 'He sat on the fence,\tundecided.', start: 7, end: 19 }] }),
+  ];
+  const file = (separator: string) => delimitedRow(CARD_COLUMNS, separator) + cards.map((c) => delimitedRow(cardFields(c), separator)).join('');
+  const expected = [
+    { text: 'break a leg', context: 'Break a leg tonight, she said.' },
+    { text: '-ish', context: '-ish, roughly: greenish' },
+    { text: '@home' },
+    { text: 'on the fence', context: 'He sat on the fence, undecided.' },
+  ];
+
+  it('is detected by its header and gives back each card’s expression (its spreadsheet apostrophe dropped) and oldest sentence', () => {
+    const csv = file(',');
+    expect(detectTextFormat(csv)).toBe('csv');
+    const parsed = parse(csv);
+    expect(parsed.format).toBe('csv');
+    expect(parsed.rows.map(({ text, context }) => (context ? { text, context } : { text }))).toEqual(expected);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.skipped).toEqual(noSkips);
+  });
+
+  it('does the same for the TSV export', () => {
+    const tsv = file('\t');
+    expect(detectTextFormat(tsv)).toBe('tsv');
+    expect(parse(tsv).rows.map(({ text, context }) => (context ? { text, context } : { text }))).toEqual(expected);
+  });
+
+  it('names each row by the line it starts on, fields with line breaks spanning several', () => {
+    // The header is line 1; each card's guidance and examples span two lines, the first card's two sentences two more.
+    expect(parse(file(',')).rows.map((r) => r.line)).toEqual([2, 6, 9, 12]);
+  });
+
+  it('takes another column of it by name, unescaped, without contexts', () => {
+    expect(parse(file(','), { column: 'examples' }).rows[0]).toEqual({ line: 2, text: 'An example, with a comma. =SUM(A1)' });
+  });
+});
+
+describe('detectTextFormat', () => {
+  it('knows Anki by its headers, our export by its header, tables by the file name, else lines', () => {
+    expect(detectTextFormat('#separator:tab\nx')).toBe('anki');
+    expect(detectTextFormat('\uFEFF#html:true\nx')).toBe('anki');
+    expect(detectTextFormat('#columns:Front\tBack\n')).toBe('anki');
+    expect(detectTextFormat('tags:one two\nx')).toBe('anki');
+    expect(detectTextFormat('cardId,text,correctedText\r\n')).toBe('csv');
+    expect(detectTextFormat('cardId\ttext\tcorrectedText\r\n')).toBe('tsv');
+    expect(detectTextFormat('a,b\n', 'Words.CSV')).toBe('csv');
+    expect(detectTextFormat('a\tb\n', 'words.tsv')).toBe('tsv');
+    expect(detectTextFormat('a,b\n', 'words.txt')).toBe('lines');
+    expect(detectTextFormat('# my list\nbreak a leg\n')).toBe('lines');
+    expect(detectTextFormat('break a leg\n#separator:tab\n')).toBe('lines');
+  });
+
+  it('is what parseImportText uses when no format is named', () => {
+    expect(parse('word,meaning\nhello,bonjour\n', { fileName: 'w.csv', column: 'meaning' }).rows).toEqual([{ line: 2, text: 'bonjour' }]);
+  });
+
+  it('refuses Kindle as text', () => {
+    expect(fileError(() => parse('x', { format: 'kindle' }))).toMatchObject({ code: 'not_sqlite' });
+  });
+});
+
+describe('finishImportRows', () => {
+  it('cleans a row’s context and keeps it with its row', () => {
+    const parsed = finishImportRows('lines', [{ line: 1, text: ' bank ', context: '  the  bank of the river ' }], []);
+    expect(parsed.rows).toEqual([{ line: 1, text: 'bank', context: 'the bank of the river' }]);
+  });
+
+  it('refuses more than the import limit, naming both counts', () => {
+    const rows = Array.from({ length: IMPORT_EXPRESSIONS_MAX + 1 }, (_, i) => ({ line: i + 1, text: `word ${i}` }));
+    const error = fileError(() => finishImportRows('lines', rows, []));
+    expect(error.code).toBe('too_many_expressions');
+    expect(error.message).toBe('This file holds 10,001 expressions; an import takes 10,000. Split the file.');
+    expect(error.details).toEqual({ expressions: 10_001, limit: 10_000 });
+  });
+});
