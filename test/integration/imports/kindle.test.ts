@@ -76,7 +76,7 @@ async function vocabDb(words: KindleWord[], options: { before?: string; schema?:
       insertWord!.run(id, w.word, w.stem, w.lang, w.timestamp);
       for (const l of w.lookups) {
         n++;
-        insertLookup!.run(`CR!BOOK1:A1B2:${n}`, id, w.lang === 'en' ? 'Oxford_English' : 'Duden', `AYkJAAAAAAAA:${n * 37}`, l.usage, l.timestamp);
+        insertLookup!.run(`CR!BOOK1:A1B2:${n}`, id, w.lang.startsWith('en') ? 'Oxford_English' : 'Duden', `AYkJAAAAAAAA:${n * 37}`, l.usage, l.timestamp);
       }
     }
     db.exec('COMMIT');
@@ -135,7 +135,7 @@ const WORDS: KindleWord[] = [
   {
     word: 'leviathan',
     stem: 'leviathan',
-    lang: 'en',
+    lang: 'en_US', // a regional tag is English too
     timestamp: T0 + 6_000,
     lookups: [
       { usage: 'A leviathan rose beside the boat, and then a second time.', timestamp: T0 + 12_000 },

@@ -83,7 +83,7 @@ function readVocabDb(path: string): ParsedImport {
     let otherLanguage = 0;
     words.forEach((word, index) => {
       const line = index + 1;
-      if (word.lang && !/^en\b/i.test(word.lang)) {
+      if (word.lang && !/^en(?:$|[-_])/i.test(word.lang)) {
         otherLanguage++;
         return;
       }
