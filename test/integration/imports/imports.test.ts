@@ -64,7 +64,7 @@ describe('imports', () => {
     expect(interactive).toEqual([202, 202, 202]);
 
     const done = await waitForState(importId, ['completed']);
-    expect(done.counts).toMatchObject({ total: 30, saved: 29, reused: 1, prepared: 29, failed: {} });
+    expect(done.counts).toEqual({ total: 30, saved: 29, reused: 1, prepared: 29, preparing: 0, waiting: 0, waitingForCredits: 0, failed: {}, removed: 0 });
     expect(done.outcome.message).toMatch(/All 29 new cards prepared/);
     // One card per expression, one preparation start each.
     const starts = await stack.orm.em
