@@ -23,11 +23,14 @@ export class ServiceError extends Error {
   readonly code: string;
   readonly status: number | null;
   readonly retryAfterSeconds: number | null;
-  constructor(message: string, code: string, status: number | null, retryAfterSeconds: number | null = null) {
+  /** The problem's extension members (RFC 9457), e.g. the `importId` of the import that is in the way. */
+  readonly extensions: Readonly<Record<string, unknown>>;
+  constructor(message: string, code: string, status: number | null, retryAfterSeconds: number | null = null, extensions: Record<string, unknown> = {}) {
     super(message);
     this.code = code;
     this.status = status;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.extensions = extensions;
   }
 
   get exitCode(): ExitCode {
@@ -102,5 +105,6 @@ function problemError(response: Response, body: unknown): ServiceError {
   // A 400's detail is general; its field errors say what to change.
   const detail = fields ? `${said.replace(/\.$/, '')} (${fields}).` : said;
   const code = problem.code ?? (response.status >= 500 ? 'service_unavailable' : `http_${response.status}`);
-  return new ServiceError(detail, code, response.status, retryAfterSeconds);
+  const { type: _type, title: _title, status: _status, detail: _detail, instance: _instance, code: _code, errors: _errors, ...extensions } = problem;
+  return new ServiceError(detail, code, response.status, retryAfterSeconds, extensions);
 }

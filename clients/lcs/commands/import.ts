@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { api, CliError, isJson } from '../context.ts';
 import { followImport, getImport, importDone, importNote, readImportFile, uploadImport } from '../imports.ts';
-import { EXIT } from '../service.ts';
+import { EXIT, ServiceError } from '../service.ts';
 import { importProgress, output } from '../terminal.ts';
 
 const FORMATS = ['lines', 'csv', 'tsv', 'anki', 'kindle'];
@@ -41,6 +41,8 @@ export function importCommands(program: Command) {
             format: options.format,
             column: options.column,
             header: options.header,
+          }).catch((error: unknown) => {
+            throw withRunningImport(error);
           });
           importId = created.import.importId;
           const { parsed } = created;
@@ -75,4 +77,12 @@ export function importCommands(program: Command) {
         process.exitCode = view.state === 'waiting_for_credits' ? EXIT.noCredits : failed > 0 ? EXIT.failure : EXIT.ok;
       },
     );
+}
+
+/** One import runs at a time: the refusal names the one running and how to follow or cancel it. */
+function withRunningImport(error: unknown): unknown {
+  if (!(error instanceof ServiceError) || error.code !== 'conflict') return error;
+  const running = error.extensions.importId;
+  if (typeof running !== 'string') return error;
+  return new CliError(`${error.message} Follow it: lcs import --status ${running}. Cancel it: lcs import --cancel ${running}.`, error.exitCode);
 }

@@ -8,6 +8,7 @@ import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { runLcs, tempHome } from './run-lcs.ts';
 import { api, bodyOf } from '../../support/api.ts';
+import { sql } from '../../support/helpers.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -54,4 +55,23 @@ describe('lcs capture from stdin under the rate limit', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.json.import.counts).toMatchObject({ saved: 20, prepared: 20 });
   }, 180_000);
+
+  it('lcs import while another import runs: refused, naming that import and how to follow or cancel it', async () => {
+    const learner = await newUser(stack);
+    const client = api(stack, { token: learner.token });
+    // Out of credits, the first import stays, waiting for them: one import runs at a time.
+    await sql(stack, `UPDATE wallets SET balance = 0 WHERE user_id = ?`, [learner.userId]);
+    const first = bodyOf(await client.POST('/api/library/imports', { body: { expressions: ['first import line'] } }), 202).import.importId;
+    const dir = mkdtempSync(join(tmpdir(), 'lcs-import-'));
+    const file = join(dir, 'more.txt');
+    writeFileSync(file, 'second import line\n');
+    const run = await runLcs(['import', file], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `Another import of yours is running; wait for it to finish or cancel it. Follow it: lcs import --status ${first}. Cancel it: lcs import --cancel ${first}.`,
+    );
+    const cancelled = await runLcs(['import', '--cancel', first], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token } });
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(cancelled.stdout).toMatch(/^Cancelled: 0 of 1 prepared\./);
+  }, 60_000);
 });
