@@ -40,6 +40,8 @@ describe('importing through the web app', () => {
       await expect.poll(() => counts.textContent()).toContain('3 expressions (csv); 1 already in your library');
       expect(await counts.textContent()).toContain('1 repeated in the file, 1 too long for a card');
       expect(await page.getByRole('row', { name: /break a leg/ }).textContent()).toContain('in your library');
+      await page.getByText('words.csv (473 bytes)').waitFor();
+      await page.getByText('1 line needs a look').waitFor();
       await shoot(page, 'import-preview');
 
       stack.fake.setLatency(600); // slow enough to see the bar move
@@ -50,6 +52,7 @@ describe('importing through the web app', () => {
       await outcome.waitFor({ timeout: 60_000 });
       expect(await outcome.textContent()).toMatch(/All 2 new cards prepared\. 1 was already in your library\./);
       expect(await page.getByTestId('import-counts').textContent()).toMatch(/^100 %/);
+      await page.getByText('1 line of the file was not imported').waitFor();
       await shoot(page, 'import-done');
       expect(errors).toEqual([]);
       await context.close();

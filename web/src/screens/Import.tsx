@@ -40,6 +40,9 @@ const FAILURE_ACTION: Record<string, string> = {
 };
 
 const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
+/** A file's size as a person reads it: "812 bytes", "14 KB", "3.2 MB". */
+const fileSize = (bytes: number) => (bytes < 1_000 ? `${bytes} bytes` : bytes < 1_000_000 ? `${Math.round(bytes / 1_000)} KB` : megabytes(bytes));
+const lines = (count: number) => `${count.toLocaleString('en')} ${count === 1 ? 'line' : 'lines'}`;
 
 /** The file sent as it is (not JSON): the service reads it, so a Kindle database works the same as a text file. */
 async function send<T>(path: 'preview' | 'file', file: File, format: string, column: string): Promise<T> {
@@ -160,7 +163,7 @@ function ImportForm() {
           accept=".txt,.csv,.tsv,.db,.sqlite,text/plain,text/csv,text/tab-separated-values"
           onChange={(event) => void choose(event.target.files?.[0] ?? null)}
         />
-        {file && <p className="muted">{`${file.name} (${megabytes(file.size)})`}</p>}
+        {file && <p className="muted">{`${file.name} (${fileSize(file.size)})`}</p>}
       </div>
       <div className="row">
         <label>
@@ -242,7 +245,7 @@ function PreviewView({ preview }: { preview: Preview }) {
       </table>
       {preview.problems.length > 0 && (
         <details>
-          <summary>{`${preview.problemsTotal} lines need a look`}</summary>
+          <summary>{`${lines(preview.problemsTotal)} ${preview.problemsTotal === 1 ? 'needs' : 'need'} a look`}</summary>
           <ul>
             {preview.problems.slice(0, 20).map((p) => (
               <li key={`${p.line}-${p.code}`}>{p.message}</li>
@@ -307,7 +310,7 @@ function ImportState({ view }: { view: ImportView }) {
       )}
       {view.problemsTotal > 0 && (
         <details>
-          <summary>{`${view.problemsTotal} lines of the file were not imported`}</summary>
+          <summary>{`${lines(view.problemsTotal)} of the file ${view.problemsTotal === 1 ? 'was' : 'were'} not imported`}</summary>
           <ul>
             {view.problems.slice(0, 50).map((p) => (
               <li key={`${p.line}-${p.code}`}>{p.message}</li>
