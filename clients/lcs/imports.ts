@@ -91,16 +91,14 @@ export async function followImport(
 export function importNote(view: ImportView): string {
   const c = view.counts;
   const failed = Object.values(c.failed).reduce((a, b) => a + b, 0);
-  return [
-    view.state.replaceAll('_', ' '),
+  const counts = [
     `${c.prepared} prepared`,
     c.reused ? `${c.reused} reused` : '',
-    c.preparing ? `${c.preparing} preparing` : '',
+    c.preparing ? `${c.preparing} in progress` : '',
     failed ? `${failed} failed` : '',
     c.waitingForCredits ? `${c.waitingForCredits} waiting for credits` : '',
-  ]
-    .filter(Boolean)
-    .join(', ');
+  ].filter(Boolean);
+  return `${view.state.replaceAll('_', ' ')}: ${counts.join(', ')}`;
 }
 
 export async function importRows(service: Api, importId: string) {

@@ -48,7 +48,7 @@ describe('lcs capture from stdin under the rate limit', () => {
     const run = await runLcs(['import', file, '--column', 'word'], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token } });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/Importing 20 expressions from .*words\.csv/);
-    expect(run.stderr).toMatch(/: 100 % \(20\/20 done; \w+, 20 prepared\)/);
+    expect(run.stderr).toMatch(/: 100 % \(20\/20 done; \w+: 20 prepared\)/);
     expect(run.stderr).toMatch(/: 50 % \(/);
     expect(run.stdout).toMatch(/All 20 new cards prepared/);
     const again = await runLcs(['import', file, '--column', 'word', '--json'], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token } });
