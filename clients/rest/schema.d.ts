@@ -1116,8 +1116,9 @@ export interface components {
                 preparing: number;
                 /** @description Saved new cards whose preparation has not started yet (paced within your model budget). */
                 waiting: number;
+                /** @description New cards the import will prepare once credits are back (0 once it has stopped: then they count as failed, insufficient_credits). */
                 waitingForCredits: number;
-                /** @description New cards whose preparation failed, by error code. */
+                /** @description New cards whose preparation failed for good, by error code (cards refused for credits only once the import has stopped). */
                 failed: {
                     [key: string]: number;
                 };
@@ -1768,8 +1769,9 @@ export interface components {
                 preparing: number;
                 /** @description Saved new cards whose preparation has not started yet (paced within your model budget). */
                 waiting: number;
+                /** @description New cards the import will prepare once credits are back (0 once it has stopped: then they count as failed, insufficient_credits). */
                 waitingForCredits: number;
-                /** @description New cards whose preparation failed, by error code. */
+                /** @description New cards whose preparation failed for good, by error code (cards refused for credits only once the import has stopped). */
                 failed: {
                     [key: string]: number;
                 };

@@ -57,8 +57,13 @@ export const importCountsSchema = z.object({
   prepared: z.number().int().meta({ description: 'New cards whose preparation is done.' }),
   preparing: z.number().int(),
   waiting: z.number().int().meta({ description: 'Saved new cards whose preparation has not started yet (paced within your model budget).' }),
-  waitingForCredits: z.number().int(),
-  failed: z.record(z.string(), z.number().int()).meta({ description: 'New cards whose preparation failed, by error code.' }),
+  waitingForCredits: z
+    .number()
+    .int()
+    .meta({ description: 'New cards the import will prepare once credits are back (0 once it has stopped: then they count as failed, insufficient_credits).' }),
+  failed: z
+    .record(z.string(), z.number().int())
+    .meta({ description: 'New cards whose preparation failed for good, by error code (cards refused for credits only once the import has stopped).' }),
   removed: z.number().int().meta({ description: 'Cards deleted since they were imported.' }),
 });
 

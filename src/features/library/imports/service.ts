@@ -207,12 +207,15 @@ export async function importCounts(em: Em, importId: string, state: ImportState)
     if (code === 'insufficient_credits') outOfCredits = n;
     else failed[code] = n;
   }
-  const waitingForCredits = outOfCredits + (state === 'waiting_for_credits' ? counts.waiting : 0);
+  // A card refused for credits is not settled while the import runs: the import prepares it again
+  // once credits are back. Counted once, as waiting, so the bar never goes back; failed only once
+  // the import has stopped and will not.
+  const stopped = state === 'completed' || state === 'cancelled';
   return {
     ...counts,
     waiting: state === 'waiting_for_credits' ? 0 : counts.waiting,
-    waitingForCredits,
-    failed: state === 'waiting_for_credits' || outOfCredits === 0 ? failed : { ...failed, insufficient_credits: outOfCredits },
+    waitingForCredits: stopped ? 0 : outOfCredits + (state === 'waiting_for_credits' ? counts.waiting : 0),
+    failed: stopped && outOfCredits > 0 ? { ...failed, insufficient_credits: outOfCredits } : failed,
   };
 }
 
