@@ -158,7 +158,7 @@ export type PaceResult = { done: true } | { done: false; waitForCreditsUntil: st
 export async function paceImport(ctx: FeatureContext, importId: string, beat: () => void = () => {}, signal?: AbortSignal): Promise<PaceResult> {
   const until = Date.now() + PACE_FOR_MS;
   const quota: Quota = { limit: ctx.config.rateLimit.modelMax, periodMs: ctx.config.rateLimit.windowSeconds * 1000 };
-  const reserve = Math.max(1, Math.ceil(quota.limit / 6));
+  const reserve = interactiveReserve(quota);
   const holdCeiling = preparationHoldCeiling(ctx);
   let lastAnnounced = 0;
   while (Date.now() < until && !signal?.aborted) {
@@ -226,6 +226,28 @@ export async function paceImport(ctx: FeatureContext, importId: string, beat: ()
     await pause(Math.min(STEP_MAX_MS, Math.max(STEP_MIN_MS, step.nextInMs)), signal);
   }
   return { done: false, waitForCreditsUntil: null };
+}
+
+/** What an import leaves in the learner's model bucket for interactive captures: a sixth of it. */
+export const interactiveReserve = (quota: Quota) => Math.max(1, Math.ceil(quota.limit / 6));
+
+/**
+ * How long paceImport takes to start `count` preparations from a full bucket, by its own rule
+ * (steps, window, reserve), when every preparation ends before the next step and the credits
+ * suffice: the least time an import of `count` takes within `quota` (the bench reports it for the
+ * production budget rather than waiting for it).
+ */
+export function pacedStartMs(count: number, quota: Quota): number {
+  const reserve = interactiveReserve(quota);
+  let now = 0;
+  let tat: number | null = null;
+  for (let left = count; ;) {
+    const taken = takeUpTo(tat, now, quota, Math.min(IMPORT_PREPARATIONS_IN_FLIGHT, left, START_BATCH), reserve);
+    left -= taken.granted;
+    if (taken.granted > 0) tat = taken.tat;
+    if (left <= 0) return now;
+    now += Math.min(STEP_MAX_MS, Math.max(STEP_MIN_MS, taken.nextInMs));
+  }
 }
 
 /** The credits a preparation holds at most: its cost ceiling for the longest text a card may have. */
