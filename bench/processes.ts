@@ -86,10 +86,19 @@ export function cpuSplit(before: Record<string, number>, after: Record<string, n
 
 /** The process's peak resident set so far (VmHWM), in MB. */
 export function peakRssMb(pid: number): number {
+  return Math.round(statusKb(pid, 'VmHWM') / 1024);
+}
+
+/** The process's resident set now (VmRSS), in MB (unrounded: sampled often, compared to its peak). */
+export function rssMb(pid: number): number {
+  return statusKb(pid, 'VmRSS') / 1024;
+}
+
+function statusKb(pid: number, field: string): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
-    .find((l) => l.startsWith('VmHWM:'));
-  return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
+    .find((l) => l.startsWith(`${field}:`));
+  return Number(line?.split(/\s+/)[1] ?? 0);
 }
 
 /**

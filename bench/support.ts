@@ -18,7 +18,7 @@ import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { connectTemporal } from '../src/temporal/connection.ts';
 import { readTemporalCounters, type TemporalCounters } from './temporal-counters.ts';
 import { startTemporalDevServer } from '../src/platform/temporal-dev-server.ts';
-import { cpuSeconds, peakRssMb, startService } from './processes.ts';
+import { cpuSeconds, peakRssMb, rssMb, startService } from './processes.ts';
 
 export interface BenchUser {
   userId: string;
@@ -59,6 +59,8 @@ export interface BenchContext {
   cpu(): Record<string, number>;
   /** Peak RSS so far of the API and the worker processes, in MB. */
   peakRss(): { api: number; worker: number };
+  /** RSS now of the API and the worker processes, in MB (read from /proc, so it answers while the API is busy). */
+  rss(): { api: number; worker: number };
   /** The Temporal dev server's own counters so far (bench/temporal-counters.ts). */
   temporalCounters(): Promise<TemporalCounters>;
   readonly summary: SummaryRow[];
@@ -133,6 +135,7 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
         'bench (load, fake provider)': { pid: process.pid },
       }),
     peakRss: () => ({ api: peakRssMb(api.pid), worker: peakRssMb(worker.pid) }),
+    rss: () => ({ api: rssMb(api.pid), worker: rssMb(worker.pid) }),
     temporalCounters: () => readTemporalCounters(dev.ports.metrics),
     async close() {
       await api.stop();
