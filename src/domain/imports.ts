@@ -428,8 +428,11 @@ export function finishImportRows(format: ImportFormat, raw: ImportRow[], problem
     skipped: { duplicatesInFile: 0, tooLong: 0, invalid: 0, otherLanguage: 0, ...skipped },
   };
   const seen = new Set<string>();
+  // A file's text can hold what PostgreSQL cannot store (NUL, a lone surrogate: a Kindle word, a
+  // decoded cell); the request guard never sees a file's text, so it is made storable here.
+  const storable = (value: string) => cleanCaptureText(value.replaceAll('\u0000', '').toWellFormed());
   for (const row of raw) {
-    const text = cleanCaptureText(row.text);
+    const text = storable(row.text);
     if (text === '') continue;
     const length = countCodePoints(text);
     if (length > CAPTURE_TEXT_MAX) {
@@ -453,7 +456,8 @@ export function finishImportRows(format: ImportFormat, raw: ImportRow[], problem
       continue;
     }
     seen.add(key);
-    const context = row.context ? cleanCaptureText(row.context).slice(0, SENTENCE_MAX_CHARS) : undefined;
+    // Cut by code points: a cut by UTF-16 units could split an emoji into a lone surrogate.
+    const context = row.context ? Array.from(storable(row.context)).slice(0, SENTENCE_MAX_CHARS).join('') : undefined;
     result.rows.push(context ? { line: row.line, text, context } : { line: row.line, text });
   }
   if (result.rows.length > IMPORT_EXPRESSIONS_MAX) {

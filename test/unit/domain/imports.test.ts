@@ -411,6 +411,21 @@ describe('detectTextFormat', () => {
 });
 
 describe('finishImportRows', () => {
+  it('makes what PostgreSQL cannot store storable: NUL dropped, a lone surrogate replaced, a long context cut between code points', () => {
+    const context = `${'🙂'.repeat(SENTENCE_MAX_CHARS)} the bank`;
+    const parsed = finishImportRows(
+      'kindle',
+      [
+        { line: 1, text: 'ba\u0000nk', context },
+        { line: 2, text: 'river\uD800' },
+      ],
+      [],
+    );
+    expect(parsed.rows.map((r) => r.text)).toEqual(['bank', 'river\uFFFD']);
+    expect(parsed.rows[0]!.context).toBe('🙂'.repeat(SENTENCE_MAX_CHARS));
+    expect(parsed.rows[0]!.context!.isWellFormed()).toBe(true);
+  });
+
   it('cleans a row’s context and keeps it with its row', () => {
     const parsed = finishImportRows('lines', [{ line: 1, text: ' bank ', context: '  the  bank of the river ' }], []);
     expect(parsed.rows).toEqual([{ line: 1, text: 'bank', context: 'the bank of the river' }]);
