@@ -13,6 +13,15 @@
  * - Evidence: recall slips an error with probability 0.1 + 0.25 d and takes (2 s + 0.5 s per hidden
  *   character) × (1 + 2 (1 − R)); a rebuilt answer has 0–2 errors and takes three times as long; a
  *   failure is a hint (40 %), an auto-fill (35 %) or an error on every hidden character.
+ * - Prompt: a translation (Replay's default), or the context cloze (the expression masked inside the
+ *   learner's own sentence, src/features/replay/context-cloze.ts). For the cloze the model ASSUMES, as
+ *   nothing here measures it, that (a) the sentence is a retrieval cue: at review the learner recalls
+ *   as if the memory were `cueStability` times as stable (1.5 by default; encoding specificity, Tulving
+ *   & Thomson 1973: the context a learner met an item in helps recall it; and the words around a gap
+ *   narrow what fits); (b) an easier retrieval strengthens less: the growth above is evaluated at the
+ *   cued R (retrieval effort, Pyc & Rawson 2009), and what day 90 measures stays recall from the
+ *   meaning, without the sentence; (c) reading the sentence adds `readingMs` (3 s: ~12 words at ~240
+ *   words a minute) to every item.
  */
 import type { Rating } from 'ts-fsrs';
 import { buildMask, hiddenCount, hiddenLetterShare, mulberry32 } from '../src/features/replay/mask.ts';
@@ -66,7 +75,20 @@ export interface SimulationOptions {
   desiredRetention: number;
   /** Run the personal optimiser every 7 days, as the service's weekly Schedule does, and schedule with the weights it applies. */
   personalWeights: boolean;
+  /** What every item shows: the translation, or the cloze in the learner's own sentence (assumptions in the header). */
+  prompt: PromptModel;
 }
+
+export interface PromptModel {
+  kind: 'translation' | 'context';
+  /** Recall at review as if the memory were this many times as stable (1: no cue). */
+  cueStability: number;
+  /** Time added to every item to read the prompt beyond the translation. */
+  readingMs: number;
+}
+export const TRANSLATION_PROMPT: PromptModel = { kind: 'translation', cueStability: 1, readingMs: 0 };
+/** The assumed context cloze; an assumption, not a measurement (header). */
+export const CONTEXT_PROMPT: PromptModel = { kind: 'context', cueStability: 1.5, readingMs: 3_000 };
 export const DEFAULT_SIMULATION: SimulationOptions = {
   cards: 200,
   days: 90,
@@ -74,15 +96,20 @@ export const DEFAULT_SIMULATION: SimulationOptions = {
   seed: 15,
   desiredRetention: DEFAULT_DESIRED_RETENTION,
   personalWeights: false,
+  prompt: TRANSLATION_PROMPT,
 };
 
 export interface SimulationResult {
   mapping: string;
+  prompt: PromptModel;
   desiredRetention: number;
   /** The day the optimiser first applied personal weights; null when it never did (or was off). */
   personalWeightsFrom: number | null;
   reviews: number;
   reviewsPerCard: number;
+  reviewsPerDay: number;
+  /** Minutes of practice a day, on average: the evidence's answer times plus the prompt's reading time. */
+  minutesPerDay: number;
   /** Share of reviews at which the learner recalled the answer from memory. */
   recallAtReview: number;
   /** Expected number of cards the learner recalls on day 90 (sum of true recall probabilities). */
@@ -166,6 +193,7 @@ export async function simulate(mapping: ReplayMapping, overrides: Partial<Simula
   const ratings = { again: 0, hard: 0, good: 0, easy: 0 };
   let reviews = 0;
   let recalled = 0;
+  let practiceMs = 0;
 
   for (let day = 0; day < options.days; day++) {
     let now = start + day * DAY_MS;
@@ -183,7 +211,8 @@ export async function simulate(mapping: ReplayMapping, overrides: Partial<Simula
       const next = earliestDue(cards, dayEnd);
       if (!next) break;
       now = Math.max(now, next.schedule!.due.getTime()) + 20_000;
-      const outcome = practise(mapping, next, now, { desiredRetention: options.desiredRetention, weights });
+      const outcome = practise(mapping, next, now, { desiredRetention: options.desiredRetention, weights }, options.prompt);
+      practiceMs += outcome.durationMs + options.prompt.readingMs;
       log.push({ cardId: next.cardId, rating: ratingName(outcome.rating), reviewedAt: new Date(now) });
       reviews++;
       if (outcome.recalled) recalled++;
@@ -195,10 +224,13 @@ export async function simulate(mapping: ReplayMapping, overrides: Partial<Simula
   const finalRecall = cards.map((c) => recallProbability((end - c.memory.lastSeen) / DAY_MS, c.memory.stability));
   return {
     mapping: mapping.name,
+    prompt: options.prompt,
     desiredRetention: options.desiredRetention,
     personalWeightsFrom,
     reviews,
     reviewsPerCard: reviews / cards.length,
+    reviewsPerDay: reviews / options.days,
+    minutesPerDay: practiceMs / 60_000 / options.days,
     recallAtReview: reviews === 0 ? 0 : recalled / reviews,
     expectedRetained: finalRecall.reduce((a, b) => a + b, 0),
     retained90: finalRecall.filter((r) => r >= 0.9).length,
@@ -227,12 +259,19 @@ function earliestDue(cards: readonly SimCard[], before: number): SimCard | undef
   return best;
 }
 
-function practise(mapping: ReplayMapping, card: SimCard, now: number, learner: LearnerScheduling): { recalled: boolean; rating: Rating } {
+function practise(
+  mapping: ReplayMapping,
+  card: SimCard,
+  now: number,
+  learner: LearnerScheduling,
+  prompt: PromptModel,
+): { recalled: boolean; rating: Rating; durationMs: number } {
   const m = card.memory;
   const schedule = card.schedule!;
   const demand = mapping.demand({ cardId: card.cardId, answer: card.answer, stability: schedule.stability, reps: schedule.reps });
   const h = demand.hiddenShare;
-  const r = recallProbability((now - m.lastSeen) / DAY_MS, m.stability);
+  // Recall with this prompt's cue (the translation's is the memory itself).
+  const r = recallProbability((now - m.lastSeen) / DAY_MS, m.stability * prompt.cueStability);
   const fluentMs = 2_000 + 500 * demand.hiddenCount;
   let evidence: ReplayEvidence;
   const recalled = m.random() < r;
@@ -260,5 +299,5 @@ function practise(mapping: ReplayMapping, card: SimCard, now: number, learner: L
   m.lastSeen = now;
   const rating = mapping.rate(evidence, demand);
   card.schedule = review(schedule, rating, new Date(now), learner).next;
-  return { recalled, rating };
+  return { recalled, rating, durationMs: evidence.durationMs ?? 0 };
 }

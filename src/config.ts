@@ -21,6 +21,7 @@ export const RETENTION_DEFAULTS = {
   translationCacheDays: 30,
   translationCacheMaxRows: 200_000,
   unlinkedAudioDays: 7,
+  encounterDays: 30,
 } as const;
 
 /** Origins as browsers send them; one with no nameable origin (`data:`, `file:`, "null") is refused. */
@@ -129,6 +130,9 @@ const envSchema = z.object({
   RETENTION_TRANSLATION_CACHE_DAYS: z.coerce.number().int().positive().default(RETENTION_DEFAULTS.translationCacheDays),
   RETENTION_TRANSLATION_CACHE_MAX_ROWS: z.coerce.number().int().positive().default(RETENTION_DEFAULTS.translationCacheMaxRows),
   RETENTION_UNLINKED_AUDIO_DAYS: z.coerce.number().int().positive().default(RETENTION_DEFAULTS.unlinkedAudioDays),
+  // Longer than the 7 days a batch's encounters may be late (src/features/library/encounter-rules.ts):
+  // a batch sent again within them must still find its rows, or it would count twice.
+  RETENTION_ENCOUNTER_DAYS: z.coerce.number().int().min(8).default(RETENTION_DEFAULTS.encounterDays),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -230,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       translationCacheDays: e.RETENTION_TRANSLATION_CACHE_DAYS,
       translationCacheMaxRows: e.RETENTION_TRANSLATION_CACHE_MAX_ROWS,
       unlinkedAudioDays: e.RETENTION_UNLINKED_AUDIO_DAYS,
+      encounterDays: e.RETENTION_ENCOUNTER_DAYS,
     },
     /** How long a starting API or worker waits for PostgreSQL and Temporal before it exits non-zero. */
     startupTimeoutSeconds: e.STARTUP_TIMEOUT_SECONDS,

@@ -1059,7 +1059,7 @@ export interface components {
             contexts: components["schemas"]["CardContextInput"][];
             /** @description The context the card’s preparation chose its sense for; null when none. */
             preparedContextId: string | null;
-            /** @description When you last met it on a page, newest first (20 at most; `metCount` counts them all). */
+            /** @description When you last met it on a page in the last 30 days, newest first (20 at most; `metCount` and `lastMetAt` count them all). */
             encounters: string[];
         };
         EncounterBatchInput: {
@@ -1712,7 +1712,7 @@ export interface components {
             contexts: components["schemas"]["CardContext"][];
             /** @description The context the card’s preparation chose its sense for; null when none. */
             preparedContextId: string | null;
-            /** @description When you last met it on a page, newest first (20 at most; `metCount` counts them all). */
+            /** @description When you last met it on a page in the last 30 days, newest first (20 at most; `metCount` and `lastMetAt` count them all). */
             encounters: string[];
         };
         EncounterBatch: {

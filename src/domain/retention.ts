@@ -13,6 +13,8 @@ export const RETENTION_TABLES = [
   'work_drafts',
   'translation_cache',
   'audio_clips',
+  // Added after the others: a pass that started before it never sweeps it (src/workflows/housekeeping.ts).
+  'card_encounters',
 ] as const;
 
 export type RetentionTable = (typeof RETENTION_TABLES)[number];

@@ -16,6 +16,7 @@ export interface RetentionPolicy {
   translationCacheDays: number;
   translationCacheMaxRows: number;
   unlinkedAudioDays: number;
+  encounterDays: number;
 }
 
 export function retentionPolicy(config: Pick<Config, 'retention'>): RetentionPolicy {
@@ -64,6 +65,14 @@ const oldestFirst: Record<Exclude<RetentionTable, 'translation_cache' | 'audio_c
     key: sql`user_id, idempotency_key`,
     where: sql`created_at < now() - ${p.idempotencyHours} * interval '1 hour'`,
     order: sql`created_at`,
+  }),
+  // The card keeps the totals (met_count, last_met_at: what the library's order and Replay's "met
+  // since last review" read); the rows only serve the card page's recent list and a retried
+  // batch's deduplication, which needs them for the 7 days a batch may be late.
+  card_encounters: (p) => ({
+    key: sql`card_id, page_view_id`,
+    where: sql`recorded_at < now() - ${p.encounterDays} * interval '1 day'`,
+    order: sql`recorded_at`,
   }),
 };
 

@@ -100,7 +100,9 @@ export const cardDetailSchema = cardSchema
       .array(cardContextSchema)
       .meta({ description: `The sentences you met it in, oldest first: the first one and the newest, ${CARD_CONTEXTS_MAX} at most.` }),
     preparedContextId: z.uuid().nullable().meta({ description: 'The context the card’s preparation chose its sense for; null when none.' }),
-    encounters: z.array(isoDate).meta({ description: 'When you last met it on a page, newest first (20 at most; `metCount` counts them all).' }),
+    encounters: z
+      .array(isoDate)
+      .meta({ description: 'When you last met it on a page in the last 30 days, newest first (20 at most; `metCount` and `lastMetAt` count them all).' }),
   })
   .meta({ id: 'CardDetail' });
 

@@ -21,7 +21,17 @@ import { runWorker } from '../../../src/worker/worker.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { insertSentence, uniqueText, waitForAudio } from '../audio/support.ts';
-import { insertCacheCall, linkClip, linkedClip, remaining, seedRetentionRows, undispatchedOutboxRows, unlinkedClip } from './support.ts';
+import {
+  insertCacheCall,
+  insertCard,
+  insertEncounter,
+  linkClip,
+  linkedClip,
+  remaining,
+  seedRetentionRows,
+  undispatchedOutboxRows,
+  unlinkedClip,
+} from './support.ts';
 import type { TranslateRequest } from '../page-translation/support.ts';
 import { api, bodyOf, expectStatus } from '../../support/api.ts';
 
@@ -288,6 +298,7 @@ describe('retention sweeps', () => {
       workflow_outbox: 'workflow_outbox_dispatched_idx',
       page_translation_requests: 'page_translation_requests_activity_idx',
       work_drafts: 'work_drafts_created_idx',
+      card_encounters: 'card_encounters_recorded_idx',
     } as const;
     const expectIndex = (text: string, index: string) => {
       expect(text, index).toMatch(new RegExp(`Index (Only )?Scan (using|on) ${index}`));
@@ -307,6 +318,30 @@ describe('retention sweeps', () => {
     // What the cascade from a context deletes is found by its context.
     expectIndex(await plan(statement`SELECT id FROM translation_cache WHERE context_id = ${1}`), 'translation_cache_context_idx');
     expectIndex(await plan(audioSweepSql(7, 500)), 'audio_unlinks_at_idx');
+  });
+});
+
+describe('encounters past their bound', () => {
+  it('go after RETENTION_ENCOUNTER_DAYS; newer ones stay, and the card keeps its count and last time', async () => {
+    const other = await newUser(stack);
+    const mine = await insertCard(stack.orm, user.userId);
+    const theirs = await insertCard(stack.orm, other.userId);
+    const old = [await insertEncounter(stack.orm, mine, user.userId, 31), await insertEncounter(stack.orm, mine, user.userId, 30.1)];
+    const recent = [await insertEncounter(stack.orm, mine, user.userId, 29), await insertEncounter(stack.orm, mine, user.userId, 1)];
+    const theirsRecent = await insertEncounter(stack.orm, theirs, other.userId, 2);
+    const totals = `SELECT id::text AS id, met_count, last_met_at FROM cards WHERE id IN (?) ORDER BY id`;
+    const before = await sql(totals, [[mine, theirs]]);
+
+    expect((await sweep('card_encounters')).deleted).toBeGreaterThanOrEqual(old.length);
+    const left = await sql<{ card_id: string; page_view_id: string }>(
+      `SELECT card_id::text AS card_id, page_view_id::text AS page_view_id FROM card_encounters WHERE card_id IN (?) ORDER BY recorded_at`,
+      [[mine, theirs]],
+    );
+    expect(left.filter((r) => r.card_id === mine).map((r) => r.page_view_id)).toEqual(recent);
+    expect(left.filter((r) => r.card_id === theirs).map((r) => r.page_view_id)).toEqual([theirsRecent]);
+    // The totals live on the card: the library's "met most often" and Replay's "met since last review" read them.
+    expect(await sql(totals, [[mine, theirs]])).toEqual(before);
+    expect(before.find((c: { id: string }) => c.id === mine)).toMatchObject({ met_count: 4 });
   });
 });
 

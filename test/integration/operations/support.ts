@@ -20,6 +20,7 @@ const IDENTITY: Record<RetentionTable, string> = {
   work_drafts: 'idempotency_key',
   translation_cache: 'cache_key',
   audio_clips: 'id::text',
+  card_encounters: 'page_view_id::text',
 };
 
 const ids = (n: number, prefix: string) => Array.from({ length: n }, () => `${prefix}-${randomUUID()}`);
@@ -102,7 +103,44 @@ export async function seedRetentionRows(orm: Orm, userId: string, perTable = 3):
   clips.kept.push(await unlinkedClip(orm, userId, { unlinkedDaysAgo: 6 }));
   clips.kept.push(await unlinkedClip(orm, userId, { unlinkedDaysAgo: 8, status: 'pending' }));
   seeded.audio_clips = clips;
+
+  const card = await insertCard(orm, userId);
+  const encounters = { old: [] as string[], kept: [] as string[] };
+  for (let i = 0; i < perTable; i++) encounters.old.push(await insertEncounter(orm, card, userId, 31));
+  for (let i = 0; i < 2; i++) encounters.kept.push(await insertEncounter(orm, card, userId, 29));
+  seeded.card_encounters = encounters;
   return seeded;
+}
+
+/** A card of the user's, written directly (prepared, without a schedule). */
+export async function insertCard(orm: Orm, userId: string): Promise<string> {
+  const cardId = randomUUID();
+  const text = uniqueText('met on a page');
+  await orm.em
+    .fork()
+    .execute(`INSERT INTO cards (id, user_id, text, normalised_key, enrichment_status, enrichment) VALUES (?, ?, ?, ?, 'ready', '{}'::jsonb)`, [
+      cardId,
+      userId,
+      text,
+      text,
+    ]);
+  return cardId;
+}
+
+/** An encounter of the card recorded `daysAgo` days ago (met a minute before), counted on the card as the API counts it. Returns its page view id. */
+export async function insertEncounter(orm: Orm, cardId: string, userId: string, daysAgo: number): Promise<string> {
+  const pageViewId = randomUUID();
+  const em = orm.em.fork();
+  await em.execute(
+    `INSERT INTO card_encounters (card_id, page_view_id, user_id, met_at, recorded_at)
+     VALUES (?, ?, ?, now() - ? * interval '1 day' - interval '1 minute', now() - ? * interval '1 day')`,
+    [cardId, pageViewId, userId, daysAgo, daysAgo],
+  );
+  await em.execute(`UPDATE cards SET met_count = met_count + 1, last_met_at = greatest(last_met_at, now() - ? * interval '1 day') WHERE id = ?`, [
+    daysAgo,
+    cardId,
+  ]);
+  return pageViewId;
 }
 
 /** A provider call that carried several texts, `daysAgo` days ago: its context and an answer per key. Returns the context id. */

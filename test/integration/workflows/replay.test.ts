@@ -53,6 +53,13 @@ describe('recorded workflow histories', () => {
     expect(beforePatch.length).toBeGreaterThan(0);
   });
 
+  it('holds housekeeping passes from before the card_encounters sweep, which the patched() branch must keep replaying', () => {
+    const beforePatch = histories.filter(
+      ({ json }) => workflowTypeOf(json) === workflows.housekeepingWorkflow.name && !json.includes('retention-card-encounters'),
+    );
+    expect(beforePatch.length).toBeGreaterThan(0);
+  });
+
   it('carries ids, never user text', () => {
     expect(histories.filter(({ json }) => json.includes(USER_TEXT_MARKER)).map(({ file }) => file)).toEqual([]);
   });

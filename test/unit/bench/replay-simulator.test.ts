@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SERVICE_MAPPING, TODAYS_MAPPING, simulate } from '../../../bench/replay-simulator.ts';
+import { CONTEXT_PROMPT, SERVICE_MAPPING, TODAYS_MAPPING, simulate } from '../../../bench/replay-simulator.ts';
 
 describe('Replay simulator (bench/replay-simulator.ts)', () => {
   it('is deterministic, the personal optimiser included', async () => {
@@ -16,5 +16,14 @@ describe('Replay simulator (bench/replay-simulator.ts)', () => {
     expect(Math.abs(0.9 - next.recallAtReview)).toBeLessThan(Math.abs(0.9 - today.recallAtReview));
     expect(next.expectedRetained).toBeGreaterThan(today.expectedRetained);
     expect(next.ratings.easy).toBeLessThan(today.ratings.easy);
+  });
+
+  it('models the context cloze only through its stated assumptions: without cue or reading time it is the translation prompt', async () => {
+    const translation = await simulate(SERVICE_MAPPING);
+    const neutral = await simulate(SERVICE_MAPPING, { prompt: { kind: 'context', cueStability: 1, readingMs: 0 } });
+    expect({ ...neutral, prompt: translation.prompt }).toEqual(translation);
+    const cloze = await simulate(SERVICE_MAPPING, { prompt: CONTEXT_PROMPT });
+    expect(cloze.recallAtReview).toBeGreaterThan(translation.recallAtReview);
+    expect(cloze.minutesPerDay).toBeGreaterThan(translation.minutesPerDay);
   });
 });

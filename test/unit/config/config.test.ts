@@ -47,12 +47,21 @@ describe('loadConfig', () => {
 describe('retention settings', () => {
   it('default to the bounds the README documents', () => {
     const config = loadConfig({});
-    expect(config.retention).toEqual({ outboxDays: 7, idempotencyHours: 24, translationCacheDays: 30, translationCacheMaxRows: 200_000, unlinkedAudioDays: 7 });
+    expect(config.retention).toEqual({
+      outboxDays: 7,
+      idempotencyHours: 24,
+      translationCacheDays: 30,
+      translationCacheMaxRows: 200_000,
+      unlinkedAudioDays: 7,
+      encounterDays: 30,
+    });
     expect(config.housekeeping).toEqual({ intervalMinutes: 60, batchRows: 500, maxRowsPerTable: 50_000, maxSecondsPerTable: 20 });
   });
 
   it('refuse a per-table time budget the sweep activity could not finish in', () => {
     expect(() => loadConfig({ HOUSEKEEPING_MAX_SECONDS_PER_TABLE: '600' })).toThrow(/HOUSEKEEPING_MAX_SECONDS_PER_TABLE/);
     expect(() => loadConfig({ RETENTION_OUTBOX_DAYS: '0' })).toThrow(/RETENTION_OUTBOX_DAYS/);
+    // Encounters must outlive the week a batch may be sent late in, or a retried batch counts twice.
+    expect(() => loadConfig({ RETENTION_ENCOUNTER_DAYS: '7' })).toThrow(/RETENTION_ENCOUNTER_DAYS/);
   });
 });
