@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 import autocannon from 'autocannon';
@@ -163,4 +164,19 @@ export function printTable(rows: SummaryRow[]): void {
   console.log(line(header));
   console.log('-'.repeat(widths.reduce((a, b) => a + b + 2, 0)));
   for (const r of rows) console.log(line(cells(r)));
+}
+
+/** Polls until `count` of the user's cards are ready (throws on a failed one or after `timeoutMs`); seconds since `started`. */
+export async function waitForReady(ctx: BenchContext, userId: string, count: number, started: number, timeoutMs: number): Promise<number> {
+  const em = ctx.orm.em.fork();
+  for (;;) {
+    const [row] = await em.execute<{ ready: string; failed: string }[]>(
+      `SELECT count(*) FILTER (WHERE enrichment_status = 'ready') AS ready, count(*) FILTER (WHERE enrichment_status = 'failed') AS failed FROM cards WHERE user_id = ?`,
+      [userId],
+    );
+    if (Number(row!.failed) > 0) throw new Error(`${row!.failed} preparations failed`);
+    if (Number(row!.ready) >= count) return (performance.now() - started) / 1000;
+    if (performance.now() - started > timeoutMs) throw new Error(`only ${row!.ready}/${count} ready after ${timeoutMs / 1000} s`);
+    await sleep(50);
+  }
 }

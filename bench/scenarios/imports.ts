@@ -27,7 +27,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.ts';
 import { IMPORT_PREPARATIONS_IN_FLIGHT, pacedStartMs } from '../../src/features/library/imports/pacing.ts';
 import { cpuSplit, sampleDatabaseWaits } from '../processes.ts';
-import type { BenchContext, BenchUser } from '../support.ts';
+import { type BenchContext, type BenchUser, waitForReady } from '../support.ts';
 
 const COUNT = 1_000;
 const SAMPLES = 300;
@@ -229,7 +229,7 @@ async function toReady(ctx: BenchContext, name: string, send: (user: BenchUser) 
   const before = ctx.cpu();
   const started = performance.now();
   await send(user);
-  const seconds = await waitForReady(ctx, user.userId, COUNT, started);
+  const seconds = await waitForReady(ctx, user.userId, COUNT, started, READY_TIMEOUT_MS);
   const after = ctx.cpu();
   const cpuMsPerCard = ((after.api! - before.api! + (after.worker! - before.worker!)) * 1000) / COUNT;
   console.log(`${name} → all ready in ${seconds.toFixed(1)} s; API + worker ${cpuMsPerCard.toFixed(1)} ms per card; CPU: ${cpuSplit(before, after)}`);
@@ -243,21 +243,6 @@ async function sendCaptures(ctx: BenchContext, token: string, texts: string[]): 
     while (next < texts.length) await call(ctx, token, 'POST', '/api/library', { text: texts[next++] });
   };
   await Promise.all(Array.from({ length: 32 }, send));
-}
-
-/** Polls until `count` of the user's cards are ready; seconds since `started`. */
-async function waitForReady(ctx: BenchContext, userId: string, count: number, started: number): Promise<number> {
-  const em = ctx.orm.em.fork();
-  for (;;) {
-    const [row] = await em.execute<{ ready: string; failed: string }[]>(
-      `SELECT count(*) FILTER (WHERE enrichment_status = 'ready') AS ready, count(*) FILTER (WHERE enrichment_status = 'failed') AS failed FROM cards WHERE user_id = ?`,
-      [userId],
-    );
-    if (Number(row!.failed) > 0) throw new Error(`${row!.failed} preparations failed`);
-    if (Number(row!.ready) >= count) return (performance.now() - started) / 1000;
-    if (performance.now() - started > READY_TIMEOUT_MS) throw new Error(`only ${row!.ready}/${count} ready after ${READY_TIMEOUT_MS / 1000} s`);
-    await sleep(50);
-  }
 }
 
 /** Polls until none of the user's cards waits for its preparation (a cancelled import's are failed `import_cancelled`). */
@@ -282,7 +267,7 @@ async function captureLatency(ctx: BenchContext, run: string): Promise<void> {
   const waitsAlone = sampleDatabaseWaits(ctx.orm);
   const alone = await pacedCaptures(ctx, user.token, `alone ${run}`);
   console.log(`PostgreSQL sessions meanwhile (samples every 20 ms): ${await waitsAlone()}`);
-  await waitForReady(ctx, user.userId, SAMPLES, performance.now());
+  await waitForReady(ctx, user.userId, SAMPLES, performance.now(), READY_TIMEOUT_MS);
 
   const expressions = Array.from({ length: 10_000 }, (_, i) => `imported meanwhile ${run} number ${i}`);
   const created = (await call(ctx, user.token, 'POST', '/api/library/imports', { expressions })) as { import: { importId: string } };

@@ -7,10 +7,9 @@
  * acknowledged. Where the CPU goes meanwhile is reported per process.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type autocannon from 'autocannon';
 import { cpuSplit, sampleDatabaseWaits } from '../processes.ts';
-import type { BenchContext } from '../support.ts';
+import { type BenchContext, waitForReady } from '../support.ts';
 import { describeTemporalWork } from '../temporal-counters.ts';
 
 const LOAD_SECONDS = 6;
@@ -54,7 +53,7 @@ export default async function library(ctx: BenchContext): Promise<void> {
   console.log(`PostgreSQL sessions during the capture load (samples every 20 ms): ${await waits()}`);
   console.log(`CPU during the capture load: ${cpuSplit(cpuBefore, ctx.cpu())}`);
   // Let the capture phase's preparations finish, so the next scenario measures a quiet system.
-  await waitForReady(ctx, captureUser.userId, capture.requests.total, performance.now());
+  await waitForReady(ctx, captureUser.userId, capture.requests.total, performance.now(), READY_TIMEOUT_MS);
   for (const [name, result] of [
     ['floor (1 INSERT)', floorLoad],
     ['capture', capture],
@@ -123,20 +122,5 @@ async function sendAll(ctx: BenchContext, path: string, token: string): Promise<
 async function timeToReady(ctx: BenchContext, userId: string, token: string): Promise<number> {
   const started = performance.now();
   await sendAll(ctx, '/api/library', token);
-  return waitForReady(ctx, userId, READY_COUNT, started);
-}
-
-/** Polls until `count` of the user's cards are ready; seconds since `started`. */
-async function waitForReady(ctx: BenchContext, userId: string, count: number, started: number): Promise<number> {
-  const em = ctx.orm.em.fork();
-  for (;;) {
-    const [row] = await em.execute<{ ready: string; failed: string }[]>(
-      `SELECT count(*) FILTER (WHERE enrichment_status = 'ready') AS ready, count(*) FILTER (WHERE enrichment_status = 'failed') AS failed FROM cards WHERE user_id = ?`,
-      [userId],
-    );
-    if (Number(row!.failed) > 0) throw new Error(`${row!.failed} preparations failed`);
-    if (Number(row!.ready) >= count) return (performance.now() - started) / 1000;
-    if (performance.now() - started > READY_TIMEOUT_MS) throw new Error(`only ${row!.ready}/${count} ready after ${READY_TIMEOUT_MS / 1000} s`);
-    await sleep(50);
-  }
+  return waitForReady(ctx, userId, READY_COUNT, started, READY_TIMEOUT_MS);
 }
