@@ -1,9 +1,10 @@
 import { ENCOUNTER_BATCH_MAX } from '../../../src/domain/limits.ts';
 import { loadSettings } from '../shared/settings.ts';
+import { owner } from './known-expressions.ts';
 import { retryAfterSeconds, serviceClient, sleep, type RestClient } from '../shared/service.ts';
 
 /** A page view's underlines come in as its translations arrive: its batch waits for this long a quiet. */
-const QUIET_MS = 2_000;
+const QUIET_MS = 3_000;
 /** …but no longer than this after its first card (the worker may nap after 30 s without events). */
 const LONGEST_WAIT_MS = 15_000;
 /** Tries of one batch (network, 5xx, a short 429, cards deleted meanwhile), then it is dropped: counting is best effort. */
@@ -108,12 +109,13 @@ function unknownCardIds(problem: unknown): string[] {
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
 
-/** Until when counting waits (session storage: memory that outlives the worker's naps). */
+/** Until when counting waits for this token's account (session storage: memory that outlives the worker's naps). */
 async function pausedUntil(): Promise<number> {
-  const stored = await chrome.storage.session.get(PAUSED_KEY);
-  return typeof stored[PAUSED_KEY] === 'number' ? stored[PAUSED_KEY] : 0;
+  const [who, stored] = await Promise.all([owner(), chrome.storage.session.get(PAUSED_KEY)]);
+  const kept = stored[PAUSED_KEY] as { owner: string; until: number } | undefined;
+  return kept?.owner === who ? kept.until : 0;
 }
 
 async function pause(seconds: number): Promise<void> {
-  await chrome.storage.session.set({ [PAUSED_KEY]: Date.now() + seconds * 1000 });
+  await chrome.storage.session.set({ [PAUSED_KEY]: { owner: await owner(), until: Date.now() + seconds * 1000 } });
 }
