@@ -1,6 +1,8 @@
 import { CAPTURE_TEXT_MAX } from '../../../src/domain/limits.ts';
 import { cleanCaptureText, countCodePoints } from '../../../src/domain/normalise.ts';
+import { placeContext } from '../../../src/features/library/contexts.ts';
 import type { CaptureOutcome, CardProgress } from '../shared/messages.ts';
+import { loadSettings } from '../shared/settings.ts';
 import { outOfCredits, plainReason, retryAfterSeconds, serviceClient, sleep, unreachable } from '../shared/service.ts';
 
 /** How many times a capture waits out a 429 before it gives up and says so. */
@@ -8,19 +10,23 @@ const RATE_LIMIT_WAITS = 3;
 
 /**
  * Captures a selection: up to CAPTURE_TEXT_MAX characters it becomes a card (POST /api/library),
- * longer ones are saved as a sentence (POST /api/sentences). Only the text is sent: the page's
- * address and title have no field in the API, and sending them would break the promise that only
- * the selection leaves the page.
+ * longer ones are saved as a sentence (POST /api/sentences). Only the text is sent, and with a
+ * card the sentence around it when the learner turned "Send the sentence around my selection" on:
+ * the page's address and title have no field in the API, and sending them would break the promise
+ * that only the selection (and that sentence) leaves the page.
  */
-export async function capture(selection: string): Promise<CaptureOutcome> {
+export async function capture(selection: string, sentence?: string): Promise<CaptureOutcome> {
   const text = cleanCaptureText(selection);
   if (!text) return { state: 'failed', message: 'Select some text first.' };
   const asCard = countCodePoints(text) <= CAPTURE_TEXT_MAX;
-  const { api, serviceUrl } = await serviceClient();
+  const [{ api, serviceUrl }, { sendContext }] = await Promise.all([serviceClient(), loadSettings()]);
+  const context = asCard && sendContext ? contextFor(text, sentence) : null;
   for (let waits = 0; ; waits++) {
     let result;
     try {
-      result = asCard ? await api.POST('/api/library', { body: { text } }) : await api.POST('/api/sentences', { body: { original_text: text } });
+      result = asCard
+        ? await api.POST('/api/library', { body: context ? { text, context } : { text } })
+        : await api.POST('/api/sentences', { body: { original_text: text } });
     } catch {
       return { state: 'failed', ...unreachable(serviceUrl) };
     }
@@ -42,6 +48,16 @@ export async function capture(selection: string): Promise<CaptureOutcome> {
     if (response.status === 402) return { state: 'failed', ...(await outOfCredits(api, 'nothing more can be saved')) };
     return { state: 'failed', ...plainReason(response.status, error) };
   }
+}
+
+/**
+ * The sentence as the service takes it (CONTEXT_MAX characters at most, holding the expression as
+ * the service matches it), or none: a sentence the service would refuse must not cost the capture.
+ */
+function contextFor(text: string, sentence: string | undefined): string | null {
+  if (!sentence) return null;
+  const placed = placeContext(sentence, [text]);
+  return 'problem' in placed ? null : placed.text;
 }
 
 const withTranslation = (said: string, translation: string | null | undefined) => (translation ? `${said}: ${translation}` : `${said}.`);

@@ -2,6 +2,7 @@ import { PAGE_TRANSLATION_PORT, type Answers, type Link, type PageCommand, type 
 import { loadSettings, restrictStorage } from '../shared/settings.ts';
 import { isAutoTranslated } from '../shared/site-list.ts';
 import { capture, cardProgress } from './capture.ts';
+import { EncounterReporter } from './encounters.ts';
 import { knownExpressions } from './known-expressions.ts';
 import { PageTranslationQueue } from './page-translation-queue.ts';
 
@@ -11,6 +12,7 @@ import { PageTranslationQueue } from './page-translation-queue.ts';
  */
 
 const CAPTURE_MENU = 'capture-to-library';
+const encounters = new EncounterReporter();
 
 // The token lives in local storage: readable by the service worker and the extension's pages,
 // never by a content script (and so never by a page that might subvert one). Set on every start,
@@ -28,8 +30,12 @@ const tell = (tabId: number, command: PageCommand) =>
 
 chrome.contextMenus.onClicked.addListener((info, tab) => {
   if (info.menuItemId !== CAPTURE_MENU || !info.selectionText || tab?.id === undefined) return;
-  const tabId = tab.id;
-  void capture(info.selectionText).then((outcome) => tell(tabId, { type: 'show-capture', outcome }));
+  const [tabId, text] = [tab.id, info.selectionText];
+  void (async () => {
+    // The sentence around the selection is in the page: with that setting on, the top frame's content script captures.
+    if (info.frameId === 0 && (await loadSettings()).sendContext) await tell(tabId, { type: 'capture-selection' });
+    else await tell(tabId, { type: 'show-capture', outcome: await capture(text) });
+  })();
 });
 
 chrome.commands.onCommand.addListener((command, tab) => {
@@ -41,11 +47,15 @@ chrome.commands.onCommand.addListener((command, tab) => {
 async function answer(request: Request, sender: chrome.runtime.MessageSender): Promise<Answers[Request['type']]> {
   switch (request.type) {
     case 'capture':
-      return capture(request.text);
+      return capture(request.text, request.sentence);
     case 'card-progress':
       return cardProgress(request.cardId);
     case 'known-expressions':
       return knownExpressions();
+    case 'met':
+      // Only with "Count when I meet my expressions" on (checked again when the batch goes).
+      if ((await loadSettings()).countEncounters) encounters.met(request.pageViewId, request.cardIds);
+      return null;
     case 'page-opened':
       return { autoTranslate: isAutoTranslated(sender.tab?.url, (await loadSettings()).autoTranslateSites) };
     case 'open':

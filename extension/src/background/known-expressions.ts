@@ -12,7 +12,8 @@ interface Kept {
   etag: string;
   expressions: KnownExpression[];
 }
-const KEY = 'knownExpressions';
+/** Renamed when what is kept changes (now with each card's id), so an older copy is never read as this one. */
+const KEY = 'knownCards';
 
 /** Whose list it is: the service and a hash of the token (the token itself is kept in one place only). */
 export async function owner(): Promise<string> {
@@ -28,7 +29,7 @@ export async function knownExpressions(): Promise<KnownExpression[]> {
     const { data, response } = await api.GET('/api/library/known-expressions', { params: { header: kept ? { 'if-none-match': kept.etag } : {} } });
     if (response.status === 304 && kept) return kept.expressions;
     if (data) {
-      const expressions = data.expressions.map(({ text, translation }) => ({ text, translation }));
+      const expressions = data.expressions.map(({ cardId, text, translation }) => ({ cardId, text, translation }));
       await chrome.storage.session.set({ [KEY]: { owner: who, etag: data.etag, expressions } satisfies Kept });
       return expressions;
     }

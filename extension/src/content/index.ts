@@ -1,6 +1,7 @@
 import { ask, type CaptureOutcome, type PageCommand } from '../shared/messages.ts';
 import { linkActions } from './links.ts';
 import { PageTranslation } from './page-translation.ts';
+import { sentenceAround } from './sentence.ts';
 import { createUi } from './ui.ts';
 
 /**
@@ -21,11 +22,18 @@ function selectedText(): string {
   return getSelection()?.toString().trim() ?? '';
 }
 
+/** The sentence around the live selection: sent only if the learner turned it on (the service worker decides, where the settings are). */
+function selectedSentence(): string | null {
+  const selection = getSelection();
+  return selection && selection.rangeCount > 0 ? sentenceAround(selection.getRangeAt(0)) : null;
+}
+
 async function captureText(text: string): Promise<void> {
+  const sentence = selectedSentence();
   disarm();
   ui.toast('Saving…', { sticky: true });
   try {
-    showOutcome(await ask({ type: 'capture', text }));
+    showOutcome(await ask({ type: 'capture', text, ...(sentence ? { sentence } : {}) }));
   } catch {
     ui.toast('The extension was updated: reload this page to capture from it.', { state: 'failed' });
   }

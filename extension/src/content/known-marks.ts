@@ -7,11 +7,13 @@ import type { Underline } from './ui.ts';
  * The learner's library expressions in a block's own text (never in the translation under it),
  * as ranges for the extension's layer to underline, with the card's translation for the hover
  * card. Nothing is written into the page (no mark, no title): a page cannot list which of its
- * expressions the learner knows. Matching happens here: the page's text is not sent for it.
+ * expressions the learner knows. Matching happens here: the page's text is not sent for it. The
+ * cards found are what "Count when I meet my expressions" may report (their ids only).
  */
-export function knownIn(block: Element, expressions: readonly KnownExpression[]): Underline[] {
-  if (expressions.length === 0) return [];
+export function knownIn(block: Element, expressions: readonly KnownExpression[]): { underlines: Underline[]; cardIds: Set<string> } {
   const found: Underline[] = [];
+  const cardIds = new Set<string>();
+  if (expressions.length === 0) return { underlines: found, cardIds };
   const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {
     acceptNode: (node) =>
       node instanceof Element && (isExtensionNode(node) || ['CODE', 'PRE', 'KBD', 'SAMP', 'SCRIPT', 'STYLE'].includes(node.tagName))
@@ -25,7 +27,8 @@ export function knownIn(block: Element, expressions: readonly KnownExpression[])
       range.setStart(node, start);
       range.setEnd(node, end);
       found.push({ range, label: expression.translation ?? 'In your library (its translation is on its way)' });
+      cardIds.add(expression.cardId);
     }
   }
-  return found;
+  return { underlines: found, cardIds };
 }

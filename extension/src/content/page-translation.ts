@@ -80,6 +80,9 @@ export class PageTranslation {
   private readonly arrived: { key: string; text: string }[] = [];
   private arrivalFrame = 0;
   private lastSwitch = '';
+  /** This page view, for encounters: random, made at load (a reload is a new page view), never derived from the address. */
+  private readonly pageViewId = crypto.randomUUID();
+  private readonly metCards = new Set<string>();
 
   private readonly ui: Ui;
 
@@ -263,9 +266,18 @@ export class PageTranslation {
     element.append(outer);
     block.translation = outer;
     void this.known.then((expressions) => {
-      const marks = knownIn(element, expressions);
-      if (marks.length > 0) this.ui.underline(marks);
+      const { underlines, cardIds } = knownIn(element, expressions);
+      if (underlines.length > 0) this.ui.underline(underlines);
+      this.met(cardIds);
     });
+  }
+
+  /** Cards underlined for the first time in this page view go to the service worker, which counts them if the learner turned that on. */
+  private met(cardIds: ReadonlySet<string>): void {
+    const fresh = [...cardIds].filter((id) => !this.metCards.has(id));
+    if (fresh.length === 0) return;
+    for (const id of fresh) this.metCards.add(id);
+    ask({ type: 'met', pageViewId: this.pageViewId, cardIds: fresh }).catch(() => {});
   }
 
   private forget(element: Element, block: Block): void {

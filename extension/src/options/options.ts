@@ -6,6 +6,8 @@ const form = document.querySelector<HTMLFormElement>('#settings')!;
 const serviceUrl = document.querySelector<HTMLInputElement>('#service-url')!;
 const token = document.querySelector<HTMLInputElement>('#token')!;
 const sites = document.querySelector<HTMLTextAreaElement>('#sites')!;
+const sendContext = document.querySelector<HTMLInputElement>('#send-context')!;
+const countEncounters = document.querySelector<HTMLInputElement>('#count-encounters')!;
 const outcome = document.querySelector<HTMLParagraphElement>('#outcome')!;
 
 function say(message: string, ok: boolean): void {
@@ -21,6 +23,8 @@ function fromForm(): Settings {
       .split('\n')
       .map((line) => line.trim())
       .filter(Boolean),
+    sendContext: sendContext.checked,
+    countEncounters: countEncounters.checked,
   };
 }
 
@@ -87,3 +91,5 @@ const settings = await loadSettings();
 serviceUrl.value = settings.serviceUrl;
 token.value = settings.token;
 sites.value = settings.autoTranslateSites.join('\n');
+sendContext.checked = settings.sendContext;
+countEncounters.checked = settings.countEncounters;

@@ -6,6 +6,8 @@
  */
 
 export interface KnownExpression {
+  /** The card it belongs to: reported as met only with "Count when I meet my expressions" on. */
+  cardId: string;
   /** Normalised as the service normalises captures. */
   text: string;
   translation: string | null;

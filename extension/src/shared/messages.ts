@@ -30,9 +30,12 @@ import type { KnownExpression } from './known-match.ts';
 
 /** Content script → service worker (chrome.runtime.sendMessage). */
 export type Request =
-  | { type: 'capture'; text: string }
+  /** `sentence`: the sentence around the selection; the service worker sends it only when the learner turned that on. */
+  | { type: 'capture'; text: string; sentence?: string }
   | { type: 'card-progress'; cardId: string }
   | { type: 'known-expressions' }
+  /** Known expressions just underlined on this page view (`pageViewId`: random, made by the content script at load). */
+  | { type: 'met'; pageViewId: string; cardIds: string[] }
   | { type: 'page-opened' }
   | { type: 'open'; link: Link };
 
@@ -40,6 +43,7 @@ export interface Answers {
   capture: CaptureOutcome;
   'card-progress': CardProgress;
   'known-expressions': KnownExpression[];
+  met: null;
   'page-opened': { autoTranslate: boolean };
   open: null;
 }

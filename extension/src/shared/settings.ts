@@ -9,16 +9,23 @@ export interface Settings {
   token: string;
   /** Hosts whose pages are translated as soon as they open (`example.org` also covers its subdomains). */
   autoTranslateSites: string[];
+  /** Off unless the learner turns it on: a capture also sends the sentence around the selection (never the page's address or other text). */
+  sendContext: boolean;
+  /** Off unless the learner turns it on: the known expressions underlined on a page are reported as encounters (card ids and times only). */
+  countEncounters: boolean;
 }
 
 export const DEFAULT_SERVICE_URL = 'http://localhost:3000';
 
 export async function loadSettings(): Promise<Settings> {
-  const stored = await chrome.storage.local.get(['serviceUrl', 'token', 'autoTranslateSites']);
+  const stored = await chrome.storage.local.get(['serviceUrl', 'token', 'autoTranslateSites', 'sendContext', 'countEncounters']);
   return {
     serviceUrl: typeof stored.serviceUrl === 'string' && stored.serviceUrl ? stored.serviceUrl : DEFAULT_SERVICE_URL,
     token: typeof stored.token === 'string' ? stored.token : '',
     autoTranslateSites: Array.isArray(stored.autoTranslateSites) ? stored.autoTranslateSites.filter((s): s is string => typeof s === 'string') : [],
+    // Only an explicit true turns either on: anything else stored (or nothing) is off.
+    sendContext: stored.sendContext === true,
+    countEncounters: stored.countEncounters === true,
   };
 }
 

@@ -70,9 +70,10 @@ export async function recordEncounters(ctx: FeatureContext, userId: string, batc
 /** Counts `n` more encounters on the user's UTC day, or refuses them all (429): the caller's transaction then rolls back. */
 async function takeFromDailyLimit(tx: Em, userId: string, n: number, now: Date): Promise<void> {
   const day = now.toISOString().slice(0, 10);
+  // Cast: two bare parameters compare as text in PostgreSQL ('4' <= '2000' is false), which refused any batch of 3 to 9 new cards.
   const taken = await firstRow<{ recorded: number }>(
     tx,
-    sql`INSERT INTO encounter_days AS d (user_id, day, recorded) SELECT ${userId}, ${day}::date, ${n} WHERE ${n} <= ${ENCOUNTERS_PER_DAY}
+    sql`INSERT INTO encounter_days AS d (user_id, day, recorded) SELECT ${userId}, ${day}::date, ${n}::int WHERE ${n}::int <= ${ENCOUNTERS_PER_DAY}::int
      ON CONFLICT (user_id, day) DO UPDATE SET recorded = d.recorded + ${n} WHERE d.recorded + ${n} <= ${ENCOUNTERS_PER_DAY}
      RETURNING recorded`,
   );

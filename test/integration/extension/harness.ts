@@ -51,7 +51,7 @@ export interface Extension {
   context: BrowserContext;
   id: string;
   /** Sets the extension's stored settings, as the options page would. */
-  configure(settings: { serviceUrl: string; token: string; autoTranslateSites?: string[] }): Promise<void>;
+  configure(settings: { serviceUrl: string; token: string; autoTranslateSites?: string[]; sendContext?: boolean; countEncounters?: boolean }): Promise<void>;
   /** "Translate this page" for the tab showing `url`, as the toolbar popup or the keyboard command says it. */
   translateTab(url: string): Promise<void>;
   /** A command to the tab showing `url`, as the keyboard shortcut sends it (CDP key presses do not reach chrome.commands). */
@@ -101,7 +101,12 @@ export async function launchExtension(): Promise<Extension> {
     id,
     async configure(settings) {
       // The extension page sees the same chrome.storage.local as the service worker.
-      await inExtensionPage((values) => (globalThis as any).chrome.storage.local.set(values), { autoTranslateSites: [], ...settings });
+      await inExtensionPage((values) => (globalThis as any).chrome.storage.local.set(values), {
+        autoTranslateSites: [],
+        sendContext: false,
+        countEncounters: false,
+        ...settings,
+      });
     },
     translateTab: (url) => tellTab(url, { type: 'translate-page' }),
     tellTab,

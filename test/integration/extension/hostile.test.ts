@@ -27,7 +27,8 @@ beforeAll(async () => {
     const captured = bodyOf(await api(stack, { token: learner.token }).POST('/api/library', { body: { text } }), 200, 202);
     await waitForStatus(stack, learner, captured.card.cardId, 'ready');
   }
-  await extension.configure({ serviceUrl: proxy.url, token: learner.token });
+  // Both opt-ins on: the page must not be able to trigger an encounter or a capture's context, nor read either setting.
+  await extension.configure({ serviceUrl: proxy.url, token: learner.token, sendContext: true, countEncounters: true });
 });
 
 interface Report {
@@ -73,6 +74,9 @@ describe('a hostile page', () => {
     // The token: a content script cannot read the extension's storage at all.
     const storage = await inContentScript(page, 'chrome.storage.local.get(null).then((all) => JSON.stringify(all))');
     expect(storage.error).toMatch(/Access to storage is not allowed from this context/);
+    // Nor the settings one by one (the opt-ins live beside the token).
+    const setting = await inContentScript(page, "chrome.storage.local.get(['sendContext', 'countEncounters']).then((all) => JSON.stringify(all))");
+    expect(setting.error).toMatch(/Access to storage is not allowed from this context/);
 
     // Before any translation: probes, the extension's files, messages, forged selection and clicks.
     const from = proxy.exchanges.length;
@@ -106,6 +110,9 @@ describe('a hostile page', () => {
     await extension.translateTab(url);
     await expect.poll(() => translatedBlocks(page).count(), { timeout: 30_000 }).toBe(5); // h1, three paragraphs, and the page's own probe
     await expect.poll(() => ui.count('.marks .mark')).toBeGreaterThanOrEqual(2);
+    // The learner's translation underlined their expressions: one batch of encounters for this page view, and no more.
+    const encounters = () => proxy.exchanges.filter((e) => e.path === '/api/encounters');
+    await expect.poll(() => encounters().length, { timeout: 20_000 }).toBe(1);
     const charged = await balanceOf(stack, learner);
     const afterTranslation = proxy.exchanges.length;
     await run(page, 'attackSelection');
@@ -134,6 +141,7 @@ describe('a hostile page', () => {
     await ui.click('.capture');
     await expect.poll(() => ui.toast(), { timeout: 30_000 }).toBe('Already in your library: [fr] A drop in the ocean');
     expect(captures()).toHaveLength(1);
+    expect(encounters()).toHaveLength(1);
     const toastBox = (await ui.box('.toast'))!;
     const hits = (await run(page, 'spy')) as string[];
     expect(hits.filter((hit) => inside(hit, toastBox))).toEqual([]);

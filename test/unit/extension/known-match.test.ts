@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findKnown } from '../../../extension/src/shared/known-match.ts';
 import { normaliseExpression } from '../../../src/domain/normalise.ts';
 
-const known = (...texts: string[]) => texts.map((text) => ({ text: normaliseExpression(text), translation: `[fr] ${text}` }));
+const known = (...texts: string[]) => texts.map((text, i) => ({ cardId: `card-${i}`, text: normaliseExpression(text), translation: `[fr] ${text}` }));
 const found = (text: string, expressions: ReturnType<typeof known>) => findKnown(text, expressions).map(({ start, end }) => text.slice(start, end));
 
 describe('findKnown', () => {
