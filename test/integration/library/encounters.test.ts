@@ -92,6 +92,13 @@ describe('POST /api/encounters', () => {
     expectProblem(await report(user, 'https://example.com/article', [bank]), 400, 'invalid_request');
   });
 
+  it('a first batch of any size within the limit is recorded: 3 to 9 cards were once refused as over 2,000 (the limit compared as text)', async () => {
+    const reader = await newUser(stack);
+    const cards = await Promise.all(['one', 'two', 'three', 'four'].map(async (text) => (await capture(stack, reader, `met ${text}`)).cardId));
+    expect(bodyOf(await report(reader, randomUUID(), cards), 200)).toEqual({ recorded: 4, alreadyRecorded: 0 });
+    for (const cardId of cards) expect((await cardOf(reader, cardId)).metCount).toBe(1);
+  });
+
   it('a flood past the daily limit is 429 with Retry-After until the next UTC day, and records nothing more', async () => {
     const flooder = await newUser(stack);
     const card = (await capture(stack, flooder, 'flood')).cardId;
