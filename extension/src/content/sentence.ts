@@ -13,8 +13,11 @@ import { isExtensionNode } from './inline-markup.ts';
 export function sentenceAround(range: Range): string | null {
   const block = blockOf(range.commonAncestorContainer);
   if (!block) return null;
-  const { text, start, end } = blockText(block, range);
+  const { text: source, start, end } = blockText(block, range);
   if (start === null || end === null || end <= start) return null;
+  // A page's source breaks lines inside a paragraph, which the reader sees as spaces but the
+  // segmenter takes for sentence ends. One space for each whitespace unit keeps the offsets.
+  const text = source.replace(/\s/gu, ' ');
   const sentences = [...new Intl.Segmenter('en', { granularity: 'sentence' }).segment(text)];
   const first = sentences.findLast((s) => s.index <= start) ?? sentences[0];
   const last = sentences.findLast((s) => s.index < end) ?? first;

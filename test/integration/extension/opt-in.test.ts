@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { CONTEXT_MAX } from '../../../src/domain/limits.ts';
 import { api, bodyOf } from '../../support/api.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
@@ -119,6 +120,32 @@ describe('Send the sentence around my selection', () => {
     // Nothing else of the page travelled: no address, no other sentence.
     for (const exchange of proxy.exchanges.slice(from))
       expect(JSON.stringify(exchange.requestBody ?? '')).not.toMatch(/met\.html|127\.0\.0\.1|empty for years|Work begins/);
+    await page.close();
+  });
+
+  it('a sentence longer than the service takes is cut to whole words around the selection, within 500 characters', async () => {
+    const learner = await newUser(stack);
+    await extension.configure({ serviceUrl: proxy.url, token: learner.token, sendContext: true });
+    const from = proxy.exchanges.length;
+    const page = await extension.context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(fixtures.url('long-sentence.html'));
+    const whole = (await page.locator('#long').innerText()).replace(/^The meeting opened at seven\. | The meeting closed at ten\.$/g, '');
+    expect([...whole].length).toBeGreaterThan(CONTEXT_MAX);
+    await captureByButton(page, '#long > b');
+    const [request] = captureRequests(from).map((e) => e.requestBody as { text: string; context: string });
+    expect(request!.text).toBe('bite the bullet');
+    const context = request!.context;
+    expect([...context].length).toBeLessThanOrEqual(CONTEXT_MAX);
+    expect([...context].length, context).toBeGreaterThan(CONTEXT_MAX - 40); // about as much as fits, not a stub
+    expect(whole).toContain(context); // a window of the sentence, nothing of the sentences around it
+    expect(context).toContain('bite the bullet');
+    // Whole words at both edges: the window starts after a space (or at the sentence's start) and ends before one.
+    const at = whole.indexOf(context);
+    expect(at === 0 || whole[at - 1] === ' ').toBe(true);
+    expect(whole[at + context.length] === undefined || /[\s,.]/.test(whole[at + context.length]!)).toBe(true);
+    const cardId = captureRequests(from)[0]!.responseBody.card.cardId as string;
+    expect((await cardOf(learner, cardId)).contexts.map((c) => c.text)).toEqual([context]);
     await page.close();
   });
 });
