@@ -1,13 +1,19 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allRows, sql } from '../../../src/db/sql.ts';
 import { practiceCandidatesSql } from '../../../src/features/library/card-reads.ts';
+import { startPrivateDatabase, type PrivateDatabase } from '../../support/private-database.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 
+let db: PrivateDatabase;
 let stack: Stack;
 let user: TestUser;
 beforeAll(async () => {
-  stack = await startStack();
+  // A database of its own: "before ANALYZE" must mean no statistics yet. On the run's shared
+  // database, autovacuum may have analysed card_schedules while other files' learners filled it,
+  // and those statistics (a dozen cards a learner) made the plan differ from run to run.
+  db = await startPrivateDatabase();
+  stack = await startStack({ databaseUrl: db.url, worker: false });
   user = await newUser(stack);
   // 10,000 ready cards written directly, half new, half reviewed (some due), as a large library holds.
   await stack.orm.em.fork().execute(
@@ -28,6 +34,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await stack?.close();
+  await db?.close();
 });
 
 // Behaviour only: the bench times opening a session (bench/scenarios/replay.ts); the plan says why it stays low.
