@@ -90,9 +90,9 @@ async function send(api: RestClient, pageViewId: string, batch: { cardId: string
       continue;
     }
     if (response.status === 429) {
-      const seconds = retryAfterSeconds(response, 60);
-      const asked = Number(response.headers.get('retry-after'));
-      if (asked > LONGEST_RETRY_WAIT_S || seconds > LONGEST_RETRY_WAIT_S) return pause(Number.isFinite(asked) && asked > 0 ? asked : seconds);
+      // Uncapped: the daily limit asks to wait until the next UTC day, and counting pauses that long.
+      const seconds = retryAfterSeconds(response, 60, Number.POSITIVE_INFINITY);
+      if (seconds > LONGEST_RETRY_WAIT_S) return pause(seconds);
       await sleep(seconds * 1000);
       continue;
     }
