@@ -3,7 +3,8 @@ import { cleanCaptureText, countCodePoints } from '../../../src/domain/normalise
 import { placeContext } from '../../../src/features/library/contexts.ts';
 import type { CaptureOutcome, CardProgress } from '../shared/messages.ts';
 import { loadSettings } from '../shared/settings.ts';
-import { outOfCredits, plainReason, retryAfterSeconds, serviceClient, sleep, unreachable } from '../shared/service.ts';
+import { outOfCredits, plainReason, serviceClient, sleep, unreachable } from '../shared/service.ts';
+import { retryAfterSeconds } from '../shared/retry-after.ts';
 
 /** How many times a capture waits out a 429 before it gives up and says so. */
 const RATE_LIMIT_WAITS = 3;

@@ -1,7 +1,8 @@
 import { ENCOUNTER_BATCH_MAX } from '../../../src/domain/limits.ts';
 import { loadSettings } from '../shared/settings.ts';
 import { owner } from './known-expressions.ts';
-import { retryAfterSeconds, serviceClient, sleep, type RestClient } from '../shared/service.ts';
+import { serviceClient, sleep, type RestClient } from '../shared/service.ts';
+import { retryAfterSeconds } from '../shared/retry-after.ts';
 
 /** A page view's underlines come in as its translations arrive: its batch waits for this long a quiet. */
 const QUIET_MS = 3_000;

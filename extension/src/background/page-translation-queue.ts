@@ -2,7 +2,8 @@ import { batchRequest, holdsFullBatch, takeBatch, type BatchLanguages } from '..
 import type { PageTranslationItem, PageTranslationPortMessage, Trouble } from '../shared/messages.ts';
 import { serviceAddressProblem } from '../shared/service-address.ts';
 import { owner } from './known-expressions.ts';
-import { outOfCredits, plainReason, retryAfterSeconds, serviceClient, sleep, unreachable, type Reason, type RestClient } from '../shared/service.ts';
+import { outOfCredits, plainReason, serviceClient, sleep, unreachable, type Reason, type RestClient } from '../shared/service.ts';
+import { retryAfterSeconds } from '../shared/retry-after.ts';
 
 /** A part-filled batch waits this long for more blocks (read-frog's figure): fewer, fuller requests. */
 const FLUSH_AFTER_MS = 100;

@@ -79,12 +79,4 @@ export async function outOfCredits(api: RestClient, what = 'nothing more can be 
   return { message: `Your credits are used up${renews ? ` until ${renews}` : ' for this period'}, so ${what} until they renew.`, link: 'credits' };
 }
 
-/** Seconds the answer asks to wait (Retry-After, at most `cap`), or `fallback` when it names none. */
-export function retryAfterSeconds(response: Response | undefined, fallback: number, cap = 120): number {
-  // Number(null) is 0: a missing header must not read as "at once".
-  const header = response?.headers.get('retry-after');
-  const value = header ? Number(header) : NaN;
-  return Number.isFinite(value) && value >= 0 ? Math.min(value, cap) : fallback;
-}
-
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryAfterSeconds } from '../../../extension/src/shared/service.ts';
+import { retryAfterSeconds } from '../../../extension/src/shared/retry-after.ts';
 
 const answer = (retryAfter?: string) => new Response(null, { status: 429, headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter } });
 
