@@ -1,5 +1,5 @@
 import type { Em } from '../db/orm.ts';
-import { firstRow, preparedStatement, sql } from '../db/sql.ts';
+import { firstRow, preparedStatement, run, sql } from '../db/sql.ts';
 import { describeBucket, emissionMs, takeFromBucket, type Quota, type RateLimitDecision } from '../domain/rate-limit.ts';
 
 /** Prepared (src/db/sql.ts): every API request runs it. */
@@ -21,6 +21,32 @@ const bucketHit = preparedStatement('rate_limit_hit', (bucket: string, emission:
 export async function hitBucket(em: Em, bucket: string, quota: Quota): Promise<RateLimitDecision> {
   const row = await firstRow(em, bucketHit(bucket, emissionMs(quota), quota.periodMs));
   return describeBucket(Number(row!.tat_ms), Number(row!.now_ms), row!.allowed, quota);
+}
+
+/** A learner's bucket of a kind (`model`, `api`, `export`): the key its row is stored under. */
+export const userBucket = (kind: string, userId: string) => `${kind}:${userId}`;
+
+/** A bucket's TAT (null: full, no row) and the database's now, in epoch ms; read without a lock. */
+export async function readBucket(em: Em, bucket: string): Promise<{ tatMs: number | null; nowMs: number }> {
+  const row = (await firstRow<{ tat_ms: string | null; now_ms: string }>(
+    em,
+    sql`SELECT (extract(epoch FROM b.tat) * 1000)::text AS tat_ms, (extract(epoch FROM now()) * 1000)::text AS now_ms
+     FROM (SELECT now() AS now) n LEFT JOIN rate_limit_buckets b ON b.bucket = ${bucket}`,
+  ))!;
+  return { tatMs: row.tat_ms ? Number(row.tat_ms) : null, nowMs: Number(row.now_ms) };
+}
+
+/**
+ * Takes `count` from a bucket unconditionally, on top of whatever was taken since it was read:
+ * for a caller that decided from readBucket what it may take (an import's pacing step).
+ */
+export async function spendFromBucket(em: Em, bucket: string, quota: Quota, count: number): Promise<void> {
+  const ms = count * emissionMs(quota);
+  await run(
+    em,
+    sql`INSERT INTO rate_limit_buckets AS b (bucket, tat, allowed) VALUES (${bucket}, now() + ${ms} * interval '1 millisecond', true)
+     ON CONFLICT (bucket) DO UPDATE SET tat = greatest(b.tat, now()) + ${ms} * interval '1 millisecond', allowed = true`,
+  );
 }
 
 /**

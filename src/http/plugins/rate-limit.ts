@@ -6,7 +6,7 @@ import { addressKey } from '../../domain/client-address.ts';
 import { type AppError, rateLimited } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
 import type { Quota, RateLimitDecision } from '../../domain/rate-limit.ts';
-import { hitBucket, MemoryBuckets } from '../../services/rate-limit-store.ts';
+import { hitBucket, MemoryBuckets, userBucket } from '../../services/rate-limit-store.ts';
 
 /** 429s by limit, for operators: a rising `address` or `login` count is someone probing. */
 const refusals = counter('lcs_rate_limited_total', 'Requests refused with 429 rate_limited, by limit', ['limit']);
@@ -78,7 +78,7 @@ export const rateLimitPlugin = fp(
       const principal = request.principal;
       if (!principal || isHealthCheck(request)) return;
       const bucket = bucketOf(request);
-      const decision = await hitBucket(orm.em.fork(), `${bucket}:${principal.userId}`, quotas[bucket]);
+      const decision = await hitBucket(orm.em.fork(), userBucket(bucket, principal.userId), quotas[bucket]);
       setRateLimitHeaders(reply, decision);
       if (!decision.allowed) throw rateLimited(LIMIT_OF[bucket], decision.retryAfterMs);
     });

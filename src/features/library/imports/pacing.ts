@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Em } from '../../../db/orm.ts';
 import { allRows, firstRow, run, sql } from '../../../db/sql.ts';
 import { normaliseExpression } from '../../../domain/normalise.ts';
-import { emissionMs, takeUpTo, type Quota } from '../../../domain/rate-limit.ts';
+import { takeUpTo, type Quota } from '../../../domain/rate-limit.ts';
+import { readBucket, spendFromBucket, userBucket } from '../../../services/rate-limit-store.ts';
 import { newSchedulingState } from '../../../domain/scheduling.ts';
 import { WORKFLOW_KINDS } from '../../../temporal/workflow-ids.ts';
 import type { FeatureContext } from '../../context.ts';
@@ -208,7 +209,7 @@ export async function paceImport(ctx: FeatureContext, importId: string, beat: ()
       if (window <= 0) return { userId: head.user_id, state: head.state, started: 0, nextInMs: STEP_MIN_MS * 2 };
       const taken = await readModelBucket(tx, head.user_id, quota, window, reserve);
       const started = taken.granted > 0 ? await startPreparations(ctx, tx, importId, head.user_id, taken.granted) : 0;
-      if (started > 0) await spendFromModelBucket(tx, head.user_id, quota, started);
+      if (started > 0) await spendFromBucket(tx, userBucket('model', head.user_id), quota, started);
       return { userId: head.user_id, state: head.state, started, nextInMs: taken.nextInMs };
     });
     if ('done' in step) {
@@ -271,32 +272,16 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * What the learner's model bucket (the one interactive captures take from) can give, less the
- * reserve; read without a lock. The step spends it as its last statement (spendFromModelBucket),
- * so the row that every interactive capture of the learner updates is held only through the
- * commit, not across the step: held from here, a step's statements at 10,000 rows made a capture
- * during an import wait 1.8 s at p99 against 0.23 s without one (`npm run bench imports`).
+ * reserve; read without a lock. The step spends it as its last statement (spendFromBucket), so
+ * the row that every interactive capture of the learner updates is held only through the commit,
+ * not across the step: held from here, a step's statements at 10,000 rows made a capture during
+ * an import wait 1.8 s at p99 against 0.23 s without one (`npm run bench imports`). What captures
+ * took meanwhile is kept; at worst the import dips into the reserve by what arrived in those
+ * milliseconds.
  */
 async function readModelBucket(tx: Em, userId: string, quota: Quota, want: number, reserve: number) {
-  const row = await firstRow<{ tat_ms: string; now_ms: string }>(
-    tx,
-    sql`SELECT (extract(epoch FROM b.tat) * 1000)::text AS tat_ms, (extract(epoch FROM now()) * 1000)::text AS now_ms
-     FROM (SELECT now() AS now) n LEFT JOIN rate_limit_buckets b ON b.bucket = ${`model:${userId}`}`,
-  );
-  return takeUpTo(row?.tat_ms ? Number(row.tat_ms) : null, Number(row!.now_ms), quota, want, reserve);
-}
-
-/**
- * Takes `count` from the learner's model bucket, on top of whatever interactive captures took since
- * it was read (none of theirs is lost; at worst the import dips into the reserve by what arrived
- * in those milliseconds).
- */
-async function spendFromModelBucket(tx: Em, userId: string, quota: Quota, count: number): Promise<void> {
-  const ms = count * emissionMs(quota);
-  await run(
-    tx,
-    sql`INSERT INTO rate_limit_buckets AS b (bucket, tat, allowed) VALUES (${`model:${userId}`}, now() + ${ms} * interval '1 millisecond', true)
-     ON CONFLICT (bucket) DO UPDATE SET tat = greatest(b.tat, now()) + ${ms} * interval '1 millisecond', allowed = true`,
-  );
+  const { tatMs, nowMs } = await readBucket(tx, userBucket('model', userId));
+  return takeUpTo(tatMs, nowMs, quota, want, reserve);
 }
 
 /** Marks the next `count` unstarted rows started and writes their preparations' outbox rows, as a capture does. */
