@@ -29,6 +29,11 @@ async function seedHistory(userId: string) {
       }),
     );
   }
+  // A day's reviews span up to 13 minutes from an hour ago; when that span would straddle the learner's day
+  // change (4 am in the browser's time zone, which is this process's), they start just after it instead.
+  let reviewsEnd = now - 3_600_000;
+  const dayChange = new Date(reviewsEnd).setHours(4, 0, 0, 0);
+  if (reviewsEnd - 14 * 60_000 < dayChange && dayChange <= reviewsEnd) reviewsEnd = dayChange + 15 * 60_000;
   let seed = 7;
   const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const rows: unknown[][] = [];
@@ -44,7 +49,7 @@ async function seedHistory(userId: string) {
         userId,
         rating,
         Math.floor(random() * 60),
-        new Date(now - day * DAY_MS - 3_600_000 - k * 60_000),
+        new Date(reviewsEnd - day * DAY_MS - k * 60_000),
         4_000 + Math.floor(random() * 20_000),
       ]);
     }
