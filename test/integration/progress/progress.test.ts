@@ -200,9 +200,11 @@ describe('progress.forecast, progress.library and progress.credits', () => {
     const user = await newUser(stack);
     const [wallet] = (await exec(`SELECT period_start, balance FROM wallets WHERE user_id = ?`, [user.userId])) as [{ period_start: string; balance: number }];
     const start = new Date(wallet.period_start);
-    // Hours from the first UTC midnight of the period, so the first three charges share a day whatever the hour the wallet was made.
-    const firstMidnight = Math.ceil(start.getTime() / 86_400_000) * 86_400_000;
-    const at = (hours: number) => new Date(firstMidnight + hours * 3_600_000).toISOString();
+    // Hours from the period's first learner-day change (4 am UTC), so the first three charges share a learner day
+    // whatever the hour the wallet was opened (at 01:30 they straddled one).
+    const FOUR_AM = 4 * 3_600_000;
+    const firstDayStart = Math.ceil((start.getTime() - FOUR_AM) / 86_400_000) * 86_400_000 + FOUR_AM;
+    const at = (hours: number) => new Date(firstDayStart + hours * 3_600_000).toISOString();
     const entry = (kind: string, amount: number, balanceAfter: number, when: string) =>
       exec(
         `INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, reason, period_start, created_at) VALUES (?, ?, ?, ?, ?, 'test', ?, ?)`,
@@ -214,7 +216,7 @@ describe('progress.forecast, progress.library and progress.credits', () => {
     await entry('expiry', -1, b0 - 6, at(3));
     await entry('work', -4, b0 - 10, at(25));
     await exec(`UPDATE wallets SET balance = ? WHERE user_id = ?`, [b0 - 10, user.userId]);
-    const now = new Date(firstMidnight + 30 * 3_600_000);
+    const now = new Date(firstDayStart + 30 * 3_600_000);
     const body = await progressCredits(stack.context(), user.userId, 'UTC', now);
     expect(body.balance).toBe(b0 - 10);
     const firstDay = body.spentPerDay.find((d) => d.byKind.audio > 0)!;
