@@ -10,6 +10,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          // Every core (the default leaves one idle): on two cores 44 s → 25 s, all before the integration group starts.
+          maxWorkers: '100%',
           sequence: { groupOrder: 0 },
         },
       },
