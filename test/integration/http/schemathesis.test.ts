@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { mintToken, newUser, type TestUser } from '../../support/users.ts';
@@ -83,24 +84,12 @@ const credentials = (): Record<CredentialKind, { args: string[]; alive?: ClientO
 
 /**
  * The credential kinds run two at a time: each run is one Python process that keeps a core busy
- * for about a minute, so two together halve the file's time (228 s → 121 s alone here) without
+ * for about a minute, so two together halve the file's time (228 s → 111 s alone here) without
  * taking more than the two cores a CI machine has from the suite's other worker. The two tokens
  * belong to one user: they start apart (write token and session cookie first), so that one
  * user's buckets are shared as little as possible.
  */
-const RUNS_AT_ONCE = 2;
-let running = 0;
-const waiting: Array<() => void> = [];
-async function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  while (running >= RUNS_AT_ONCE) await new Promise<void>((wake) => waiting.push(wake));
-  running++;
-  try {
-    return await work();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+const inTurn = pLimit(2);
 
 describe(`schemathesis --checks all, ${EXAMPLES} examples per operation`, () => {
   it.concurrent.for<CredentialKind>(['write token', 'session cookie', 'read token', 'no credentials'])(
