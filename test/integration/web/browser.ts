@@ -63,6 +63,12 @@ export async function openPage(
   return { context, page, errors };
 }
 
+/** The signed-in learner's user id, read through the page's own session. */
+export async function userIdOf(page: Page): Promise<string> {
+  const me = await (await page.context().request.get('/trpc/account.me')).json();
+  return me.result.data.userId;
+}
+
 /** Signs a new learner up through the page and sets the language; ends in the library. */
 export async function signUp(page: Page): Promise<string> {
   const email = `learner-${randomUUID()}@example.test`;

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
-import { captureReady, DESKTOP, line, openPage, openSection, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
+import { captureReady, DESKTOP, line, openPage, openSection, PHONE, shoot, signUp, useBrowserStack, userIdOf } from './browser.ts';
 import { api, bodyOf } from '../../support/api.ts';
 
 // The web app's places beyond capture: credits and the ledger, Replay's overview and summary, a
@@ -11,12 +11,6 @@ let stack: Stack;
 let browser: Browser;
 
 useBrowserStack((started) => ({ stack, browser } = started));
-
-/** The signed-in learner's user id, read through the page's own session. */
-async function userIdOf(page: Page): Promise<string> {
-  const me = await (await page.context().request.get('/trpc/account.me')).json();
-  return me.result.data.userId;
-}
 
 /** Answers the open Replay item by "show answer", then moves on. */
 async function showAnswerAndGoOn(page: Page, last: boolean) {

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from '../../support/helpers.ts';
 import type { Stack } from '../../support/stack.ts';
-import { DESKTOP, line, openPage, shoot, signUp, useBrowserStack } from './browser.ts';
+import { DESKTOP, line, openPage, shoot, signUp, useBrowserStack, userIdOf } from './browser.ts';
 
 // The page without polling: a capture turns ready through the status stream (SSE); and an HTML
 // fragment dropped or pasted on Translate is read as its text blocks.
@@ -43,9 +43,11 @@ describe('live status in the page', () => {
     // While it waited, the page asked nothing of the library; the push then read the one card.
     const libraryReads = calls.filter((c) => c.at >= waitingFrom && /^library\.(list|get)$/.test(c.procedure)).map((c) => c.procedure);
     expect(libraryReads).toEqual(['library.get']);
-    const [{ enriched_ms }] = (await sql(stack, `SELECT extract(epoch FROM enriched_at) * 1000 AS enriched_ms FROM cards WHERE text = 'a piece of cake'`)) as [
-      { enriched_ms: number },
-    ];
+    const [{ enriched_ms }] = (await sql(
+      stack,
+      `SELECT extract(epoch FROM enriched_at) * 1000 AS enriched_ms FROM cards WHERE text = 'a piece of cake' AND user_id = ?`,
+      [await userIdOf(page)],
+    )) as [{ enriched_ms: number }];
     console.log(`live status: card ready → "Ready" on the page within ${Math.round(shownAt - enriched_ms)} ms`);
     expect(errors).toEqual([]);
     await context.close();

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { counterValue } from '../../support/metrics.ts';
 import type { Stack } from '../../support/stack.ts';
-import { captureReady, DESKTOP, line, openPage, openSection, PASSWORD, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
+import { captureReady, DESKTOP, line, openPage, openSection, PASSWORD, PHONE, shoot, signUp, useBrowserStack, userIdOf } from './browser.ts';
 
 // What a learner meets on a phone and at a desk when things go less than well: credits used up
 // (said everywhere, the renewal choice), captures sent faster than they save, a failed card, the
@@ -18,11 +18,6 @@ const SIZES = [
   ['desktop', DESKTOP],
   ['phone', PHONE],
 ] as const;
-
-async function userIdOf(page: Page): Promise<string> {
-  const me = await (await page.context().request.get('/trpc/account.me')).json();
-  return me.result.data.userId;
-}
 const sqlRun = (statement: string, params: unknown[]) => stack.orm.em.fork().execute(statement, params);
 
 /** The learner's period (and their cards' failures) moved 40 days back: the period has ended, the next is due. */

@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
 import { insertCard } from '../replay/cards.ts';
-import { DESKTOP, openPage, openSection, PHONE, shoot, signUp, useBrowserStack } from './browser.ts';
+import { DESKTOP, openPage, openSection, PHONE, shoot, signUp, useBrowserStack, userIdOf } from './browser.ts';
 
 // Issue 28: the Progress screen, as a learner with a year of history sees it, at both sizes.
 
@@ -81,11 +81,6 @@ async function seedHistory(userId: string) {
   }
   await em().execute(`UPDATE wallets SET balance = ? WHERE user_id = ?`, [balance, userId]);
   return { reviews: rows.length, balance };
-}
-
-async function userIdOf(page: Page): Promise<string> {
-  const me = await (await page.context().request.get('/trpc/account.me')).json();
-  return me.result.data.userId;
 }
 
 const FIGURES = [
