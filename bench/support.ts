@@ -14,7 +14,7 @@ import type { Client } from '@temporalio/client';
 import autocannon from 'autocannon';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createOrm, migrate, type Orm } from '../src/db/orm.ts';
-import { startFakeProvider, type FakeProvider } from '../tools/fake-provider/server.ts';
+import { startFakeProvider, type FakeProvider } from '../src/model/fake-provider/server.ts';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { connectTemporal } from '../src/temporal/connection.ts';
 import { readTemporalCounters, type TemporalCounters } from './temporal-counters.ts';

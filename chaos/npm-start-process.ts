@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createOrm, type Orm } from '../src/db/orm.ts';
 import { alive, descendants } from './proc-tree.ts';
 import { openLog, repoRoot, waitForHttp } from './processes.ts';
-import type { FakeStats } from '../tools/fake-provider/server.ts';
+import type { FakeStats } from '../src/model/fake-provider/server.ts';
 import { FAKE_COST_USD, fakeStatsAt, steerFake } from './stack.ts';
 
 const START_TIMEOUT_MS = 240_000;

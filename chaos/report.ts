@@ -3,7 +3,7 @@
  * charged twice, the 5xx answers by kind and phase, and how each process came back after each
  * fault. Goals are checked here; any that fails makes the run exit non-zero.
  */
-import type { FakeStats } from '../tools/fake-provider/server.ts';
+import type { FakeStats } from '../src/model/fake-provider/server.ts';
 import type { Audit } from './audit.ts';
 import type { AnswerRecord } from './client.ts';
 import { type FaultRecord, OUTAGE_KINDS } from './faults.ts';

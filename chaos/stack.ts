@@ -4,7 +4,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { FakeStats } from '../tools/fake-provider/server.ts';
+import type { FakeStats } from '../src/model/fake-provider/server.ts';
 import { freePort } from '../src/platform/free-port.ts';
 import { AnswerHoldingProxy } from './answer-hold.ts';
 import { Database, openLog, type ProcessExit, repoRoot, spawnNode, SupervisedProcess, TemporalServer, waitForHttp, waitForOutput } from './processes.ts';
@@ -94,7 +94,7 @@ export async function startStack(dir: string, serviceEnv: Record<string, string>
 
 async function startFake(dir: string): Promise<{ origin: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawnNode(path.join(repoRoot, 'tools/fake-provider/server.ts'), [String(port)], {}, openLog(dir, 'fake-provider'));
+  const child = spawnNode(path.join(repoRoot, 'src/model/fake-provider/server.ts'), [String(port)], {}, openLog(dir, 'fake-provider'));
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(`${origin}/__fake/stats`, child, START_TIMEOUT_MS);
   await steerFake(origin, 'latency', { minMs: 300, maxMs: 800 });

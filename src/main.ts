@@ -6,12 +6,12 @@ import path from 'node:path';
 import { buildApp } from './http/app.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres } from './platform/embedded-postgres.ts';
-import { createLogger, openServices } from './platform/services.ts';
+import { createLogger, openServices } from './wiring/services.ts';
 import { startMetricsServer } from './platform/metrics.ts';
 import { installTracing, shutdownTracing } from './platform/telemetry.ts';
 import { type Dependency, supervise, type Supervised } from './platform/supervisor.ts';
 import { DevServerStartError, startTemporalDevServer } from './platform/temporal-dev-server.ts';
-import { startFakeProvider } from '../tools/fake-provider/server.ts';
+import { startFakeProvider } from './model/fake-provider/server.ts';
 import { runWorker } from './worker/worker.ts';
 import { ensureWebBuild } from './platform/web-build.ts';
 

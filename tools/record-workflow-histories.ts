@@ -46,7 +46,7 @@ import { outcomeKey } from '../src/temporal/search-attributes.ts';
 import { workflowId, WORKFLOW_KINDS } from '../src/temporal/workflow-ids.ts';
 import { workflowStarter } from '../src/temporal/workflow-starter.ts';
 import { cachedWorkflowBundle, runWorker, type RunningWorker } from '../src/worker/worker.ts';
-import { startFakeProvider, type FakeMode, type FakeProvider } from './fake-provider/server.ts';
+import { startFakeProvider, type FakeMode, type FakeProvider } from '../src/model/fake-provider/server.ts';
 import { HISTORIES_DIR, USER_TEXT_MARKER } from './workflow-histories.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

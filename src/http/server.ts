@@ -1,7 +1,7 @@
 // The API as its own process: `npm run api` (DATABASE_URL and TEMPORAL_ADDRESS required).
 import { loadConfig } from '../config.ts';
 import { startMetricsServer } from '../platform/metrics.ts';
-import { createLogger, openServices } from '../platform/services.ts';
+import { createLogger, openServices } from '../wiring/services.ts';
 import { installTracing, shutdownTracing } from '../platform/telemetry.ts';
 import { exitOnStartupTimeout } from '../platform/startup.ts';
 import { buildApp } from './app.ts';

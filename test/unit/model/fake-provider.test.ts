@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeProvider, type FakeProvider } from '../../../tools/fake-provider/server.ts';
+import { startFakeProvider, type FakeProvider } from '../../../src/model/fake-provider/server.ts';
 import { parseJsonExact, toPlainDecimal } from '../../../src/model/exact-json.ts';
 
 let fake: FakeProvider;

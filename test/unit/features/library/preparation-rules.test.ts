@@ -10,7 +10,7 @@ import {
   settledOutcome,
 } from '../../../../src/features/library/preparation-rules.ts';
 import { strictJsonSchema } from '../../../../src/model/model-client.ts';
-import { libraryResponders } from '../../../../tools/fake-provider/responders/library.ts';
+import { libraryResponders } from '../../../../src/model/fake-provider/responders/library.ts';
 
 const valid: PreparationOutput = {
   translation: 'Bonne chance !',

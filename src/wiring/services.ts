@@ -6,7 +6,7 @@ import { isDatabaseUnavailable } from '../domain/database-errors.ts';
 import { createModelClient, type ModelClient } from '../model/model-client.ts';
 import { createProviderHttp } from '../model/provider-http.ts';
 import { providerBreaker } from '../services/provider-breaker.ts';
-import { whenReachable } from './startup.ts';
+import { whenReachable } from '../platform/startup.ts';
 import { connectTemporal } from '../temporal/connection.ts';
 import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
 
@@ -28,7 +28,7 @@ export async function openServices(config: Config, logger: pino.Logger): Promise
   if (!config.databaseUrl || !config.temporal.address) throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set (npm start sets both up for you).');
   if (config.model.provider === 'fake' && !config.model.baseUrl.startsWith('http://127.0.0.1')) {
     throw new Error(
-      'MODEL_PROVIDER=fake starts a fake provider inside `npm start` only. For separate processes, run one with `tsx tools/fake-provider/server.ts <port>` and set OPENROUTER_BASE_URL=http://127.0.0.1:<port>/api/v1.',
+      'MODEL_PROVIDER=fake starts a fake provider inside `npm start` only. For separate processes, run one with `tsx src/model/fake-provider/server.ts <port>` and set OPENROUTER_BASE_URL=http://127.0.0.1:<port>/api/v1.',
     );
   }
   // The fake only checks that a bearer key is sent.

@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { parseJsonExact } from '../../src/model/exact-json.ts';
+import { parseJsonExact } from '../exact-json.ts';
 import { builtInResponders, type Responder } from './responders.ts';
 
 /**
@@ -336,7 +336,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-// `node --import tsx tools/fake-provider/server.ts [port]` runs it standalone, steerable over /__fake/*:
+// `node --import tsx src/model/fake-provider/server.ts [port]` runs it standalone, steerable over /__fake/*:
 // POST mode {mode, status?}, latency {ms} or {minMs, maxMs}, fail-for {ms, status?}, cost {cost},
 // reset; GET requests, stats.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
