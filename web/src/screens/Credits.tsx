@@ -7,12 +7,11 @@ import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link } from '../router.tsx';
 import { queryClient, trpc } from '../trpc.ts';
+import { LEDGER_KINDS, paidFor, type ChargeKind } from '../ledger-kinds.ts';
 import { formatDateTime, formatDay } from '../time.ts';
 import { useNotify } from '../ui.tsx';
 
 type Entry = inferOutput<typeof trpc.credits.ledger>['items'][number];
-/** The charge kinds of model-backed work, as the learner names them. */
-export type ChargeKind = 'capture_preparation' | 'work' | 'audio' | 'page_translation' | 'sentence_translation';
 
 const LEDGER_PAGE = 50;
 const PLAN_NAME = { free: 'Free', paid: 'Paid' } as const;
@@ -125,12 +124,12 @@ export function CreditsBadge() {
 }
 
 /** Said before a model-backed action: what the last one of its kind cost. */
-export function CostBefore({ kind, noun }: { kind: ChargeKind; noun: string }) {
+export function CostBefore({ kind }: { kind: ChargeKind }) {
   const recent = useRecentLedger().data;
   const wallet = useCredits().data;
   if (!recent || !wallet) return null;
   const last = lastCost(recent.items, kind);
-  const price = last === null ? 'It costs a few credits, charged once it is done.' : `Your last ${noun} cost ${credits(last)}.`;
+  const price = last === null ? 'It costs a few credits, charged once it is done.' : `Your last ${LEDGER_KINDS[kind].noun} cost ${credits(last)}.`;
   return (
     <span className="cost" data-low={isLow(wallet) || undefined}>
       {price} {isLow(wallet) ? `Only ${credits(available(wallet))} left this period.` : `${credits(available(wallet))} left.`}
@@ -194,17 +193,8 @@ export function Credits() {
   );
 }
 
-/** What each kind of entry paid for (or gave), as the learner names it. */
-const ENTRY_WORDS: Record<string, string> = {
-  capture_preparation: 'Preparing',
-  sentence_translation: 'Translating',
-  audio: 'Audio for',
-  page_translation: 'Page translation',
-  work: 'Output Flow draft',
-};
-
 function LedgerLine({ entry }: { entry: Entry }) {
-  const words = ENTRY_WORDS[entry.kind] ?? entry.reason.charAt(0).toUpperCase() + entry.reason.slice(1);
+  const words = paidFor(entry.kind, entry.reason);
   // One text node: in the link (a flex box) a space at the start of a child element of its own would be dropped.
   const subject = entry.subject ? ` “${entry.subject}${entry.subject.length >= 80 ? '…' : ''}”` : '';
   const pages = entry.kind === 'page_translation' ? <span className="muted"> · {entry.reason.replace(/^page translation( of)? ?/, '')}</span> : null;

@@ -48,7 +48,7 @@ export function Draft() {
           placeholder="In any language: e.g. Tell my landlord the heating is broken again."
         />
         <p id="draft-hint" className="hint">
-          You get English to use, notes on the choices made, and the expressions of your library it drew on. <CostBefore kind="work" noun="draft" />
+          You get English to use, notes on the choices made, and the expressions of your library it drew on. <CostBefore kind="work" />
         </p>
         <p id="draft-error" className="field-error" role="alert">
           {error}

@@ -183,7 +183,7 @@ export function Library({ account }: { account: Account }) {
             'Saving is free, and your captures are kept; preparing them (translation, notes) waits for credits.'
           ) : (
             <>
-              Saving is free; preparing it with the language model (translation, notes) costs credits. <CostBefore kind="capture_preparation" noun="capture" />
+              Saving is free; preparing it with the language model (translation, notes) costs credits. <CostBefore kind="capture_preparation" />
             </>
           )}
         </p>

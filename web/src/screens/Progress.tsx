@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
 import { BarsFigure, CalendarHeatmap, ChartFigure, DataTable, Lines, StackedBars, type Series } from '../charts.tsx';
 import { Link } from '../router.tsx';
+import { LEDGER_KINDS } from '../ledger-kinds.ts';
 import { APP_PATHS } from '../paths.ts';
 import { trpc } from '../trpc.ts';
 import { RetentionEffect } from './RetentionEffect.tsx';
@@ -28,13 +29,16 @@ const RATINGS: readonly Series[] = [
   { name: 'Good', color: 'var(--r-good)' },
   { name: 'Easy', color: 'var(--r-easy)' },
 ];
-const KINDS = [
-  ['capture_preparation', 'Capture preparation', 'var(--k-1)'],
-  ['work', 'Work', 'var(--k-2)'],
-  ['audio', 'Audio', 'var(--k-3)'],
-  ['page_translation', 'Page translation', 'var(--k-4)'],
-  ['sentence_translation', 'Sentence translation', 'var(--k-5)'],
-] as const;
+/** The ledger kinds in the chart's order, each in its colour; their names are every screen's (ledger-kinds.ts). */
+const KINDS = (
+  [
+    ['capture_preparation', 'var(--k-1)'],
+    ['work', 'var(--k-2)'],
+    ['audio', 'var(--k-3)'],
+    ['page_translation', 'var(--k-4)'],
+    ['sentence_translation', 'var(--k-5)'],
+  ] as const
+).map(([kind, color]) => [kind, LEDGER_KINDS[kind].name, color] as const);
 const ONE = (name: string, color = 'var(--chart-1)'): Series[] => [{ name, color }];
 
 /** Progress: what is due, how well the learner remembers, what it takes in time and credits. */

@@ -128,8 +128,7 @@ export function Sentences({ account }: { account: Account }) {
           placeholder="One sentence is translated at once; many lines are translated in the background."
         />
         <p id="sentences-hint" className="hint">
-          Each line is saved with its translation into your language (up to {SENTENCE_MAX_CHARS} characters a line).{' '}
-          <CostBefore kind="sentence_translation" noun="sentence" />
+          Each line is saved with its translation into your language (up to {SENTENCE_MAX_CHARS} characters a line). <CostBefore kind="sentence_translation" />
         </p>
         <p id="sentences-error" className="field-error" role="alert">
           {error}

@@ -88,7 +88,7 @@ export function Translate({ account }: { account: Account }) {
         />
         <p id="translate-hint" className="hint">
           Each paragraph is shown with its translation, as the browser extension shows a page. Paste or drop part of a web page (or an .html file) and its
-          paragraphs, headings and list items are taken as text. <CostBefore kind="page_translation" noun="page translation" />
+          paragraphs, headings and list items are taken as text. <CostBefore kind="page_translation" />
         </p>
         <p id="translate-error" className="field-error" role="alert">
           {error}
