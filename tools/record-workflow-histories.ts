@@ -1,7 +1,7 @@
 /**
  * Records the event history of each workflow type and branch that changes the commands a workflow
- * issues, into test/integration/workflows/histories/, for the replay test
- * (test/integration/workflows/replay.test.ts) to replay against every later version of the
+ * issues, into test/integration/workflows/histories/, for the history-replay test
+ * (test/integration/workflows/history-replay.test.ts) to replay against every later version of the
  * workflow code. See docs/workflows.md.
  *
  *   npm run record:histories                         every scenario, with the workflows of this checkout
