@@ -4,13 +4,17 @@ import ts from '@typescript/typescript6';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The README and docs cite code by symbol and path (`captureCard` in `src/features/library/service.ts`), never by
- * line: a line number drifts silently, a symbol that moves fails here. Three forms are read, across line breaks:
+ * The README, the docs and the feature folders' READMEs cite code by symbol and path (`captureCard` in
+ * `src/features/library/service.ts`), never by line: a line number drifts silently, a symbol that moves fails here. Three forms are read, across line breaks:
  * `sym` (`path` …), `sym`, `path` and `sym` [, `sym` | and `sym`] in `path`. A dotted `a.b` needs every part
  * declared in the file (`libraryOperations.capture`: the const and its property key).
  */
 const root = path.resolve(import.meta.dirname, '../../..');
-const documents = ['README.md', ...readdirSync(path.join(root, 'docs')).map((file) => `docs/${file}`)].filter((file) => file.endsWith('.md'));
+const inFolder = (folder: string, pick: (file: string) => string) => readdirSync(path.join(root, folder)).map((file) => `${folder}/${pick(file)}`);
+/** The README, the docs, and the feature folders' READMEs. */
+const documents = ['README.md', ...inFolder('docs', (file) => file), ...inFolder('src/features', (feature) => `${feature}/README.md`)].filter(
+  (file) => file.endsWith('.md') && existsSync(path.join(root, file)),
+);
 
 const SYMBOL = String.raw`\x60([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\([^\x60]*\))?\x60`;
 const PATH = String.raw`\x60([\w.-]+(?:/[\w.-]+)+\.(?:ts|tsx|js|mjs))\x60`;
