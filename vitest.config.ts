@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: ['test/support/global-setup.ts', 'test/support/browser-server.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { home, io } from './io.ts';
 import { CliError, EXIT } from './service.ts';
 
 export const DEFAULT_URL = 'http://localhost:3000';
@@ -16,7 +16,7 @@ export interface Connection {
   token: string;
 }
 
-export const configFile = () => join(homedir(), '.config', 'lcs', 'config.json');
+export const configFile = () => join(home(), '.config', 'lcs', 'config.json');
 
 async function stored(): Promise<Partial<Connection>> {
   try {
@@ -27,7 +27,7 @@ async function stored(): Promise<Partial<Connection>> {
 }
 
 /** The connection to use, or null without a token (the caller says how to get one). */
-export async function resolveConnection(env = process.env): Promise<Connection | null> {
+export async function resolveConnection(env = io().env): Promise<Connection | null> {
   const file = await stored();
   const url = env.LCS_URL || file.url || DEFAULT_URL;
   const token = env.LCS_TOKEN || file.token;
@@ -71,7 +71,7 @@ export async function removeConnection(): Promise<boolean> {
 }
 
 /** `--insecure` (the CLI sets it) or LCS_INSECURE=1 (an MCP client's configuration): cleartext on purpose. */
-export const insecureAllowed = (env = process.env) => env.LCS_INSECURE === '1';
+export const insecureAllowed = (env = io().env) => env.LCS_INSECURE === '1';
 
 /** This machine's own addresses (W3C Secure Contexts, "potentially trustworthy"); IPv4-mapped IPv6 included. */
 const loopback = new BlockList();

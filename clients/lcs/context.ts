@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { components } from '../rest/client.ts';
 import { resolveConnection } from './config.ts';
+import { exit, print, printError } from './io.ts';
 import { type Api, CliError, connect, EXIT, ServiceError } from './service.ts';
 
 export type Card = components['schemas']['Card'];
@@ -25,7 +26,7 @@ export function fail(error: unknown, json: boolean): never {
   if (error instanceof ServiceError || error instanceof CliError) {
     if (json) {
       const code = error instanceof ServiceError ? error.code : 'cli_error';
-      console.log(
+      print(
         JSON.stringify(
           {
             error: {
@@ -39,8 +40,8 @@ export function fail(error: unknown, json: boolean): never {
         ),
       );
     }
-    console.error(`lcs: ${error.message}`);
-    process.exit(error.exitCode);
+    printError(`lcs: ${error.message}`);
+    exit(error.exitCode);
   }
   throw error;
 }

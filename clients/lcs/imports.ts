@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { components } from '../rest/schema.d.ts';
 import { IMPORT_FILE_MAX_BYTES } from '../../src/domain/limits.ts';
 import { CliError } from './context.ts';
+import { fromCwd } from './io.ts';
 import { EXIT, type Api } from './service.ts';
 
 export type ImportView = components['schemas']['Import'];
@@ -14,7 +15,7 @@ const TYPES: Record<string, string> = { csv: 'text/csv', tsv: 'text/tab-separate
 /** The file's bytes, refused here already when larger than an import takes (the service says the same). */
 export async function readImportFile(path: string): Promise<Buffer> {
   const size = (
-    await stat(path).catch(() => {
+    await stat(fromCwd(path)).catch(() => {
       throw new CliError(`No such file: ${path}`, EXIT.usage);
     })
   ).size;
@@ -24,7 +25,7 @@ export async function readImportFile(path: string): Promise<Buffer> {
       EXIT.usage,
     );
   }
-  return readFile(path);
+  return readFile(fromCwd(path));
 }
 
 /**

@@ -3,18 +3,19 @@
  * line on a TTY, and output that is human by default and JSON with `--json`.
  */
 import { createInterface } from 'node:readline';
+import { io, print, printError } from './io.ts';
 
 /** All of stdin as text. */
 export async function stdinText(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of io().stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Reads every non-empty line of stdin. */
 export async function stdinLines(): Promise<string[]> {
   const lines: string[] = [];
-  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+  for await (const line of createInterface({ input: io().stdin, crlfDelay: Infinity })) {
     if (line.trim()) lines.push(line.trim());
   }
   return lines;
@@ -25,9 +26,9 @@ export async function stdinLines(): Promise<string[]> {
  * line (readline drops lines that arrive before a question is asked, so they are read up front).
  */
 export async function ask(questions: { text: string; hidden?: boolean }[]): Promise<string[]> {
-  if (!process.stdin.isTTY) {
+  if (!io().stdin.isTTY) {
     const lines: string[] = [];
-    for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) lines.push(line.trim());
+    for await (const line of createInterface({ input: io().stdin, crlfDelay: Infinity })) lines.push(line.trim());
     return questions.map((_, i) => lines[i] ?? '');
   }
   const answers: string[] = [];
@@ -36,7 +37,7 @@ export async function ask(questions: { text: string; hidden?: boolean }[]): Prom
 }
 
 function askOnTty(text: string, hidden: boolean): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const rl = createInterface({ input: io().stdin, output: io().stderr, terminal: true });
   if (hidden) {
     // readline echoes through _writeToOutput; muting it after the question hides the typing.
     const internal = rl as unknown as { _writeToOutput(s: string): void };
@@ -57,14 +58,14 @@ function askOnTty(text: string, hidden: boolean): Promise<string> {
 
 /** A progress line on stderr when it is a TTY; nothing otherwise (scripts read stdout). */
 export function progress(total: number) {
-  const shown = process.stderr.isTTY && total > 1;
+  const shown = io().stderr.isTTY && total > 1;
   let done = 0;
   let note = '';
   const draw = () => {
     if (!shown) return;
     const width = 30;
     const filled = Math.round((done / total) * width);
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${note ? `  ${note}` : ''}\x1b[K`);
+    io().stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${note ? `  ${note}` : ''}\x1b[K`);
   };
   draw();
   return {
@@ -77,14 +78,14 @@ export function progress(total: number) {
       draw();
     },
     end() {
-      if (shown) process.stderr.write('\r\x1b[K');
+      if (shown) io().stderr.write('\r\x1b[K');
     },
   };
 }
 
 /** Prints JSON for `--json`, the human text otherwise. */
 export function output(json: boolean, value: unknown, human: () => string): void {
-  console.log(json ? JSON.stringify(value, null, 2) : human());
+  print(json ? JSON.stringify(value, null, 2) : human());
 }
 
 /**
@@ -92,7 +93,7 @@ export function output(json: boolean, value: unknown, human: () => string): void
  * 10 % otherwise (a log, a CI job), so a script's output says how far it got without control codes.
  */
 export function importProgress(label: string) {
-  const tty = Boolean(process.stderr.isTTY);
+  const tty = Boolean(io().stderr.isTTY);
   let lastTenth = -1;
   return {
     update(done: number, total: number, note: string) {
@@ -100,17 +101,17 @@ export function importProgress(label: string) {
       if (tty) {
         const width = 30;
         const filled = Math.round(share * width);
-        process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${done}/${total}  ${note}\x1b[K`);
+        io().stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${done}/${total}  ${note}\x1b[K`);
         return;
       }
       const tenth = Math.floor(share * 10);
       if (tenth > lastTenth) {
         lastTenth = tenth;
-        console.error(`${label}: ${tenth * 10} % (${done.toLocaleString('en')}/${total.toLocaleString('en')} done; ${note})`);
+        printError(`${label}: ${tenth * 10} % (${done.toLocaleString('en')}/${total.toLocaleString('en')} done; ${note})`);
       }
     },
     end() {
-      if (tty) process.stderr.write('\n');
+      if (tty) io().stderr.write('\n');
     },
   };
 }

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createOrm, migrate } from '../../src/db/orm.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/platform/embedded-postgres.ts';
+import { startMigratedPostgres } from './migrated-cluster.ts';
 
 export interface PrivateDatabase {
   url: string;
@@ -21,16 +21,14 @@ export interface PrivateDatabase {
 
 /**
  * A migrated PostgreSQL of the test file's own, for tests that take the database away: the run's
- * shared one must stay up for every other file.
+ * shared one must stay up for every other file. It starts from a copy of the cached migrated
+ * cluster (migrated-cluster.ts): a copy and a start instead of initdb and every migration.
  */
 export async function startPrivateDatabase(): Promise<PrivateDatabase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lcs-private-db-'));
-  let db: EmbeddedDatabase | null = await startEmbeddedPostgres({ dataDir });
+  let db: EmbeddedDatabase | null = await startMigratedPostgres({ dataDir });
   const { url } = db;
   const port = Number(new URL(url).port);
-  const orm = await createOrm(url);
-  await migrate(orm);
-  await orm.close();
   return {
     url,
     async stop() {

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { EXPORT_FORMATS } from '../../../src/features/library/export-format.ts';
 import { api, CliError, isJson } from '../context.ts';
+import { fromCwd, io } from '../io.ts';
 import { EXIT } from '../service.ts';
 import { output } from '../terminal.ts';
 
@@ -24,12 +25,12 @@ export function exportCommands(program: Command) {
         // stdout is the file itself; it stays open for whatever follows in the shell.
         await pipeline(
           source,
-          new Writable({ write: (chunk: Buffer, _encoding, done) => (process.stdout.write(chunk) ? done() : process.stdout.once('drain', done)) }),
+          new Writable({ write: (chunk: Buffer, _encoding, done) => (io().stdout.write(chunk) ? done() : io().stdout.once('drain', done)) }),
         );
         return;
       }
-      await pipeline(source, createWriteStream(file));
-      const { size } = await stat(file);
+      await pipeline(source, createWriteStream(fromCwd(file)));
+      const { size } = await stat(fromCwd(file));
       output(isJson(command), { format, file, bytes: size }, () => `Wrote ${format} export to ${file} (${size} bytes).`);
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { api, CliError, isJson } from '../context.ts';
 import { followImport, getImport, importDone, importNote, readImportFile, uploadImport } from '../imports.ts';
+import { printError, setExitCode } from '../io.ts';
 import { EXIT, ServiceError } from '../service.ts';
 import { importProgress, output } from '../terminal.ts';
 
@@ -50,12 +51,12 @@ export function importCommands(program: Command) {
             .filter(([, n]) => n > 0)
             .map(([why, n]) => `${n} ${why.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`);
           if (!json) {
-            console.error(
+            printError(
               `${created.replayed ? 'Already imported' : 'Importing'} ${parsed.expressions} expressions from ${file} (import ${importId})${skipped.length ? `; skipped: ${skipped.join(', ')}` : ''}.`,
             );
-            for (const problem of created.import.problems.slice(0, 10)) console.error(`  ${problem.message}`);
+            for (const problem of created.import.problems.slice(0, 10)) printError(`  ${problem.message}`);
             if (created.import.problemsTotal > 10)
-              console.error(`  … ${created.import.problemsTotal - 10} more problems (lcs import --status ${importId} --json)`);
+              printError(`  … ${created.import.problemsTotal - 10} more problems (lcs import --status ${importId} --json)`);
           }
           if (!options.wait) {
             output(json, created, () => importId!);
@@ -63,18 +64,21 @@ export function importCommands(program: Command) {
           }
         }
         const bar = importProgress(`import ${importId.slice(0, 8)}`);
-        // Ctrl-C leaves the import running on the service.
-        process.once('SIGINT', () => {
+        // Ctrl-C leaves the import running on the service. Removed after: runs in one process (the tests') must not pile up listeners.
+        const interrupted = () => {
           bar.end();
-          console.error(`The import goes on in the service: lcs import --status ${importId}`);
+          printError(`The import goes on in the service: lcs import --status ${importId}`);
           process.exit(EXIT.ok);
-        });
-        const view = await followImport(service, importId, (v) => bar.update(importDone(v), v.counts.total, importNote(v)));
+        };
+        process.once('SIGINT', interrupted);
+        const view = await followImport(service, importId, (v) => bar.update(importDone(v), v.counts.total, importNote(v))).finally(() =>
+          process.off('SIGINT', interrupted),
+        );
         bar.end();
         const final = await getImport(service, importId);
         output(json, { import: final }, () => final.outcome?.message ?? `Import ${final.importId}: ${final.state}.`);
         const failed = Object.values(view.counts.failed).reduce((a, b) => a + b, 0);
-        process.exitCode = view.state === 'waiting_for_credits' ? EXIT.noCredits : failed > 0 ? EXIT.failure : EXIT.ok;
+        setExitCode(view.state === 'waiting_for_credits' ? EXIT.noCredits : failed > 0 ? EXIT.failure : EXIT.ok);
       },
     );
 }

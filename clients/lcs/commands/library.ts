@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { runBatch } from '../batch.ts';
 import { api, type Card, cardDetail, cardLine, CliError, isJson } from '../context.ts';
 import { PREPARATION_STATUSES, searchLibrary } from '../library.ts';
+import { printError, setExitCode } from '../io.ts';
 import { EXIT } from '../service.ts';
 import { output, progress, stdinLines } from '../terminal.ts';
 import { followImport, importList, importRows } from '../imports.ts';
@@ -32,14 +33,14 @@ async function captureByImport(lines: string[], json: boolean) {
   });
   const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
   const summary = { new: count('new'), reused: count('reused'), failed: count('failed'), importId: created.import.importId };
-  if (!json) for (const i of items) if (i.outcome === 'failed') console.error(`lcs: ${i.text}: ${(i as { detail?: string }).detail}`);
+  if (!json) for (const i of items) if (i.outcome === 'failed') printError(`lcs: ${i.text}: ${(i as { detail?: string }).detail}`);
   output(json, { items, ...summary }, () =>
     [
       ...items.filter((i) => i.outcome !== 'failed').map((i) => `${i.outcome.padEnd(6)}  ${(i as { cardId?: string }).cardId}  ${i.text}`),
       `${summary.new} new, ${summary.reused} reused, ${summary.failed} failed (import ${summary.importId}: preparation goes on in the background; lcs import --status ${summary.importId})`,
     ].join('\n'),
   );
-  process.exitCode = summary.failed > 0 ? EXIT.failure : EXIT.ok;
+  setExitCode(summary.failed > 0 ? EXIT.failure : EXIT.ok);
 }
 
 /** capture, list, show, delete, retry. */
@@ -72,14 +73,14 @@ export function libraryCommands(program: Command) {
       const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
       const summary = { new: count('new'), reused: count('reused'), failed: count('failed') };
       // Failures go to stderr with their reason; stdout keeps what was captured and the summary.
-      if (!isJson(command)) for (const i of items) if (i.outcome === 'failed') console.error(`lcs: ${i.text}: ${i.detail}`);
+      if (!isJson(command)) for (const i of items) if (i.outcome === 'failed') printError(`lcs: ${i.text}: ${i.detail}`);
       output(isJson(command), { items, ...summary }, () =>
         [
           ...items.filter((i) => i.outcome !== 'failed').map((i) => `${i.outcome.padEnd(6)}  ${i.cardId}  ${i.text}`),
           `${summary.new} new, ${summary.reused} reused, ${summary.failed} failed`,
         ].join('\n'),
       );
-      process.exitCode = exitCode;
+      setExitCode(exitCode);
     });
 
   program

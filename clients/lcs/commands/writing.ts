@@ -3,12 +3,13 @@ import type { Command } from 'commander';
 import { TONES } from '../../../src/features/drafts/schemas.ts';
 import { runBatch } from '../batch.ts';
 import { api, CliError, isJson } from '../context.ts';
+import { fromCwd, printError, setExitCode } from '../io.ts';
 import { EXIT, ServiceError } from '../service.ts';
 import { output, progress, stdinText } from '../terminal.ts';
 import { translateTexts } from '../translate.ts';
 
 /** A file's text, or stdin's for `-`. */
-const readInput = (file: string) => (file === '-' ? stdinText() : readFile(file, 'utf8'));
+const readInput = (file: string) => (file === '-' ? stdinText() : readFile(fromCwd(file), 'utf8'));
 
 /** sentence add/import, translate, draft: the service's writing and translating. */
 export function writingCommands(program: Command) {
@@ -55,13 +56,13 @@ export function writingCommands(program: Command) {
       const items = results.map((r) => (r.ok ? { text: r.line, ...r.value } : { text: r.line, outcome: 'failed', code: r.code, detail: r.detail }));
       const count = (outcome: string) => items.filter((i) => i.outcome === outcome).length;
       const summary = { queued: count('queued'), duplicate: count('duplicate'), failed: count('failed') };
-      if (!isJson(command)) for (const i of items) if ('detail' in i) console.error(`lcs: ${i.text}: ${i.detail}`);
+      if (!isJson(command)) for (const i of items) if ('detail' in i) printError(`lcs: ${i.text}: ${i.detail}`);
       output(
         isJson(command),
         { items, ...summary },
         () => `${summary.queued} queued for translation, ${summary.duplicate} already saved, ${summary.failed} failed`,
       );
-      process.exitCode = exitCode;
+      setExitCode(exitCode);
     });
 
   program

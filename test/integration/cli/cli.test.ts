@@ -74,7 +74,8 @@ describe('lcs capture', () => {
   });
 
   it('captures stdin line by line and reports each failure with its reason', async () => {
-    const run = await runLcs(['capture', '-', '--json'], { ...as(user.token), stdin: 'hit the sack\n\nspill the beans\n12345\nhit the sack\n' });
+    // The real binary, stdin a pipe: in this process the two 'hit the sack' requests start together and either may be first.
+    const run = await runLcs(['capture', '-', '--json'], { ...as(user.token), stdin: 'hit the sack\n\nspill the beans\n12345\nhit the sack\n', spawned: true });
     expect(run.json.items.map((i: any) => i.outcome)).toEqual(['new', 'new', 'failed', 'reused']);
     expect(run.json.items[2]).toMatchObject({ text: '12345', code: 'invalid_request', detail: expect.any(String) });
     expect(run.json).toMatchObject({ new: 2, reused: 1, failed: 1 });
@@ -156,11 +157,12 @@ describe('lcs credits', () => {
 
 describe('exit codes', () => {
   it('2 usage, 3 auth, 5 unreachable', async () => {
-    expect((await runLcs(['capture', '--no-such-option'], as(user.token))).code).toBe(2);
+    // Two through the real binary: its exit code is the process's, for a parse failure and a failed request alike.
+    expect((await runLcs(['capture', '--no-such-option'], { ...as(user.token), spawned: true })).code).toBe(2);
     expect((await runLcs(['list'], { home: tempHome() })).code).toBe(3);
     const badToken = await runLcs(['list'], as('lcp_bad'));
     expect(badToken.code).toBe(3);
-    const unreachable = await runLcs(['list'], { home: tempHome(), env: { LCS_URL: 'http://127.0.0.1:9', LCS_TOKEN: user.token } });
+    const unreachable = await runLcs(['list'], { home: tempHome(), env: { LCS_URL: 'http://127.0.0.1:9', LCS_TOKEN: user.token }, spawned: true });
     expect(unreachable.code).toBe(5);
     expect(unreachable.stderr).toContain('Cannot reach the service');
   });

@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
+import { run } from '../../../clients/lcs/program.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 export const lcsMain = join(repoRoot, 'clients/lcs/main.ts');
@@ -30,12 +32,13 @@ afterAll(() => {
 });
 
 /**
- * Runs `lcs` as a user's shell would: its own process, this run's Node (24) with tsx, a given
- * HOME and environment, and stdin when given (closed otherwise, as in a script).
+ * Runs `lcs` with a given HOME, environment, directory and stdin (closed after it, as in a
+ * script): in this process through its `run` entry, or, for the tests that prove the real binary,
+ * as a user's shell would (`spawned`: this run's Node (24) with tsx on main.ts; `viaLauncher`: lcs.sh).
  */
 export function runLcs(
   args: string[],
-  options: { home: string; env?: Record<string, string | undefined>; stdin?: string; cwd?: string; viaLauncher?: boolean },
+  options: { home: string; env?: Record<string, string | undefined>; stdin?: string; cwd?: string; viaLauncher?: boolean; spawned?: boolean },
 ): Promise<LcsRun> {
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -46,8 +49,33 @@ export function runLcs(
     LCS_CACHE_DIR: process.env.LCS_CACHE_DIR ?? join(homedir(), '.cache/language-capture'),
     ...options.env,
   };
+  const cwd = options.cwd ?? repoRoot;
+  if (options.viaLauncher || options.spawned) return runProcess(args, { ...options, env, cwd });
+  return runInProcess(args, { env, cwd, stdin: options.stdin ?? '' });
+}
+
+/** Fifty-odd commands at a few milliseconds each, instead of a toolchain shell and a Node start (about a second) each. */
+async function runInProcess(args: string[], options: { env: Record<string, string | undefined>; cwd: string; stdin: string }): Promise<LcsRun> {
+  const stdout = new Collected();
+  const stderr = new Collected();
+  // Unset names are absent, as in a child's environment.
+  const env = Object.fromEntries(Object.entries(options.env).filter(([, value]) => value !== undefined));
+  const code = await run(args, { env, cwd: options.cwd, stdin: Readable.from([Buffer.from(options.stdin)]), stdout, stderr });
+  return finished(code, stdout.text, stderr.text);
+}
+
+/** A stream that keeps what is written to it, as a pipe's reader would. */
+class Collected extends Writable {
+  text = '';
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+function runProcess(args: string[], options: { env: Record<string, string | undefined>; cwd: string; stdin?: string; viaLauncher?: boolean }): Promise<LcsRun> {
   const [command, commandArgs] = options.viaLauncher ? ['sh', [lcsLauncher]] : [process.execPath, ['--import', tsxLoader, lcsMain]];
-  const child = spawn(command, [...commandArgs, ...args], { cwd: options.cwd ?? repoRoot, env });
+  const child = spawn(command, [...commandArgs, ...args], { cwd: options.cwd, env: options.env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {
@@ -59,16 +87,18 @@ export function runLcs(
   child.stdin.end(options.stdin ?? '');
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => {
-      let json: unknown = null;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        /* human output */
-      }
-      resolve({ code, stdout, stderr, json });
-    });
+    child.on('close', (code) => resolve(finished(code, stdout, stderr)));
   });
+}
+
+function finished(code: number | null, stdout: string, stderr: string): LcsRun {
+  let json: unknown = null;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    /* human output */
+  }
+  return { code, stdout, stderr, json };
 }
 
 /** Captures through `lcs capture` and waits (through `lcs show`) until the card is prepared; its id. */

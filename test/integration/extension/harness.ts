@@ -6,13 +6,13 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { extensionDir } from '../../../extension/build.ts';
+import { CHROMIUM } from '../../support/browser-server.ts';
 import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 
 // The built extension loaded unpacked into Debian's Chromium (playwright-core), the fixture pages
 // served on 127.0.0.1, and a recording proxy in front of the service that can lose an answer.
 
-const CHROMIUM = '/usr/bin/chromium';
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 
 /** Where the extension tests put the screenshots to look at. */
@@ -59,6 +59,11 @@ export interface Extension {
   close(): Promise<void>;
 }
 
+/**
+ * A Chromium of its own per file, unlike the web files' shared one: an unpacked extension loads
+ * only into a persistent context (a profile on disk, which a connected browser cannot make), and
+ * its chrome.storage settings and service worker would carry one file's state into the next.
+ */
 export async function launchExtension(): Promise<Extension> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'lcs-extension-'));
   const context = await chromium.launchPersistentContext(profile, {

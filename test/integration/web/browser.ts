@@ -2,40 +2,33 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
 
-// What the browser tests share: Debian's Chromium driven by playwright-core, a page of its own
+// What the browser tests share: the run's Chromium driven by playwright-core, a page of its own
 // per learner, signing up through the page, and screenshots into test-results/screens.
 
-const CHROMIUM = '/usr/bin/chromium';
 export const SCREENS = 'test-results/screens';
 export const PASSWORD = 'a long passphrase';
 export const DESKTOP = { width: 1100, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * A connection to the run's Chromium (test/support/browser-server.ts); closing it closes every
+ * context this file made, and leaves the browser to the other files.
+ */
+export async function connectBrowser(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  if (!endpoint) throw new Error('No Chromium for this run: test/support/browser-server.ts launches one when a test/integration/web file is chosen.');
   mkdirSync(SCREENS, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.connect(endpoint);
 }
 
-/** The prelude of a browser test file: its stack and one shared browser, both closed after its tests. */
+/** The prelude of a browser test file: its stack and its connection to the run's browser, both closed after its tests. */
 export function useBrowserStack(bind: (started: { stack: Stack; browser: Browser }) => void, options: Parameters<typeof startStack>[0] = {}) {
   let started: { stack: Stack; browser: Browser } | undefined;
   beforeAll(async () => {
-    const [stack, browser] = await Promise.all([startStack(options), launchBrowser()]);
+    const [stack, browser] = await Promise.all([startStack(options), connectBrowser()]);
     started = { stack, browser };
     bind(started);
   });

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../support/stack.ts';
+import { connectBrowser } from './browser.ts';
 
 // The API reference at /docs in a real browser, under the strict headers every answer carries:
 // swagger-ui must still render, with no CSP violation.
@@ -9,21 +10,7 @@ import { startStack, type Stack } from '../../support/stack.ts';
 let stack: Stack;
 let browser: Browser;
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([
-    startStack({ worker: false }),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    }),
-  ]);
+  [stack, browser] = await Promise.all([startStack({ worker: false }), connectBrowser()]);
   mkdirSync('test-results', { recursive: true });
 });
 afterAll(async () => {
