@@ -1,4 +1,4 @@
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { prepareCard } from '../../../src/features/library/preparation.ts';
@@ -6,6 +6,7 @@ import { deleteCard } from '../../../src/features/library/service.ts';
 import { relayOutboxOnce } from '../../../src/temporal/outbox-relay.ts';
 import { outcomeKey } from '../../../src/temporal/search-attributes.ts';
 import type { Stack } from '../../support/stack.ts';
+import { CLIENT_ATTEMPTS, countedTemporalClient } from '../../support/counted-temporal.ts';
 import { useStack } from '../../support/fixture.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
@@ -201,23 +202,13 @@ describe('delete during preparation', () => {
 
   it('answers within seconds when Temporal is unreachable: the card is gone, the cancellation is abandoned', async () => {
     const card = await capture(stack, user, 'deleted while Temporal is down');
-    // The client's own retries, counted: 10 attempts take over 20 s of backoff; the deletion's deadline must end
-    // the cancellation before they run out rather than wait them out.
-    const clientAttempts = 10;
-    const retry = defaultGrpcRetryOptions({ maxAttempts: clientAttempts });
-    let attempts = 0;
-    const counted = makeGrpcRetryInterceptor({
-      ...retry,
-      retryableDecider: (attempt, status) => {
-        attempts = Math.max(attempts, attempt);
-        return retry.retryableDecider(attempt, status);
-      },
-    });
-    const unreachable = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', interceptors: [counted] }) });
+    // The deletion's deadline must end the cancellation before the client's own retries run out, not wait them out.
+    const counted = countedTemporalClient('127.0.0.1:1');
+    const unreachable = counted.client;
     try {
       await deleteCard(stack.context({ temporal: unreachable }), user.userId, card.cardId);
-      expect(attempts).toBeGreaterThan(0);
-      expect(attempts, "the deletion waited out the Temporal client's own retries").toBeLessThan(clientAttempts);
+      expect(counted.attempts()).toBeGreaterThan(0);
+      expect(counted.attempts(), "the deletion waited out the Temporal client's own retries").toBeLessThan(CLIENT_ATTEMPTS);
       expectProblem(await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId: card.cardId } } }), 404, 'not_found');
     } finally {
       await unreachable.connection.close();
