@@ -102,9 +102,18 @@ describe('POST /api/encounters', () => {
   it('a flood past the daily limit is 429 with Retry-After until the next UTC day, and records nothing more', async () => {
     const flooder = await newUser(stack);
     const card = (await capture(stack, flooder, 'flood')).cardId;
-    await stack.orm.em
-      .fork()
-      .execute(`INSERT INTO encounter_days (user_id, day, recorded) VALUES (?, (now() AT TIME ZONE 'UTC')::date, ?)`, [flooder.userId, ENCOUNTERS_PER_DAY]);
+    // The service counts on the UTC day of its own clock (this process's), not PostgreSQL's: both today and
+    // tomorrow are full, so the request is refused even when a UTC midnight passes before it arrives.
+    const today = Date.now();
+    for (const day of [today, today + 86_400_000]) {
+      await stack.orm.em
+        .fork()
+        .execute(`INSERT INTO encounter_days (user_id, day, recorded) VALUES (?, ?::date, ?)`, [
+          flooder.userId,
+          new Date(day).toISOString().slice(0, 10),
+          ENCOUNTERS_PER_DAY,
+        ]);
+    }
     const res = await report(flooder, randomUUID(), [card]);
     expectProblem(res, 429, 'rate_limited');
     const retryAfter = Number(res.headers.get('retry-after'));

@@ -36,7 +36,6 @@ async function measure(format: string) {
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }, 20);
-  const started = performance.now();
   const res = await fetch(`${stack.baseUrl}/api/library/export?format=${format}`, { headers: { authorization: `Bearer ${user.token}` } });
   expect(res.status).toBe(200);
   let bytes = 0;
@@ -51,13 +50,11 @@ async function measure(format: string) {
       nextCheck += 4 * 2 ** 20;
     }
   }
-  const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const mb = (n: number) => Number((n / 2 ** 20).toFixed(1));
   const figures = {
     format,
     cards: CARDS,
-    seconds: Number(seconds.toFixed(2)),
     megabytes: mb(bytes),
     peakRssGrowthMb: mb(peakRss - baseline.rss),
     retainedHeapMb: mb(peakRetained),
@@ -72,7 +69,6 @@ it('streams 100,000 cards as csv with bounded memory', async () => {
   expect(csv.newlines).toBe(1 + CARDS * 2);
   // The file is tens of MB; what the export holds at any time is a batch or two of rows.
   expect(csv.retainedHeapMb).toBeLessThan(16);
-  expect(csv.seconds).toBeLessThan(60);
 }, 120_000);
 
 it('streams 100,000 Anki notes with bounded memory', async () => {
@@ -81,22 +77,23 @@ it('streams 100,000 Anki notes with bounded memory', async () => {
   expect(anki.retainedHeapMb).toBeLessThan(16);
 }, 120_000);
 
-/** The slowest of `n` sequential answers to `path` (ms), every one of them `status`. */
-async function slowest(path: string, token: string | undefined, until: () => boolean) {
-  const times: number[] = [];
+/** Asks for `path` one request at a time, 50 ms apart, while `until()` holds (once at least): every answer 200. */
+async function answeredEveryTime(path: string, token: string | undefined, until: () => boolean) {
+  let answered = 0;
   do {
-    const started = performance.now();
     const res = await fetch(`${stack.baseUrl}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
     await res.arrayBuffer();
-    times.push(performance.now() - started);
     expect(res.status, path).toBe(200);
+    answered++;
     await new Promise((resolve) => setTimeout(resolve, 50));
   } while (until());
-  return { max: Math.round(Math.max(...times)), median: Math.round(times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!), n: times.length };
+  return answered;
 }
 
-it('keeps /readyz and a small read fast while 40 exports of 100,000 cards are asked for at once, by one token and by others', async () => {
-  const idle = { readyz: await slowest('/readyz', undefined, () => false), credits: await slowest('/api/credits', user.token, () => false) };
+// How fast they answer meanwhile is the bench's (bench/scenarios/export.ts: /readyz ≤ 1.5 s, credits ≤ 2 s, csv ≤ 60 s).
+it('keeps /readyz and a small read answering while 40 exports of 100,000 cards are asked for at once, by one token and by others', async () => {
+  await answeredEveryTime('/readyz', undefined, () => false);
+  await answeredEveryTime('/api/credits', user.token, () => false);
   const others = [await newUser(stack), await newUser(stack), await newUser(stack)];
   for (const other of others) await insertReadyCards(stack, other.userId, 20_000);
   // All asked for at once; the answers' headers come first, then the files the service agreed to stream.
@@ -109,16 +106,15 @@ it('keeps /readyz and a small read fast while 40 exports of 100,000 cards are as
   let done = false;
   // Read at full speed: the most a download can ask of the service.
   const files = Promise.all(answers.map((a) => a.arrayBuffer())).finally(() => (done = true));
-  const [readyz, credits] = await Promise.all([slowest('/readyz', undefined, () => !done), slowest('/api/credits', user.token, () => !done)]);
-  const busy = { readyz, credits };
+  const [readyz, credits] = await Promise.all([
+    answeredEveryTime('/readyz', undefined, () => !done),
+    answeredEveryTime('/api/credits', user.token, () => !done),
+  ]);
   await files;
-  console.log(`exports: ${JSON.stringify({ idle, busy, statuses: statuses.join(',') })}`);
+  console.log(`exports: ${JSON.stringify({ readyz, credits, statuses: statuses.join(',') })}`);
   // One token, one export (the others 429); the process streams at most EXPORT_MAX_CONCURRENT (3), the rest 503.
   expect(statuses.slice(0, 40).filter((s) => s === 200)).toHaveLength(1);
   expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(3);
   expect(statuses.every((s) => [200, 429, 503].includes(s))).toBe(true);
-  // Every /readyz 200, under its 2 s deadline (the finding: 1.9–3.0 s and a 503; credits 6.9–9.9 s). Generous:
-  // this process is client and server at once, on 2 shared cores; the figures above are the measure.
-  expect(busy.readyz.max).toBeLessThan(1500);
-  expect(busy.credits.max).toBeLessThan(2000);
+  // Every /readyz was 200 (answeredEveryTime): within its 2 s deadline, past which it answers 503 (the finding: a 503).
 }, 300_000);

@@ -24,9 +24,10 @@ async function devServer(options: Parameters<typeof startTemporalDevServer>[0]):
 }
 
 describe('starting the Temporal dev server', () => {
-  it('says in one line why a start failed, at once', async () => {
+  // "At once": ended by the CLI's exit, not by the start's own 60 s limit (START_TIMEOUT_MS); the test's 20 s
+  // timeout is the hang guard that tells the two apart, not a latency goal.
+  it('says in one line why a start failed, at once (a hang guard: past 20 s means it waited for its start limit)', async () => {
     const taken = await holdPort();
-    const started = Date.now();
     const error = await startTemporalDevServer({ port: taken, uiPort: null }).then(
       (s) => {
         cleanups.push(() => s.stop());
@@ -36,8 +37,7 @@ describe('starting the Temporal dev server', () => {
     expect(error).toBeInstanceOf(DevServerStartError);
     expect((error as Error).message).toMatch(new RegExp(`^Temporal dev server did not start: .*${taken}.*address already in use$`));
     expect((error as Error).message).not.toContain('\n');
-    expect(Date.now() - started).toBeLessThan(20_000);
-  });
+  }, 20_000);
 
   it('chooses every port itself, distinct, and starts again with fresh ports when one was taken meanwhile', async () => {
     const taken = await holdPort();

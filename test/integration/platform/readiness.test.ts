@@ -1,8 +1,8 @@
 import net from 'node:net';
-import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.ts';
 import { createModelClient } from '../../../src/model/model-client.ts';
+import { CLIENT_ATTEMPTS, countedTemporalClient } from '../../support/counted-temporal.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 
 let stack: Stack;
@@ -24,13 +24,14 @@ afterAll(async () => {
  * find its channel closed.
  */
 async function appWithTemporalAt(address: string) {
-  const temporal = new Client({ connection: Connection.lazy({ address }) });
+  const counted = countedTemporalClient(address);
+  const temporal = counted.client;
   const app = await buildApp({ config: stack.config, orm: stack.orm, temporal, model: createModelClient(stack.config.model) }, { logger: false });
   return {
     async readyz() {
-      const started = performance.now();
+      counted.reset();
       const res = await app.inject({ method: 'GET', url: '/readyz' });
-      return { status: res.statusCode, body: res.json(), ms: performance.now() - started };
+      return { status: res.statusCode, body: res.json(), attempts: counted.attempts() };
     },
     async close() {
       await app.close();
@@ -40,20 +41,22 @@ async function appWithTemporalAt(address: string) {
   };
 }
 
+// The answer's time against its 2 s deadline is the bench's (bench/scenarios/readiness.ts); here, that it answers,
+// 503 naming Temporal, each time, and before the client's own retries run out.
 describe('GET /readyz while Temporal is down', () => {
   it.each([
     ['refuses connections', () => '127.0.0.1:1'],
     ['accepts but never answers', () => `127.0.0.1:${(silent.address() as net.AddressInfo).port}`],
   ])(
-    'answers 503 within its 2 s deadline when Temporal %s',
+    "answers 503 by its own deadline, before the client's retries run out, when Temporal %s (its time: the bench)",
     async (_, address) => {
       const app = await appWithTemporalAt(address());
       try {
         for (let round = 0; round < 2; round++) {
-          const { status, body, ms } = await app.readyz();
+          const { status, body, attempts } = await app.readyz();
           expect(status).toBe(503);
           expect(body).toMatchObject({ code: 'service_unavailable', detail: expect.stringContaining('Temporal') });
-          expect(ms).toBeLessThan(2_150);
+          expect(attempts, "/readyz waited out the Temporal client's own retries").toBeLessThan(CLIENT_ATTEMPTS);
         }
       } finally {
         await app.close();

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { progressCredits, progressForecast, progressLibrary, progressReviews } from '../../../src/features/progress/reads.ts';
 import { api, bodyOf, expectProblem } from '../../support/api.ts';
+import { learnerZone } from '../../support/learner-clock.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { insertCard } from '../replay/cards.ts';
@@ -198,12 +199,17 @@ describe('progress.forecast, progress.library and progress.credits', () => {
 
   it('counts charges per day by kind, never a grant or an expiry, and the balance day by day', async () => {
     const user = await newUser(stack);
-    const [wallet] = (await exec(`SELECT period_start, balance FROM wallets WHERE user_id = ?`, [user.userId])) as [{ period_start: string; balance: number }];
-    const start = new Date(wallet.period_start);
-    // Hours from the period's first learner-day change (4 am UTC), so the first three charges share a learner day
-    // whatever the hour the wallet was opened (at 01:30 they straddled one).
-    const FOUR_AM = 4 * 3_600_000;
-    const firstDayStart = Math.ceil((start.getTime() - FOUR_AM) / 86_400_000) * 86_400_000 + FOUR_AM;
+    const [wallet] = (await exec(`SELECT balance FROM wallets WHERE user_id = ?`, [user.userId])) as [{ balance: number }];
+    // The wallet's period opened at a fixed instant, not at the hour the test runs (opened at 02:30 UTC, the charges
+    // an hour apart after it straddled the 4 am day change and the first day lost one).
+    const start = new Date('2026-05-01T02:30:00Z');
+    await exec(`UPDATE wallets SET period_anchor = ?, period_start = ?, period_end = ? WHERE user_id = ?`, [
+      start,
+      start,
+      new Date('2026-06-01T02:30:00Z'),
+      user.userId,
+    ]);
+    const firstDayStart = Date.parse('2026-05-01T04:00:00Z');
     const at = (hours: number) => new Date(firstDayStart + hours * 3_600_000).toISOString();
     const entry = (kind: string, amount: number, balanceAfter: number, when: string) =>
       exec(
@@ -231,15 +237,16 @@ describe('over HTTP', () => {
   it('never counts another learner’s reviews, cards or charges', async () => {
     const [me, them] = [await newUser(stack), await newUser(stack)];
     await seedReviews(them, [{ at: new Date().toISOString() }]);
+    const timeZone = learnerZone();
     await insertCard(stack.orm, them.userId, { text: 'theirs', state: 'review', due: new Date() });
     const client = api(stack, { token: me.token });
-    const reviews = bodyOf(await client.GET('/api/progress/reviews', { params: { query: { timeZone: 'Europe/Paris' } } }), 200);
+    const reviews = bodyOf(await client.GET('/api/progress/reviews', { params: { query: { timeZone } } }), 200);
     expect(reviews.days.every((d) => d.again + d.hard + d.good + d.easy === 0)).toBe(true);
     const forecast = bodyOf(await client.GET('/api/progress/forecast', { params: { query: {} } }), 200);
     expect(forecast.dueNow).toBe(0);
-    const library = bodyOf(await client.GET('/api/progress/library', { params: { query: { timeZone: 'UTC' } } }), 200);
+    const library = bodyOf(await client.GET('/api/progress/library', { params: { query: { timeZone } } }), 200);
     expect(library.states).toEqual({ new: 0, learning: 0, review: 0, relearning: 0 });
-    const credits = bodyOf(await client.GET('/api/progress/credits', { params: { query: { timeZone: 'UTC' } } }), 200);
+    const credits = bodyOf(await client.GET('/api/progress/credits', { params: { query: { timeZone } } }), 200);
     expect(credits.spentPerDay.every((d) => Object.values(d.byKind).every((n) => n === 0))).toBe(true);
   });
 

@@ -43,8 +43,9 @@ export async function openPage(
   browser: Browser,
   baseURL: string,
   viewport: { width: number; height: number },
+  options: { timezoneId?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL, viewport, hasTouch: viewport.width < 500 });
+  const context = await browser.newContext({ baseURL, viewport, hasTouch: viewport.width < 500, ...options });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const errors: string[] = [];

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
+import { learnerZone } from '../../support/learner-clock.ts';
 import { insertCard } from '../replay/cards.ts';
 import { DESKTOP, openPage, openSection, PHONE, shoot, signUp, useBrowserStack, userIdOf } from './browser.ts';
 
@@ -29,11 +30,9 @@ async function seedHistory(userId: string) {
       }),
     );
   }
-  // A day's reviews span up to 13 minutes from an hour ago; when that span would straddle the learner's day
-  // change (4 am in the browser's time zone, which is this process's), they start just after it instead.
-  let reviewsEnd = now - 3_600_000;
-  const dayChange = new Date(reviewsEnd).setHours(4, 0, 0, 0);
-  if (reviewsEnd - 14 * 60_000 < dayChange && dayChange <= reviewsEnd) reviewsEnd = dayChange + 15 * 60_000;
+  // A day's reviews span up to 13 minutes from an hour ago: never across the learner's day change (4 am in the
+  // browser's zone), as the learner lives where now is mid-day, or in the day-change projects 03:59 or 04:00.
+  const reviewsEnd = now - 3_600_000;
   let seed = 7;
   const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const rows: unknown[][] = [];
@@ -103,7 +102,7 @@ describe.each([
   ['phone', PHONE],
 ] as const)('the Progress screen (%s)', (_size, viewport) => {
   it('shows each chart with its table, for a learner with a year of history', { timeout: 180_000 }, async () => {
-    const { context, page, errors } = await openPage(browser, stack.baseUrl, viewport);
+    const { context, page, errors } = await openPage(browser, stack.baseUrl, viewport, { timezoneId: learnerZone() });
     page.setDefaultTimeout(60_000);
     await signUp(page);
     const { balance } = await seedHistory(await userIdOf(page));

@@ -151,6 +151,21 @@ export async function hangs(): Promise<never> {
   throw new Error('unreachable');
 }
 
+/**
+ * Runs `work` and says how far the test server's clock ran ahead of this process's meanwhile: the time it
+ * skipped, timers and retry backoffs that passed in the workflow's time without being waited for. A lower
+ * bound (the server is read after our clock at the start and before it at the end), so a server that
+ * waited its timers out in real time gives at most a millisecond or two, never a backoff.
+ */
+export async function timeSkipped<T>(env: TestWorkflowEnvironment, work: () => Promise<T>): Promise<{ result: T; skippedMs: number }> {
+  const oursBefore = Date.now();
+  const serverBefore = await env.currentTimeMs();
+  const result = await work();
+  const serverAfter = await env.currentTimeMs();
+  const oursAfter = Date.now();
+  return { result, skippedMs: serverAfter - serverBefore - (oursAfter - oursBefore) };
+}
+
 /** The attempt number of the running activity (1-based). */
 export const attempt = () => Context.current().info.attempt;
 

@@ -116,12 +116,13 @@ describe('normaliseExpression', () => {
     expect(normaliseExpression(' \t\u00A0\n ')).toBe('');
   });
 
-  it('handles long punctuation runs in linear time', () => {
+  // A hang guard, not a latency goal: the backtracking pattern the scan replaced (/[\p{P}\s]+$/u) takes 15 s
+  // on 40,000 '!' before a letter on this machine, and grows faster than the square, so on 200,000 it could not end within
+  // vitest's 5 s timeout, which vitest applies even to a synchronous test once it returns; the scan takes milliseconds.
+  it('handles long punctuation runs without backtracking (a hang guard: past the test timeout means it backtracks)', () => {
     const text = `${'!'.repeat(200_000)}a`;
-    const started = performance.now();
     expect(normaliseExpression(text)).toBe(text);
     expect(normaliseExpression(`a${'!'.repeat(200_000)}`)).toBe('a');
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('is idempotent and insensitive to case, spacing and trailing punctuation (property)', () => {

@@ -150,13 +150,16 @@ describe('model client against the fake provider', () => {
   });
 
   it('times out a slow provider per attempt and ends with service_unavailable', async () => {
+    // Each attempt's end is read from the client's own log, not the clock: an attempt that waited for the
+    // provider's answer would log success (or the call would succeed), one cut short logs a timeout.
     fake.setLatency(400);
-    const started = Date.now();
-    const error = await failure(createModelClient(config({ timeoutMs: 100, maxRetries: 1 })).complete(request));
+    const ends: unknown[] = [];
+    const logger: ModelClientLogger = { warn: (obj) => ends.push(obj), debug: (obj) => ends.push(obj) };
+    const error = await failure(createModelClient(config({ timeoutMs: 100, maxRetries: 1 }), { logger }).complete(request));
     expect(error.code).toBe('service_unavailable');
     expect(error.message).toContain('100 ms');
     expect(fake.requests).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(ends).toEqual([expect.objectContaining({ attempt: 1, reason: 'timeout' }), expect.objectContaining({ attempt: 2, reason: 'timeout' })]);
   });
 
   it('stops at once when the caller aborts', async () => {
