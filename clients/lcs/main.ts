@@ -12,7 +12,7 @@ import { importCommands } from './commands/import.ts';
 import { writingCommands } from './commands/writing.ts';
 import { fail } from './context.ts';
 import { serveMcp } from './mcp/server.ts';
-import { EXIT } from './service.ts';
+import { EXIT } from './exit.ts';
 
 if (process.env.LCS_CWD) process.chdir(process.env.LCS_CWD);
 

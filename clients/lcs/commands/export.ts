@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { EXPORT_FORMATS } from '../../../src/features/library/export-format.ts';
 import { api, CliError, isJson } from '../context.ts';
-import { EXIT } from '../service.ts';
+import { EXIT } from '../exit.ts';
 import { output } from '../terminal.ts';
 
 /** export: the server's streamed export, to a file or stdout. */

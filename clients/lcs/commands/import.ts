@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { api, CliError, isJson } from '../context.ts';
 import { followImport, getImport, importDone, importNote, readImportFile, uploadImport } from '../imports.ts';
-import { EXIT, ServiceError } from '../service.ts';
+import { EXIT } from '../exit.ts';
+import { ServiceError } from '../service.ts';
 import { importProgress, output } from '../terminal.ts';
 
 const FORMATS = ['lines', 'csv', 'tsv', 'anki', 'kindle'];

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { runBatch } from '../batch.ts';
 import { api, type Card, cardDetail, cardLine, CliError, isJson } from '../context.ts';
 import { PREPARATION_STATUSES, searchLibrary } from '../library.ts';
-import { EXIT } from '../service.ts';
+import { EXIT } from '../exit.ts';
 import { output, progress, stdinLines } from '../terminal.ts';
 import { followImport, importList, importRows } from '../imports.ts';
 import { cleanCaptureText, normaliseExpression } from '../../../src/domain/normalise.ts';
