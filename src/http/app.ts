@@ -14,7 +14,7 @@ import { addressLimitPlugin, rateLimitPlugin } from './plugins/rate-limit.ts';
 import { requestMetricsPlugin } from './plugins/request-metrics.ts';
 import { requestTracingPlugin } from './plugins/request-tracing.ts';
 import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
-import { sessionCookieName } from './session-cookie.ts';
+import { sessionCookieName } from '../features/account/session-cookie.ts';
 import { textGuardPlugin } from './plugins/text-guard.ts';
 import { apiDescription } from './api-reference.ts';
 import { featureContexts } from '../features/context.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AppError } from '../../domain/problems.ts';
-import { defineOperation, defineStreamOperation, noInput, restParts } from '../../http/operation.ts';
+import { defineOperation, defineStreamOperation, noInput, restParts, type StreamedAnswer, type StreamedResponse } from '../../http/operation.ts';
 import { rejectCorrection } from './correction.ts';
 import { recordEncounters } from './encounters.ts';
-import { etagMatches, exportFormatSchema, exportHeadersSchema, exportInputSchema, exportLibrary, exportResponses } from './export.ts';
+import { etagMatches, exportFormatSchema, exportHeadersSchema, exportInputSchema, exportLibrary, type LibraryExport } from './export.ts';
 import { knownExpressions, libraryVersion } from './known-expressions.ts';
 import { decodeCursor } from './listing.ts';
 import {
@@ -31,6 +31,26 @@ import {
 } from './schemas.ts';
 import { prepareOnRenewal, setPrepareOnRenewal } from './renewal.ts';
 import { captureCard, deleteCard, getCardForUser, listCards, prepareSense, retryPreparation } from './service.ts';
+
+const textBody = { schema: z.string().meta({ description: 'UTF-8 text, streamed' }) };
+
+/** The export's answer in the API reference: a file, in its format's media type. */
+const exportResponses: Record<number, StreamedResponse | z.ZodType> = {
+  200: {
+    description: 'The file (Content-Disposition: attachment)',
+    content: { 'text/csv': textBody, 'text/tab-separated-values': textBody, 'text/plain': textBody },
+  },
+  304: z.null().meta({ description: 'Not modified: the ETag sent in If-None-Match is current (no body).' }),
+};
+
+/** The export on the wire: the file as an attachment, or 304 with no body while the client's copy is current. */
+const exportAnswer = ({ cache, file }: LibraryExport): StreamedAnswer =>
+  file
+    ? {
+        headers: { 'content-type': `${file.mediaType}; charset=utf-8`, 'content-disposition': `attachment; filename="${file.name}"`, ...cache },
+        body: file.body,
+      }
+    : { status: 304, headers: cache, body: Buffer.alloc(0) };
 
 const tag = 'library';
 
@@ -187,7 +207,7 @@ export const libraryOperations = {
       }),
       responses: exportResponses,
     },
-    stream: async (ctx, { format, ifNoneMatch }) => exportLibrary(ctx, ctx.principal.userId, format, ifNoneMatch),
+    stream: async (ctx, { format, ifNoneMatch }) => exportAnswer(await exportLibrary(ctx, ctx.principal.userId, format, ifNoneMatch)),
   }),
   delete: defineOperation({
     tag,

@@ -9,7 +9,7 @@ import { sessionUser } from '../../features/account/service.ts';
 import type { TokenScope } from '../../features/account/schemas.ts';
 import { authenticateToken } from '../../features/account/tokens.ts';
 import { admit, type AuthLevel } from '../operation.ts';
-import { readSessionCookie } from '../session-cookie.ts';
+import { readSessionCookie } from '../../features/account/session-cookie.ts';
 
 export interface Principal {
   userId: string;
