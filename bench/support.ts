@@ -38,7 +38,7 @@ export interface SummaryRow {
   met?: boolean;
 }
 
-export interface Figure {
+interface Figure {
   floor?: string;
   goal?: string;
   met?: boolean;

@@ -7,7 +7,7 @@
  * `--keep` (keep the run's directory with every process's log).
  */
 
-export const FAULT_KINDS = ['worker-kill', 'provider-failure', 'db-restart', 'temporal-restart', 'api-kill'] as const;
+const FAULT_KINDS = ['worker-kill', 'provider-failure', 'db-restart', 'temporal-restart', 'api-kill'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface PlannedFault {
@@ -142,7 +142,7 @@ export function parseChaosOptions(argv: readonly string[]): ChaosOptions {
 }
 
 /** `worker-kill@15,db-restart@50:5,api-kill@115` (an empty value means no faults). */
-export function parseFaults(text: string): PlannedFault[] {
+function parseFaults(text: string): PlannedFault[] {
   if (text.trim() === '') return [];
   const targets: Record<string, number> = {};
   return text

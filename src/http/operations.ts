@@ -35,7 +35,7 @@ const statusFeeds = {
 };
 
 /** tRPC only: live feeds, served as server-sent events (no REST counterpart). */
-export const feeds = { status: statusFeeds };
+const feeds = { status: statusFeeds };
 /** Their paths ('status.changes'). */
 export const feedPaths = Object.entries(feeds).flatMap(([name, router]) => Object.keys(router).map((key) => `${name}.${key}`));
 

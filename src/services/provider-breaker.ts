@@ -22,7 +22,7 @@ export interface ProviderBreaker {
   failed(retryAfterMs?: number): Promise<void>;
 }
 
-export const UNAVAILABLE_MESSAGE = 'The language model is unavailable right now.';
+const UNAVAILABLE_MESSAGE = 'The language model is unavailable right now.';
 
 interface BreakerRow {
   state: BreakerState;

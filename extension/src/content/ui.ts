@@ -49,7 +49,7 @@ export interface ToastAction {
 }
 
 /** The switch: which view is on, and a status line (with an action) while something is wrong or under way. */
-export interface SwitchState {
+interface SwitchState {
   showingOriginal: boolean;
   status?: string;
   state?: 'ok' | 'trouble' | 'failed';

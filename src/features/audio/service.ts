@@ -27,7 +27,7 @@ interface ClipRow {
   content_type: string | null;
 }
 
-export const audioUrl = (audioId: string) => `/api/audio/${audioId}/content`;
+const audioUrl = (audioId: string) => `/api/audio/${audioId}/content`;
 const view = (row: ClipRow): AudioView => ({ audioId: row.id, status: row.status, contentType: row.content_type, url: audioUrl(row.id) });
 
 /**

@@ -13,7 +13,7 @@ import {
 import { cleanedLengthPattern, LETTER_PATTERN } from '../../domain/normalise.ts';
 import { codePointString, isoDate } from '../shared-schemas.ts';
 
-export const cardIdSchema = z.uuid().meta({ description: 'The card id (`cardId`).' });
+const cardIdSchema = z.uuid().meta({ description: 'The card id (`cardId`).' });
 
 export const captureSchema = z.object({
   text: z
@@ -39,7 +39,7 @@ export const captureSchema = z.object({
     }),
 });
 
-export const preparationSchema = z
+const preparationSchema = z
   .object({
     translation: z.string(),
     correctedText: z
@@ -56,7 +56,7 @@ export const preparationSchema = z
   })
   .meta({ id: 'CardEnrichment' });
 
-export const cardContextSchema = z
+const cardContextSchema = z
   .object({
     contextId: z.uuid(),
     text: z.string().meta({ description: 'The sentence, as stored: trimmed, whitespace collapsed, NFC.' }),

@@ -6,7 +6,7 @@ import type { ReplayCount } from './session-plan.ts';
 import { isoDate } from '../shared-schemas.ts';
 
 /** The prompts a Replay item can be practised with: its translation, or a cloze inside one of the learner's contexts. */
-export const REPLAY_PROMPTS = ['translation', 'context'] as const;
+const REPLAY_PROMPTS = ['translation', 'context'] as const;
 
 const COUNT_TEXTS = REPLAY_COUNTS.map(String) as [`${ReplayCount}`, ...`${ReplayCount}`[]];
 /** The sizes in words, for messages: "a, b or c". */
@@ -21,7 +21,7 @@ export const replayQuerySchema = z.object({
     .meta({ description: `How many items a new session has: ${COUNTS_IN_WORDS}.`, example: COUNT_TEXTS[0] }),
 });
 
-export const replayItemSchema = z
+const replayItemSchema = z
   .object({
     itemId: z.uuid(),
     cardId: z.uuid(),

@@ -16,7 +16,7 @@ const timeZone = (() => {
 })();
 
 /** `YYYY-MM-DD` as "12 Nov". */
-export const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const percent = (share: number | null) => (share === null ? '—' : `${Math.round(share * 1000) / 10} %`);
 const number = (n: number) => n.toLocaleString();
 const minutes = (ms: number) => Math.round(ms / 6_000) / 10;

@@ -231,7 +231,7 @@ export async function paceImport(ctx: FeatureContext, importId: string, beat: ()
 }
 
 /** What an import leaves in the learner's model bucket for interactive captures: a sixth of it. */
-export const interactiveReserve = (quota: Quota) => Math.max(1, Math.ceil(quota.limit / 6));
+const interactiveReserve = (quota: Quota) => Math.max(1, Math.ceil(quota.limit / 6));
 
 /**
  * How long paceImport takes to start `count` preparations from a full bucket, by its own rule
