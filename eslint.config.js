@@ -35,7 +35,8 @@ const srcStaysInSrc = layer(
 );
 const onlyEntryPointsWire = layer(
   String.raw`^(\./|(\.\./)+)wiring/`,
-  'Only the entry points (src/main.ts, src/http/server.ts, src/worker/main.ts) import src/wiring: it opens everything, so a layer that imports it loads the whole app.',
+  'Only the entry points (src/main.ts, src/http/server.ts, src/worker/main.ts) import src/wiring: ' +
+    'it opens everything, so a layer that imports it loads the whole app.',
 );
 const featureServicesStayOffHttp = layer(
   String.raw`^(\.\./)+http/`,
@@ -43,7 +44,8 @@ const featureServicesStayOffHttp = layer(
 );
 const operationsUseTheDefinitionOnly = layer(
   String.raw`^(\.\./)+http/(?!(operation|problem-responses|rate-limit-headers)\.ts$)`,
-  "A feature's operations.ts takes from src/http only the operation definition: operation.ts, problem-responses.ts (the problem schemas it declares) and rate-limit-headers.ts.",
+  "A feature's operations.ts takes from src/http only the operation definition: " +
+    'operation.ts, problem-responses.ts (the problem schemas it declares) and rate-limit-headers.ts.',
 );
 const nodeBuiltin = String.raw`^(node:.*|(${builtinModules.join('|')})(/.*)?)$`;
 const workflowsStayDeterministic = [
@@ -90,6 +92,13 @@ export default tseslint.config(
   { files: ['src/features/**/operations.ts'], rules: restrictImports(srcStaysInSrc, onlyEntryPointsWire, operationsUseTheDefinitionOnly) },
   { files: ['src/workflows/**'], rules: restrictImports(srcStaysInSrc, onlyEntryPointsWire, ...workflowsStayDeterministic) },
   { files: ['src/domain/**'], rules: restrictImports(domainStaysPure) },
+  {
+    // Lines of at most prettier's printWidth, which prettier cannot keep for a long string, template
+    // or SQL text; URLs and regular expressions may run over. The tests are next (their owners wrap them).
+    files: ['**/*.{ts,tsx,js}'],
+    ignores: ['test/**'],
+    rules: { 'max-len': ['error', { code: 160, ignoreUrls: true, ignoreRegExpLiterals: true }] },
+  },
   {
     // The harness (tests, the fake provider, bench, chaos) reads the service's and the model's
     // JSON as it comes, to assert on it; the product code keeps `any` out.

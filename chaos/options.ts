@@ -54,7 +54,8 @@ const FULL: ChaosOptions = {
   // The long outages of issue 24: PostgreSQL 60 s, Temporal 45 s, the provider 30 s and 10 minutes
   // (captures keep arriving during the long one: they must wait it out, none may fail).
   faults: parseFaults(
-    'worker-kill@15,provider-failure@25:30,db-restart@60:5,db-restart@75:60,worker-kill@140,temporal-restart@150:45,api-kill@200,worker-kill@210,provider-failure@225:600',
+    'worker-kill@15,provider-failure@25:30,db-restart@60:5,db-restart@75:60,worker-kill@140,' +
+      'temporal-restart@150:45,api-kill@200,worker-kill@210,provider-failure@225:600',
   ),
   quiescenceSeconds: 900,
   clientPatienceSeconds: 300,

@@ -39,7 +39,8 @@ async function start() {
     logger.warn('*'.repeat(72));
   } else if (!config.model.apiKey) {
     logger.warn(
-      'OPENROUTER_API_KEY is not set: captures are saved but their preparation fails until a key is configured (or run with MODEL_PROVIDER=fake to try the service).',
+      'OPENROUTER_API_KEY is not set: captures are saved but their preparation fails until a key is configured (or run with MODEL_PROVIDER=fake to try the ' +
+        'service).',
     );
   }
 

@@ -50,7 +50,8 @@ class RequestLog extends LogController {
  * inline styles; it is never framed, and calls only this origin (the validator badge is off).
  */
 const DOCS_CSP =
-  "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+  "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; script-src 'self'; style-src 'self' " +
+  "'unsafe-inline'; img-src 'self' data:";
 
 /**
  * Builds the whole HTTP surface: REST under /api, tRPC under /trpc, the OpenAPI document and

@@ -26,7 +26,8 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
   if (!config.databaseUrl || !config.temporal.address) throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set (npm start sets both up for you).');
   if (config.model.provider === 'fake' && !config.model.baseUrl.startsWith('http://127.0.0.1')) {
     throw new Error(
-      'MODEL_PROVIDER=fake starts a fake provider inside `npm start` only. For separate processes, run one with `tsx src/model/fake-provider/server.ts <port>` and set OPENROUTER_BASE_URL=http://127.0.0.1:<port>/api/v1.',
+      'MODEL_PROVIDER=fake starts a fake provider inside `npm start` only. For separate processes, run one with `tsx src/model/fake-provider/server.ts ' +
+        '<port>` and set OPENROUTER_BASE_URL=http://127.0.0.1:<port>/api/v1.',
     );
   }
   // The fake only checks that a bearer key is sent.

@@ -46,7 +46,8 @@ export function accountCommands(program: Command) {
         isJson(command),
         wallet,
         () =>
-          `${wallet.balance - wallet.held} of ${wallet.monthlyAllowance} credits available (${wallet.held} held), ${wallet.plan} plan, renews ${wallet.periodEnd}`,
+          `${wallet.balance - wallet.held} of ${wallet.monthlyAllowance} credits available (${wallet.held} held), ${wallet.plan} plan, renews ` +
+          `${wallet.periodEnd}`,
       );
     });
 

@@ -52,7 +52,8 @@ export function importCommands(program: Command) {
             .map(([why, n]) => `${n} ${why.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`);
           if (!json) {
             console.error(
-              `${created.replayed ? 'Already imported' : 'Importing'} ${parsed.expressions} expressions from ${file} (import ${importId})${skipped.length ? `; skipped: ${skipped.join(', ')}` : ''}.`,
+              `${created.replayed ? 'Already imported' : 'Importing'} ${parsed.expressions} expressions from ${file} (import ` +
+                `${importId})${skipped.length ? `; skipped: ${skipped.join(', ')}` : ''}.`,
             );
             for (const problem of created.import.problems.slice(0, 10)) console.error(`  ${problem.message}`);
             if (created.import.problemsTotal > 10)

@@ -36,7 +36,8 @@ async function captureByImport(lines: string[], json: boolean) {
   output(json, { items, ...summary }, () =>
     [
       ...items.filter((i) => i.outcome !== 'failed').map((i) => `${i.outcome.padEnd(6)}  ${(i as { cardId?: string }).cardId}  ${i.text}`),
-      `${summary.new} new, ${summary.reused} reused, ${summary.failed} failed (import ${summary.importId}: preparation goes on in the background; lcs import --status ${summary.importId})`,
+      `${summary.new} new, ${summary.reused} reused, ${summary.failed} failed (import ${summary.importId}: preparation goes on in the background; lcs ` +
+        `import --status ${summary.importId})`,
     ].join('\n'),
   );
   process.exitCode = summary.failed > 0 ? EXIT.failure : EXIT.ok;

@@ -26,7 +26,9 @@ const MEDIA: Record<ExportFormat, { type: string; file: string; description: str
   csv: {
     type: 'text/csv',
     file: 'lcs-cards.csv',
-    description: `One row per card: ${CARD_COLUMNS.join(', ')}. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back`,
+    description:
+      `One row per card: ${CARD_COLUMNS.join(', ')}. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their ` +
+      `full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back`,
   },
   tsv: { type: 'text/tab-separated-values', file: 'lcs-cards.tsv', description: 'As csv, tab-separated' },
   anki: {
@@ -121,7 +123,8 @@ async function exportEtag(ctx: FeatureContext, userId: string, format: ExportFor
   const row = await firstRow<{ n: number; h: string }>(
     ctx.em,
     format === 'reviews'
-      ? sql`SELECT count(*)::int AS n, coalesce(sum(hashtextextended(xmin::text || ':' || id::text, 0)), 0)::text AS h FROM review_logs WHERE user_id = ${userId}`
+      ? sql`SELECT count(*)::int AS n, coalesce(sum(hashtextextended(xmin::text || ':' || id::text, 0)), 0)::text AS h
+              FROM review_logs WHERE user_id = ${userId}`
       : sql`SELECT count(*)::int AS n,
               (coalesce(sum(hashtextextended(c.xmin::text || ':' || c.id::text || ':' || coalesce(s.xmin::text, '-'), 0)), 0)::text || ':' ||
                (SELECT count(*) || ':' || coalesce(sum(hashtextextended(x.xmin::text || ':' || x.id::text, 0)), 0)

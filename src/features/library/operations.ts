@@ -136,7 +136,10 @@ export const libraryOperations = {
       status: 202,
       problems: [404, 409, 428],
       description:
-        'When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready, is already prepared for this context, or the context is not one of the card’s.',
+        'When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the ' +
+        'card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until ' +
+        'it is ready again; its schedule and reviews stay. 409 when the card is not ready, is already prepared for this context, or the context is not ' +
+        'one of the card’s.',
     },
     handler: async (ctx, { cardId, contextId }) => ({ card: await prepareSense(ctx, ctx.principal.userId, cardId, contextId) }),
   }),
@@ -199,7 +202,9 @@ export const libraryOperations = {
       method: 'GET',
       path: '/api/library/export',
       description:
-        'One export per user at a time (another meanwhile → 429 `rate_limited`, `limit: "export"`), in a rate-limit bucket of its own (RATE_LIMIT_EXPORT_MAX per window); a server busy with other exports answers 503 with Retry-After. Send the ETag back in `If-None-Match`: while the library is unchanged the answer is 304 with no body.',
+        'One export per user at a time (another meanwhile → 429 `rate_limited`, `limit: "export"`), in a rate-limit bucket of its own ' +
+        '(RATE_LIMIT_EXPORT_MAX per window); a server busy with other exports answers 503 with Retry-After. Send the ETag back in `If-None-Match`: while ' +
+        'the library is unchanged the answer is 304 with no body.',
       input: restParts({
         querystring: exportFormatSchema,
         headers: exportHeadersSchema,
@@ -221,7 +226,8 @@ export const libraryOperations = {
       status: 204,
       problems: [404],
       description:
-        'Say which card in the query (`?cardId=`) or in a JSON body `{"cardId": …}`; with both, they must be the same (400 otherwise), and with neither → 400. OpenAPI cannot relate a parameter to the body, so each is optional below.',
+        'Say which card in the query (`?cardId=`) or in a JSON body `{"cardId": …}`; with both, they must be the same (400 otherwise), and with neither → ' +
+        '400. OpenAPI cannot relate a parameter to the body, so each is optional below.',
       input: restParts({
         querystring: deleteQuerySchema,
         body: deleteBodySchema,

@@ -193,7 +193,9 @@ export async function startFakeProvider(options: { port?: number; host?: string 
       : cost;
     // The cost is spliced in as text so it reaches the client exactly as configured.
     counts.answered[jsonSchema.name] = (counts.answered[jsonSchema.name] ?? 0) + 1;
-    const usage = `"usage":{"prompt_tokens":${promptTokens},"completion_tokens":${completionTokens},"total_tokens":${promptTokens + completionTokens},"cost":${recorded.costUsd}}`;
+    const usage =
+      `"usage":{"prompt_tokens":${promptTokens},"completion_tokens":${completionTokens},` +
+      `"total_tokens":${promptTokens + completionTokens},"cost":${recorded.costUsd}}`;
     send(res, 200, `${head.slice(0, -1)},${usage}}`);
   }
 

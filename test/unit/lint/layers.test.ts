@@ -14,15 +14,15 @@ beforeAll(async () => {
   eslint = new ESLint({
     cwd: root,
     overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
-    ruleFilter: ({ ruleId }) => ruleId === RULE,
+    ruleFilter: ({ ruleId }) => ruleId === RULE || ruleId === 'max-len',
   });
   await eslint.calculateConfigForFile(`${root}src/main.ts`);
 }, 60_000);
 
-async function refusals(filePath: string, code: string): Promise<string[]> {
+async function refusals(filePath: string, code: string, rule = RULE): Promise<string[]> {
   const [result] = await eslint.lintText(`${code}\n`, { filePath: `${root}${filePath}` });
   expect(result!.messages.filter((m) => m.fatal)).toEqual([]);
-  return result!.messages.filter((m) => m.ruleId === RULE).map((m) => m.message);
+  return result!.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 
 const refused: [layer: string, file: string, code: string, because: string][] = [
@@ -69,5 +69,15 @@ describe('the linter keeps the layers', () => {
 
   it.each(allowed)('allows, in %s (%s): %s', async (_layer, file, code) => {
     expect(await refusals(file, code)).toEqual([]);
+  });
+});
+
+describe('the linter keeps lines to 160 characters', () => {
+  const line = (length: number) => `export const text = '${'x'.repeat(length - "export const text = '';".length)}';`;
+
+  it('refuses a longer one, a long string included, and allows one of 160', async () => {
+    expect(line(161)).toHaveLength(161);
+    expect(await refusals('src/features/library/schemas.ts', line(161), 'max-len')).toHaveLength(1);
+    expect(await refusals('src/features/library/schemas.ts', line(160), 'max-len')).toEqual([]);
   });
 });

@@ -27,7 +27,10 @@ export const importRequestSchema = z.object({
     .min(1)
     .max(IMPORT_EXPRESSIONS_MAX * 2)
     .meta({
-      description: `The expressions, one per item: a string, or { text, context } with the sentence it was met in. Up to ${IMPORT_EXPRESSIONS_MAX.toLocaleString('en')} once cleaned and the list's own duplicates dropped; a text longer than a card's limit is reported, not imported.`,
+      description:
+        `The expressions, one per item: a string, or { text, context } with the sentence it was met in. Up to ` +
+        `${IMPORT_EXPRESSIONS_MAX.toLocaleString('en')} once cleaned and the list's own duplicates dropped; a text longer than a card's limit is reported, ` +
+        `not imported.`,
     }),
   source: z.string().max(200).optional().meta({ description: 'What the list is, for the learner (a file name).' }),
 });

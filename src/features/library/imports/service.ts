@@ -42,7 +42,8 @@ interface ImportRow {
 }
 
 const IMPORT_COLUMNS = sql.raw(
-  `i.id, i.user_id, i.idempotency_key, i.content_sha256, i.format, i.file_name, i.state, i.total, i.skipped, i.problems, i.problems_total, i.resume_at, i.created_at, i.finished_at`,
+  `i.id, i.user_id, i.idempotency_key, i.content_sha256, i.format, i.file_name, i.state, i.total, i.skipped, i.problems, i.problems_total, i.resume_at, ` +
+    `i.created_at, i.finished_at`,
 );
 
 // ---- Reading what was sent --------------------------------------------------------------------
