@@ -2,7 +2,7 @@
 // One lint for every TypeScript project in the tree: the server (src/), the web app and the
 // extension (each with its own tsconfig.json), the clients, tools, bench, chaos and the tests.
 // The rules read types: each file is linted with the types of the tsconfig.json nearest to it.
-import { registerHooks } from 'node:module';
+import { builtinModules, registerHooks } from 'node:module';
 import js from '@eslint/js';
 
 // typescript-eslint reads types through TypeScript's compiler API, which TypeScript 7 (our
@@ -20,6 +20,48 @@ registerHooks({
     ),
 });
 const { default: tseslint } = await import('typescript-eslint');
+
+// The layers of src/ (README, "Where things live"), kept by @typescript-eslint/no-restricted-imports:
+// it reads the import's text, so it costs nothing per file, and it tells a type-only import from a
+// value import. The patterns match relative specifiers: `(../)+x/` is a climb out of the importing
+// file's folder into a folder x, and src has no folder of its own named like the ones refused here.
+// Flat config replaces a rule's options per file rather than merging them, so each block below
+// lists every pattern that holds for its files.
+/** @type {(regex: string, message: string, more?: { allowTypeImports?: boolean }) => object} */
+const layer = (regex, message, more = {}) => ({ regex, caseSensitive: true, message, ...more });
+const srcStaysInSrc = layer(
+  String.raw`^(\.\./)+(tools|web|extension|clients|test|bench|chaos)/`,
+  'src/ imports nothing from the clients (web/, extension/, clients/), tools/, the tests, bench/ or chaos/: they import src, not the other way round.',
+);
+const onlyEntryPointsWire = layer(
+  String.raw`^(\./|(\.\./)+)wiring/`,
+  'Only the entry points (src/main.ts, src/http/server.ts, src/worker/main.ts) import src/wiring: ' +
+    'it opens everything, so a layer that imports it loads the whole app.',
+);
+const featureServicesStayOffHttp = layer(
+  String.raw`^(\.\./)+http/`,
+  "A feature's services know no transport: only its operations.ts reaches src/http, and only for the operation definition.",
+);
+const operationsUseTheDefinitionOnly = layer(
+  String.raw`^(\.\./)+http/(?!(operation|problem-responses|rate-limit-headers)\.ts$)`,
+  "A feature's operations.ts takes from src/http only the operation definition: " +
+    'operation.ts, problem-responses.ts (the problem schemas it declares) and rate-limit-headers.ts.',
+);
+const nodeBuiltin = String.raw`^(node:.*|(${builtinModules.join('|')})(/.*)?)$`;
+const workflowsStayDeterministic = [
+  layer(
+    String.raw`^(\.\./)+(activities|features)/`,
+    'A workflow imports only types from activities and features (`import type`): their code does I/O, and the workflow sandbox must not load it.',
+    { allowTypeImports: true },
+  ),
+  layer(nodeBuiltin, 'A workflow is deterministic and runs in the workflow sandbox: no Node built-ins.'),
+];
+// Pure packages only: exact decimals, FSRS, address parsing, hashing and checksums; nothing that reads or writes.
+const domainStaysPure = layer(
+  String.raw`^(?!\./|(decimal\.js|ts-fsrs|ipaddr\.js|node:crypto|node:zlib)$)`,
+  'src/domain imports only itself and pure packages (decimal.js, ts-fsrs, ipaddr.js, node:crypto, node:zlib): no I/O, no other layer.',
+);
+const restrictImports = (...patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
   {
@@ -44,10 +86,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
+  { files: ['src/**'], rules: restrictImports(srcStaysInSrc, onlyEntryPointsWire) },
+  { files: ['src/main.ts', 'src/http/server.ts', 'src/worker/main.ts', 'src/wiring/**'], rules: restrictImports(srcStaysInSrc) },
+  { files: ['src/features/**'], rules: restrictImports(srcStaysInSrc, onlyEntryPointsWire, featureServicesStayOffHttp) },
+  { files: ['src/features/**/operations.ts'], rules: restrictImports(srcStaysInSrc, onlyEntryPointsWire, operationsUseTheDefinitionOnly) },
+  { files: ['src/workflows/**'], rules: restrictImports(srcStaysInSrc, onlyEntryPointsWire, ...workflowsStayDeterministic) },
+  { files: ['src/domain/**'], rules: restrictImports(domainStaysPure) },
+  {
+    // Lines of at most prettier's printWidth, which prettier cannot keep for a long string, template
+    // or SQL text; URLs and regular expressions may run over. The tests are next (their owners wrap them).
+    files: ['**/*.{ts,tsx,js}'],
+    ignores: ['test/**'],
+    rules: { 'max-len': ['error', { code: 160, ignoreUrls: true, ignoreRegExpLiterals: true }] },
+  },
   {
     // The harness (tests, the fake provider, bench, chaos) reads the service's and the model's
     // JSON as it comes, to assert on it; the product code keeps `any` out.
-    files: ['test/**', 'tools/**', 'bench/**', 'chaos/**'],
+    files: ['test/**', 'tools/**', 'bench/**', 'chaos/**', 'src/model/fake-provider/**'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',

@@ -3,7 +3,8 @@
 import { addBenchRoutes } from './floor-routes.ts';
 import { buildApp } from '../src/http/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createLogger, openServices } from '../src/wiring/services.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { openServices } from '../src/wiring/services.ts';
 
 const config = loadConfig();
 const services = await openServices(config, createLogger(config));

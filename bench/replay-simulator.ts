@@ -89,7 +89,7 @@ export interface PromptModel {
 export const TRANSLATION_PROMPT: PromptModel = { kind: 'translation', cueStability: 1, readingMs: 0 };
 /** The assumed context cloze; an assumption, not a measurement (header). */
 export const CONTEXT_PROMPT: PromptModel = { kind: 'context', cueStability: 1.5, readingMs: 3_000 };
-export const DEFAULT_SIMULATION: SimulationOptions = {
+const DEFAULT_SIMULATION: SimulationOptions = {
   cards: 200,
   days: 90,
   newPerDay: 10,

@@ -38,7 +38,7 @@ export interface SummaryRow {
   met?: boolean;
 }
 
-export interface Figure {
+interface Figure {
   floor?: string;
   goal?: string;
   met?: boolean;
@@ -171,7 +171,8 @@ export async function waitForReady(ctx: BenchContext, userId: string, count: num
   const em = ctx.orm.em.fork();
   for (;;) {
     const [row] = await em.execute<{ ready: string; failed: string }[]>(
-      `SELECT count(*) FILTER (WHERE enrichment_status = 'ready') AS ready, count(*) FILTER (WHERE enrichment_status = 'failed') AS failed FROM cards WHERE user_id = ?`,
+      `SELECT count(*) FILTER (WHERE enrichment_status = 'ready') AS ready, count(*) FILTER (WHERE enrichment_status = 'failed') AS failed FROM cards ` +
+        `WHERE user_id = ?`,
       [userId],
     );
     if (Number(row!.failed) > 0) throw new Error(`${row!.failed} preparations failed`);

@@ -150,7 +150,7 @@ export async function audit(orm: Orm, acks: Acks, quiescence: { pending: Pending
   };
 }
 
-export function countBy(values: string[]): Record<string, number> {
+function countBy(values: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
   return counts;

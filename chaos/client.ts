@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export type RequestKind = 'setup' | 'capture' | 'page' | 'sentence';
+type RequestKind = 'setup' | 'capture' | 'page' | 'sentence';
 
 export interface AnswerRecord {
   kind: RequestKind;
@@ -115,7 +115,7 @@ export class CarefulClient {
 }
 
 /** How long to wait before the same request again; null when the answer is final. */
-export function retryDelay(status: number | null, code: unknown, retryAfter: string | null, attempt: number): number | null {
+function retryDelay(status: number | null, code: unknown, retryAfter: string | null, attempt: number): number | null {
   const backoff = Math.min(5_000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random());
   if (status === null) return backoff;
   if (status === 503 || status === 429) {

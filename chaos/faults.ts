@@ -98,7 +98,8 @@ async function inject(stack: ChaosStack, load: Load, orm: Orm, fault: PlannedFau
       return done(
         `provider fails ${seconds} s (HTTP 503)`,
         null,
-        `${waiting ? `${waiting.cards} card(s) and ${waiting.sentences} sentence(s) waiting for the language model near its end` : 'waiting units unknown'}; ${refused} provider request(s) failed meanwhile`,
+        `${waiting ? `${waiting.cards} card(s) and ${waiting.sentences} sentence(s) waiting for the language model near its end` : 'waiting units unknown'}; ` +
+          `${refused} provider request(s) failed meanwhile`,
       );
     }
   }

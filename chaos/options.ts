@@ -7,7 +7,7 @@
  * `--keep` (keep the run's directory with every process's log).
  */
 
-export const FAULT_KINDS = ['worker-kill', 'provider-failure', 'db-restart', 'temporal-restart', 'api-kill'] as const;
+const FAULT_KINDS = ['worker-kill', 'provider-failure', 'db-restart', 'temporal-restart', 'api-kill'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface PlannedFault {
@@ -54,7 +54,8 @@ const FULL: ChaosOptions = {
   // The long outages of issue 24: PostgreSQL 60 s, Temporal 45 s, the provider 30 s and 10 minutes
   // (captures keep arriving during the long one: they must wait it out, none may fail).
   faults: parseFaults(
-    'worker-kill@15,provider-failure@25:30,db-restart@60:5,db-restart@75:60,worker-kill@140,temporal-restart@150:45,api-kill@200,worker-kill@210,provider-failure@225:600',
+    'worker-kill@15,provider-failure@25:30,db-restart@60:5,db-restart@75:60,worker-kill@140,' +
+      'temporal-restart@150:45,api-kill@200,worker-kill@210,provider-failure@225:600',
   ),
   quiescenceSeconds: 900,
   clientPatienceSeconds: 300,
@@ -142,7 +143,7 @@ export function parseChaosOptions(argv: readonly string[]): ChaosOptions {
 }
 
 /** `worker-kill@15,db-restart@50:5,api-kill@115` (an empty value means no faults). */
-export function parseFaults(text: string): PlannedFault[] {
+function parseFaults(text: string): PlannedFault[] {
   if (text.trim() === '') return [];
   const targets: Record<string, number> = {};
   return text

@@ -98,17 +98,17 @@ const PAGE_TEXTS = [
  * A Weyl sequence: fractions of the golden ratio, evenly spread over [0, 1) and the same for the
  * same seed. Not random, which a load plan does not need; only spread.
  */
-export function spreadSequence(seed: number): () => number {
+function spreadSequence(seed: number): () => number {
   let x = (seed * 0.7548776662466927) % 1;
   return () => (x = (x + 0.6180339887498949) % 1);
 }
 
-export function captureText(i: number): string {
+function captureText(i: number): string {
   if (i >= 10_000) throw new Error('at most 10,000 distinct captures');
   return `${VERBS[i % 10]} ${QUALITIES[Math.floor(i / 10) % 10]} ${THINGS[Math.floor(i / 100) % 10]}${TAILS[Math.floor(i / 1000)]}`;
 }
 
-export function sentenceText(i: number): string {
+function sentenceText(i: number): string {
   if (i >= 1_000) throw new Error('at most 1,000 distinct sentences');
   return `${PEOPLE[i % 10]} ${DEEDS[Math.floor(i / 10) % 10]} ${WHENS[Math.floor(i / 100)]}.`;
 }

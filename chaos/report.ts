@@ -120,7 +120,7 @@ export function buildReport(input: ReportInput): Report {
 }
 
 /** The latest fault of the given kinds whose window (plus grace) the attempt overlaps, as a phase name. */
-export function phaseOf(r: Pick<AnswerRecord, 'sentAt' | 'at'>, faults: FaultRecord[], kinds: readonly FaultRecord['kind'][] = OUTAGE_KINDS): string {
+function phaseOf(r: Pick<AnswerRecord, 'sentAt' | 'at'>, faults: FaultRecord[], kinds: readonly FaultRecord['kind'][] = OUTAGE_KINDS): string {
   const fault = faults.filter((f) => kinds.includes(f.kind) && r.at >= f.startedAt && r.sentAt <= f.endedAt + OUTAGE_GRACE_MS).at(-1);
   return fault ? `during "${fault.label}"` : 'outside';
 }
@@ -133,7 +133,7 @@ function uncharged(stats: FakeStats, charges: Record<string, number>): string {
   return pairs.map(([task, kind]) => `${kind} ${(stats.answered[task] ?? 0) - (charges[kind] ?? 0)} of ${stats.answered[task] ?? 0}`).join(', ');
 }
 
-export function formatCounts(values: string[] | Record<string, number>): string {
+function formatCounts(values: string[] | Record<string, number>): string {
   const counts: Record<string, number> = Array.isArray(values) ? {} : { ...values };
   if (Array.isArray(values)) for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
   const entries = Object.entries(counts).sort((x, y) => y[1] - x[1]);

@@ -28,7 +28,8 @@ export async function runSeparateProcesses(options: ChaosOptions, dir: string, l
 
     const loadStart = Date.now();
     log(
-      `load: ${options.captures} captures, ${options.pageSends} page-translation sends, ${options.sentences} async sentences over ${options.loadSeconds} s from ${options.users} users`,
+      `load: ${options.captures} captures, ${options.pageSends} page-translation sends, ${options.sentences} async sentences over ${options.loadSeconds} s ` +
+        `from ${options.users} users`,
     );
     const [faults] = await Promise.all([injectFaults(stack, load, orm, options.faults, loadStart, log), load.run()]);
     log(`load done after ${((Date.now() - loadStart) / 1000).toFixed(1)} s; waiting for quiescence (at most ${options.quiescenceSeconds} s)`);

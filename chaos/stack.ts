@@ -20,7 +20,7 @@ const START_TIMEOUT_MS = 180_000;
  */
 const ONE_ADDRESS_FOR_ALL_USERS = { RATE_LIMIT_ADDRESS_MAX: '1000000', RATE_LIMIT_SIGNUP_MAX: '10000' };
 
-export interface Api {
+interface Api {
   name: string;
   /** Where clients reach it: through its proxy. */
   baseUrl: string;

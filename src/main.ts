@@ -6,7 +6,8 @@ import path from 'node:path';
 import { buildApp } from './http/app.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres } from './platform/embedded-postgres.ts';
-import { createLogger, openServices } from './wiring/services.ts';
+import { createLogger } from './platform/logger.ts';
+import { openServices } from './wiring/services.ts';
 import { startMetricsServer } from './platform/metrics.ts';
 import { installTracing, shutdownTracing } from './platform/telemetry.ts';
 import { type Dependency, supervise, type Supervised } from './platform/supervisor.ts';
@@ -38,7 +39,8 @@ async function start() {
     logger.warn('*'.repeat(72));
   } else if (!config.model.apiKey) {
     logger.warn(
-      'OPENROUTER_API_KEY is not set: captures are saved but their preparation fails until a key is configured (or run with MODEL_PROVIDER=fake to try the service).',
+      'OPENROUTER_API_KEY is not set: captures are saved but their preparation fails until a key is configured (or run with MODEL_PROVIDER=fake to try the ' +
+        'service).',
     );
   }
 

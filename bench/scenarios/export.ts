@@ -79,7 +79,8 @@ async function seedReadyCards(ctx: BenchContext, userId: string, count: number):
     `INSERT INTO cards (id, user_id, text, normalised_key, enrichment_status, enrichment, enrichment_attempt, created_at)
      SELECT gen_random_uuid(), ?, 'phrase ' || n || ' ' || md5(n::text), 'phrase ' || n || ' ' || md5(n::text), 'ready',
             jsonb_build_object('translation', 'traduction ' || n, 'correctedText', null, 'correctionNote', null,
-              'usage', jsonb_build_object('register', 'neutral', 'guidance', 'Said among friends.', 'examples', jsonb_build_array('One, with a comma.', 'Two.')),
+              'usage', jsonb_build_object('register', 'neutral', 'guidance', 'Said among friends.',
+                'examples', jsonb_build_array('One, with a comma.', 'Two.')),
               'focuses', jsonb_build_array(jsonb_build_object('kind', 'meaning', 'note', 'n'))), 1, now() - n * interval '1 second'
      FROM generate_series(1, ?) AS n`,
     [userId, count],

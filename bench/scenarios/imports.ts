@@ -90,8 +90,10 @@ function budgetNote(ctx: BenchContext): void {
   const minutes = pacedStartMs(COUNT, { limit: production.modelMax, periodMs: production.windowSeconds * 1000 }) / 60_000;
   const benchSeconds = pacedStartMs(COUNT, { limit: here.modelMax, periodMs: here.windowSeconds * 1000 }) / 1000;
   console.log(
-    `Model budget here: ${here.modelMax.toLocaleString('en')} per ${here.windowSeconds} s (the bench's), so an import is bounded by its ${IMPORT_PREPARATIONS_IN_FLIGHT} preparations in flight and its steps (at least ${benchSeconds.toFixed(1)} s for 1,000); ` +
-      `at the production default (${production.modelMax} per ${production.windowSeconds} s, a sixth kept for interactive captures) the pacing starts 1,000 in ${minutes.toFixed(1)} min.`,
+    `Model budget here: ${here.modelMax.toLocaleString('en')} per ${here.windowSeconds} s (the bench's), so an import is bounded by its ` +
+      `${IMPORT_PREPARATIONS_IN_FLIGHT} preparations in flight and its steps (at least ${benchSeconds.toFixed(1)} s for 1,000); ` +
+      `at the production default (${production.modelMax} per ${production.windowSeconds} s, a sixth kept for interactive captures) the pacing starts 1,000 ` +
+      `in ${minutes.toFixed(1)} min.`,
   );
   ctx.report('imports', 'model budget in this run', `${here.modelMax.toLocaleString('en')} / ${here.windowSeconds} s (the bench's)`);
   ctx.report('imports', '1,000 imported at the production budget', `≥ ${minutes.toFixed(1)} min (computed)`, {
@@ -168,9 +170,11 @@ function buildVocabDb(run: string): Buffer {
   try {
     const db = new DatabaseSync(file);
     db.exec(`
-      CREATE TABLE WORDS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word TEXT, stem TEXT, lang TEXT, category INTEGER DEFAULT 0, timestamp INTEGER DEFAULT 0, profileid TEXT);
+      CREATE TABLE WORDS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word TEXT, stem TEXT, lang TEXT, category INTEGER DEFAULT 0,
+        timestamp INTEGER DEFAULT 0, profileid TEXT);
       CREATE INDEX wordprofileid ON WORDS (profileid);
-      CREATE TABLE LOOKUPS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word_key TEXT, book_key TEXT, dict_key TEXT, pos TEXT, usage TEXT, timestamp INTEGER DEFAULT 0);
+      CREATE TABLE LOOKUPS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word_key TEXT, book_key TEXT, dict_key TEXT, pos TEXT, usage TEXT,
+        timestamp INTEGER DEFAULT 0);
       CREATE INDEX lookupwordkey ON LOOKUPS (word_key);
       CREATE INDEX lookupbookkey ON LOOKUPS (book_key);
       CREATE TABLE BOOK_INFO (id TEXT PRIMARY KEY NOT NULL UNIQUE, asin TEXT, guid TEXT, lang TEXT, title TEXT, authors TEXT);
@@ -283,7 +287,8 @@ async function captureLatency(ctx: BenchContext, run: string): Promise<void> {
   await call(ctx, user.token, 'POST', `/api/library/imports/${importId}/cancel`);
   const prepared = after.counts.prepared - preparing.counts.prepared;
   console.log(
-    `The import prepared ${prepared} cards (${(prepared / during.seconds).toFixed(1)}/s) while ${SAMPLES} captures were timed; CPU meanwhile: ${cpuSplit(cpuBefore, cpuAfter)}`,
+    `The import prepared ${prepared} cards (${(prepared / during.seconds).toFixed(1)}/s) while ${SAMPLES} captures were timed; CPU meanwhile: ` +
+      `${cpuSplit(cpuBefore, cpuAfter)}`,
   );
   await settled(ctx, user.token, importId);
   await nonePending(ctx, user.userId);

@@ -93,7 +93,8 @@ async function distinctTextLoad(ctx: BenchContext, path: string, token: string):
     ],
   });
   console.log(
-    `${path}: ${result.requests.total} requests, ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`,
+    `${path}: ${result.requests.total} requests, ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ` +
+      `${result.non2xx}`,
   );
   return result;
 }

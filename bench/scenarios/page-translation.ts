@@ -84,7 +84,8 @@ async function measure(ctx: BenchContext, name: string, path: string, headers: R
   });
   const bad = result.non2xx + result.errors + result.timeouts;
   console.log(
-    `${name}: ${result.requests.total} requests, ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, failed ${bad}; API peak RSS so far ${ctx.peakRss().api} MB`,
+    `${name}: ${result.requests.total} requests, ${result.requests.average} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, failed ` +
+      `${bad}; API peak RSS so far ${ctx.peakRss().api} MB`,
   );
   ctx.report('page-transl', `${name} req/s`, result.requests.average.toFixed(0));
   ctx.report('page-transl', `${name} p50 / p99`, `${result.latency.p50} ms / ${result.latency.p99} ms`);

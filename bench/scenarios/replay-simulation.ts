@@ -37,12 +37,14 @@ const promptName = (r: SimulationResult) =>
   r.prompt.kind === 'translation' ? 'translation prompt' : `context cloze (cue ×${r.prompt.cueStability}, +${r.prompt.readingMs / 1000} s)`;
 
 const rowName = (r: SimulationResult) =>
-  `${r.mapping}, ${promptName(r)}, retention ${r.desiredRetention}, ${r.personalWeightsFrom === null ? 'default weights' : `own weights from day ${r.personalWeightsFrom}`}`;
+  `${r.mapping}, ${promptName(r)}, retention ${r.desiredRetention}, ` +
+  `${r.personalWeightsFrom === null ? 'default weights' : `own weights from day ${r.personalWeightsFrom}`}`;
 
 export function describeRow(r: SimulationResult): string {
   const { again, hard, good, easy } = r.ratings;
   return (
-    `${r.reviewsPerCard.toFixed(2)} reviews/card, ${r.reviewsPerDay.toFixed(1)} reviews/day, ${r.minutesPerDay.toFixed(1)} min/day, recall at review ${(100 * r.recallAtReview).toFixed(1)} %, ` +
+    `${r.reviewsPerCard.toFixed(2)} reviews/card, ${r.reviewsPerDay.toFixed(1)} reviews/day, ${r.minutesPerDay.toFixed(1)} min/day, recall at review ` +
+    `${(100 * r.recallAtReview).toFixed(1)} %, ` +
     `retained at day 90 ${r.expectedRetained.toFixed(1)} expected / ${r.retained90} at ≥ 90 %; again/hard/good/easy ${again}/${hard}/${good}/${easy}`
   );
 }

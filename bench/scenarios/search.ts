@@ -55,7 +55,8 @@ async function seedCards(ctx: BenchContext, userId: string): Promise<void> {
      FROM generate_series(1, ?) AS i,
      LATERAL (SELECT CASE WHEN i % 10000 = 0 THEN 'a zephyr ' || i
                           WHEN i % 1000 = 0 THEN 'crème brûlée ' || i
-                          ELSE (ARRAY['good morning', 'break a leg', 'on the other hand', 'once in a blue moon', 'see you later', 'by the way'])[i % 6 + 1] || ' ' || i END AS text) t`,
+                          ELSE (ARRAY['good morning', 'break a leg', 'on the other hand', 'once in a blue moon', 'see you later', 'by the way'])[i % 6 + 1]
+                            || ' ' || i END AS text) t`,
     [userId, CARDS_PER_USER],
   );
 }

@@ -3,7 +3,8 @@
  * that fails is reported with its reason and the rest go on; an answer that would fail every
  * line alike (bad token, no credits) stops the batch, and the lines not sent say so.
  */
-import { EXIT, type ExitCode, ServiceError } from './service.ts';
+import { EXIT, type ExitCode } from './exit.ts';
+import { ServiceError } from './service.ts';
 import type { progress } from './terminal.ts';
 
 export type LineResult<T> = { line: string; ok: true; value: T } | { line: string; ok: false; code: string; detail: string; exitCode: ExitCode };

@@ -7,7 +7,7 @@ import { BlockList, isIP } from 'node:net';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { home, io } from './io.ts';
-import { CliError, EXIT } from './service.ts';
+import { CliError, EXIT } from './exit.ts';
 
 export const DEFAULT_URL = 'http://localhost:3000';
 

@@ -6,7 +6,8 @@ import type { Command } from 'commander';
 import type { components } from '../rest/client.ts';
 import { resolveConnection } from './config.ts';
 import { exit, print, printError } from './io.ts';
-import { type Api, CliError, connect, EXIT, ServiceError } from './service.ts';
+import { CliError, EXIT } from './exit.ts';
+import { type Api, connect, ServiceError } from './service.ts';
 
 export type Card = components['schemas']['Card'];
 

@@ -5,7 +5,8 @@ import type { components } from '../rest/schema.d.ts';
 import { IMPORT_FILE_MAX_BYTES } from '../../src/domain/limits.ts';
 import { CliError } from './context.ts';
 import { fromCwd } from './io.ts';
-import { EXIT, type Api } from './service.ts';
+import { EXIT } from './exit.ts';
+import type { Api } from './service.ts';
 
 export type ImportView = components['schemas']['Import'];
 export type ImportCreated = { import: ImportView; parsed: { expressions: number; skipped: Record<string, number>; problemsTotal: number }; replayed: boolean };

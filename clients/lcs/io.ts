@@ -19,7 +19,7 @@ export interface Io {
 export const processIo = (): Io => ({ env: process.env, cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
 
 /** Ends the run with `code` (what `process.exit` did when every run had a process of its own). */
-export class Exit extends Error {
+class Exit extends Error {
   readonly code: number;
   constructor(code: number) {
     super(`exit ${code}`);

@@ -14,7 +14,7 @@ import { writingCommands } from './commands/writing.ts';
 import { fail } from './context.ts';
 import { exit, io, type Io, withIo } from './io.ts';
 import { serveMcp } from './mcp/server.ts';
-import { EXIT } from './service.ts';
+import { EXIT } from './exit.ts';
 
 /** A program of its own per run: commander keeps the options it parsed on its commands. */
 function program(): Command {

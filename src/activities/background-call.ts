@@ -18,7 +18,7 @@ export const activityLog: FeatureLog = {
 const HEARTBEAT_EVERY_MS = 3_000;
 
 /** The running activity, as a paid call sees it: its attempt, its deadline, its cancellation. */
-export function backgroundCall(context: Context = Context.current()): BackgroundCall {
+function backgroundCall(context: Context = Context.current()): BackgroundCall {
   return {
     attemptScheduledAt: context.info.currentAttemptScheduledTimestampMs,
     deadline: Date.now() + context.info.startToCloseTimeoutMs,

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../domain/problems.ts';
 import { isRetentionTable, type HousekeepingPass, type RetentionTable, type TableSweep } from '../domain/retention.ts';
 import { counter } from '../platform/metrics.ts';
-import { createLogger } from '../wiring/services.ts';
+import { createLogger } from '../platform/logger.ts';
 import { retentionPolicy, sweepBudget, sweepTable } from '../services/retention.ts';
 import { activityFailure } from '../temporal/activity-failure.ts';
 import type { ActivityDeps } from './index.ts';

@@ -167,7 +167,8 @@ program
           `${'kind'.padEnd(22)} ${'charges'.padStart(8)} ${'credits'.padStart(9)} ${'provider USD'.padStart(14)} ${'USD/credit'.padStart(11)}`,
           ...kinds.map(
             (k) =>
-              `${k.kind.padEnd(22)} ${String(k.charges).padStart(8)} ${String(k.credits).padStart(9)} ${Number(k.providerUsd).toFixed(6).padStart(14)} ${(k.credits ? Number(k.providerUsd) / k.credits : 0).toFixed(6).padStart(11)}`,
+              `${k.kind.padEnd(22)} ${String(k.charges).padStart(8)} ${String(k.credits).padStart(9)} ${Number(k.providerUsd).toFixed(6).padStart(14)} ` +
+              `${(k.credits ? Number(k.providerUsd) / k.credits : 0).toFixed(6).padStart(11)}`,
           ),
           `card preparation calls beyond the charged one (retries, at-least-once duplicates, not billed): ${extraCalls}`,
           'Their cost per process: lcs_provider_unbilled_cost_usd_total on the metrics listener.',

@@ -14,7 +14,7 @@ export const CREDITS_PER_USD = 1000;
 /** Larger costs are treated as garbage: it keeps every credit amount a safe integer. */
 export const MAX_COST_USD = '1000000';
 /** Bounds the plain text we expand a cost into, and so the digits every product carries. */
-export const MAX_COST_DECIMAL_PLACES = 200;
+const MAX_COST_DECIMAL_PLACES = 200;
 
 /**
  * The Decimal every money computation uses: costs, prices, cost ceilings and credits.

@@ -21,7 +21,7 @@ export interface ImportRow {
 }
 
 export const IMPORT_ROW_PROBLEMS = ['too_long', 'no_letter', 'quote_not_closed', 'short_row', 'other_language'] as const;
-export type ImportRowProblemCode = (typeof IMPORT_ROW_PROBLEMS)[number];
+type ImportRowProblemCode = (typeof IMPORT_ROW_PROBLEMS)[number];
 
 export interface ImportProblem {
   line: number;
@@ -45,17 +45,8 @@ export interface ParsedImport {
   skipped: ImportSkipped;
 }
 
-export const IMPORT_FILE_PROBLEMS = [
-  'empty_file',
-  'not_text',
-  'not_sqlite',
-  'not_kindle',
-  'damaged_sqlite',
-  'missing_column',
-  'too_many_expressions',
-  'nothing_to_import',
-] as const;
-export type ImportFileProblemCode = (typeof IMPORT_FILE_PROBLEMS)[number];
+export type ImportFileProblemCode =
+  'empty_file' | 'not_text' | 'not_sqlite' | 'not_kindle' | 'damaged_sqlite' | 'missing_column' | 'too_many_expressions' | 'nothing_to_import';
 
 /** A file that cannot be imported at all: an empty file, another format than the one named, a missing column. */
 export class ImportFileError extends Error {

@@ -22,12 +22,12 @@ export interface ItemDemand {
 export type RatingName = 'again' | 'hard' | 'good' | 'easy';
 
 /** Errors tolerated as "few" whatever the answer's length. */
-export const MIN_TOLERATED_ERRORS = 2;
+const MIN_TOLERATED_ERRORS = 2;
 /** Share of the letters that must have been hidden for a clean answer to rate easy. */
 export const EASY_MIN_HIDDEN_SHARE = 0.9;
 /** Time allowed for a fluent answer: a fixed part plus a part per hidden character. */
-export const FLUENT_BASE_MS = 4_000;
-export const FLUENT_MS_PER_HIDDEN = 800;
+const FLUENT_BASE_MS = 4_000;
+const FLUENT_MS_PER_HIDDEN = 800;
 
 /**
  * Turns the evidence of one completed Replay item into a rating, checked in this order:

@@ -61,7 +61,7 @@ export interface LearnerScheduling {
   weights: readonly number[] | null;
 }
 
-export const DEFAULT_LEARNER_SCHEDULING: Readonly<LearnerScheduling> = Object.freeze({ desiredRetention: DEFAULT_DESIRED_RETENTION, weights: null });
+const DEFAULT_LEARNER_SCHEDULING: Readonly<LearnerScheduling> = Object.freeze({ desiredRetention: DEFAULT_DESIRED_RETENTION, weights: null });
 
 /**
  * FSRS parameters for a learner: library defaults (learning steps 1m/10m, relearning step 10m)

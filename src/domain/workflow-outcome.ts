@@ -6,7 +6,7 @@
  */
 import type { ProblemCode } from './problems.ts';
 
-export const BUSINESS_OUTCOMES = ['insufficient_credits', 'deleted'] as const;
+const BUSINESS_OUTCOMES = ['insufficient_credits', 'deleted'] as const;
 export type BusinessOutcome = (typeof BUSINESS_OUTCOMES)[number];
 
 /** What `LcsOutcome` holds: a business outcome, or the catalog code a Failed workflow ended with. */

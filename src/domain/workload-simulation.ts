@@ -10,7 +10,7 @@
 import { mulberry32 } from './seeded-random.ts';
 
 /** fsrs-rs `SimulatorConfig::default()`, the parts a learner without daily limits uses. */
-export const SIMULATOR_DEFAULTS = {
+const SIMULATOR_DEFAULTS = {
   /** Shares of again, hard, good, easy at a card's first answer. */
   firstRatingProb: [0.24, 0.094, 0.495, 0.171],
   /** Shares of hard, good, easy among recalled reviews. */

@@ -14,7 +14,7 @@ import { addressLimitPlugin, rateLimitPlugin } from './plugins/rate-limit.ts';
 import { requestMetricsPlugin } from './plugins/request-metrics.ts';
 import { requestTracingPlugin } from './plugins/request-tracing.ts';
 import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
-import { sessionCookieName } from './session-cookie.ts';
+import { sessionCookieName } from '../features/account/session-cookie.ts';
 import { textGuardPlugin } from './plugins/text-guard.ts';
 import { apiDescription } from './api-reference.ts';
 import { featureContexts } from '../features/context.ts';
@@ -50,7 +50,8 @@ class RequestLog extends LogController {
  * inline styles; it is never framed, and calls only this origin (the validator badge is off).
  */
 const DOCS_CSP =
-  "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+  "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; script-src 'self'; style-src 'self' " +
+  "'unsafe-inline'; img-src 'self' data:";
 
 /**
  * Builds the whole HTTP surface: REST under /api, tRPC under /trpc, the OpenAPI document and

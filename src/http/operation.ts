@@ -88,7 +88,7 @@ export function restParts<
 }
 
 /** An OpenAPI 3.1 Link Object: the operation it leads to and where its inputs come from (runtime expressions). */
-export interface OpenApiLink {
+interface OpenApiLink {
   operationId: string;
   /** By parameter name, `path.`/`query.`-qualified where a name is ambiguous, e.g. `{ 'path.cardId': '$response.body#/card/cardId' }`. */
   parameters?: Record<string, string>;
@@ -97,7 +97,7 @@ export interface OpenApiLink {
   description?: string;
 }
 
-export interface RestBinding<I extends z.ZodType, O extends z.ZodType> {
+interface RestBinding<I extends z.ZodType, O extends z.ZodType> {
   method: HttpMethod;
   /** Fastify's path syntax (`/api/library/:cardId`). */
   path: string;

@@ -5,12 +5,11 @@ import { libraryOperations } from '../features/library/operations.ts';
 import { importOperations } from '../features/library/imports/operations.ts';
 import { progressOperations } from '../features/progress/operations.ts';
 import { replayOperations } from '../features/replay/operations.ts';
-import { statusFeeds } from '../features/status/feed.ts';
 import { sentenceOperations } from '../features/sentences/operations.ts';
 import { pageTranslationOperations } from '../features/page-translation/operations.ts';
 import { draftOperations } from '../features/drafts/operations.ts';
 import type { OperationTree } from './operation.ts';
-import { trpcRouterOf } from './trpc.ts';
+import { feedOf, trpcRouterOf } from './trpc.ts';
 
 /**
  * Every operation on both transports, keyed by its tRPC path (`library.capture`), which is also
@@ -30,8 +29,13 @@ export const operations = {
   drafts: draftOperations,
 } satisfies OperationTree;
 
+/** `status.changes`: the caller's cards and sentences as their preparation or translation settles. */
+const statusFeeds = {
+  changes: feedOf((ctx, signal) => ctx.statusHub.changesFor(ctx.principal, signal)),
+};
+
 /** tRPC only: live feeds, served as server-sent events (no REST counterpart). */
-export const feeds = { status: statusFeeds };
+const feeds = { status: statusFeeds };
 /** Their paths ('status.changes'). */
 export const feedPaths = Object.entries(feeds).flatMap(([name, router]) => Object.keys(router).map((key) => `${name}.${key}`));
 

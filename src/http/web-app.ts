@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { webBuildDir } from '../platform/web-build.ts';
-import { APP_PATHS, MOVED_APP_PATHS } from '../../web/src/paths.ts';
+import { APP_PATHS, MOVED_APP_PATHS } from '../domain/app-paths.ts';
 
 const WEB_PAGE_CSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";
 

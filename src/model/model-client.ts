@@ -54,7 +54,7 @@ export interface ModelClientLogger {
 }
 
 /** Every request carries user content: the provider must not collect it and must retain nothing (zero data retention). */
-export const PRIVACY_PROVIDER_PREFERENCES = {
+const PRIVACY_PROVIDER_PREFERENCES = {
   data_collection: 'deny',
   zdr: true,
   require_parameters: true,

@@ -25,7 +25,7 @@ const callDuration = histogram(
   [0.25, 0.5, 1, 2, 5, 10, 20, 40, 60, 120],
 );
 
-export interface ProviderCall {
+interface ProviderCall {
   /** For logs and metrics only. */
   task: string;
   body: string;

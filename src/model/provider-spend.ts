@@ -24,9 +24,9 @@ const unbilledCalls = counter('lcs_provider_unbilled_calls_total', 'Provider cal
  * - `lost`: the process died during the call (a worker SIGKILL, an API crash), so its answer
  *   never arrived; a retry called again. Its cost is unknown, at most what the hold covered.
  */
-export type UnbilledReason = 'invalid_output' | 'superseded' | 'duplicate' | 'lost';
+type UnbilledReason = 'invalid_output' | 'superseded' | 'duplicate' | 'lost';
 
-export interface UnbilledSpend {
+interface UnbilledSpend {
   task: string;
   reason: UnbilledReason;
   /** Exact decimal text, or null when the cost never reached us (`lost`). */

@@ -8,7 +8,7 @@ import { recordProviderCost, type SpendReporter } from './provider-spend.ts';
  * Why an answer was rejected (the `outputProblem` member of its problem). A refusal or an answer
  * cut off at its length limit will not get better by asking again; the others may.
  */
-export type OutputProblem = 'refused' | 'no_content' | 'cut_off' | 'not_json' | 'schema_violation';
+type OutputProblem = 'refused' | 'no_content' | 'cut_off' | 'not_json' | 'schema_violation';
 
 /**
  * A chat completions answer, validated against the request's zod schema: the parsed data and

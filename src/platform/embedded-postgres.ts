@@ -282,7 +282,8 @@ function openForPostgres(dataDir: string, ids: OsIds, log: (line: string) => voi
       return;
     }
     throw new Error(
-      `PostgreSQL runs as the OS user postgres (it refuses to run as root) and cannot enter ${dir} (${modeText(stat.mode)} ${stat.uid}:${stat.gid}): set DATA_DIR outside it, or run \`chmod o+x ${dir}\`.`,
+      `PostgreSQL runs as the OS user postgres (it refuses to run as root) and cannot enter ${dir} (${modeText(stat.mode)} ${stat.uid}:${stat.gid}): set ` +
+        `DATA_DIR outside it, or run \`chmod o+x ${dir}\`.`,
     );
   }
 }

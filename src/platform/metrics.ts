@@ -55,7 +55,7 @@ export function appendExporter(url: string): void {
 const APPENDED_EXPORTER_TIMEOUT_MS = 2_000;
 
 /** The registry's text, then each appended exporter's (an exporter that does not answer is left out). */
-export async function exposition(): Promise<string> {
+async function exposition(): Promise<string> {
   const appended = await Promise.all(
     [...appendedExporters].map((url) =>
       fetch(url, { signal: AbortSignal.timeout(APPENDED_EXPORTER_TIMEOUT_MS) }).then(

@@ -5,7 +5,7 @@ import { exponentialBackoffMs } from '../domain/retry-policy.ts';
 const BACKOFF = { initialMs: 500, factor: 2, maxMs: 5_000 };
 
 /** A dependency that stayed away past the start-up deadline: the process says so in one line and exits non-zero. */
-export class StartupTimeout extends Error {}
+class StartupTimeout extends Error {}
 
 /**
  * Calls `connect` until it succeeds. A failure `isAway` recognises (the dependency is down or

@@ -20,7 +20,7 @@ export interface SupervisionPolicy {
   maxFailures: number;
 }
 
-export const SUPERVISION: SupervisionPolicy = { initialDelayMs: 500, maxDelayMs: 10_000, stableAfterMs: 30_000, maxFailures: 5 };
+const SUPERVISION: SupervisionPolicy = { initialDelayMs: 500, maxDelayMs: 10_000, stableAfterMs: 30_000, maxFailures: 5 };
 
 export interface Supervised<T extends Dependency> {
   current(): T;

@@ -13,7 +13,7 @@ export function resolveTemporalCli(): string {
 }
 
 /** Every port the dev server listens on; `ui` is null when it runs headless. */
-export interface DevServerPorts {
+interface DevServerPorts {
   grpc: number;
   http: number;
   metrics: number;

@@ -22,7 +22,7 @@ export interface ProviderBreaker {
   failed(retryAfterMs?: number): Promise<void>;
 }
 
-export const UNAVAILABLE_MESSAGE = 'The language model is unavailable right now.';
+const UNAVAILABLE_MESSAGE = 'The language model is unavailable right now.';
 
 interface BreakerRow {
   state: BreakerState;
@@ -94,7 +94,8 @@ export function providerBreaker(
           orm.em.fork(),
           sql`UPDATE provider_breakers SET state = 'half_open', probe_expires_at = clock_timestamp() + (${options.probeMs} * interval '1 millisecond'),
                updated_at = clock_timestamp()
-             WHERE provider = ${provider} AND ((state = 'open' AND retry_at <= clock_timestamp()) OR (state = 'half_open' AND probe_expires_at <= clock_timestamp()))
+             WHERE provider = ${provider}
+               AND ((state = 'open' AND retry_at <= clock_timestamp()) OR (state = 'half_open' AND probe_expires_at <= clock_timestamp()))
              RETURNING ${ROW}`,
         );
       } catch (error) {
@@ -115,7 +116,8 @@ export function providerBreaker(
       try {
         const closed = await firstRow<BreakerRow>(
           orm.em.fork(),
-          sql`UPDATE provider_breakers SET state = 'closed', failures = 0, opened_count = 0, retry_at = NULL, probe_expires_at = NULL, updated_at = clock_timestamp()
+          sql`UPDATE provider_breakers
+             SET state = 'closed', failures = 0, opened_count = 0, retry_at = NULL, probe_expires_at = NULL, updated_at = clock_timestamp()
              WHERE provider = ${provider} AND (state <> 'closed' OR failures > 0) RETURNING ${ROW}`,
         );
         if (closed) {

@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
  * start meanwhile was left to the relay (docs/performance.md, "Temporal reconnects"). A reconnect
  * attempt is one TCP connect, so the wait is capped at a second.
  */
-export const RECONNECT_CHANNEL_ARGS = { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 1_000 } as const;
+const RECONNECT_CHANNEL_ARGS = { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 1_000 } as const;
 
 /** One attempt at connecting fails after this long (the SDK's default is 10 s), so a start-up that waits for Temporal retries often. */
 const CONNECT_TIMEOUT_MS = 3_000;

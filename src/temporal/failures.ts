@@ -16,7 +16,7 @@ import { ACTIVITY_RETRY } from '../domain/retry-policy.ts';
  * no more, and sets the wait before a provider outage's next attempt itself. The attempt cap is
  * only a backstop above both budgets, for attempts that end without an answer (a timeout).
  */
-export const WORK_RETRY: RetryPolicy = {
+const WORK_RETRY: RetryPolicy = {
   initialInterval: ACTIVITY_RETRY.initialIntervalMs,
   backoffCoefficient: ACTIVITY_RETRY.backoffCoefficient,
   maximumInterval: ACTIVITY_RETRY.maximumIntervalMs,

@@ -110,7 +110,8 @@ export const ensureHousekeepingSchedule = (client: Client, config: Pick<Config, 
 export const ensureOptimisationSchedule = (client: Client, config: Pick<Config, 'temporal'>, logger: ScheduleLogger = consoleLogger) =>
   ensureSchedule(client, optimisationSchedule(config), (error) =>
     logger.error(
-      `WEEKLY FSRS OPTIMISATION IS OFF: the Temporal Schedule ${optimisationScheduleId(config.temporal.taskQueue)} could not be created or updated (${error.message}). ` +
+      `WEEKLY FSRS OPTIMISATION IS OFF: the Temporal Schedule ${optimisationScheduleId(config.temporal.taskQueue)} could not be created or updated ` +
+        `(${error.message}). ` +
         'Learners can still ask for a fit from their settings.',
     ),
   );

@@ -63,7 +63,8 @@ export async function ensureSearchAttributes(client: Client, namespace: string, 
   } catch (error) {
     const names = SEARCH_ATTRIBUTE_KEYS.map((key) => key.name).join(', ');
     warn(
-      `Could not register search attributes ${names}: ${(error as Error).message}. Register them on the namespace so workflows can be filtered by user, kind and outcome.`,
+      `Could not register search attributes ${names}: ${(error as Error).message}. Register them on the namespace so workflows can be filtered by user, ` +
+        `kind and outcome.`,
     );
   }
 }

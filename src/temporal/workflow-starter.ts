@@ -19,9 +19,9 @@ import type { WorkflowKind } from './workflow-ids.ts';
 
 type Workflows = typeof workflows;
 /** Every workflow the worker runs, by type name: the exported function's name, as Temporal has it. */
-export type WorkflowType = { [Name in keyof Workflows]: Workflows[Name] extends Workflow ? Name : never }[keyof Workflows];
+type WorkflowType = { [Name in keyof Workflows]: Workflows[Name] extends Workflow ? Name : never }[keyof Workflows];
 /** The arguments of the workflow type `T`: its function's own parameters. */
-export type WorkflowArgs<T extends WorkflowType> = T extends WorkflowType ? (Workflows[T] extends (...args: infer A) => unknown ? A : never) : never;
+type WorkflowArgs<T extends WorkflowType> = T extends WorkflowType ? (Workflows[T] extends (...args: infer A) => unknown ? A : never) : never;
 
 export interface WorkflowStart {
   workflowType: WorkflowType;
@@ -34,10 +34,10 @@ export interface WorkflowStart {
 }
 
 /** Whose work a start is: its workflow id (src/temporal/workflow-ids.ts), its user, its kind. */
-export type StartSubject = Pick<WorkflowStart, 'workflowId' | 'userId' | 'kind'>;
+type StartSubject = Pick<WorkflowStart, 'workflowId' | 'userId' | 'kind'>;
 
 /** Where a failed cancellation is told to the operator: ids only. */
-export interface CancelLog {
+interface CancelLog {
   warn(fields: object, message: string): void;
 }
 

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import pino from 'pino';
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { createOrm, migrate, type Orm } from '../db/orm.ts';
 import { isDatabaseUnavailable } from '../domain/database-errors.ts';
@@ -17,18 +17,17 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export const createLogger = (config: Config) => pino({ level: config.logLevel, base: { service: 'language-capture' } });
-
 /**
  * What both the API and the worker need: the database (migrated), one Temporal client, the
  * model client. Requires config.databaseUrl and config.temporal.address to be set. Waits for
  * PostgreSQL and Temporal until the start-up deadline (platform/startup.ts).
  */
-export async function openServices(config: Config, logger: pino.Logger): Promise<Services> {
+export async function openServices(config: Config, logger: Logger): Promise<Services> {
   if (!config.databaseUrl || !config.temporal.address) throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set (npm start sets both up for you).');
   if (config.model.provider === 'fake' && !config.model.baseUrl.startsWith('http://127.0.0.1')) {
     throw new Error(
-      'MODEL_PROVIDER=fake starts a fake provider inside `npm start` only. For separate processes, run one with `tsx src/model/fake-provider/server.ts <port>` and set OPENROUTER_BASE_URL=http://127.0.0.1:<port>/api/v1.',
+      'MODEL_PROVIDER=fake starts a fake provider inside `npm start` only. For separate processes, run one with `tsx src/model/fake-provider/server.ts ' +
+        '<port>` and set OPENROUTER_BASE_URL=http://127.0.0.1:<port>/api/v1.',
     );
   }
   // The fake only checks that a bearer key is sent.

@@ -1,7 +1,8 @@
 // The worker as its own process: `npm run worker` (DATABASE_URL and TEMPORAL_ADDRESS required).
 import { loadConfig } from '../config.ts';
 import { startMetricsServer } from '../platform/metrics.ts';
-import { createLogger, openServices } from '../wiring/services.ts';
+import { createLogger } from '../platform/logger.ts';
+import { openServices } from '../wiring/services.ts';
 import { installTracing, shutdownTracing } from '../platform/telemetry.ts';
 import { exitOnStartupTimeout } from '../platform/startup.ts';
 import { runWorker } from './worker.ts';

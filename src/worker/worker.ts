@@ -21,7 +21,7 @@ import { setProviderWait } from '../temporal/activity-failure.ts';
 import { watchOutbox } from '../temporal/outbox-metrics.ts';
 import { ensureHousekeepingSchedule, ensureOptimisationSchedule } from '../temporal/schedules.ts';
 
-export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /**
  * The OpenTelemetry workflow interceptors, in the bundle of a worker that traces only: they cost a
@@ -32,7 +32,7 @@ export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', impo
 const tracingInterceptorModules = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
 
 /** Bundles the workflows once (seconds); tests and production reuse the bundle. */
-export async function buildWorkflowBundle({ traced = false } = {}): Promise<WorkflowBundle> {
+async function buildWorkflowBundle({ traced = false } = {}): Promise<WorkflowBundle> {
   return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: traced ? tracingInterceptorModules : [], logger: quietBundlerLogger });
 }
 
@@ -95,7 +95,7 @@ const quietBundlerLogger = {
  * 200: what this worker finishes well within the timeout on two busy cores (the measurements:
  * docs/performance.md, "Worker concurrency"). The sticky cache stays sized by the SDK (by memory).
  */
-export const WORKER_CONCURRENCY = {
+const WORKER_CONCURRENCY = {
   maxConcurrentActivityTaskExecutions: 200,
   maxConcurrentLocalActivityExecutions: 200,
   maxConcurrentWorkflowTaskExecutions: 200,

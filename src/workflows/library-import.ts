@@ -10,7 +10,10 @@ const { saveImportRows } = proxyActivities<ImportActivities>({ startToCloseTimeo
 const { paceImport } = proxyActivities<ImportActivities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '10 seconds', retry: RECORD_RETRY });
 const { finishCancelledImport } = proxyActivities<ImportActivities>({ startToCloseTimeout: '30 seconds', retry: RECORD_RETRY });
 
-/** Wakes an import waiting for credits before its timer: the credits changed (a plan, a top-up). Signal name `importWake`; not exported, since every export of the workflow bundle is a workflow type. */
+/**
+ * Wakes an import waiting for credits before its timer: the credits changed (a plan, a top-up). Signal name `importWake`;
+ * not exported, since every export of the workflow bundle is a workflow type.
+ */
 const importWakeSignal = defineSignal('importWake');
 
 /** While waiting for credits, look again at least this often (a plan changed without a signal). */

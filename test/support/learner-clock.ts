@@ -7,7 +7,7 @@
  */
 
 /** UTC+14 all year, no DST: its learner day is never the UTC day, so a UTC-day mistake shows. */
-export const DAY_CHANGE_ZONE = 'Pacific/Kiritimati';
+const DAY_CHANGE_ZONE = 'Pacific/Kiritimati';
 const DAY_CHANGE_ZONE_OFFSET_MS = 14 * 3_600_000;
 const DAY_MS = 86_400_000;
 

@@ -45,9 +45,9 @@ const DESTINATIONS: Destination[] = [
 ];
 
 /** The signed-in account, or null when nobody is: the one source every screen reads. */
-export const useAccount = () => useQuery(accountQuery);
+const useAccount = () => useQuery(accountQuery);
 
-export const hasLanguages = (account: Account) => Boolean(account.targetLanguage && account.nativeLanguage);
+const hasLanguages = (account: Account) => Boolean(account.targetLanguage && account.nativeLanguage);
 
 export function App() {
   const location = useLocation();

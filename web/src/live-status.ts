@@ -12,7 +12,7 @@ type SentencePage = inferOutput<typeof trpc.sentences.list>;
  * While the status stream is down, screens with something pending ask again at this slow pace;
  * while it is up they never poll: the server pushes each card's and sentence's settled status.
  */
-export const FALLBACK_POLL_MS = 15_000;
+const FALLBACK_POLL_MS = 15_000;
 
 /** What still waits for its workflow, per screen's data: the screens poll (slowly) on it, resyncs refetch it. */
 export const pendingIn = {

@@ -4,7 +4,7 @@ import { useSyncExternalStore } from 'react';
 // the learner may undo it. Signing out sends what is waiting first, so nothing is lost.
 
 /** How long a delete may be undone. */
-export const UNDO_MS = 6_000;
+const UNDO_MS = 6_000;
 
 const waiting = new Map<string, { timer: ReturnType<typeof setTimeout>; send: () => Promise<unknown> }>();
 const listeners = new Set<() => void>();

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { LIST_LIMIT_MAX, TOKEN_PREFIX } from '../../../src/domain/limits.ts';
 import { DEFAULT_URL, removeConnection, resolveConnection, saveConnection } from '../config.ts';
 import { api, CliError, isJson } from '../context.ts';
-import { connect, EXIT } from '../service.ts';
+import { EXIT } from '../exit.ts';
+import { connect } from '../service.ts';
 import { ask, output } from '../terminal.ts';
 
 /** login, logout, credits. */
@@ -45,7 +46,8 @@ export function accountCommands(program: Command) {
         isJson(command),
         wallet,
         () =>
-          `${wallet.balance - wallet.held} of ${wallet.monthlyAllowance} credits available (${wallet.held} held), ${wallet.plan} plan, renews ${wallet.periodEnd}`,
+          `${wallet.balance - wallet.held} of ${wallet.monthlyAllowance} credits available (${wallet.held} held), ${wallet.plan} plan, renews ` +
+          `${wallet.periodEnd}`,
       );
     });
 

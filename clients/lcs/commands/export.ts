@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { EXPORT_FORMATS } from '../../../src/features/library/export-format.ts';
 import { api, CliError, isJson } from '../context.ts';
 import { fromCwd, io } from '../io.ts';
-import { EXIT } from '../service.ts';
+import { EXIT } from '../exit.ts';
 import { output } from '../terminal.ts';
 
 /** export: the server's streamed export, to a file or stdout. */

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { api, CliError, isJson } from '../context.ts';
 import { followImport, getImport, importDone, importNote, readImportFile, uploadImport } from '../imports.ts';
 import { printError, setExitCode } from '../io.ts';
-import { EXIT, ServiceError } from '../service.ts';
+import { EXIT } from '../exit.ts';
+import { ServiceError } from '../service.ts';
 import { importProgress, output } from '../terminal.ts';
 
 const FORMATS = ['lines', 'csv', 'tsv', 'anki', 'kindle'];
@@ -52,7 +53,8 @@ export function importCommands(program: Command) {
             .map(([why, n]) => `${n} ${why.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`);
           if (!json) {
             printError(
-              `${created.replayed ? 'Already imported' : 'Importing'} ${parsed.expressions} expressions from ${file} (import ${importId})${skipped.length ? `; skipped: ${skipped.join(', ')}` : ''}.`,
+              `${created.replayed ? 'Already imported' : 'Importing'} ${parsed.expressions} expressions from ${file} (import ` +
+                `${importId})${skipped.length ? `; skipped: ${skipped.join(', ')}` : ''}.`,
             );
             for (const problem of created.import.problems.slice(0, 10)) printError(`  ${problem.message}`);
             if (created.import.problemsTotal > 10)

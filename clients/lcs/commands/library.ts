@@ -3,7 +3,7 @@ import { runBatch } from '../batch.ts';
 import { api, type Card, cardDetail, cardLine, CliError, isJson } from '../context.ts';
 import { PREPARATION_STATUSES, searchLibrary } from '../library.ts';
 import { printError, setExitCode } from '../io.ts';
-import { EXIT } from '../service.ts';
+import { EXIT } from '../exit.ts';
 import { output, progress, stdinLines } from '../terminal.ts';
 import { followImport, importList, importRows } from '../imports.ts';
 import { cleanCaptureText, normaliseExpression } from '../../../src/domain/normalise.ts';
@@ -37,7 +37,8 @@ async function captureByImport(lines: string[], json: boolean) {
   output(json, { items, ...summary }, () =>
     [
       ...items.filter((i) => i.outcome !== 'failed').map((i) => `${i.outcome.padEnd(6)}  ${(i as { cardId?: string }).cardId}  ${i.text}`),
-      `${summary.new} new, ${summary.reused} reused, ${summary.failed} failed (import ${summary.importId}: preparation goes on in the background; lcs import --status ${summary.importId})`,
+      `${summary.new} new, ${summary.reused} reused, ${summary.failed} failed (import ${summary.importId}: preparation goes on in the background; lcs ` +
+        `import --status ${summary.importId})`,
     ].join('\n'),
   );
   setExitCode(summary.failed > 0 ? EXIT.failure : EXIT.ok);

@@ -4,7 +4,8 @@ import { TONES } from '../../../src/features/drafts/schemas.ts';
 import { runBatch } from '../batch.ts';
 import { api, CliError, isJson } from '../context.ts';
 import { fromCwd, printError, setExitCode } from '../io.ts';
-import { EXIT, ServiceError } from '../service.ts';
+import { EXIT } from '../exit.ts';
+import { ServiceError } from '../service.ts';
 import { output, progress, stdinText } from '../terminal.ts';
 import { translateTexts } from '../translate.ts';
 

@@ -7,7 +7,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resolveConnection } from '../config.ts';
 import { CliError } from '../context.ts';
-import { connect, EXIT, ServiceError } from '../service.ts';
+import { EXIT } from '../exit.ts';
+import { connect, ServiceError } from '../service.ts';
 import { tools } from './tools.ts';
 
 export async function serveMcp(): Promise<void> {

@@ -49,7 +49,9 @@ const draftRequest = workRequestSchema.shape;
 export const tools: Record<string, ToolDefinition> = {
   import_expressions: tool({
     description:
-      "Import a list of English expressions into the learner's library at once (up to 10,000): each becomes a card (an expression already there reuses its card), saved at once and prepared in the background at the pace the learner's budget allows. Returns the import id: follow it with get_import. The same list again is the same import.",
+      "Import a list of English expressions into the learner's library at once (up to 10,000): each becomes a card (an expression already there reuses its " +
+      "card), saved at once and prepared in the background at the pace the learner's budget allows. Returns the import id: follow it with get_import. The " +
+      'same list again is the same import.',
     writes: true,
     inputSchema: {
       expressions: z
@@ -64,13 +66,16 @@ export const tools: Record<string, ToolDefinition> = {
       const view = created.import;
       return {
         structured: { importId: view.importId, state: view.state, counts: view.counts, parsed: created.parsed },
-        text: `${created.replayed ? 'Already imported' : 'Importing'} ${created.parsed.expressions} expressions [importId ${view.importId}]; follow it with get_import.`,
+        text:
+          `${created.replayed ? 'Already imported' : 'Importing'} ${created.parsed.expressions} expressions [importId ${view.importId}]; follow it ` +
+          `with get_import.`,
       };
     },
   }),
   get_import: tool({
     description:
-      'The progress of an import: total, saved, reused, prepared, failed by code, waiting for credits, its state, and once it stops what happened in a sentence.',
+      'The progress of an import: total, saved, reused, prepared, failed by code, waiting for credits, its state, and once it stops what happened in a ' +
+      'sentence.',
     writes: false,
     inputSchema: { importId: z.uuid() },
     outputSchema: { import: importSchema },
@@ -86,7 +91,9 @@ export const tools: Record<string, ToolDefinition> = {
   }),
   capture_expression: tool({
     description:
-      "Capture an English expression into the learner's library as a card. Its preparation (translation, correction, usage guidance) runs in the background (get_card shows it once ready); capturing the same expression again reuses its card. Give `context`, the sentence it was met in (containing it), to have it explained in the sense that sentence uses; on a known card the sentence is added to its examples, free.",
+      "Capture an English expression into the learner's library as a card. Its preparation (translation, correction, usage guidance) runs in the " +
+      'background (get_card shows it once ready); capturing the same expression again reuses its card. Give `context`, the sentence it was met in ' +
+      '(containing it), to have it explained in the sense that sentence uses; on a known card the sentence is added to its examples, free.',
     writes: true,
     inputSchema: captureSchema.shape,
     outputSchema: captureResultSchema.shape,

@@ -11,7 +11,7 @@ export function freeSpot(width: number, height: number, own: Element): { top: nu
 }
 
 /** Whether any text of the page (not the extension's own layer) shows inside `box`. */
-export function coversText(box: DOMRect, own: Element): boolean {
+function coversText(box: DOMRect, own: Element): boolean {
   const elements = new Set<Element>();
   for (const x of [box.left + 1, box.left + box.width / 2, box.right - 1])
     for (const y of [box.top + 1, box.top + box.height / 2, box.bottom - 1])

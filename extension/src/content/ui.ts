@@ -22,14 +22,16 @@ const STYLE = `
   .toast[data-state='failed'] { background: #7a1f2b; }
   .toast .actions:empty { display: none; }
   .toast .actions { margin-top: 6px; display: flex; gap: 8px; }
-  .toast button, .switch .retry, .switch .link { pointer-events: auto; font: inherit; font-size: 13px; padding: 2px 10px; border: 1px solid #fff8; border-radius: 4px;
+  .toast button, .switch .retry, .switch .link { pointer-events: auto; font: inherit; font-size: 13px; padding: 2px 10px; border: 1px solid #fff8;
+    border-radius: 4px;
     background: transparent; color: inherit; cursor: pointer; }
   .switch { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: 6px 8px; max-width: 300px; padding: 4px 6px 4px 10px;
     border: 1px solid #5b45d655; border-right: 0; border-radius: 14px 0 0 14px; background: #fffffff2; color: #2d2170; box-shadow: 0 1px 6px #0002;
     font-size: 13px; user-select: none; -webkit-user-select: none; }
   .switch:has(.status:not(:empty)) { border-radius: 10px 0 0 10px; padding: 8px 8px 6px 12px; }
   .switch .status { flex: 1 1 100%; line-height: 1.35; }
-  .switch .toggle { font: inherit; padding: 2px 8px; border: 1px solid #5b45d6; border-radius: 10px; background: #5b45d6; color: white; cursor: pointer; white-space: nowrap; }
+  .switch .toggle { font: inherit; padding: 2px 8px; border: 1px solid #5b45d6; border-radius: 10px; background: #5b45d6; color: white; cursor: pointer;
+    white-space: nowrap; }
   .switch .toggle[aria-pressed='true'] { background: white; color: #2d2170; }
   .switch .status { pointer-events: none; }
   .switch .status:empty { display: none; }
@@ -38,7 +40,8 @@ const STYLE = `
   .switch[data-state='failed'] { border-color: #a1283888; }
   .marks { position: absolute; top: 0; left: 0; width: 0; height: 0; pointer-events: none; }
   .mark { position: absolute; pointer-events: none; border-bottom: 2px dotted #7b61ffcc; }
-  .card { position: absolute; width: max-content; max-width: 320px; padding: 6px 10px; border-radius: 6px; background: #1f1b33; color: white; font: 13px/1.4 system-ui, sans-serif;
+  .card { position: absolute; width: max-content; max-width: 320px; padding: 6px 10px; border-radius: 6px; background: #1f1b33; color: white;
+    font: 13px/1.4 system-ui, sans-serif;
     box-shadow: 0 2px 10px #0004; pointer-events: none; user-select: none; -webkit-user-select: none; }
   [hidden] { display: none !important; }
 `;
@@ -49,7 +52,7 @@ export interface ToastAction {
 }
 
 /** The switch: which view is on, and a status line (with an action) while something is wrong or under way. */
-export interface SwitchState {
+interface SwitchState {
   showingOriginal: boolean;
   status?: string;
   state?: 'ok' | 'trouble' | 'failed';
@@ -81,10 +84,12 @@ export function createUi(): Ui {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(STYLE);
   root.adoptedStyleSheets = [sheet];
-  root.innerHTML = `
+  root.innerHTML =
+    `
     <button class="capture" type="button" title="Capture to your library" hidden>Capture</button>
     <div class="toast" role="status" aria-live="polite" hidden><div class="text"></div><div class="actions"></div></div>
-    <div class="switch" hidden><span class="status" role="status" aria-live="polite"></span><button class="action retry" type="button" hidden></button><button class="toggle" type="button"></button></div>
+    <div class="switch" hidden><span class="status" role="status" aria-live="polite"></span>` +
+    `<button class="action retry" type="button" hidden></button><button class="toggle" type="button"></button></div>
     <div class="marks"></div><div class="card" hidden></div>`;
   const $ = <E extends Element>(selector: string) => root.querySelector<E>(selector)!;
   const captureButton = $<HTMLButtonElement>('.capture');

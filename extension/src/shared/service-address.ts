@@ -16,6 +16,9 @@ export function serviceAddressProblem(address: string): string | null {
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:' && (LOOPBACK.has(url.hostname) || url.hostname.endsWith('.localhost'))) return null;
   if (url.protocol === 'http:')
-    return `The service URL must start with https:// (plain http:// is allowed only for this machine: localhost or 127.0.0.1), so that your token never travels unencrypted. Try https://${url.host}${url.pathname === '/' ? '' : url.pathname}.`;
+    return (
+      `The service URL must start with https:// (plain http:// is allowed only for this machine: localhost or 127.0.0.1), so that your token never ` +
+      `travels unencrypted. Try https://${url.host}${url.pathname === '/' ? '' : url.pathname}.`
+    );
   return 'The service URL must start with https://.';
 }

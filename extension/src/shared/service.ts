@@ -64,7 +64,7 @@ export function unreachable(serviceUrl: string): Reason {
 }
 
 /** When the learner's credits renew, as "3 December", or null when the service does not say. */
-export async function creditsRenewal(api: RestClient): Promise<string | null> {
+async function creditsRenewal(api: RestClient): Promise<string | null> {
   try {
     const { data } = await api.GET('/api/credits');
     return data ? new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long' }).format(new Date(data.periodEnd)) : null;

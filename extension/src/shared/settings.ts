@@ -15,7 +15,7 @@ export interface Settings {
   countEncounters: boolean;
 }
 
-export const DEFAULT_SERVICE_URL = 'http://localhost:3000';
+const DEFAULT_SERVICE_URL = 'http://localhost:3000';
 
 export async function loadSettings(): Promise<Settings> {
   const stored = await chrome.storage.local.get(['serviceUrl', 'token', 'autoTranslateSites', 'sendContext', 'countEncounters']);

@@ -3,8 +3,8 @@ import { addressKey } from '../../domain/client-address.ts';
 import { SUPPORTED_LANGUAGES } from '../../domain/languages.ts';
 import { rateLimited } from '../../domain/problems.ts';
 import { defineOperation, noInput } from '../../http/operation.ts';
-import { setRateLimitHeaders } from '../../http/plugins/rate-limit.ts';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../../http/session-cookie.ts';
+import { setRateLimitHeaders } from '../../http/rate-limit-headers.ts';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.ts';
 import { hitBucket } from '../../services/rate-limit-store.ts';
 import {
   accountSchema,

@@ -64,7 +64,7 @@ export const createTokenSchema = z.object({
   expiresInDays: z.number().int().min(1).max(3650).optional(),
 });
 
-export const tokenSchema = z
+const tokenSchema = z
   .object({
     id: z.uuid(),
     name: z.string(),

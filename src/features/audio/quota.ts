@@ -37,7 +37,8 @@ export async function consumeAudioGeneration(tx: Em, userId: string, quota: Conf
     const retryAfterSeconds = Math.max(1, usage!.retry_after ?? 1);
     throw new AppError(
       'audio_quota_exceeded',
-      `You have started ${quota.clips} new audio clips in the last ${quota.windowHours} hours, the most allowed; audio already generated stays available. Retry in ${retryAfterSeconds} s.`,
+      `You have started ${quota.clips} new audio clips in the last ${quota.windowHours} hours, the most allowed; audio already generated stays available. ` +
+        `Retry in ${retryAfterSeconds} s.`,
       {},
       { retryAfterSeconds },
     );

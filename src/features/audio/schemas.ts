@@ -7,7 +7,7 @@ export const audioRequestSchema = z
   })
   .meta({ id: 'AudioRequest' });
 
-export const audioSchema = z
+const audioSchema = z
   .object({
     audioId: z.uuid(),
     status: z.enum(['pending', 'ready', 'failed']),

@@ -13,7 +13,8 @@ import { charge, reserveCredits } from '../credits/wallet.ts';
 import { cardAnswer } from '../library/card-reads.ts';
 import { consumeAudioGeneration, lockAudioQuota } from './quota.ts';
 import type { AudioView } from './schemas.ts';
-import { speechEngineFor, type SpeechAudio, type SpeechEngine } from './speech/engine.ts';
+import { speechEngineFor } from './speech/configured-engine.ts';
+import type { SpeechAudio, SpeechEngine } from './speech/engine.ts';
 import { SPEECH_REQUEST_TIMEOUT_MS } from './speech/openai.ts';
 
 type AudioStatus = AudioView['status'];
@@ -26,7 +27,7 @@ interface ClipRow {
   content_type: string | null;
 }
 
-export const audioUrl = (audioId: string) => `/api/audio/${audioId}/content`;
+const audioUrl = (audioId: string) => `/api/audio/${audioId}/content`;
 const view = (row: ClipRow): AudioView => ({ audioId: row.id, status: row.status, contentType: row.content_type, url: audioUrl(row.id) });
 
 /**

@@ -16,7 +16,7 @@ import { InsufficientCredits, releaseHold, reserveCredits, type Hold } from './w
  * and clock differences between processes. A lapsed hold only stops protecting the wallet; the
  * charge still settles correctly.
  */
-export const HOLD_MARGIN_MS = 30_000;
+const HOLD_MARGIN_MS = 30_000;
 
 /**
  * How long a hold lives without renewal: longer than any live call under it (so a working

@@ -5,10 +5,14 @@ import { isoDate } from '../shared-schemas.ts';
 export const walletSchema = z
   .object({
     balance: z.number().int(),
-    held: z.number().int().meta({
-      description:
-        'Credits held by work in progress (each unit holds its maximum cost until charged). What is available is balance − held; a 402 comes only when nothing is.',
-    }),
+    held: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'Credits held by work in progress (each unit holds its maximum cost until charged). What is available is balance − held; a 402 comes only when ' +
+          'nothing is.',
+      }),
     plan: z.enum(['free', 'paid']),
     monthlyAllowance: z.number().int(),
     periodStart: isoDate,
@@ -34,10 +38,14 @@ export const ledgerSchema = z.object({
       balanceAfter: z.number().int(),
       reason: z.string(),
       ref: z.string().nullable(),
-      subject: z.string().nullable().meta({
-        description:
-          'What the entry paid for, in the learner’s own words (at most 80 characters): the card’s expression, the sentence, or the card or sentence an audio clip speaks; null for grants, expiries, page translations and drafts, and once the subject is deleted.',
-      }),
+      subject: z
+        .string()
+        .nullable()
+        .meta({
+          description:
+            'What the entry paid for, in the learner’s own words (at most 80 characters): the card’s expression, the sentence, or the card or sentence an ' +
+            'audio clip speaks; null for grants, expiries, page translations and drafts, and once the subject is deleted.',
+        }),
       createdAt: isoDate,
     }),
   ),

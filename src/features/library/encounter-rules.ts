@@ -3,11 +3,10 @@
  * reports them (opt-in). Card id and time only, at most one per card per page view. Pure; no I/O
  * (./encounters.ts records them).
  */
-import { ENCOUNTERS_PER_DAY } from '../../domain/limits.ts';
 
 /** How far ahead of the service's clock a client's time may be, and how old a batch's encounters may be. */
-export const ENCOUNTER_CLOCK_SKEW_MS = 5 * 60_000;
-export const ENCOUNTER_MAX_AGE_MS = 7 * 24 * 3_600_000;
+const ENCOUNTER_CLOCK_SKEW_MS = 5 * 60_000;
+const ENCOUNTER_MAX_AGE_MS = 7 * 24 * 3_600_000;
 
 export interface Encounter {
   cardId: string;
@@ -36,6 +35,3 @@ export function secondsUntilNextUtcDay(now: Date): number {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
 }
-
-/** Whether `recorded` encounters more fit in a day that has `already` of them. */
-export const fitsDailyLimit = (already: number, recorded: number, limit = ENCOUNTERS_PER_DAY) => already + recorded <= limit;

@@ -95,7 +95,7 @@ const markedHtml = (c: { text: string; start: number; end: number }) => {
 };
 
 export const ANKI_DECK = 'Language Capture';
-export const ANKI_COLUMNS = ['guid', 'Front', 'Back'] as const;
+const ANKI_COLUMNS = ['guid', 'Front', 'Back'] as const;
 
 /**
  * Anki's file headers (https://docs.ankiweb.net/importing/text-files.html#file-headers): tab

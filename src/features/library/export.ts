@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { allRows, firstRow, run, sql } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
-import type { StreamedAnswer, StreamedResponse } from '../../http/operation.ts';
 import { LEASE, leaseExpirySql, renewLease } from '../../services/leases.ts';
 import type { FeatureContext } from '../context.ts';
 import {
@@ -27,7 +26,9 @@ const MEDIA: Record<ExportFormat, { type: string; file: string; description: str
   csv: {
     type: 'text/csv',
     file: 'lcs-cards.csv',
-    description: `One row per card: ${CARD_COLUMNS.join(', ')}. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back`,
+    description:
+      `One row per card: ${CARD_COLUMNS.join(', ')}. A cell a spreadsheet would evaluate (starting with = + - @, a tab, CR or LF, or their ` +
+      `full-width forms, after any apostrophes) starts with one added apostrophe (OWASP CSV injection); drop it to read the text back`,
   },
   tsv: { type: 'text/tab-separated-values', file: 'lcs-cards.tsv', description: 'As csv, tab-separated' },
   anki: {
@@ -49,22 +50,12 @@ export const exportFormatSchema = z.object({
         .join(' '),
     }),
 });
-const textBody = { schema: z.string().meta({ description: 'UTF-8 text, streamed' }) };
 
 /** The operation's input: the format, and the ETag of an export the client already holds. */
 export const exportInputSchema = exportFormatSchema.extend({ ifNoneMatch: z.string().optional() });
 export const exportHeadersSchema = z.object({
   'if-none-match': z.string().optional().meta({ description: 'The ETag of an earlier export: while the library is unchanged the answer is 304, no body.' }),
 });
-
-/** The export's answer in the API reference: a file, in its format's media type. */
-export const exportResponses: Record<number, StreamedResponse | z.ZodType> = {
-  200: {
-    description: 'The file (Content-Disposition: attachment)',
-    content: { 'text/csv': textBody, 'text/tab-separated-values': textBody, 'text/plain': textBody },
-  },
-  304: z.null().meta({ description: 'Not modified: the ETag sent in If-None-Match is current (no body).' }),
-};
 
 /**
  * Exports streaming in this API process now. Each reads a whole library through the shared pool a
@@ -132,7 +123,8 @@ async function exportEtag(ctx: FeatureContext, userId: string, format: ExportFor
   const row = await firstRow<{ n: number; h: string }>(
     ctx.em,
     format === 'reviews'
-      ? sql`SELECT count(*)::int AS n, coalesce(sum(hashtextextended(xmin::text || ':' || id::text, 0)), 0)::text AS h FROM review_logs WHERE user_id = ${userId}`
+      ? sql`SELECT count(*)::int AS n, coalesce(sum(hashtextextended(xmin::text || ':' || id::text, 0)), 0)::text AS h
+              FROM review_logs WHERE user_id = ${userId}`
       : sql`SELECT count(*)::int AS n,
               (coalesce(sum(hashtextextended(c.xmin::text || ':' || c.id::text || ':' || coalesce(s.xmin::text, '-'), 0)), 0)::text || ':' ||
                (SELECT count(*) || ':' || coalesce(sum(hashtextextended(x.xmin::text || ':' || x.id::text, 0)), 0)
@@ -147,6 +139,12 @@ async function exportEtag(ctx: FeatureContext, userId: string, format: ExportFor
 export const etagMatches = (ifNoneMatch: string | undefined, etag: string) =>
   ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()));
 
+/** An export: its cache validators, and the file unless the client already holds this version (its ETag). */
+export interface LibraryExport {
+  cache: { etag: string; 'cache-control': string };
+  file: { mediaType: string; name: string; body: Readable } | null;
+}
+
 /**
  * The caller's whole library (or review log) as a file, streamed: rows are read a batch at a time
  * through a keyset cursor, and the next batch only when the client has taken the last one, so
@@ -155,7 +153,7 @@ export const etagMatches = (ifNoneMatch: string | undefined, etag: string) =>
  * off after EXPORT_MAX_SECONDS, so a client reading a byte a second cannot keep them), and an
  * unchanged library answers 304 from its ETag.
  */
-export async function exportLibrary(ctx: FeatureContext, userId: string, format: ExportFormat, ifNoneMatch?: string): Promise<StreamedAnswer> {
+export async function exportLibrary(ctx: FeatureContext, userId: string, format: ExportFormat, ifNoneMatch?: string): Promise<LibraryExport> {
   // The user's lease first (one cheap statement), so that a user's own second export is told so (429) whatever the server's load.
   const releaseLease = await claimUserExport(ctx, userId);
   if (!releaseLease) {
@@ -173,7 +171,7 @@ export async function exportLibrary(ctx: FeatureContext, userId: string, format:
     const cache = { etag, 'cache-control': 'private, no-cache' };
     if (etagMatches(ifNoneMatch, etag)) {
       await release();
-      return { status: 304, headers: cache, body: Buffer.alloc(0) };
+      return { cache, file: null };
     }
     const media = MEDIA[format];
     // A dropped or cut-off download destroys the stream, which ends the generator, whose `finally` lets go.
@@ -185,10 +183,7 @@ export async function exportLibrary(ctx: FeatureContext, userId: string, format:
       clearTimeout(cutOff);
       void release(); // also when the generator never started
     });
-    return {
-      headers: { 'content-type': `${media.type}; charset=utf-8`, 'content-disposition': `attachment; filename="${media.file}"`, ...cache },
-      body,
-    };
+    return { cache, file: { mediaType: media.type, name: media.file, body } };
   } catch (error) {
     await release();
     throw error;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AppError } from '../../domain/problems.ts';
-import { defineOperation, defineStreamOperation, noInput, restParts } from '../../http/operation.ts';
+import { defineOperation, defineStreamOperation, noInput, restParts, type StreamedAnswer, type StreamedResponse } from '../../http/operation.ts';
 import { rejectCorrection } from './correction.ts';
 import { recordEncounters } from './encounters.ts';
-import { etagMatches, exportFormatSchema, exportHeadersSchema, exportInputSchema, exportLibrary, exportResponses } from './export.ts';
+import { etagMatches, exportFormatSchema, exportHeadersSchema, exportInputSchema, exportLibrary, type LibraryExport } from './export.ts';
 import { knownExpressions, libraryVersion } from './known-expressions.ts';
 import { decodeCursor } from './listing.ts';
 import {
@@ -31,6 +31,26 @@ import {
 } from './schemas.ts';
 import { prepareOnRenewal, setPrepareOnRenewal } from './renewal.ts';
 import { captureCard, deleteCard, getCardForUser, listCards, prepareSense, retryPreparation } from './service.ts';
+
+const textBody = { schema: z.string().meta({ description: 'UTF-8 text, streamed' }) };
+
+/** The export's answer in the API reference: a file, in its format's media type. */
+const exportResponses: Record<number, StreamedResponse | z.ZodType> = {
+  200: {
+    description: 'The file (Content-Disposition: attachment)',
+    content: { 'text/csv': textBody, 'text/tab-separated-values': textBody, 'text/plain': textBody },
+  },
+  304: z.null().meta({ description: 'Not modified: the ETag sent in If-None-Match is current (no body).' }),
+};
+
+/** The export on the wire: the file as an attachment, or 304 with no body while the client's copy is current. */
+const exportAnswer = ({ cache, file }: LibraryExport): StreamedAnswer =>
+  file
+    ? {
+        headers: { 'content-type': `${file.mediaType}; charset=utf-8`, 'content-disposition': `attachment; filename="${file.name}"`, ...cache },
+        body: file.body,
+      }
+    : { status: 304, headers: cache, body: Buffer.alloc(0) };
 
 const tag = 'library';
 
@@ -116,7 +136,10 @@ export const libraryOperations = {
       status: 202,
       problems: [404, 409, 428],
       description:
-        'When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready, is already prepared for this context, or the context is not one of the card’s.',
+        'When a sentence you met the expression in uses another sense than the one the card explains ("bank" of a river, not of money), this prepares the ' +
+        'card for that sentence: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until ' +
+        'it is ready again; its schedule and reviews stay. 409 when the card is not ready, is already prepared for this context, or the context is not ' +
+        'one of the card’s.',
     },
     handler: async (ctx, { cardId, contextId }) => ({ card: await prepareSense(ctx, ctx.principal.userId, cardId, contextId) }),
   }),
@@ -179,7 +202,9 @@ export const libraryOperations = {
       method: 'GET',
       path: '/api/library/export',
       description:
-        'One export per user at a time (another meanwhile → 429 `rate_limited`, `limit: "export"`), in a rate-limit bucket of its own (RATE_LIMIT_EXPORT_MAX per window); a server busy with other exports answers 503 with Retry-After. Send the ETag back in `If-None-Match`: while the library is unchanged the answer is 304 with no body.',
+        'One export per user at a time (another meanwhile → 429 `rate_limited`, `limit: "export"`), in a rate-limit bucket of its own ' +
+        '(RATE_LIMIT_EXPORT_MAX per window); a server busy with other exports answers 503 with Retry-After. Send the ETag back in `If-None-Match`: while ' +
+        'the library is unchanged the answer is 304 with no body.',
       input: restParts({
         querystring: exportFormatSchema,
         headers: exportHeadersSchema,
@@ -187,7 +212,7 @@ export const libraryOperations = {
       }),
       responses: exportResponses,
     },
-    stream: async (ctx, { format, ifNoneMatch }) => exportLibrary(ctx, ctx.principal.userId, format, ifNoneMatch),
+    stream: async (ctx, { format, ifNoneMatch }) => exportAnswer(await exportLibrary(ctx, ctx.principal.userId, format, ifNoneMatch)),
   }),
   delete: defineOperation({
     tag,
@@ -201,7 +226,8 @@ export const libraryOperations = {
       status: 204,
       problems: [404],
       description:
-        'Say which card in the query (`?cardId=`) or in a JSON body `{"cardId": …}`; with both, they must be the same (400 otherwise), and with neither → 400. OpenAPI cannot relate a parameter to the body, so each is optional below.',
+        'Say which card in the query (`?cardId=`) or in a JSON body `{"cardId": …}`; with both, they must be the same (400 otherwise), and with neither → ' +
+        '400. OpenAPI cannot relate a parameter to the body, so each is optional below.',
       input: restParts({
         querystring: deleteQuerySchema,
         body: deleteBodySchema,

@@ -37,7 +37,7 @@ export const preparationWorkflowId = (cardId: string, senseAttempt: number | nul
   workflowId(WORKFLOW_KINDS.cardEnrichment, senseAttempt === null ? cardId : `${cardId}/sense-${senseAttempt}`);
 
 /** Idempotency key of an attempt's charge: a retried activity can never charge twice. */
-export const preparationChargeKey = (cardId: string, attempt: number) => `${preparationWorkflowId(cardId)}/attempt-${attempt}`;
+const preparationChargeKey = (cardId: string, attempt: number) => `${preparationWorkflowId(cardId)}/attempt-${attempt}`;
 
 const preparations = counter(
   'lcs_card_preparations_total',

@@ -13,7 +13,7 @@ import {
 import { cleanedLengthPattern, LETTER_PATTERN } from '../../domain/normalise.ts';
 import { codePointString, isoDate } from '../shared-schemas.ts';
 
-export const cardIdSchema = z.uuid().meta({ description: 'The card id (`cardId`).' });
+const cardIdSchema = z.uuid().meta({ description: 'The card id (`cardId`).' });
 
 export const captureSchema = z.object({
   text: z
@@ -26,7 +26,9 @@ export const captureSchema = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .meta({
-      description: `A short English expression: trimmed, whitespace runs collapsed to one space, then 1..${CAPTURE_TEXT_MAX} characters (code points) with at least one letter of any script (Unicode \\p{L}).`,
+      description:
+        `A short English expression: trimmed, whitespace runs collapsed to one space, then 1..${CAPTURE_TEXT_MAX} characters (code points) with ` +
+        `at least one letter of any script (Unicode \\p{L}).`,
       example: 'break a leg',
     }),
   context: z
@@ -34,12 +36,16 @@ export const captureSchema = z.object({
     .regex(cleanedLengthPattern(CONTEXT_MAX), `1..${CONTEXT_MAX} characters once trimmed and whitespace collapsed`)
     .nullish()
     .meta({
-      description: `Optional: the sentence the expression was met in, 1..${CONTEXT_MAX} characters (code points, trimmed, whitespace collapsed), containing the expression (compared case-, accent- and spacing-insensitively; 400 otherwise). A new card is prepared for the sense this sentence uses; a known card gets it added to its contexts, free and without preparing again. Stored with the card as one of your own examples; never logged.`,
+      description:
+        `Optional: the sentence the expression was met in, 1..${CONTEXT_MAX} characters (code points, trimmed, whitespace collapsed), ` +
+        `containing the expression (compared case-, accent- and spacing-insensitively; 400 otherwise). A new card is prepared for the sense this sentence ` +
+        `uses; a known card gets it added to its contexts, free and without preparing again. Stored with the card as one of your own examples; never ` +
+        `logged.`,
       example: 'We had a picnic on the bank of the river.',
     }),
 });
 
-export const preparationSchema = z
+const preparationSchema = z
   .object({
     translation: z.string(),
     correctedText: z
@@ -49,14 +55,19 @@ export const preparationSchema = z
     correctionNote: z.string().nullable(),
     usage: z.object({ register: z.enum(REGISTERS), guidance: z.string(), examples: z.array(z.string()) }),
     focuses: z.array(z.object({ kind: z.enum(FOCUS_KINDS), note: z.string() })),
-    sense: z.object({ gloss: z.string(), cue: z.string() }).nullable().optional().meta({
-      description:
-        'The sense the card was prepared for, when it was prepared with a context: its gloss in your native language and the words of the context that decided it. Null or absent without a context.',
-    }),
+    sense: z
+      .object({ gloss: z.string(), cue: z.string() })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'The sense the card was prepared for, when it was prepared with a context: its gloss in your native language and the words of the context that ' +
+          'decided it. Null or absent without a context.',
+      }),
   })
   .meta({ id: 'CardEnrichment' });
 
-export const cardContextSchema = z
+const cardContextSchema = z
   .object({
     contextId: z.uuid(),
     text: z.string().meta({ description: 'The sentence, as stored: trimmed, whitespace collapsed, NFC.' }),
@@ -79,7 +90,8 @@ export const cardSchema = z
       .optional()
       .meta({
         description:
-          'Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is retried by itself, for up to 30 minutes, and the card stays pending meanwhile.',
+          'Only when enrichmentStatus is pending and its preparation waits out an outage of the language model (since its first failed call): it is ' +
+          'retried by itself, for up to 30 minutes, and the card stays pending meanwhile.',
       }),
     metCount: z.number().int().min(0).meta({ description: 'How many times you met the expression on a page (encounters, POST /api/encounters).' }),
     lastMetAt: isoDate.nullable().meta({ description: 'When you last met it; null if never.' }),
@@ -153,7 +165,11 @@ export const encounterBatchSchema = z
   })
   .meta({ id: 'EncounterBatch' });
 
-export const ENCOUNTERS_DESCRIPTION = `Opt-in (the extension's "Count when I meet my expressions"): each time a page shows one of your expressions, its card and the time, at most once per card per page view, batched per page view. Never the page's text or address. Encounters are not reviews: they never enter the review log nor its FSRS export. At most ${ENCOUNTERS_PER_DAY} a day (429 with Retry-After until the next UTC day); a card that is not yours → 404 naming it, and nothing of the batch is recorded.`;
+export const ENCOUNTERS_DESCRIPTION =
+  `Opt-in (the extension's "Count when I meet my expressions"): each time a page shows one of your expressions, its ` +
+  `card and the time, at most once per card per page view, batched per page view. Never the page's text or address. Encounters are not reviews: they never ` +
+  `enter the review log nor its FSRS export. At most ${ENCOUNTERS_PER_DAY} a day (429 with Retry-After until the next UTC day); a card that is not yours → ` +
+  `404 naming it, and nothing of the batch is recorded.`;
 
 export const encountersRecordedSchema = z
   .object({
@@ -166,7 +182,8 @@ export const preparationSettingsSchema = z
   .object({
     prepareOnRenewal: z.boolean().meta({
       description:
-        'When true, cards whose preparation failed because the credits were used up are prepared again (charged once each) when the next period’s credits are granted; when false (the default) they wait for a retry.',
+        'When true, cards whose preparation failed because the credits were used up are prepared again (charged once each) when the next period’s credits ' +
+        'are granted; when false (the default) they wait for a retry.',
     }),
   })
   .meta({ id: 'PreparationSettings' });

@@ -43,7 +43,7 @@ interface CardDetailRow extends CardRow {
   prepared_context_id: string | null;
 }
 
-export function toCard(row: CardRow): Card {
+function toCard(row: CardRow): Card {
   return {
     cardId: row.id,
     text: row.text,

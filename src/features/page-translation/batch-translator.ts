@@ -16,7 +16,7 @@ export const PROVIDER_CALL_BUDGET = 8_000;
 /** Calls of one page in flight at once: a page of 40 texts asked for alone stays 5 rounds, not 40 sockets. */
 const CALLS_IN_FLIGHT = 8;
 
-export interface TranslatedCall<E extends RequestedEntry = RequestedEntry> {
+interface TranslatedCall<E extends RequestedEntry = RequestedEntry> {
   /** The call's entries, in the order they were sent. */
   requested: E[];
   entries: Map<string, TranslatedEntry>;

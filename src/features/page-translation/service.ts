@@ -248,7 +248,8 @@ async function chargeKeptWork(
   });
   return new AppError(
     failure.code,
-    `${failure.message} The ${kept.texts} text(s) translated before the failure were kept and charged (${charged.debited} credits); the same request_id now translates only the rest.`,
+    `${failure.message} The ${kept.texts} text(s) translated before the failure were kept and charged (${charged.debited} credits); the same request_id ` +
+      `now translates only the rest.`,
     { ...failure.extensions, credits_charged: charged.debited },
   );
 }

@@ -6,7 +6,7 @@ import { isoDate } from '../shared-schemas.ts';
  * own list by the reads (./reads.ts). Offsets such as `UTC+3` or `+03:00` are refused: PostgreSQL
  * would read them as POSIX zones, with the sign the other way round.
  */
-export const timeZoneSchema = z
+const timeZoneSchema = z
   .string()
   .max(64, 'at most 64 characters')
   .regex(/^[A-Za-z][A-Za-z0-9_-]*(\/[A-Za-z0-9_+-]+)*$/, 'an IANA time zone name, such as Europe/Paris')

@@ -48,7 +48,8 @@ export async function fitLearnerParameters(ctx: FeatureContext, userId: string, 
     sql`INSERT INTO fsrs_parameters (user_id, version, weights, log_size, log_loss, rmse, baseline_log_loss, baseline_rmse, applied, run_key,
        train_size, held_out_size, default_log_loss, default_rmse)
      SELECT ${userId}, coalesce(max(version), 0) + 1, ${weights}::double precision[], ${logSize}, ${fitted.logLoss}, ${fitted.rmse},
-       ${baseline.logLoss}, ${baseline.rmse}, ${applied}, ${runKey}, ${trainSize}, ${heldOutSize}, ${defaults.logLoss}, ${defaults.rmse} FROM fsrs_parameters WHERE user_id = ${userId}
+       ${baseline.logLoss}, ${baseline.rmse}, ${applied}, ${runKey}, ${trainSize}, ${heldOutSize}, ${defaults.logLoss}, ${defaults.rmse}
+     FROM fsrs_parameters WHERE user_id = ${userId}
      ON CONFLICT (run_key) DO NOTHING
      RETURNING ${FITTED_COLUMNS}`,
   );

@@ -4,7 +4,7 @@ import type { CardReviews } from './schemas.ts';
 import type { FeatureContext } from '../context.ts';
 
 /** How many of a card's reviews one answer lists, newest first. */
-export const REVIEWS_LISTED = 50;
+const REVIEWS_LISTED = 50;
 
 /** A card's Replay reviews, newest first, with the evidence each rating came from; 404 for another user's card. */
 export async function cardReviews(ctx: FeatureContext, userId: string, cardId: string): Promise<CardReviews> {

@@ -11,7 +11,7 @@ import { type RatingName } from '../../domain/replay-rating.ts';
 const GRADE: Record<RatingName, 1 | 2 | 3 | 4> = { again: 1, hard: 2, good: 3, easy: 4 };
 
 /** One review in the optimiser's terms: the grade and whole UTC days since the card's previous review (0 for the first). */
-export interface OptimiserReview {
+interface OptimiserReview {
   rating: 1 | 2 | 3 | 4;
   deltaT: number;
 }
@@ -36,7 +36,7 @@ export interface LoggedReview {
 export const MIN_LONG_TERM_REVIEWS = 300;
 
 /** The most recent share of items, by review time, that judges fitted weights against the ones in use. */
-export const HELD_OUT_SHARE = 0.2;
+const HELD_OUT_SHARE = 0.2;
 
 /**
  * Every card's history as training items, FSRS's way: one item per review after a card's first,

@@ -6,7 +6,7 @@ import type { ReplayCount } from './session-plan.ts';
 import { isoDate } from '../shared-schemas.ts';
 
 /** The prompts a Replay item can be practised with: its translation, or a cloze inside one of the learner's contexts. */
-export const REPLAY_PROMPTS = ['translation', 'context'] as const;
+const REPLAY_PROMPTS = ['translation', 'context'] as const;
 
 const COUNT_TEXTS = REPLAY_COUNTS.map(String) as [`${ReplayCount}`, ...`${ReplayCount}`[]];
 /** The sizes in words, for messages: "a, b or c". */
@@ -21,7 +21,7 @@ export const replayQuerySchema = z.object({
     .meta({ description: `How many items a new session has: ${COUNTS_IN_WORDS}.`, example: COUNT_TEXTS[0] }),
 });
 
-export const replayItemSchema = z
+const replayItemSchema = z
   .object({
     itemId: z.uuid(),
     cardId: z.uuid(),
@@ -41,7 +41,8 @@ export const replayItemSchema = z
       .optional()
       .meta({
         description:
-          'A prompt from one of your own contexts: a cloze of the expression inside your sentence, which you may practise instead of the translation (then send `prompt: "context"`). Null when the card has no context.',
+          'A prompt from one of your own contexts: a cloze of the expression inside your sentence, which you may practise instead of the translation (then ' +
+          'send `prompt: "context"`). Null when the card has no context.',
       }),
   })
   .meta({ id: 'ReplayItem' });
@@ -64,10 +65,17 @@ export const replayCompletionSchema = z
       .enum(REPLAY_PROMPTS)
       .optional()
       .meta({ description: 'Which prompt you answered: `translation` (the default) or `context` (the item’s context cloze, rated on its mask).' }),
-    durationMs: z.number().int().min(0).max(REPLAY_DURATION_MAX_MS).optional().meta({
-      description:
-        'How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy.',
-    }),
+    durationMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(REPLAY_DURATION_MAX_MS)
+      .optional()
+      .meta({
+        description:
+          'How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good ' +
+          'rather than easy.',
+      }),
   })
   .meta({ id: 'ReplayCompletion' });
 
@@ -92,7 +100,9 @@ export const replaySettingsSchema = z
       .min(MIN_DESIRED_RETENTION)
       .max(MAX_DESIRED_RETENTION)
       .meta({
-        description: `The recall probability at which a card falls due, ${MIN_DESIRED_RETENTION}–${MAX_DESIRED_RETENTION} (default 0.9). Higher means more reviews and fewer forgotten cards.`,
+        description:
+          `The recall probability at which a card falls due, ${MIN_DESIRED_RETENTION}–${MAX_DESIRED_RETENTION} (default 0.9). Higher means more ` +
+          `reviews and fewer forgotten cards.`,
         example: 0.9,
       }),
   })

@@ -36,7 +36,8 @@ export const sentenceSchema = z
       .optional()
       .meta({
         description:
-          'Only when an async sentence is pending and its translation waits out an outage of the language model: it is retried by itself, for up to 30 minutes.',
+          'Only when an async sentence is pending and its translation waits out an outage of the language model: it is retried by itself, for up to 30 ' +
+          'minutes.',
       }),
   })
   .meta({ id: 'Sentence' });

@@ -14,7 +14,10 @@ export const statusChangeSchema = z.object({
   userId: z.string(),
   kind: z.enum(['card', 'sentence', 'import']),
   id: z.string(),
-  /** `waiting`: still pending, waiting out an outage of the model provider (the card's `enrichmentWaiting`, the sentence's `waiting`); an import's state, or `progress` while it runs (issue 26). */
+  /**
+   * `waiting`: still pending, waiting out an outage of the model provider (the card's `enrichmentWaiting`, the sentence's
+   * `waiting`); an import's state, or `progress` while it runs (issue 26).
+   */
   status: z.enum(['ready', 'failed', 'translated', 'waiting', 'saving', 'preparing', 'waiting_for_credits', 'completed', 'cancelled', 'progress']),
 });
 export type StatusChange = z.infer<typeof statusChangeSchema>;

@@ -9,7 +9,7 @@ import { type Revocation, revocationSchema, STATUS_CHANNEL, statusChangeSchema, 
 export type StatusEvent = Omit<StatusChange, 'userId'> | { kind: 'resync' };
 
 /** Who a stream is for: the user, and the credential it was opened with (a revocation of it ends the stream). */
-export interface StreamCredential {
+interface StreamCredential {
   userId: string;
   sessionId: string | null;
   tokenId: string | null;

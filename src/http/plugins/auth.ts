@@ -9,7 +9,7 @@ import { sessionUser } from '../../features/account/service.ts';
 import type { TokenScope } from '../../features/account/schemas.ts';
 import { authenticateToken } from '../../features/account/tokens.ts';
 import { admit, type AuthLevel } from '../operation.ts';
-import { readSessionCookie } from '../session-cookie.ts';
+import { readSessionCookie } from '../../features/account/session-cookie.ts';
 
 export interface Principal {
   userId: string;
@@ -26,7 +26,7 @@ export interface Principal {
  * Who may call a route: an operation's level (src/http/operation.ts), or `optional` for /trpc,
  * where the principal is resolved when present and each procedure applies its own level.
  */
-export type AuthMode = AuthLevel | 'optional';
+type AuthMode = AuthLevel | 'optional';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,7 +45,7 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export async function resolvePrincipal(orm: Orm, config: Config, request: FastifyRequest): Promise<Principal | null> {
+async function resolvePrincipal(orm: Orm, config: Config, request: FastifyRequest): Promise<Principal | null> {
   const em = orm.em.fork();
   const authorization = request.headers.authorization;
   if (authorization !== undefined) {
@@ -61,11 +61,6 @@ export async function resolvePrincipal(orm: Orm, config: Config, request: Fastif
     if (user) return { ...user, via: 'session', scope: 'write', sessionId, tokenId: null };
   }
   return null;
-}
-
-export function requirePrincipal(request: FastifyRequest): Principal {
-  if (!request.principal) throw new AppError('unauthenticated', 'Sign in, or send Authorization: Bearer <token>.');
-  return request.principal;
 }
 
 export const authPlugin = fp(

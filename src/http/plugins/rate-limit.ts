@@ -1,12 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config.ts';
 import type { Orm } from '../../db/orm.ts';
 import { addressKey } from '../../domain/client-address.ts';
 import { type AppError, rateLimited } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
-import type { Quota, RateLimitDecision } from '../../domain/rate-limit.ts';
+import type { Quota } from '../../domain/rate-limit.ts';
 import { hitBucket, MemoryBuckets, userBucket } from '../../services/rate-limit-store.ts';
+import { setRateLimitHeaders } from '../rate-limit-headers.ts';
 
 /** 429s by limit, for operators: a rising `address` or `login` count is someone probing. */
 const refusals = counter('lcs_rate_limited_total', 'Requests refused with 429 rate_limited, by limit', ['limit']);
@@ -19,13 +20,6 @@ export function countRefusal(error: AppError) {
 }
 
 const isHealthCheck = (request: FastifyRequest) => request.routeOptions.url === '/healthz' || request.routeOptions.url === '/readyz';
-
-/** Headers of the IETF RateLimit draft. */
-export function setRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision) {
-  reply.header('ratelimit-limit', decision.limit);
-  reply.header('ratelimit-remaining', decision.remaining);
-  reply.header('ratelimit-reset', Math.ceil(decision.resetMs / 1000));
-}
 
 /**
  * Per client address, in this process's memory, before any credential is looked up: bogus tokens

@@ -1,6 +1,7 @@
 import { libraryResponders } from './responders/library.ts';
 import { translationResponders } from './responders/translation.ts';
 import { workResponders } from './responders/work.ts';
+import type { Responder } from './responder.ts';
 
 /**
  * Built-in answers of the fake model provider, keyed by task name (the structured output's
@@ -16,16 +17,8 @@ import { workResponders } from './responders/work.ts';
  *   });
  */
 
-/** `input` is the parsed user message; the answer is sent back as the JSON content. */
-export type Responder = (input: any, request: { model: string; task: string; schema: any }) => unknown;
-
 export const builtInResponders: Record<string, Responder> = {
   ...libraryResponders,
   ...translationResponders,
   ...workResponders,
 };
-
-/** Deterministic stand-in for a translation, recognisable in assertions. */
-export function fakeTranslate(text: string, targetLanguage: string): string {
-  return `[${targetLanguage}] ${text}`;
-}

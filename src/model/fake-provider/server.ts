@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { parseJsonExact } from '../exact-json.ts';
-import { builtInResponders, type Responder } from './responders.ts';
+import type { Responder } from './responder.ts';
+import { builtInResponders } from './responders.ts';
 
 /**
  * A fake of OpenRouter's chat completions API for tests and local runs: a real HTTP server, so
@@ -12,7 +13,7 @@ import { builtInResponders, type Responder } from './responders.ts';
  * text). Tests steer it in-process; a separately started process is steered over /__fake/*.
  */
 
-export type { Responder } from './responders.ts';
+export type { Responder } from './responder.ts';
 export type FakeMode = 'ok' | 'fail' | 'malformed' | 'schema_violation' | 'privacy_refusal';
 
 export interface RecordedRequest {
@@ -192,7 +193,9 @@ export async function startFakeProvider(options: { port?: number; host?: string 
       : cost;
     // The cost is spliced in as text so it reaches the client exactly as configured.
     counts.answered[jsonSchema.name] = (counts.answered[jsonSchema.name] ?? 0) + 1;
-    const usage = `"usage":{"prompt_tokens":${promptTokens},"completion_tokens":${completionTokens},"total_tokens":${promptTokens + completionTokens},"cost":${recorded.costUsd}}`;
+    const usage =
+      `"usage":{"prompt_tokens":${promptTokens},"completion_tokens":${completionTokens},` +
+      `"total_tokens":${promptTokens + completionTokens},"cost":${recorded.costUsd}}`;
     send(res, 200, `${head.slice(0, -1)},${usage}}`);
   }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeTranslate } from '../../../src/model/fake-provider/responders.ts';
+import { fakeTranslate } from '../../../src/model/fake-provider/responder.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { batchCalls, translateBody, uniqueText } from './support.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_MAX, PAGE_TRANSLATION_LIMITS } from '../../../src/domain/limits.ts';
-import { fakeTranslate } from '../../../src/model/fake-provider/responders.ts';
+import { fakeTranslate } from '../../../src/model/fake-provider/responder.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { SENTENCES_MAX_PAGE_SIZE } from '../../../src/domain/limits.ts';
-import { fakeTranslate } from '../../../src/model/fake-provider/responders.ts';
+import { fakeTranslate } from '../../../src/model/fake-provider/responder.ts';
 import { setPlan } from '../../../src/features/credits/wallet.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SENTENCE_MAX_CHARS, SENTENCES_MAX_PAGE_SIZE, SENTENCES_PAGE_SIZE_DEFAULT } from '../../../src/domain/limits.ts';
-import { fakeTranslate } from '../../../src/model/fake-provider/responders.ts';
+import { fakeTranslate } from '../../../src/model/fake-provider/responder.ts';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';

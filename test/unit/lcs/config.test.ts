@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { assertSafeTransport, configFile, saveConnection } from '../../../clients/lcs/config.ts';
-import { CliError, connect, EXIT } from '../../../clients/lcs/service.ts';
+import { CliError, EXIT } from '../../../clients/lcs/exit.ts';
+import { connect } from '../../../clients/lcs/service.ts';
 
 const connection = { url: 'https://lcs.example', token: 'lcp_secret' };
 let home: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXIT, exitCodeFor } from '../../../clients/lcs/service.ts';
+import { EXIT, exitCodeFor } from '../../../clients/lcs/exit.ts';
 
 describe('lcs exit codes', () => {
   it.each([

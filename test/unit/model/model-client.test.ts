@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../../../src/config.ts';
 import { AppError } from '../../../src/domain/problems.ts';
 import { startFakeProvider, type FakeProvider } from '../../../src/model/fake-provider/server.ts';
-import { fakeTranslate } from '../../../src/model/fake-provider/responders.ts';
+import { fakeTranslate } from '../../../src/model/fake-provider/responder.ts';
 import { createModelClient, strictJsonSchema, type ModelClientLogger } from '../../../src/model/model-client.ts';
 import { costCeilingUsd, inputTokenBound } from '../../../src/domain/model-budget.ts';
 import { counterValue as metric } from '../../support/metrics.ts';

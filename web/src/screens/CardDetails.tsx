@@ -170,13 +170,13 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
 type Detail = inferOutput<typeof trpc.library.get>['card'];
 
 /** "Met 7 times, last yesterday": how often the learner met the expression on pages (encounters). */
-export function metSummary(card: { metCount: number; lastMetAt: string | null }): string {
+function metSummary(card: { metCount: number; lastMetAt: string | null }): string {
   if (card.metCount === 0 || !card.lastMetAt) return 'Not met on a page yet';
   return `Met ${card.metCount} time${card.metCount === 1 ? '' : 's'}, last ${fromNow(card.lastMetAt)}`;
 }
 
 /** A sentence with the expression marked (offsets are code points, as the service counts them). */
-export function MarkedSentence({ text, start, end }: { text: string; start: number; end: number }) {
+function MarkedSentence({ text, start, end }: { text: string; start: number; end: number }) {
   const chars = Array.from(text);
   return (
     <span lang="en">

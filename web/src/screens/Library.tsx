@@ -16,7 +16,7 @@ import { textField, useNotify } from '../ui.tsx';
 
 export type Card = inferOutput<typeof trpc.library.list>['items'][number];
 
-export const STATUS_LABEL: Record<Card['enrichmentStatus'], string> = { pending: 'Preparing…', ready: 'Ready', failed: 'Preparation failed' };
+const STATUS_LABEL: Record<Card['enrichmentStatus'], string> = { pending: 'Preparing…', ready: 'Ready', failed: 'Preparation failed' };
 
 /**
  * A card's status in a word or two, as its line and its details show it: a preparation waiting for
@@ -321,7 +321,7 @@ export function RetryButton({ card }: { card: Card }) {
 }
 
 /** Prepares a failed card again (a retry). */
-export function useRetryPreparation(card: Card) {
+function useRetryPreparation(card: Card) {
   return useMutation({
     mutationFn: () => trpcClient.library.retryPreparation.mutate({ cardId: card.cardId, action: 'refresh_enrichment' }),
     onSuccess: () => {

@@ -17,7 +17,7 @@ const timeZone = (() => {
 })();
 
 /** `YYYY-MM-DD` as "12 Nov". */
-export const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const percent = (share: number | null) => (share === null ? '—' : `${Math.round(share * 1000) / 10} %`);
 const number = (n: number) => n.toLocaleString();
 const minutes = (ms: number) => Math.round(ms / 6_000) / 10;
@@ -118,7 +118,8 @@ function ForecastChart({ forecast }: { forecast: Forecast }) {
   const summary =
     total === 0
       ? 'Nothing falls due in the next 30 days.'
-      : `${number(total)} reviews fall due in the next 30 days, ${number(forecast.days[0]!.due)} of them today; the busiest day is ${dayLabel(busiest.date)} (${number(busiest.due)}).`;
+      : `${number(total)} reviews fall due in the next 30 days, ${number(forecast.days[0]!.due)} of them today; the busiest day is ` +
+        `${dayLabel(busiest.date)} (${number(busiest.due)}).`;
   return (
     <BarsFigure
       title={title}
@@ -140,7 +141,8 @@ function ReviewCharts({ reviews }: { reviews: Reviews }) {
   const summary =
     monthTotal === 0
       ? 'No reviews in the last 30 days.'
-      : `${number(monthTotal)} reviews in the last 30 days, most on ${dayLabel(busiest.date)} (${number(sum(counts(busiest)))}); ${percent(sum(month.map((d) => d.again)) / monthTotal)} rated again.`;
+      : `${number(monthTotal)} reviews in the last 30 days, most on ${dayLabel(busiest.date)} (${number(sum(counts(busiest)))}); ` +
+        `${percent(sum(month.map((d) => d.again)) / monthTotal)} rated again.`;
 
   const year = reviews.days.map((d) => ({ date: d.date, count: sum(counts(d)) }));
   const active = year.filter((d) => d.count > 0).length;
@@ -320,7 +322,9 @@ function CreditCharts({ credits }: { credits: Credits }) {
       ? 'No credits spent in the last 30 days.'
       : `${number(total)} credits spent in the last 30 days: ${byKind.map(([name, n]) => `${name.toLowerCase()} ${number(n)}`).join(', ')}.`;
   const balanceTitle = 'Balance over this period';
-  const balanceSummary = `${number(credits.balance)} credits left; this period runs from ${new Date(credits.periodStart).toLocaleDateString()} to ${new Date(credits.periodEnd).toLocaleDateString()}.`;
+  const balanceSummary =
+    `${number(credits.balance)} credits left; this period runs from ${new Date(credits.periodStart).toLocaleDateString()} to ` +
+    `${new Date(credits.periodEnd).toLocaleDateString()}.`;
   const top = Math.max(1, ...credits.balanceOverPeriod.map((d) => d.balance));
   return (
     <>

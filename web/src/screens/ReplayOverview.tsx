@@ -18,7 +18,7 @@ export type Count = `${(typeof REPLAY_COUNTS)[number]}`;
 
 export const RATING_WORD: Record<Result['rating'], string> = { easy: 'Effortless', good: 'Recalled', hard: 'With help', again: 'Again soon' };
 
-export const useForecast = () => useQuery(trpc.replay.forecast.queryOptions());
+const useForecast = () => useQuery(trpc.replay.forecast.queryOptions());
 export const refreshForecast = () => queryClient.invalidateQueries(trpc.replay.forecast.pathFilter());
 type Forecast = NonNullable<ReturnType<typeof useForecast>['data']>;
 

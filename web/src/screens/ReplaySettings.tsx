@@ -85,7 +85,8 @@ function PersonalSchedule({ schedule }: { schedule: Schedule }) {
       <p className="hint">
         {!latest && !ready && `Replay learns how you remember once you have ${reviewsNeeded} reviews made a day or more apart: you have ${longTermReviews}.`}
         {latest?.applied &&
-          `Replay schedules with weights fitted to your ${latest.logSize} reviews (${new Date(latest.fittedAt).toLocaleDateString()}): they predicted your latest reviews better than the ones before.`}
+          `Replay schedules with weights fitted to your ${latest.logSize} reviews (${new Date(latest.fittedAt).toLocaleDateString()}): they predicted your ` +
+            `latest reviews better than the ones before.`}
         {latest &&
           !latest.applied &&
           `The last fit (${new Date(latest.fittedAt).toLocaleDateString()}) did not predict your latest reviews better, so Replay kept its schedule.`}

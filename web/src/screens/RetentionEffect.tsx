@@ -37,9 +37,13 @@ function WorkloadCharts({ choice }: { choice: Choice }) {
   const whose = source === 'personal' ? 'your own memory model' : 'the default memory model (until Replay has fitted yours)';
   const basis = `For ${one(newPerDay)} new ${newPerDay === 1 ? 'expression' : 'expressions'} a day over a year, from ${whose}.`;
   const reviewsTitle = 'Reviews a day at each desired retention';
-  const reviewsSummary = `${basis} At ${pct(current.desiredRetention)} (yours): about ${one(current.reviewsPerDay)} reviews and ${one(current.minutesPerDay)} minutes a day.`;
+  const reviewsSummary =
+    `${basis} At ${pct(current.desiredRetention)} (yours): about ${one(current.reviewsPerDay)} reviews and ` + `${one(current.minutesPerDay)} minutes a day.`;
   const keptTitle = 'Expressions remembered after a year';
-  const keptSummary = `At ${pct(current.desiredRetention)}: about ${whole(current.rememberedAfterYear)}. Going from 90 % to 95 % costs ${Math.round((to.reviewsPerDay / from.reviewsPerDay - 1) * 100)} % more reviews for ${one((to.rememberedAfterYear / from.rememberedAfterYear - 1) * 100)} % more remembered.`;
+  const keptSummary =
+    `At ${pct(current.desiredRetention)}: about ${whole(current.rememberedAfterYear)}. Going from 90 % to 95 % costs ` +
+    `${Math.round((to.reviewsPerDay / from.reviewsPerDay - 1) * 100)} % more reviews for ` +
+    `${one((to.rememberedAfterYear / from.rememberedAfterYear - 1) * 100)} % more remembered.`;
   const maxReviews = Math.max(...points.map((p) => p.reviewsPerDay));
   const topReviews = Math.ceil(maxReviews / 5) * 5 || 5;
   const maxKept = Math.max(...points.map((p) => p.rememberedAfterYear));
@@ -66,7 +70,8 @@ function WorkloadCharts({ choice }: { choice: Choice }) {
     <>
       <p className="hint">
         {bestIsLowest || bestForTime <= 0.83
-          ? `The most expressions per minute of review comes at ${pct(bestForTime)}, near the lowest choice: with this memory model every step up costs more time than it keeps expressions, so there is no sweet spot, only a trade. Choose by how much time you have and how much you want to keep.`
+          ? `The most expressions per minute of review comes at ${pct(bestForTime)}, near the lowest choice: with this memory model every step up costs ` +
+            `more time than it keeps expressions, so there is no sweet spot, only a trade. Choose by how much time you have and how much you want to keep.`
           : `${pct(bestForTime)} keeps the most expressions per minute of review.`}
       </p>
       <ChartFigure title={reviewsTitle} summary={reviewsSummary} table={table}>
@@ -124,9 +129,13 @@ function Optimiser({ choice }: { choice: Choice }) {
   let status: string;
   const counted = o.longTermReviews ?? 0;
   if (!o.lastRun && counted < o.reviewsNeeded)
-    status = `Replay fits a memory model to you once you have ${o.reviewsNeeded} reviews made a day or more apart: you have ${counted}. Until then the charts use the default model.`;
+    status =
+      `Replay fits a memory model to you once you have ${o.reviewsNeeded} reviews made a day or more apart: you have ${counted}. Until then the ` +
+      `charts use the default model.`;
   else if (!o.lastRun)
-    status = `You have ${counted.toLocaleString()} reviews made a day or more apart, enough for Replay to fit a memory model to you: it does so every week, or now from Settings.`;
+    status =
+      `You have ${counted.toLocaleString()} reviews made a day or more apart, enough for Replay to fit a memory model to you: it does so every ` +
+      `week, or now from Settings.`;
   else
     status =
       `Last fitted ${new Date(o.lastRun).toLocaleDateString()} on ${(o.trainSize ?? 0).toLocaleString()} reviews` +

@@ -1,7 +1,3 @@
-import type { Config } from '../../../config.ts';
-import { createEspeakEngine } from './espeak.ts';
-import { createOpenAiSpeechEngine } from './openai.ts';
-
 /**
  * Text-to-speech behind one interface. The engine, voice and model are part of an audio clip's
  * identity (its cache key), so the same text spoken by another engine or voice is another clip.
@@ -32,9 +28,4 @@ export class SpeechError extends Error {
     this.name = 'SpeechError';
     this.retryable = retryable;
   }
-}
-
-/** The configured remote engine when TTS_BASE_URL is set, else the local espeak-ng engine. */
-export function speechEngineFor(tts: Config['tts'], deps: { fetch?: typeof fetch } = {}): SpeechEngine {
-  return tts.baseUrl ? createOpenAiSpeechEngine({ ...tts, baseUrl: tts.baseUrl }, deps) : createEspeakEngine();
 }

@@ -48,7 +48,10 @@ const fileInputSchema = importFileQuerySchema.extend({
   bytes: z.custom<Buffer>((value) => Buffer.isBuffer(value), { message: 'send the file itself as the request body' }),
   idempotencyKey: z.string().optional(),
 });
-const fileDescription = `The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to ${IMPORT_FILE_LIMIT_TEXT}; a larger Content-Length is refused (413) before the body is read.`;
+const fileDescription =
+  `The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, ` +
+  `application/vnd.sqlite3 (or application/octet-stream). Up to ${IMPORT_FILE_LIMIT_TEXT}; a larger Content-Length is refused (413) before the body is ` +
+  `read.`;
 
 const optionsOf = (input: z.infer<typeof fileInputSchema>) => ({
   format: input.format,
@@ -82,7 +85,8 @@ export const importOperations = {
       responses: { 202: importCreatedSchema, 200: importCreatedSchema },
       links: { 202: importLinks, 200: importLinks },
       description:
-        'The same list again (or the same `Idempotency-Key`) is the same import: 200 with `Idempotent-Replayed: true`. One import runs at a time per learner (409 names the running one). Follow it with GET /api/library/imports/{importId}.',
+        'The same list again (or the same `Idempotency-Key`) is the same import: 200 with `Idempotent-Replayed: true`. One import runs at a time per ' +
+        'learner (409 names the running one). Follow it with GET /api/library/imports/{importId}.',
       input: restParts({
         body: importRequestSchema,
         headers: importHeadersSchema,
@@ -114,7 +118,10 @@ export const importOperations = {
       problems: [409, 413, 415, 422, 428],
       responses: { 202: importCreatedSchema, 200: importCreatedSchema },
       links: { 202: importLinks, 200: importLinks },
-      description: `${fileDescription} A file that cannot be read is a 400 whose \`reason\` says why (empty_file, not_text, not_sqlite, not_kindle, damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest is imported.`,
+      description:
+        `${fileDescription} A file that cannot be read is a 400 whose \`reason\` says why (empty_file, not_text, not_sqlite, not_kindle, ` +
+        `damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest ` +
+        `is imported.`,
       input: fileInput,
     },
     handler: async (ctx, input) =>

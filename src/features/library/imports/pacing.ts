@@ -90,7 +90,8 @@ async function saveBatch(tx: Em, importId: string, userId: string, rows: ImportR
     tx,
     sql`WITH c AS (
        INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at)
-       SELECT r.id, ${userId}, r.text, r.key, ${now}, ${now} FROM unnest(${ids}::uuid[], ${rows.map((r) => r.text)}::text[], ${keys}::text[]) AS r (id, text, key)
+       SELECT r.id, ${userId}, r.text, r.key, ${now}, ${now}
+       FROM unnest(${ids}::uuid[], ${rows.map((r) => r.text)}::text[], ${keys}::text[]) AS r (id, text, key)
        ON CONFLICT (user_id, normalised_key) DO NOTHING RETURNING id, normalised_key
      ), schedule AS (
        INSERT INTO card_schedules (card_id, user_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review)
@@ -231,7 +232,7 @@ export async function paceImport(ctx: FeatureContext, importId: string, beat: ()
 }
 
 /** What an import leaves in the learner's model bucket for interactive captures: a sixth of it. */
-export const interactiveReserve = (quota: Quota) => Math.max(1, Math.ceil(quota.limit / 6));
+const interactiveReserve = (quota: Quota) => Math.max(1, Math.ceil(quota.limit / 6));
 
 /**
  * How long paceImport takes to start `count` preparations from a full bucket, by its own rule
@@ -314,7 +315,8 @@ async function retryOutOfCredits(tx: Em, importId: string): Promise<void> {
   await run(
     tx,
     sql`WITH again AS (
-       UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL, enrichment_attempt = c.enrichment_attempt + 1, updated_at = now()
+       UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, enrichment = NULL,
+         enrichment_attempt = c.enrichment_attempt + 1, updated_at = now()
        FROM library_import_rows r
        WHERE r.import_id = ${importId} AND r.card_id = c.id AND r.outcome = 'new'
          AND c.enrichment_status = 'failed' AND c.enrichment_error ->> 'code' = 'insufficient_credits'

@@ -41,7 +41,8 @@ export function importOutcome(state: ImportState, counts: ImportCounts, resumeAt
       const when = resumeAt ? ` on ${day(resumeAt)}` : '';
       return {
         code: 'insufficient_credits',
-        message: `${n(counts.prepared)} of ${n(newCards)} prepared; the rest are saved and will be prepared when your credits renew${when}.${reused}${failures}`,
+        message:
+          `${n(counts.prepared)} of ${n(newCards)} prepared; the rest are saved and will be prepared when your credits ` + `renew${when}.${reused}${failures}`,
       };
     }
     case 'completed':
@@ -55,7 +56,9 @@ export function importOutcome(state: ImportState, counts: ImportCounts, resumeAt
     case 'cancelled':
       return {
         code: 'cancelled',
-        message: `Cancelled: ${n(counts.prepared)} of ${n(newCards)} prepared. The saved cards stay in your library; those not prepared can be prepared from there.${reused}`,
+        message:
+          `Cancelled: ${n(counts.prepared)} of ${n(newCards)} prepared. The saved cards stay in your library; those not prepared can be prepared ` +
+          `from there.${reused}`,
       };
     default:
       return null;

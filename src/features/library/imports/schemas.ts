@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { IMPORT_FILE_PROBLEMS, IMPORT_FORMATS, IMPORT_ROW_PROBLEMS } from '../../../domain/imports.ts';
+import { IMPORT_FORMATS, IMPORT_ROW_PROBLEMS } from '../../../domain/imports.ts';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, IMPORT_EXPRESSIONS_MAX, IMPORT_FILE_MAX_BYTES, SENTENCE_MAX_CHARS } from '../../../domain/limits.ts';
 import { isoDate } from '../../shared-schemas.ts';
 
-export const IMPORT_STATES = ['saving', 'preparing', 'waiting_for_credits', 'completed', 'cancelled'] as const;
+const IMPORT_STATES = ['saving', 'preparing', 'waiting_for_credits', 'completed', 'cancelled'] as const;
 export type ImportState = (typeof IMPORT_STATES)[number];
 
 const idempotencyKey = z.string().regex(IDEMPOTENCY_KEY_PATTERN, `1..${IDEMPOTENCY_KEY_MAX} of A-Z a-z 0-9 . _ : -`);
@@ -27,7 +27,10 @@ export const importRequestSchema = z.object({
     .min(1)
     .max(IMPORT_EXPRESSIONS_MAX * 2)
     .meta({
-      description: `The expressions, one per item: a string, or { text, context } with the sentence it was met in. Up to ${IMPORT_EXPRESSIONS_MAX.toLocaleString('en')} once cleaned and the list's own duplicates dropped; a text longer than a card's limit is reported, not imported.`,
+      description:
+        `The expressions, one per item: a string, or { text, context } with the sentence it was met in. Up to ` +
+        `${IMPORT_EXPRESSIONS_MAX.toLocaleString('en')} once cleaned and the list's own duplicates dropped; a text longer than a card's limit is reported, ` +
+        `not imported.`,
     }),
   source: z.string().max(200).optional().meta({ description: 'What the list is, for the learner (a file name).' }),
 });
@@ -50,7 +53,7 @@ const skippedSchema = z.object({
   otherLanguage: z.number().int(),
 });
 
-export const importCountsSchema = z.object({
+const importCountsSchema = z.object({
   total: z.number().int().meta({ description: 'Expressions in the import (after the file’s own duplicates).' }),
   saved: z.number().int().meta({ description: 'New cards saved.' }),
   reused: z.number().int().meta({ description: 'Expressions already in the library: the existing card is kept.' }),
@@ -118,5 +121,4 @@ export const importRowsSchema = z.object({
   nextCursor: z.number().int().nullable(),
 });
 
-export const importFileProblemCodes = IMPORT_FILE_PROBLEMS;
 export const IMPORT_FILE_LIMIT_TEXT = `${IMPORT_FILE_MAX_BYTES / 1_000_000} MB`;

@@ -42,7 +42,8 @@ interface ImportRow {
 }
 
 const IMPORT_COLUMNS = sql.raw(
-  `i.id, i.user_id, i.idempotency_key, i.content_sha256, i.format, i.file_name, i.state, i.total, i.skipped, i.problems, i.problems_total, i.resume_at, i.created_at, i.finished_at`,
+  `i.id, i.user_id, i.idempotency_key, i.content_sha256, i.format, i.file_name, i.state, i.total, i.skipped, i.problems, i.problems_total, i.resume_at, ` +
+    `i.created_at, i.finished_at`,
 );
 
 // ---- Reading what was sent --------------------------------------------------------------------
@@ -80,7 +81,7 @@ function asProblem(error: unknown): unknown {
 }
 
 /** The content's hash, the import's key when the client sends no Idempotency-Key. */
-export function contentHash(parsed: ParsedImport): string {
+function contentHash(parsed: ParsedImport): string {
   const hash = createHash('sha256');
   hash.update(parsed.format);
   for (const row of parsed.rows) hash.update(`\u0000${row.text}\u0001${row.context ?? ''}`);
@@ -183,7 +184,7 @@ interface CountsRow {
 }
 
 /** The import's counts, from its rows and their cards. */
-export async function importCounts(em: Em, importId: string, state: ImportState): Promise<ImportCounts> {
+async function importCounts(em: Em, importId: string, state: ImportState): Promise<ImportCounts> {
   const counts = (await firstRow<CountsRow>(
     em,
     sql`SELECT count(*)::int AS total,

@@ -1,4 +1,4 @@
-import { fakeTranslate, type Responder } from '../responders.ts';
+import { fakeTranslate, type Responder } from '../responder.ts';
 
 /** Misspellings the fake "corrects", so tests and local runs see a quiet correction happen. */
 const FAKE_CORRECTIONS: Record<string, string> = { recieve: 'receive', teh: 'the', definately: 'definitely', seperate: 'separate' };

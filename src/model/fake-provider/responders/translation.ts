@@ -1,4 +1,4 @@
-import { fakeTranslate, type Responder } from '../responders.ts';
+import { fakeTranslate, type Responder } from '../responder.ts';
 
 interface BatchInput {
   source_language: string;

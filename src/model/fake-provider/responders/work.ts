@@ -1,4 +1,4 @@
-import type { Responder } from '../responders.ts';
+import { fakeTranslate, type Responder } from '../responder.ts';
 
 /**
  * The fake provider's `work_draft` answer: the prompt marked as English, one note naming the
@@ -6,8 +6,7 @@ import type { Responder } from '../responders.ts';
  */
 export const workResponders: Record<string, Responder> = {
   work_draft: (input: { prompt: string; tone: string; expressions: { cardId: string; text: string }[] }) => ({
-    // Same shape as fakeTranslate's; not imported, as that module imports this one.
-    english: `[en] ${input.prompt}`,
+    english: fakeTranslate(input.prompt, 'en'),
     notes: [`tone: ${input.tone}`],
     usedCardIds: input.expressions.slice(0, 1).map((e) => e.cardId),
   }),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { audioKey } from '../../../../src/features/audio/audio-key.ts';
 import { createOpenAiSpeechEngine, speechCostUsd } from '../../../../src/features/audio/speech/openai.ts';
-import { SpeechError, speechEngineFor } from '../../../../src/features/audio/speech/engine.ts';
+import { speechEngineFor } from '../../../../src/features/audio/speech/configured-engine.ts';
+import { SpeechError } from '../../../../src/features/audio/speech/engine.ts';
 import { withWavSizes } from '../../../../src/features/audio/speech/wav.ts';
 
 describe('audioKey', () => {

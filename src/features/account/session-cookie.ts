@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
-import { SESSION_TTL_MS } from '../features/account/service.ts';
+import type { Config } from '../../config.ts';
+import { SESSION_TTL_MS } from './service.ts';
 
 /**
  * The page session cookie. On https it is `__Host-lcs_session`: browsers accept a cookie of that
