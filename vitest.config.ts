@@ -1,31 +1,34 @@
 import { defineConfig } from 'vitest/config';
+import HeaviestFirstSequencer from './test/support/heaviest-first-sequencer.ts';
+import { ISOLATED_FILES } from './test/support/test-files.ts';
 
-// Two projects: pure unit tests run with no infrastructure; integration tests share one real
-// PostgreSQL and one real Temporal dev server started by the global setup for the whole run.
+const integration = {
+  globalSetup: ['test/support/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: 'forks' as const,
+};
+
+// Three projects, run together, heaviest file first (test/support/heaviest-first-sequencer.ts):
+// pure unit tests with no infrastructure; integration tests sharing one real PostgreSQL and one
+// real Temporal dev server started by the global setup, only when an integration file runs. Both
+// load the module graph once per worker (`isolate: false`); the few files that install
+// process-wide state run each in a process of its own (test/support/test-files.ts).
 export default defineConfig({
   test: {
-    reporters: ['default', ['json', { outputFile: 'test-results/results.json' }]],
+    reporters: ['default', ['json', { outputFile: 'test-results/results.json' }], './test/support/slowest-files-reporter.ts'],
+    sequence: { sequencer: HeaviestFirstSequencer },
+    // Every core; the integration files mostly wait on servers and child processes.
+    maxWorkers: 2,
     projects: [
       {
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
-          // Every core (the default leaves one idle): on two cores 44 s → 25 s, all before the integration group starts.
-          maxWorkers: '100%',
-          sequence: { groupOrder: 0 },
-        },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
       },
       {
-        test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          pool: 'forks',
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
-        },
+        test: { ...integration, name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: ISOLATED_FILES, isolate: false },
+      },
+      {
+        test: { ...integration, name: 'integration-isolated', include: ISOLATED_FILES },
       },
     ],
   },
