@@ -1,5 +1,5 @@
 // Rewrites the sequencer's table of file costs (file-costs.json) from the last run's results:
-// `npm test` (the whole suite, ideally on a quiet machine), then `node test/support/file-costs.ts`.
+// `npm test` (the whole suite, ideally on a quiet machine), then `sh bin/with-toolchain.sh node test/support/file-costs.ts`.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

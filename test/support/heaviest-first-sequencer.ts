@@ -5,7 +5,7 @@ import type { TestSequencer, TestSpecification, Vitest } from 'vitest/node';
 /** A file's seconds, by its path from the repository's root. */
 type Costs = Record<string, number>;
 
-/** The table checked in beside this file, rewritten by `node test/support/file-costs.ts`. */
+/** The table checked in beside this file, rewritten by `sh bin/with-toolchain.sh node test/support/file-costs.ts`. */
 export const COSTS_TABLE = 'test/support/file-costs.json';
 /** The json reporter's output (vitest.config.ts), with each file's start and end. */
 export const LAST_RUN = 'test-results/results.json';
