@@ -1,53 +1,46 @@
 import { defineConfig } from 'vitest/config';
+import HeaviestFirstSequencer from './test/support/heaviest-first-sequencer.ts';
+import { DAY_SENSITIVE_FILES, ISOLATED_FILES } from './test/support/test-files.ts';
 
-/** Tests whose answer depends on which learner day "now" falls on: they take the learner's zone from test/support/learner-clock.ts. */
-const DAY_SENSITIVE_FILES = [
-  'test/integration/progress/progress.test.ts',
-  'test/integration/library/encounters.test.ts',
-  'test/integration/web/progress.test.ts',
-];
+const integration = {
+  // Each starts once per run, shared by every project that lists it, and only when a chosen file needs it.
+  globalSetup: ['test/support/global-setup.ts', 'test/support/browser-server.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: 'forks' as const,
+};
 
-// Two projects: pure unit tests run with no infrastructure; integration tests share one real
-// PostgreSQL and one real Temporal dev server started by the global setup for the whole run.
+// The projects run together, heaviest file first (test/support/heaviest-first-sequencer.ts): pure
+// unit tests with no infrastructure; integration tests sharing one real PostgreSQL and one real
+// Temporal dev server started by the global setup, only when an integration file runs. Both load the
+// module graph once per worker (`isolate: false`); the few files that install process-wide state run
+// each in a process of their own (test/support/test-files.ts), and so do the day-change runs, whose
+// clock is faked for the whole process.
 export default defineConfig({
   test: {
-    reporters: ['default', ['json', { outputFile: 'test-results/results.json' }]],
+    reporters: ['default', ['json', { outputFile: 'test-results/results.json' }], './test/support/slowest-files-reporter.ts'],
+    sequence: { sequencer: HeaviestFirstSequencer },
+    // Every core; the integration files mostly wait on servers and child processes.
+    maxWorkers: 2,
     projects: [
       {
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
-          // Every core (the default leaves one idle): on two cores 44 s → 25 s, all before the integration group starts.
-          maxWorkers: '100%',
-          sequence: { groupOrder: 0 },
-        },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
       },
       {
-        test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/global-setup.ts', 'test/support/browser-server.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          pool: 'forks',
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
-        },
+        test: { ...integration, name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: ISOLATED_FILES, isolate: false },
+      },
+      {
+        test: { ...integration, name: 'integration-isolated', include: ISOLATED_FILES },
       },
       // The files whose answer depends on the learner's day, again with the clock just before and just after
-      // 4 am in a far zone (test/support/learner-clock.ts), on the integration project's PostgreSQL and Temporal.
+      // 4 am in a far zone (test/support/learner-clock.ts).
       ...(['03:59:00', '04:00:01'] as const).map((at) => ({
         test: {
+          ...integration,
           name: `day-change ${at}`,
           include: DAY_SENSITIVE_FILES,
-          globalSetup: ['test/support/day-change-global-setup.ts'],
           setupFiles: ['test/support/day-change-setup.ts'],
           env: { LCS_DAY_CHANGE_AT: at },
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          pool: 'forks' as const,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
         },
       })),
     ],
