@@ -78,7 +78,7 @@ describe('the personal FSRS optimiser', () => {
     expectProblem(refused, 409, 'conflict');
     expect(refused.body.detail).toContain(`${MIN_LONG_TERM_REVIEWS} reviews`);
     expect((await settings(user)).personalSchedule).toEqual({ longTermReviews: 60, reviewsNeeded: MIN_LONG_TERM_REVIEWS, latest: null });
-    expectProblem(await api(stack, { token: user.token.replace(/.$/, '0') }).POST('/api/replay/optimise'), 401, 'unauthenticated');
+    expectProblem(await api(stack, { token: user.token.replace(/.$/, (last) => (last === '0' ? '1' : '0')) }).POST('/api/replay/optimise'), 401, 'unauthenticated');
   });
 
   it('fits the learner’s weights on demand, applies them when they beat the defaults on held-out reviews, and fits one log once', async () => {
