@@ -49,7 +49,7 @@ type InitArgs<Op> = [RequiredKeys<Init<Op>>] extends [never] ? [init?: Init<Op>]
 type Responses<Op> = Op extends { responses: infer R } ? R : never;
 type Content<R> = R extends { content: infer C } ? C[keyof C] : null;
 /** One answer of an operation, as the document declares it: its status says its body's type. */
-export type Reply<Op> = {
+type Reply<Op> = {
   [S in keyof Responses<Op>]: { status: S; headers: Headers; body: Content<Responses<Op>[S]>; text: string };
 }[keyof Responses<Op>];
 /** An answer to a raw request: nothing is known of its body. */

@@ -8,7 +8,7 @@ type Costs = Record<string, number>;
 /** The table checked in beside this file, rewritten by `sh bin/with-toolchain.sh node test/support/file-costs.ts`. */
 export const COSTS_TABLE = 'test/support/file-costs.json';
 /** The json reporter's output (vitest.config.ts), with each file's start and end. */
-export const LAST_RUN = 'test-results/results.json';
+const LAST_RUN = 'test-results/results.json';
 
 interface JsonResults {
   testResults: { name: string; startTime: number; endTime: number }[];

@@ -68,7 +68,7 @@ async function cachedCluster(): Promise<string> {
  * initialised and migrated: a copy of the one kept in the cache, made on first use. Its own
  * passwords are those of the kept cluster; `startEmbeddedPostgres({ dataDir })` starts it.
  */
-export async function copyMigratedCluster(dataDir: string): Promise<void> {
+async function copyMigratedCluster(dataDir: string): Promise<void> {
   await copyTree(await cachedCluster(), dataDir);
 }
 

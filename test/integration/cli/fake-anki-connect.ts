@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface FakeNote {
+interface FakeNote {
   id: number;
   deckName: string;
   modelName: string;

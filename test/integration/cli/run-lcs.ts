@@ -11,7 +11,7 @@ export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 export const lcsMain = join(repoRoot, 'clients/lcs/main.ts');
 /** Resolved here: the child may run in a directory without node_modules. */
 export const tsxLoader = import.meta.resolve('tsx');
-export const lcsLauncher = join(repoRoot, 'clients/lcs/lcs.sh');
+const lcsLauncher = join(repoRoot, 'clients/lcs/lcs.sh');
 
 export interface LcsRun {
   code: number | null;

@@ -255,7 +255,7 @@ export async function dragSelect(page: Page, selector: string): Promise<void> {
   await page.mouse.up();
 }
 
-export interface Exchange {
+interface Exchange {
   path: string;
   status: number;
   requestBody: any;
@@ -269,7 +269,7 @@ export interface Exchange {
  * translation requests reach the service, whose answer is then thrown away and the connection
  * cut: the network failing after the service did (and charged for) the work.
  */
-export async function recordingProxy(target: string) {
+async function recordingProxy(target: string) {
   const exchanges: Exchange[] = [];
   let answersToLose = 0;
   let failing: { until: number; status: number } | null = null;

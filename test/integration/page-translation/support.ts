@@ -11,7 +11,7 @@ export const batchCalls = (stack: Stack) => stack.fake.requests.filter((r) => r.
 export const providerItems = (stack: Stack): { id: string; text: string }[] =>
   batchCalls(stack).flatMap((r) => JSON.parse(r.body.messages.find((m: { role: string }) => m.role === 'user').content).items);
 
-export const newRequestId = () => `req-${randomUUID()}`;
+const newRequestId = () => `req-${randomUUID()}`;
 
 /** Unique text, so that tests never share cache entries by accident. */
 export const uniqueText = (label: string) => `${label} ${randomUUID().slice(0, 8)}`;
