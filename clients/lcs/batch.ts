@@ -1,7 +1,9 @@
 /**
  * Runs one request per input line with bounded concurrency (capture, sentence import). A line
  * that fails is reported with its reason and the rest go on; an answer that would fail every
- * line alike (bad token, no credits) stops the batch, and the lines not sent say so.
+ * line alike (bad token, no credits) stops the batch, and the lines not sent say so. A line with
+ * the same key as an earlier one (the same expression twice) is sent only once the earlier one is
+ * answered, so the first in the input is the one the service saves, as the learner reads it.
  */
 import { EXIT, type ExitCode } from './exit.ts';
 import { ServiceError } from './service.ts';
@@ -17,8 +19,10 @@ export async function runBatch<T>(
   concurrency: number,
   bar: Progress,
   send: (line: string) => Promise<T>,
+  keyOf: (line: string) => string = (line) => line,
 ): Promise<{ results: LineResult<T>[]; exitCode: ExitCode }> {
   const results = new Array<LineResult<T>>(lines.length);
+  const lastSentByKey = new Map<string, Promise<unknown>>();
   let next = 0;
   // Set by whichever worker meets the answer first (an object: TypeScript would narrow a let to null).
   const stop: { by: ServiceError | null } = { by: null };
@@ -27,8 +31,15 @@ export async function runBatch<T>(
     while (next < lines.length && !stop.by) {
       const index = next++;
       const line = lines[index]!;
+      const key = keyOf(line);
+      const earlier = lastSentByKey.get(key);
+      const sending = (async () => {
+        await earlier?.catch(() => {});
+        return send(line);
+      })();
+      lastSentByKey.set(key, sending);
       try {
-        results[index] = { line, ok: true, value: await send(line) };
+        results[index] = { line, ok: true, value: await sending };
         bar.note('');
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;

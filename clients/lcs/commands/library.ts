@@ -65,7 +65,7 @@ export function libraryCommands(program: Command) {
         const body = context === undefined ? { text } : { text, context };
         const { card, reused } = (await service.call((c) => c.POST('/api/library', { body }))) as { card: Card; reused?: boolean };
         return { card, reused: reused === true };
-      });
+      }, normaliseExpression);
       const items = results.map((r) =>
         r.ok
           ? { text: r.line, outcome: r.value.reused ? 'reused' : 'new', cardId: r.value.card.cardId }

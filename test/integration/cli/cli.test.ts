@@ -74,8 +74,7 @@ describe('lcs capture', () => {
   });
 
   it('captures stdin line by line and reports each failure with its reason', async () => {
-    // The real binary, stdin a pipe: in this process the two 'hit the sack' requests start together and either may be first.
-    const run = await runLcs(['capture', '-', '--json'], { ...as(user.token), stdin: 'hit the sack\n\nspill the beans\n12345\nhit the sack\n', spawned: true });
+    const run = await runLcs(['capture', '-', '--json'], { ...as(user.token), stdin: 'hit the sack\n\nspill the beans\n12345\nhit the sack\n' });
     expect(run.json.items.map((i: any) => i.outcome)).toEqual(['new', 'new', 'failed', 'reused']);
     expect(run.json.items[2]).toMatchObject({ text: '12345', code: 'invalid_request', detail: expect.any(String) });
     expect(run.json).toMatchObject({ new: 2, reused: 1, failed: 1 });
