@@ -94,9 +94,8 @@ export default tseslint.config(
   { files: ['src/domain/**'], rules: restrictImports(domainStaysPure) },
   {
     // Lines of at most prettier's printWidth, which prettier cannot keep for a long string, template
-    // or SQL text; URLs and regular expressions may run over. The tests are next (their owners wrap them).
+    // or SQL text; URLs and regular expressions may run over.
     files: ['**/*.{ts,tsx,js}'],
-    ignores: ['test/**'],
     rules: { 'max-len': ['error', { code: 160, ignoreUrls: true, ignoreRegExpLiterals: true }] },
   },
   {

@@ -68,7 +68,8 @@ describe('lcs capture from stdin under the rate limit', () => {
     const run = await runLcs(['import', file], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token } });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `Another import of yours is running; wait for it to finish or cancel it. Follow it: lcs import --status ${first}. Cancel it: lcs import --cancel ${first}.`,
+      `Another import of yours is running; wait for it to finish or cancel it. ` +
+        `Follow it: lcs import --status ${first}. Cancel it: lcs import --cancel ${first}.`,
     );
     const cancelled = await runLcs(['import', '--cancel', first], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token } });
     expect(cancelled.code, cancelled.stderr).toBe(0);

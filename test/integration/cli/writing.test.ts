@@ -114,38 +114,41 @@ describe('lcs anki push', () => {
   });
 
   for (const behaviour of ['current', 'legacy'] as const) {
-    it(`never blocks on one note (${behaviour} AnkiConnect): adds what Anki accepts, reports each skipped note with Anki's reason, a rerun adds nothing`, async () => {
-      const fake = await startFakeAnkiConnect(behaviour);
-      try {
-        const learner = await newUser(stack);
-        const home = tempHome();
-        const ids = [];
-        for (const text of ['hit the sack', 'call it a day', 'under the weather', 'piece of cake']) ids.push(await captureReady(text, as(learner, { home })));
-        const setTranslation = (cardId: string, translation: string) =>
-          stack.orm.em
-            .fork()
-            .execute(`UPDATE cards SET enrichment = jsonb_set(enrichment, '{translation}', to_jsonb(?::text)) WHERE id = ?`, [translation, cardId]);
-        // Two cards with one translation (one front), and a front the learner's Anki already holds.
-        await setTranslation(ids[0]!, 'aller se coucher');
-        await setTranslation(ids[1]!, 'aller se coucher');
-        await setTranslation(ids[2]!, 'patraque');
-        await setTranslation(ids[3]!, 'du gâteau');
-        fake.notes.push({ id: 1, deckName: 'Default', modelName: 'Basic', fields: { Front: '<b>patraque</b>', Back: 'unwell' }, tags: [] });
-        const push = await runLcs(['anki', 'push', '--anki-url', fake.url, '--json'], as(learner, { home }));
-        expect(push.code, push.stderr).toBe(0);
-        expect(push.json.added).toBe(2);
-        expect(push.json.skipped).toHaveLength(2);
-        const reasons = Object.fromEntries(push.json.skipped.map((s: { text: string; reason: string }) => [s.text, s.reason]));
-        expect(reasons['under the weather']).toMatch(behaviour === 'current' ? /duplicate/ : /Anki refused it/);
-        expect(Object.values(reasons).some((r) => /same front as/.test(r as string))).toBe(true);
-        expect(fake.notes.filter((n) => n.tags.includes('lcs'))).toHaveLength(2);
-        const rerun = await runLcs(['anki', 'push', '--anki-url', fake.url, '--json'], as(learner, { home }));
-        expect(rerun.json).toMatchObject({ added: 0, unchanged: 2 });
-        expect(fake.notes.filter((n) => n.tags.includes('lcs'))).toHaveLength(2);
-      } finally {
-        await fake.close();
-      }
-    });
+    it(
+      `never blocks on one note (${behaviour} AnkiConnect): adds what Anki accepts, ` + `reports each skipped note with Anki's reason, a rerun adds nothing`,
+      async () => {
+        const fake = await startFakeAnkiConnect(behaviour);
+        try {
+          const learner = await newUser(stack);
+          const home = tempHome();
+          const ids = [];
+          for (const text of ['hit the sack', 'call it a day', 'under the weather', 'piece of cake']) ids.push(await captureReady(text, as(learner, { home })));
+          const setTranslation = (cardId: string, translation: string) =>
+            stack.orm.em
+              .fork()
+              .execute(`UPDATE cards SET enrichment = jsonb_set(enrichment, '{translation}', to_jsonb(?::text)) WHERE id = ?`, [translation, cardId]);
+          // Two cards with one translation (one front), and a front the learner's Anki already holds.
+          await setTranslation(ids[0]!, 'aller se coucher');
+          await setTranslation(ids[1]!, 'aller se coucher');
+          await setTranslation(ids[2]!, 'patraque');
+          await setTranslation(ids[3]!, 'du gâteau');
+          fake.notes.push({ id: 1, deckName: 'Default', modelName: 'Basic', fields: { Front: '<b>patraque</b>', Back: 'unwell' }, tags: [] });
+          const push = await runLcs(['anki', 'push', '--anki-url', fake.url, '--json'], as(learner, { home }));
+          expect(push.code, push.stderr).toBe(0);
+          expect(push.json.added).toBe(2);
+          expect(push.json.skipped).toHaveLength(2);
+          const reasons = Object.fromEntries(push.json.skipped.map((s: { text: string; reason: string }) => [s.text, s.reason]));
+          expect(reasons['under the weather']).toMatch(behaviour === 'current' ? /duplicate/ : /Anki refused it/);
+          expect(Object.values(reasons).some((r) => /same front as/.test(r as string))).toBe(true);
+          expect(fake.notes.filter((n) => n.tags.includes('lcs'))).toHaveLength(2);
+          const rerun = await runLcs(['anki', 'push', '--anki-url', fake.url, '--json'], as(learner, { home }));
+          expect(rerun.json).toMatchObject({ added: 0, unchanged: 2 });
+          expect(fake.notes.filter((n) => n.tags.includes('lcs'))).toHaveLength(2);
+        } finally {
+          await fake.close();
+        }
+      },
+    );
   }
 
   it('updates a note whose card changed since the last push', async () => {

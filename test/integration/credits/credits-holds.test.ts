@@ -204,12 +204,11 @@ describe('holds lapse and are keyed by the unit of work', () => {
   it('a hold left by a crashed process lapses: it no longer blocks, and its call is counted as lost', async () => {
     const user = await userWithOneCredit();
     const lost = await metric('lcs_provider_unbilled_calls_total', { task: 'work_draft', reason: 'lost' });
-    await stack.orm.em
-      .fork()
-      .execute(
-        `INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, expires_at) VALUES (?, 'work/crashed', 'work_draft', 1, true, now() - interval '1 second')`,
-        [user.userId],
-      );
+    await stack.orm.em.fork().execute(
+      `INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, expires_at)
+       VALUES (?, 'work/crashed', 'work_draft', 1, true, now() - interval '1 second')`,
+      [user.userId],
+    );
     expect(await heldOf(user)).toBe(0);
     expect((await requestDraft(user, 'After a crash')).status).toBe(200);
     expect(await metric('lcs_provider_unbilled_calls_total', { task: 'work_draft', reason: 'lost' })).toBe(lost + 1);

@@ -240,7 +240,8 @@ describe('Count when I meet my expressions', () => {
     const reported = requests.flatMap((e) => e.requestBody.encounters.map((x: { cardId: string }) => x.cardId));
     const marks = await extensionUi(page).count('.marks .mark');
     console.info(
-      `[extension] encounters: 100-block article, ${texts.length} known expressions (${marks} underlines): ${requests.length} request(s) per page view, ${reported.length} cards reported`,
+      `[extension] encounters: 100-block article, ${texts.length} known expressions (${marks} underlines): ` +
+        `${requests.length} request(s) per page view, ${reported.length} cards reported`,
     );
     expect(requests.map((e) => e.status)).toEqual([200]);
     expect(new Set(reported)).toEqual(new Set(cards.values()));

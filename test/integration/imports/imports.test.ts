@@ -88,32 +88,36 @@ describe('imports', () => {
     expect(k2.status).toBe(422);
   }, 180_000);
 
-  it("keeps each row's sentence on its card, as a capture's context: the new card is prepared for that sense, a known card just gains the sentence", async () => {
-    const known = await call('/api/library', { body: { text: 'riverbank' } });
-    expect(known.status).toBe(202);
-    const created = await call('/api/library/imports', {
-      body: {
-        expressions: [
-          { text: 'bank', context: 'We had a picnic on the bank of the river.' },
-          { text: 'riverbank', context: 'Ducks slept on the riverbank all afternoon.' },
-          { text: 'pier', context: 'This sentence does not name it.' },
-        ],
-      },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(202);
-    await waitForState(created.body.import.importId, ['completed']);
-    const cards = (await call('/api/library?limit=50')).body.items as { cardId: string; text: string }[];
-    const detail = async (text: string) => (await call(`/api/library/${cards.find((c) => c.text === text)!.cardId}`)).body.card;
-    const bank = await detail('bank');
-    expect(bank.contexts.map((c: { text: string }) => c.text)).toEqual(['We had a picnic on the bank of the river.']);
-    expect(bank.preparedContextId).toBe(bank.contexts[0].contextId);
-    expect(bank.enrichment.sense.cue).toBe('river');
-    const riverbank = await detail('riverbank');
-    expect(riverbank.contexts.map((c: { text: string }) => c.text)).toEqual(['Ducks slept on the riverbank all afternoon.']);
-    expect(riverbank.preparedContextId).toBeNull();
-    // A sentence without the expression stays on the import row, never on the card.
-    expect((await detail('pier')).contexts).toEqual([]);
-  }, 180_000);
+  it(
+    "keeps each row's sentence on its card, as a capture's context: the new card is prepared for that sense, " + 'a known card just gains the sentence',
+    async () => {
+      const known = await call('/api/library', { body: { text: 'riverbank' } });
+      expect(known.status).toBe(202);
+      const created = await call('/api/library/imports', {
+        body: {
+          expressions: [
+            { text: 'bank', context: 'We had a picnic on the bank of the river.' },
+            { text: 'riverbank', context: 'Ducks slept on the riverbank all afternoon.' },
+            { text: 'pier', context: 'This sentence does not name it.' },
+          ],
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(202);
+      await waitForState(created.body.import.importId, ['completed']);
+      const cards = (await call('/api/library?limit=50')).body.items as { cardId: string; text: string }[];
+      const detail = async (text: string) => (await call(`/api/library/${cards.find((c) => c.text === text)!.cardId}`)).body.card;
+      const bank = await detail('bank');
+      expect(bank.contexts.map((c: { text: string }) => c.text)).toEqual(['We had a picnic on the bank of the river.']);
+      expect(bank.preparedContextId).toBe(bank.contexts[0].contextId);
+      expect(bank.enrichment.sense.cue).toBe('river');
+      const riverbank = await detail('riverbank');
+      expect(riverbank.contexts.map((c: { text: string }) => c.text)).toEqual(['Ducks slept on the riverbank all afternoon.']);
+      expect(riverbank.preparedContextId).toBeNull();
+      // A sentence without the expression stays on the import row, never on the card.
+      expect((await detail('pier')).contexts).toEqual([]);
+    },
+    180_000,
+  );
 
   it('reads files: CSV with a named column, a missing column named, binary refused, an over-large file refused before its body', async () => {
     const other = await newUser(stack);
@@ -160,7 +164,8 @@ describe('imports', () => {
       const url = new URL(stack.baseUrl);
       const socket = connect(Number(url.port), url.hostname, () => {
         socket.write(
-          `POST /api/library/imports/file HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${other.token}\r\nContent-Type: text/plain\r\nContent-Length: 52428800\r\n\r\n`,
+          `POST /api/library/imports/file HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${other.token}\r\n` +
+            `Content-Type: text/plain\r\nContent-Length: 52428800\r\n\r\n`,
         );
       });
       let text = '';

@@ -171,7 +171,8 @@ describe('an import survives', () => {
     await waitForState(user, importId, 'completed', 120_000);
     const recoveryMs = Date.now() - killedAt;
     console.info(
-      `worker kill: ${afterKill.counts.prepared}/${N} prepared and ${afterKill.counts.preparing} in flight at the kill (${atKill.counts.prepared} seen just before); ` +
+      `worker kill: ${afterKill.counts.prepared}/${N} prepared and ${afterKill.counts.preparing} in flight at the kill ` +
+        `(${atKill.counts.prepared} seen just before); ` +
         `${callsAtKill} model calls before it, ${preparationCalls(stack).length} in all; completed ${(recoveryMs / 1000).toFixed(1)} s after the kill`,
     );
 
@@ -226,7 +227,8 @@ describe('an import survives', () => {
         await stack.startWorker();
         await waitForState(user, committed!.id, 'completed', 90_000);
         console.info(
-          `API kill (${label}): the retry answered 200 ${retriedAfterMs} ms after it; a worker's relay started the import, which completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`,
+          `API kill (${label}): the retry answered 200 ${retriedAfterMs} ms after it; ` +
+            `a worker's relay started the import, which completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`,
         );
         await expectExactlyOnce(user, committed!.id, N);
         expect(await balance(user)).toBe(1_000 - N);

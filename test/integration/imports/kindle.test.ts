@@ -24,7 +24,8 @@ const KINDLE_SCHEMA = `
   CREATE TABLE LOOKUPS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word_key TEXT, book_key TEXT, dict_key TEXT, pos TEXT, usage TEXT, timestamp INTEGER DEFAULT 0);
   CREATE TABLE METADATA (id TEXT PRIMARY KEY NOT NULL UNIQUE, dsname TEXT, sscnt INTEGER, profileid TEXT);
   CREATE TABLE VERSION (id TEXT PRIMARY KEY NOT NULL UNIQUE, dsname TEXT, value INTEGER);
-  CREATE TABLE WORDS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word TEXT, stem TEXT, lang TEXT, category INTEGER DEFAULT 0, timestamp INTEGER DEFAULT 0, profileid TEXT);
+  CREATE TABLE WORDS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word TEXT, stem TEXT, lang TEXT, category INTEGER DEFAULT 0, timestamp INTEGER DEFAULT 0,
+    profileid TEXT);
   CREATE INDEX bookinfo_guid_index ON BOOK_INFO (guid);
   CREATE INDEX lookups_book_index ON LOOKUPS (book_key);
   CREATE INDEX lookups_word_index ON LOOKUPS (word_key);
@@ -54,7 +55,10 @@ interface PreviewRow {
   inLibrary: boolean;
 }
 
-/** A vocab.db holding `words`, its bytes as the device gives them; `before` runs before the schema (e.g. PRAGMA journal_mode = WAL), `schema` replaces Kindle's. */
+/**
+ * A vocab.db holding `words`, its bytes as the device gives them; `before` runs before the schema
+ * (e.g. PRAGMA journal_mode = WAL), `schema` replaces Kindle's.
+ */
 async function vocabDb(words: KindleWord[], options: { before?: string; schema?: string } = {}): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'lcs-kindle-test-'));
   try {
@@ -151,54 +155,58 @@ const EXPECTED = [
 ];
 
 describe('Kindle vocab.db imports', () => {
-  it('previews and imports English words as cards, each with its earliest lookup’s sentence; other languages left out and counted; every card prepared', async () => {
-    const learner = await newUser(stack);
-    const client = api(stack, { token: learner.token });
-    const bytes = await vocabDb(WORDS);
+  it(
+    'previews and imports English words as cards, each with its earliest lookup’s sentence; ' + 'other languages left out and counted; every card prepared',
+    async () => {
+      const learner = await newUser(stack);
+      const client = api(stack, { token: learner.token });
+      const bytes = await vocabDb(WORDS);
 
-    // Detected by its SQLite header; stored nothing.
-    const preview = bodyOf(await sendFile('preview', bytes, 'fileName=vocab.db', learner.token), 200);
-    expect(preview).toEqual({
-      format: 'kindle',
-      expressions: 3,
-      inLibrary: 0,
-      skipped: { duplicatesInFile: 0, tooLong: 0, invalid: 0, otherLanguage: 2 },
-      problems: [{ line: 0, code: 'other_language', message: '2 words in other languages than English were left out' }],
-      problemsTotal: 1,
-      first: EXPECTED.map((row) => ({ ...row, inLibrary: false })),
-      longLines: [],
-    });
+      // Detected by its SQLite header; stored nothing.
+      const preview = bodyOf(await sendFile('preview', bytes, 'fileName=vocab.db', learner.token), 200);
+      expect(preview).toEqual({
+        format: 'kindle',
+        expressions: 3,
+        inLibrary: 0,
+        skipped: { duplicatesInFile: 0, tooLong: 0, invalid: 0, otherLanguage: 2 },
+        problems: [{ line: 0, code: 'other_language', message: '2 words in other languages than English were left out' }],
+        problemsTotal: 1,
+        first: EXPECTED.map((row) => ({ ...row, inLibrary: false })),
+        longLines: [],
+      });
 
-    const created = bodyOf(await sendFile('file', bytes, 'fileName=vocab.db', learner.token), 202);
-    expect(created.parsed).toEqual({ expressions: 3, skipped: { duplicatesInFile: 0, tooLong: 0, invalid: 0, otherLanguage: 2 }, problemsTotal: 1 });
-    expect(created.import).toMatchObject({ format: 'kindle', fileName: 'vocab.db' });
-    const importId = created.import.importId;
+      const created = bodyOf(await sendFile('file', bytes, 'fileName=vocab.db', learner.token), 202);
+      expect(created.parsed).toEqual({ expressions: 3, skipped: { duplicatesInFile: 0, tooLong: 0, invalid: 0, otherLanguage: 2 }, problemsTotal: 1 });
+      expect(created.import).toMatchObject({ format: 'kindle', fileName: 'vocab.db' });
+      const importId = created.import.importId;
 
-    const done = await vi.waitFor(
-      async () => {
-        const view = bodyOf(await client.GET('/api/library/imports/{importId}', { params: { path: { importId } } }), 200).import;
-        expect(view.state, JSON.stringify(view)).toBe('completed');
-        return view;
-      },
-      { timeout: 120_000, interval: 300 },
-    );
-    expect(done.counts).toEqual({ total: 3, saved: 3, reused: 0, prepared: 3, preparing: 0, waiting: 0, waitingForCredits: 0, failed: {}, removed: 0 });
-    expect(done.outcome).toEqual({ code: 'completed', message: 'All 3 new cards prepared.' });
-    expect(done.skipped.otherLanguage).toBe(2);
+      const done = await vi.waitFor(
+        async () => {
+          const view = bodyOf(await client.GET('/api/library/imports/{importId}', { params: { path: { importId } } }), 200).import;
+          expect(view.state, JSON.stringify(view)).toBe('completed');
+          return view;
+        },
+        { timeout: 120_000, interval: 300 },
+      );
+      expect(done.counts).toEqual({ total: 3, saved: 3, reused: 0, prepared: 3, preparing: 0, waiting: 0, waitingForCredits: 0, failed: {}, removed: 0 });
+      expect(done.outcome).toEqual({ code: 'completed', message: 'All 3 new cards prepared.' });
+      expect(done.skipped.otherLanguage).toBe(2);
 
-    const rows = bodyOf(await client.GET('/api/library/imports/{importId}/rows', { params: { path: { importId } } }), 200);
-    expect(rows.items.map(({ line, text, outcome, status }) => ({ line, text, outcome, status }))).toEqual(
-      EXPECTED.map(({ line, text }) => ({ line, text, outcome: 'new', status: 'ready' })),
-    );
-    for (const [i, row] of rows.items.entries()) {
-      const card = bodyOf(await client.GET('/api/library/{cardId}', { params: { path: { cardId: row.cardId! } } }), 200).card;
-      expect(card).toMatchObject({ text: EXPECTED[i]!.text, enrichmentStatus: 'ready' });
-      expect(card.contexts.map((c) => c.text)).toEqual([EXPECTED[i]!.context]);
-    }
-    // No card for the German or the French word.
-    const library = bodyOf(await client.GET('/api/library', { params: { query: { limit: 50 } } }), 200);
-    expect(library.items.map((c) => c.text).sort()).toEqual(['harpoon', 'leviathan', 'ubiquitous']);
-  }, 180_000);
+      const rows = bodyOf(await client.GET('/api/library/imports/{importId}/rows', { params: { path: { importId } } }), 200);
+      expect(rows.items.map(({ line, text, outcome, status }) => ({ line, text, outcome, status }))).toEqual(
+        EXPECTED.map(({ line, text }) => ({ line, text, outcome: 'new', status: 'ready' })),
+      );
+      for (const [i, row] of rows.items.entries()) {
+        const card = bodyOf(await client.GET('/api/library/{cardId}', { params: { path: { cardId: row.cardId! } } }), 200).card;
+        expect(card).toMatchObject({ text: EXPECTED[i]!.text, enrichmentStatus: 'ready' });
+        expect(card.contexts.map((c) => c.text)).toEqual([EXPECTED[i]!.context]);
+      }
+      // No card for the German or the French word.
+      const library = bodyOf(await client.GET('/api/library', { params: { query: { limit: 50 } } }), 200);
+      expect(library.items.map((c) => c.text).sort()).toEqual(['harpoon', 'leviathan', 'ubiquitous']);
+    },
+    180_000,
+  );
 
   it('reads a vocab.db in WAL mode', async () => {
     const bytes = await vocabDb(WORDS, { before: 'PRAGMA journal_mode = WAL;' });
@@ -254,7 +262,8 @@ describe('Kindle vocab.db imports', () => {
 
   it('parses a ~20 MB vocab.db of 10,000 words and 50,000 lookups', async () => {
     const sentence = (w: number, k: number) =>
-      `In chapter ${k} the sailors saw word${w} again, and the narrator wrote a long paragraph about its meaning, its sound, the sea, the weather and the crew's endless arguments about it (${w}-${k}).`;
+      `In chapter ${k} the sailors saw word${w} again, and the narrator wrote a long paragraph about its meaning, ` +
+      `its sound, the sea, the weather and the crew's endless arguments about it (${w}-${k}).`;
     const words: KindleWord[] = Array.from({ length: 10_000 }, (_, w) => ({
       word: `word${w}`,
       stem: `word${w}`,

@@ -169,7 +169,9 @@ describe('GET /api/library/export', () => {
     expect(byGuid.get(tricky)).toEqual({
       guid: tricky,
       Front: 'dis « ouistiti » ou pas',
-      Back: '<b>say &quot;cheese&quot;, please</b><br>Line one<br>line two, with &quot;quotes&quot;<br><ul><li>😀 Everyone, smile!</li><li>שלום עולם — RTL</li><li>tab here</li></ul>',
+      Back:
+        '<b>say &quot;cheese&quot;, please</b><br>Line one<br>line two, with &quot;quotes&quot;<br>' +
+        '<ul><li>😀 Everyone, smile!</li><li>שלום עולם — RTL</li><li>tab here</li></ul>',
     });
     expect(byGuid.get(ready.cardId)).toMatchObject({ Back: expect.stringContaining('under the weather') });
     // A second export gives the same GUIDs: Anki updates those notes instead of adding copies.

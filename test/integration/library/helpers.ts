@@ -47,7 +47,8 @@ export async function insertReadyCards(stack: Stack, userId: string, count: numb
     `INSERT INTO cards (id, user_id, text, normalised_key, enrichment_status, enrichment, enrichment_attempt, created_at)
      SELECT gen_random_uuid(), ?, 'expression ' || i || ' ' || md5(i::text), 'expression ' || i || ' ' || md5(i::text), 'ready',
             jsonb_build_object('translation', 'traduction ' || md5((i + 1)::text), 'correctedText', null, 'correctionNote', null,
-              'usage', jsonb_build_object('register', 'neutral', 'guidance', 'Use it "casually", with friends.', 'examples', jsonb_build_array('An example, with a comma.', 'Another one.')),
+              'usage', jsonb_build_object('register', 'neutral', 'guidance', 'Use it "casually", with friends.',
+                'examples', jsonb_build_array('An example, with a comma.', 'Another one.')),
               'focuses', jsonb_build_array(jsonb_build_object('kind', 'meaning', 'note', 'n'))), 1, now() - i * interval '1 second'
      FROM generate_series(1, ${count}) AS i`,
     [userId],

@@ -21,12 +21,11 @@ const DAYS_BACK = 40;
 /** The wallet's period (and the cards' failures) moved 40 days back: the period has ended, the next one is due. */
 async function endPeriod(userId: string) {
   const shift = `${DAYS_BACK} days`;
-  await stack.orm.em
-    .fork()
-    .execute(
-      `UPDATE wallets SET period_anchor = period_anchor - ?::interval, period_start = period_start - ?::interval, period_end = period_end - ?::interval WHERE user_id = ?`,
-      [shift, shift, shift, userId],
-    );
+  await stack.orm.em.fork().execute(
+    `UPDATE wallets SET period_anchor = period_anchor - ?::interval, period_start = period_start - ?::interval, period_end = period_end - ?::interval
+     WHERE user_id = ?`,
+    [shift, shift, shift, userId],
+  );
   await stack.orm.em.fork().execute(`UPDATE cards SET updated_at = updated_at - ?::interval WHERE user_id = ?`, [shift, userId]);
 }
 

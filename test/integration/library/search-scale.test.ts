@@ -45,7 +45,8 @@ it('searches 100,000 cards case- and accent-insensitively through the trigram in
 
   const plan = await allRows<{ 'QUERY PLAN': string }>(
     stack.orm.em.fork(),
-    sql`EXPLAIN SELECT id FROM cards c WHERE c.user_id = ${user.userId} AND ${librarySearchCondition('CRÈME BRÛLÉE')} ORDER BY c.created_at DESC, c.id DESC LIMIT 51`,
+    sql`EXPLAIN SELECT id FROM cards c WHERE c.user_id = ${user.userId} AND ${librarySearchCondition('CRÈME BRÛLÉE')}
+        ORDER BY c.created_at DESC, c.id DESC LIMIT 51`,
   );
   expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('cards_search_idx');
 });

@@ -198,7 +198,8 @@ async function drafts(userId: string, count: number, hoursAgo: number): Promise<
   const keys = Array.from({ length: count }, (_, i) => `hk-budget-${i}-${randomUUID()}`);
   for (const [i, key] of keys.entries()) {
     await sql(
-      `INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response, created_at) VALUES (?, ?, 'h', '{}', now() - ? * interval '1 hour' + ? * interval '1 second')`,
+      `INSERT INTO work_drafts (user_id, idempotency_key, body_hash, response, created_at)
+       VALUES (?, ?, 'h', '{}', now() - ? * interval '1 hour' + ? * interval '1 second')`,
       [userId, key, hoursAgo, i],
     );
   }
@@ -244,7 +245,9 @@ describe('retention sweeps', () => {
       );
     }
     const [counts] = await sql<{ total: number; older: number }>(
-      `SELECT count(*)::int AS total, count(*) FILTER (WHERE created_at < (SELECT created_at FROM translation_cache WHERE cache_key = ?))::int AS older FROM translation_cache`,
+      `SELECT count(*)::int AS total,
+              count(*) FILTER (WHERE created_at < (SELECT created_at FROM translation_cache WHERE cache_key = ?))::int AS older
+       FROM translation_cache`,
       [keys[0]],
     );
     const { total, older } = counts!;
@@ -264,31 +267,36 @@ describe('retention sweeps', () => {
     expect(await below(await translationCacheCutoff(stack.orm.em.fork(), { ...policy(), translationCacheMaxRows: total + 1000 }))).toEqual([]);
   });
 
-  it('sweep the translation cache by its calls: an old call goes as its context with all its answers; newer calls and answers of the same text stay', async () => {
-    const [shared, neighbour, other] = [1, 2, 3].map(() => `hk-call-${randomUUID()}`) as [string, string, string];
-    const oldCall = await insertCacheCall(stack.orm, [shared, neighbour], 31);
-    const newCall = await insertCacheCall(stack.orm, [shared, other], 29);
-    const cacheRow = `INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language, created_at) VALUES (?, 'en', 'fr', 'm', 'p', 't', 'en', now() - ? * interval '1 day')`;
-    await sql(cacheRow, [shared, 29]); // the same text asked alone, within the bound
-    const oldAlone = `hk-call-${randomUUID()}`;
-    await sql(cacheRow, [oldAlone, 31]);
+  it(
+    'sweep the translation cache by its calls: an old call goes as its context with all its answers; ' + 'newer calls and answers of the same text stay',
+    async () => {
+      const [shared, neighbour, other] = [1, 2, 3].map(() => `hk-call-${randomUUID()}`) as [string, string, string];
+      const oldCall = await insertCacheCall(stack.orm, [shared, neighbour], 31);
+      const newCall = await insertCacheCall(stack.orm, [shared, other], 29);
+      const cacheRow = `INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation,
+                                                         detected_source_language, created_at)
+                        VALUES (?, 'en', 'fr', 'm', 'p', 't', 'en', now() - ? * interval '1 day')`;
+      await sql(cacheRow, [shared, 29]); // the same text asked alone, within the bound
+      const oldAlone = `hk-call-${randomUUID()}`;
+      await sql(cacheRow, [oldAlone, 31]);
 
-    expect((await sweep('translation_cache')).deleted).toBeGreaterThanOrEqual(3);
-    const contexts = await sql<{ id: string }>(`SELECT id::text AS id FROM translation_contexts WHERE id IN (?)`, [[oldCall, newCall]]);
-    expect(contexts.map((c) => c.id)).toEqual([newCall]);
-    const answers = await sql<{ cache_key: string; context_id: string | null }>(
-      `SELECT cache_key, context_id::text AS context_id FROM translation_cache WHERE cache_key IN (?)`,
-      [[shared, neighbour, other, oldAlone]],
-    );
-    const named = (rows: { cache_key: string; context_id: string | null }[]) => rows.map((r) => `${r.cache_key}@${r.context_id ?? 'alone'}`).sort();
-    expect(named(answers)).toEqual(
-      named([
-        { cache_key: other, context_id: newCall },
-        { cache_key: shared, context_id: null },
-        { cache_key: shared, context_id: newCall },
-      ]),
-    );
-  });
+      expect((await sweep('translation_cache')).deleted).toBeGreaterThanOrEqual(3);
+      const contexts = await sql<{ id: string }>(`SELECT id::text AS id FROM translation_contexts WHERE id IN (?)`, [[oldCall, newCall]]);
+      expect(contexts.map((c) => c.id)).toEqual([newCall]);
+      const answers = await sql<{ cache_key: string; context_id: string | null }>(
+        `SELECT cache_key, context_id::text AS context_id FROM translation_cache WHERE cache_key IN (?)`,
+        [[shared, neighbour, other, oldAlone]],
+      );
+      const named = (rows: { cache_key: string; context_id: string | null }[]) => rows.map((r) => `${r.cache_key}@${r.context_id ?? 'alone'}`).sort();
+      expect(named(answers)).toEqual(
+        named([
+          { cache_key: other, context_id: newCall },
+          { cache_key: shared, context_id: null },
+          { cache_key: shared, context_id: newCall },
+        ]),
+      );
+    },
+  );
 
   it('use their indexes (plans with sequential scans disallowed)', async () => {
     const expected = {
@@ -470,7 +478,8 @@ describe('a clip made anew after housekeeping deleted the old one', () => {
     const generate = async () => {
       const audioId = randomUUID();
       await sql(
-        `INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by) VALUES (?, ?, 'remote', 'alloy', 'tts', 'pending', 'hello', ?)`,
+        `INSERT INTO audio_clips (id, audio_key, engine, voice, model, status, pending_text, requested_by)
+         VALUES (?, ?, 'remote', 'alloy', 'tts', 'pending', 'hello', ?)`,
         [audioId, key, payer.userId],
       );
       const job = { audioId, audioKey: key, text: 'hello', engine: 'remote', voice: 'alloy', model: 'tts', requestedBy: payer.userId };

@@ -48,23 +48,28 @@ export async function seedRetentionRows(orm: Orm, userId: string, perTable = 3):
   seeded.login_failures = failures;
 
   const outbox = { old: ids(perTable, 'hk-outbox'), kept: ids(1, 'hk-outbox') };
-  const outboxRow = `INSERT INTO workflow_outbox (workflow_type, workflow_id, task_queue, args, user_id, kind, created_at, dispatched_at) VALUES ('housekeepingTest', ?, 'none', '[]', ?, 'audio', now() - interval '60 days', `;
+  const outboxRow = `INSERT INTO workflow_outbox (workflow_type, workflow_id, task_queue, args, user_id, kind, created_at, dispatched_at)
+                     VALUES ('housekeepingTest', ?, 'none', '[]', ?, 'audio', now() - interval '60 days', `;
   for (const id of outbox.old) await run(outboxRow + `now() - interval '8 days')`, [id, userId]);
   for (const id of outbox.kept) await run(outboxRow + `now() - interval '6 days')`, [id, userId]);
   // Undispatched and old. Its empty workflow id makes every start fail, so no test file's outbox
   // relay can dispatch it: it stays undispatched for as long as it exists.
   await run(
-    `INSERT INTO workflow_outbox (workflow_type, workflow_id, task_queue, args, user_id, kind, created_at) VALUES ('housekeepingTest', '', 'none', '[]', ?, 'audio', now() - interval '60 days')`,
+    `INSERT INTO workflow_outbox (workflow_type, workflow_id, task_queue, args, user_id, kind, created_at)
+     VALUES ('housekeepingTest', '', 'none', '[]', ?, 'audio', now() - interval '60 days')`,
     [userId],
   );
   seeded.workflow_outbox = outbox;
 
   const requests = { old: ids(perTable, 'hk-req'), kept: ids(2, 'hk-req') };
-  const requestRow = `INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, claimed_at, response, credits_charged, completed_at) VALUES (?, ?, 'h', 'done', ?, now() - interval '3 days', '{}', 0, `;
+  const requestRow = `INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, claimed_at, response, credits_charged,
+                                                               completed_at)
+                      VALUES (?, ?, 'h', 'done', ?, now() - interval '3 days', '{}', 0, `;
   for (const id of requests.old.slice(1)) await run(requestRow + `now() - interval '25 hours')`, [userId, id, randomUUID()]);
   // A claim abandoned days ago by a process that died.
   await run(
-    `INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, claimed_at) VALUES (?, ?, 'h', 'running', ?, now() - interval '2 days')`,
+    `INSERT INTO page_translation_requests (user_id, request_id, body_hash, status, claim_token, claimed_at)
+     VALUES (?, ?, 'h', 'running', ?, now() - interval '2 days')`,
     [userId, requests.old[0], randomUUID()],
   );
   for (const id of requests.kept) await run(requestRow + `now() - interval '23 hours')`, [userId, id, randomUUID()]);
@@ -84,7 +89,9 @@ export async function seedRetentionRows(orm: Orm, userId: string, perTable = 3):
   seeded.work_drafts = drafts;
 
   const cache = { old: ids(perTable, 'hk-cache'), kept: ids(2, 'hk-cache') };
-  const cacheRow = `INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language, created_at) VALUES (?, 'en', 'fr', 'm', 'p', 't', 'en', `;
+  const cacheRow = `INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation,
+                                                   detected_source_language, created_at)
+                    VALUES (?, 'en', 'fr', 'm', 'p', 't', 'en', `;
   for (const k of cache.old) await run(cacheRow + `now() - interval '31 days')`, [k]);
   for (const k of cache.kept) await run(cacheRow + `now() - interval '29 days')`, [k]);
   // Answers of calls that carried several texts go with their call's context.
@@ -149,7 +156,8 @@ export async function insertCacheCall(orm: Orm, keys: string[], daysAgo: number)
     `WITH context AS (
        INSERT INTO translation_contexts (cache_keys, created_at) VALUES (?::text[], now() - ? * interval '1 day') RETURNING id, created_at
      )
-     INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language, context_id, created_at)
+     INSERT INTO translation_cache (cache_key, source_language, target_language, model, prompt_version, translation, detected_source_language,
+                                    context_id, created_at)
      SELECT k, 'en', 'fr', 'm', 'p', 't', 'en', context.id, context.created_at FROM unnest(?::text[]) AS k CROSS JOIN context RETURNING context_id AS id`,
     [`{${keys.join(',')}}`, daysAgo, `{${keys.join(',')}}`],
   );

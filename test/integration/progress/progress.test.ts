@@ -163,7 +163,8 @@ describe('progress.forecast, progress.library and progress.credits', () => {
     const user = await newUser(stack);
     const now = new Date('2026-07-01T12:00:00Z');
     await insertCard(stack.orm, user.userId, { text: 'overdue', state: 'review', due: new Date('2026-06-20T12:00:00Z') });
-    await insertCard(stack.orm, user.userId, { text: 'tomorrow 03:30 Tokyo', state: 'review', due: new Date('2026-07-01T18:30:00Z') }); // 03:30 JST on the 2nd: still the 1st
+    // 03:30 JST on the 2nd: still the 1st
+    await insertCard(stack.orm, user.userId, { text: 'tomorrow 03:30 Tokyo', state: 'review', due: new Date('2026-07-01T18:30:00Z') });
     await insertCard(stack.orm, user.userId, { text: 'tomorrow 04:00 Tokyo', state: 'review', due: new Date('2026-07-01T19:00:00Z') });
     await insertCard(stack.orm, user.userId, { text: 'far', state: 'review', due: new Date('2026-09-01T12:00:00Z') });
     await insertCard(stack.orm, user.userId, { text: 'pending', state: 'review', status: 'pending', due: new Date('2026-07-02T12:00:00Z') });
@@ -213,7 +214,8 @@ describe('progress.forecast, progress.library and progress.credits', () => {
     const at = (hours: number) => new Date(firstDayStart + hours * 3_600_000).toISOString();
     const entry = (kind: string, amount: number, balanceAfter: number, when: string) =>
       exec(
-        `INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, reason, period_start, created_at) VALUES (?, ?, ?, ?, ?, 'test', ?, ?)`,
+        `INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, reason, period_start, created_at)
+         VALUES (?, ?, ?, ?, ?, 'test', ?, ?)`,
         [user.userId, randomUUID(), kind, amount, balanceAfter, start, when],
       );
     const b0 = Number(wallet.balance);
@@ -276,7 +278,8 @@ describe('over HTTP', () => {
     const weights = [0.1, 0.6, 1.8, 6, 6.8, 0.6, 2.5, 0.01, 1.6, 0.2, 0.9, 1.6, 0.08, 0.3, 1.7, 0.5, 2, 0.6, 0.1, 0.07, 0.25];
     await exec(
       `INSERT INTO fsrs_parameters (user_id, version, weights, log_size, log_loss, rmse, baseline_log_loss, baseline_rmse, applied, run_key,
-         train_size, held_out_size, default_log_loss, default_rmse) VALUES (?, 1, ?::double precision[], 500, 0.31, 0.04, 0.35, 0.05, true, ?, 400, 100, 0.35, 0.05)`,
+         train_size, held_out_size, default_log_loss, default_rmse)
+       VALUES (?, 1, ?::double precision[], 500, 0.31, 0.04, 0.35, 0.05, true, ?, 400, 100, 0.35, 0.05)`,
       [user.userId, `{${weights.join(',')}}`, `test-${user.userId}`],
     );
     const body = bodyOf(await api(stack, { token: user.token }).GET('/api/progress/retention'), 200);

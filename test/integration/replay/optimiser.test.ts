@@ -40,7 +40,8 @@ async function seedReviewLog(user: TestUser, cards: number, reviewsPerCard: numb
     let stability = 0.6 + random() * 0.8;
     const review = (rating: RatingName) =>
       rows.push(
-        `('${cardId}', '${user.userId}', '${rating}', 'review', now(), 1, 5, 0, 0, 0, 0, '${new Date(start + day * DAY_MS + c * 1000 + rows.length * 10).toISOString()}', false, false, 0, 3)`,
+        `('${cardId}', '${user.userId}', '${rating}', 'review', now(), 1, 5, 0, 0, 0, 0, ` +
+          `'${new Date(start + day * DAY_MS + c * 1000 + rows.length * 10).toISOString()}', false, false, 0, 3)`,
       );
     review(options.learningStep ? 'again' : 'good');
     if (options.learningStep) review('good'); // moments later, the same day: a learning step
@@ -78,7 +79,11 @@ describe('the personal FSRS optimiser', () => {
     expectProblem(refused, 409, 'conflict');
     expect(refused.body.detail).toContain(`${MIN_LONG_TERM_REVIEWS} reviews`);
     expect((await settings(user)).personalSchedule).toEqual({ longTermReviews: 60, reviewsNeeded: MIN_LONG_TERM_REVIEWS, latest: null });
-    expectProblem(await api(stack, { token: user.token.replace(/.$/, (last) => (last === '0' ? '1' : '0')) }).POST('/api/replay/optimise'), 401, 'unauthenticated');
+    expectProblem(
+      await api(stack, { token: user.token.replace(/.$/, (last) => (last === '0' ? '1' : '0')) }).POST('/api/replay/optimise'),
+      401,
+      'unauthenticated',
+    );
   });
 
   it('fits the learner’s weights on demand, applies them when they beat the defaults on held-out reviews, and fits one log once', async () => {
@@ -100,7 +105,8 @@ describe('the personal FSRS optimiser', () => {
     );
 
     console.log(
-      `optimiser on ${reviews} synthetic reviews: held-out log loss ${latest.logLoss.toFixed(4)} vs defaults ${latest.baselineLogLoss.toFixed(4)}, RMSE ${latest.rmse.toFixed(4)} vs ${latest.baselineRmse.toFixed(4)}`,
+      `optimiser on ${reviews} synthetic reviews: held-out log loss ${latest.logLoss.toFixed(4)} vs defaults ${latest.baselineLogLoss.toFixed(4)}, ` +
+        `RMSE ${latest.rmse.toFixed(4)} vs ${latest.baselineRmse.toFixed(4)}`,
     );
     expect(latest).toMatchObject({ version: 1, logSize: 2400, applied: true });
     expect(latest.logLoss).toBeLessThan(latest.baselineLogLoss);

@@ -96,7 +96,8 @@ describe('status.changes over server-sent events', () => {
         [card.cardId],
       )) as [{ enriched_ms: number }];
       console.log(
-        `status.changes: card ready → event on the stream after ${cardEvents(ownersHere)[0]!.at - enriched_ms} ms (this API), ${cardEvents(ownersThere)[0]!.at - enriched_ms} ms (the other)`,
+        `status.changes: card ready → event on the stream after ${cardEvents(ownersHere)[0]!.at - enriched_ms} ms (this API), ` +
+          `${cardEvents(ownersThere)[0]!.at - enriched_ms} ms (the other)`,
       );
 
       // The stranger's stream was open all along: its first card event is its own capture's.
@@ -166,57 +167,61 @@ describe('status.changes over server-sent events', () => {
     }
   });
 
-  it('ends, within a second and in every API process, the streams of a token revoked, a session logged out, signed out everywhere or whose password changed', async () => {
-    const learner = await newUser(stack);
-    const { token: readToken, id: readTokenId } = await mintToken(stack, learner.cookie, { scope: 'read' });
-    const login = async () => {
-      const res = await api(stack).POST('/api/auth/login', { body: { email: learner.email, password: learner.password } });
-      expectStatus(res, 200);
-      return res.headers.get('set-cookie')!.split(';')[0]!;
-    };
-    const endsWithin = async (streams: Stream[], act: () => Promise<unknown>) => {
-      await act();
-      const acted = Date.now();
-      await vi.waitFor(() => expect(streams.map((s) => s.ended)).toEqual(streams.map(() => true)), { timeout: 5_000, interval: 20 });
-      return Date.now() - acted;
-    };
-    const bystanders = [await openStream(otherApi, stranger.cookie), await openStream(otherApi, learner.token)];
-    const timings: Record<string, number> = {};
-    try {
-      const revoked = [await openStream(otherApi, readToken), await openStream(stack, readToken)];
-      timings.tokenRevoked = await endsWithin(revoked, async () =>
-        expectStatus(await api(stack, { cookie: learner.cookie }).DELETE('/api/tokens/{id}', { params: { path: { id: readTokenId } } }), 204),
-      );
-
-      const session = await login();
-      const loggedOut = [await openStream(otherApi, session)];
-      const stays = await openStream(otherApi, learner.cookie);
-      timings.loggedOut = await endsWithin(loggedOut, async () => expectStatus(await api(stack, { cookie: session }).POST('/api/auth/logout'), 204));
-      expect(stays.ended).toBe(false);
-
-      const everywhere = [stays, await openStream(otherApi, await login()), await openStream(stack, await login())];
-      timings.signedOutEverywhere = await endsWithin(everywhere, async () =>
-        expectStatus(await api(stack, { cookie: await login() }).POST('/api/auth/logout-everywhere', { body: { revokeTokens: false } }), 200),
-      );
-
-      const before = await login();
-      const passwordChanged = [await openStream(otherApi, before), await openStream(stack, await login())];
-      timings.passwordChanged = await endsWithin(passwordChanged, async () => {
-        const res = await api(stack, { cookie: before }).POST('/api/auth/password', {
-          body: { currentPassword: learner.password, newPassword: 'another horse battery staple', revokeTokens: false },
-        });
+  it(
+    'ends, within a second and in every API process, the streams of a token revoked, a session logged out, ' +
+      'signed out everywhere or whose password changed',
+    async () => {
+      const learner = await newUser(stack);
+      const { token: readToken, id: readTokenId } = await mintToken(stack, learner.cookie, { scope: 'read' });
+      const login = async () => {
+        const res = await api(stack).POST('/api/auth/login', { body: { email: learner.email, password: learner.password } });
         expectStatus(res, 200);
-      });
-      console.log(`status.changes: a revoked credential's streams ended after ${JSON.stringify(timings)} ms`);
-      for (const ms of Object.values(timings)) expect(ms).toBeLessThan(1000);
-      // The stranger's stream, and the learner's write token (not revoked), hear on.
-      expect(bystanders.map((b) => b.ended)).toEqual([false, false]);
-      const card = await capture(stack, learner, 'still heard by the token');
-      await vi.waitFor(() => expect(cardEvents(bystanders[1]!).map((e) => e.data.id)).toContain(card.cardId), { timeout: 45_000, interval: 50 });
-    } finally {
-      for (const stream of bystanders) stream.close();
-    }
-  });
+        return res.headers.get('set-cookie')!.split(';')[0]!;
+      };
+      const endsWithin = async (streams: Stream[], act: () => Promise<unknown>) => {
+        await act();
+        const acted = Date.now();
+        await vi.waitFor(() => expect(streams.map((s) => s.ended)).toEqual(streams.map(() => true)), { timeout: 5_000, interval: 20 });
+        return Date.now() - acted;
+      };
+      const bystanders = [await openStream(otherApi, stranger.cookie), await openStream(otherApi, learner.token)];
+      const timings: Record<string, number> = {};
+      try {
+        const revoked = [await openStream(otherApi, readToken), await openStream(stack, readToken)];
+        timings.tokenRevoked = await endsWithin(revoked, async () =>
+          expectStatus(await api(stack, { cookie: learner.cookie }).DELETE('/api/tokens/{id}', { params: { path: { id: readTokenId } } }), 204),
+        );
+
+        const session = await login();
+        const loggedOut = [await openStream(otherApi, session)];
+        const stays = await openStream(otherApi, learner.cookie);
+        timings.loggedOut = await endsWithin(loggedOut, async () => expectStatus(await api(stack, { cookie: session }).POST('/api/auth/logout'), 204));
+        expect(stays.ended).toBe(false);
+
+        const everywhere = [stays, await openStream(otherApi, await login()), await openStream(stack, await login())];
+        timings.signedOutEverywhere = await endsWithin(everywhere, async () =>
+          expectStatus(await api(stack, { cookie: await login() }).POST('/api/auth/logout-everywhere', { body: { revokeTokens: false } }), 200),
+        );
+
+        const before = await login();
+        const passwordChanged = [await openStream(otherApi, before), await openStream(stack, await login())];
+        timings.passwordChanged = await endsWithin(passwordChanged, async () => {
+          const res = await api(stack, { cookie: before }).POST('/api/auth/password', {
+            body: { currentPassword: learner.password, newPassword: 'another horse battery staple', revokeTokens: false },
+          });
+          expectStatus(res, 200);
+        });
+        console.log(`status.changes: a revoked credential's streams ended after ${JSON.stringify(timings)} ms`);
+        for (const ms of Object.values(timings)) expect(ms).toBeLessThan(1000);
+        // The stranger's stream, and the learner's write token (not revoked), hear on.
+        expect(bystanders.map((b) => b.ended)).toEqual([false, false]);
+        const card = await capture(stack, learner, 'still heard by the token');
+        await vi.waitFor(() => expect(cardEvents(bystanders[1]!).map((e) => e.data.id)).toContain(card.cardId), { timeout: 45_000, interval: 50 });
+      } finally {
+        for (const stream of bystanders) stream.close();
+      }
+    },
+  );
 
   it('checks its open streams again when its listener is back, so that a revocation notice lost meanwhile still ends them', async () => {
     const learner = await newUser(stack);

@@ -104,7 +104,8 @@ export async function shoot(page: Page, name: string) {
   // Evaluated through the debugging protocol, which the page's Content-Security-Policy does not govern.
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate<{ id: string; impact: string; nodes: { target: string[] }[] }[]>(`axe.run(document, { resultTypes: ['violations'] })
-    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })))`);
+    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })))`);
   expect(violations, `${name}: accessibility`).toEqual([]);
   if (width < 500) {
     const small = await page.evaluate<string[]>(`[...document.querySelectorAll('a, button, input, select, textarea, summary')]

@@ -24,7 +24,8 @@ const sqlRun = (statement: string, params: unknown[]) => stack.orm.em.fork().exe
 async function endPeriod(userId: string) {
   const shift = '40 days';
   await sqlRun(
-    `UPDATE wallets SET period_anchor = period_anchor - ?::interval, period_start = period_start - ?::interval, period_end = period_end - ?::interval WHERE user_id = ?`,
+    `UPDATE wallets SET period_anchor = period_anchor - ?::interval, period_start = period_start - ?::interval, period_end = period_end - ?::interval
+     WHERE user_id = ?`,
     [shift, shift, shift, userId],
   );
   await sqlRun(`UPDATE cards SET updated_at = updated_at - ?::interval WHERE user_id = ?`, [shift, userId]);

@@ -66,7 +66,8 @@ async function seedHistory(userId: string) {
     const amount = 2 + (i % 4);
     balance -= amount;
     await em().execute(
-      `INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, reason, period_start, created_at) VALUES (?, ?, ?, ?, ?, 'test', ?, ?)`,
+      `INSERT INTO ledger_entries (user_id, idempotency_key, kind, amount, balance_after, reason, period_start, created_at)
+       VALUES (?, ?, ?, ?, ?, 'test', ?, ?)`,
       [
         userId,
         `seed-${i}`,

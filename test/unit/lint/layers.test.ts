@@ -80,4 +80,8 @@ describe('the linter keeps lines to 160 characters', () => {
     expect(await refusals('src/features/library/schemas.ts', line(161), 'max-len')).toHaveLength(1);
     expect(await refusals('src/features/library/schemas.ts', line(160), 'max-len')).toEqual([]);
   });
+
+  it('holds in the tests too', async () => {
+    expect(await refusals('test/integration/library/export.test.ts', line(161), 'max-len')).toHaveLength(1);
+  });
 });
