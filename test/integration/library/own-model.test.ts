@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Stack } from '../../support/stack.ts';
 import { useStack } from '../../support/fixture.ts';
-import type { TestUser } from '../../support/users.ts';
+import { newUser, type TestUser } from '../../support/users.ts';
 import { capture, preparationCharges, waitForStatus } from './helpers.ts';
 import { api, expectStatus } from '../../support/api.ts';
 
@@ -162,5 +162,32 @@ describe('bad input from the endpoint', () => {
     const card = await capture(stack, user, 'free of charge');
     await waitForStatus(stack, user, card.cardId, 'ready');
     expect((await chargesFor(card.cardId)).map((c) => c.amount)).toEqual([0]);
+  });
+});
+
+describe('each card records the model that prepared it', () => {
+  it('shows it on the card; "Prepare again" prepares a ready card anew, charged as a preparation; a pending one is a 409, another user’s a 404', async () => {
+    const card = await capture(stack, user, 'prepared by whom');
+    const ready = await waitForStatus(stack, user, card.cardId, 'ready');
+    expect(ready.preparedByModel).toBe('local/tiny-model');
+
+    const again = await api(stack, { token: user.token }).POST('/api/library/{cardId}/prepare-again', { params: { path: { cardId: card.cardId } } });
+    expectStatus(again, 202);
+    expect(again.body.card).toMatchObject({ cardId: card.cardId, enrichmentStatus: 'pending' });
+    const pending = await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId: card.cardId } } });
+    expectStatus(pending, 200);
+    expect(pending.body.card.preparedByModel).toBeNull();
+    const conflict = await api(stack, { token: user.token }).POST('/api/library/{cardId}/prepare-again', { params: { path: { cardId: card.cardId } } });
+    expect(conflict.status).toBe(409);
+
+    expect((await waitForStatus(stack, user, card.cardId, 'ready')).preparedByModel).toBe('local/tiny-model');
+    expect((await chargesFor(card.cardId)).map((c) => c.idempotency_key)).toEqual([
+      `card-enrichment/${card.cardId}/attempt-1`,
+      `card-enrichment/${card.cardId}/attempt-2`,
+    ]);
+
+    const stranger = await newUser(stack);
+    const notYours = await api(stack, { token: stranger.token }).POST('/api/library/{cardId}/prepare-again', { params: { path: { cardId: card.cardId } } });
+    expect(notYours.status).toBe(404);
   });
 });
