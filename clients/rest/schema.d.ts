@@ -932,6 +932,16 @@ export interface components {
              * @enum {string}
              */
             access: "session" | "read" | "write";
+            /** @description Where your text goes: the deployment’s language model. */
+            languageModel: {
+                /** @description The host that receives the text you capture, translate or ask a draft for. */
+                host: string;
+                model: string;
+                /** @description True when it is the deployment’s own endpoint rather than the router (which requires zero data retention). */
+                ownModel: boolean;
+                /** @description The same in a sentence, as the settings page shows it. */
+                statement: string;
+            };
         };
         TokenInput: {
             /** Format: uuid */
@@ -1587,6 +1597,16 @@ export interface components {
              * @enum {string}
              */
             access: "session" | "read" | "write";
+            /** @description Where your text goes: the deployment’s language model. */
+            languageModel: {
+                /** @description The host that receives the text you capture, translate or ask a draft for. */
+                host: string;
+                model: string;
+                /** @description True when it is the deployment’s own endpoint rather than the router (which requires zero data retention). */
+                ownModel: boolean;
+                /** @description The same in a sentence, as the settings page shows it. */
+                statement: string;
+            };
         };
         Token: {
             /** Format: uuid */

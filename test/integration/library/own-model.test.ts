@@ -68,6 +68,23 @@ describe('a capture through an endpoint that refuses json_schema', () => {
   });
 });
 
+describe('where the learner’s text goes', () => {
+  it('GET /api/me and the API reference name the deployment’s own endpoint, not the router', async () => {
+    const host = new URL(stack.fake.baseUrl).host;
+    const me = await api(stack, { token: user.token }).GET('/api/me');
+    expectStatus(me, 200);
+    expect(me.body.languageModel).toEqual({
+      host,
+      model: 'local/tiny-model',
+      ownModel: true,
+      statement: expect.stringContaining(`local/tiny-model at ${host}`),
+    });
+    const document = (await (await fetch(`${stack.baseUrl}/api/openapi.json`)).json()) as { info: { description: string } };
+    expect(document.info.description).toContain('## Where your text goes');
+    expect(document.info.description).toContain(`own language model, local/tiny-model at ${host}`);
+  });
+});
+
 describe('answers degrade instead of failing', () => {
   it('a weaker answer loses the parts it got wrong, not the card: a third focus, a rewrite, a sense without a context, an example without the expression', async () => {
     stack.fake.setResponder('capture_preparation', (input) => ({
