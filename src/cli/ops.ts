@@ -154,14 +154,16 @@ program
       const userId = user ? await userIdOf(orm, user) : null;
       const cards = await cardsPreparedBy(operatorContext(config, orm), model, userId);
       const json = program.opts<{ json: boolean }>().json;
-      if (dryRun) return print(json, { cards }, () => `${cards.length} card(s) prepared by ${model} would be prepared again with ${config.model.model}`);
+      if (dryRun)
+        return print(json, { cards }, () => `${cards.length} card(s) prepared by ${model} would be prepared again with the deployment’s current model`);
       const outcomes = (await eachCard(orm, cards, (ctx, card) => prepareAgain(ctx, card.userId, card.cardId))).map(({ done, ...o }) => ({
         ...o,
         prepared: done,
       }));
       print(json, { outcomes }, () =>
         [
-          `${outcomes.filter((o) => o.prepared).length} of ${cards.length} card(s) prepared by ${model} are being prepared again with ${config.model.model}`,
+          `${outcomes.filter((o) => o.prepared).length} of ${cards.length} card(s) prepared by ${model} ` +
+            'are being prepared again with the deployment’s current model',
           ...outcomes.filter((o) => !o.prepared).map((o) => `  skipped ${o.cardId}: ${o.reason}`),
         ].join('\n'),
       );
