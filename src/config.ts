@@ -52,10 +52,14 @@ const envSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('language-capture'),
   TEMPORAL_UI_PORT: z.coerce.number().int().default(8233),
   TEMPORAL_UI_URL: z.string().url().optional(),
-  MODEL_PROVIDER: z.enum(['openrouter', 'fake']).default('openrouter'),
+  MODEL_PROVIDER: z.enum(['openrouter', 'openai-compatible', 'fake']).default('openrouter'),
   OPENROUTER_API_KEY: z.string().optional(),
   OPENROUTER_BASE_URL: z.string().url().default('https://openrouter.ai/api/v1'),
   OPENROUTER_MODEL: z.string().default('openai/gpt-4o-mini'),
+  // MODEL_PROVIDER=openai-compatible: the deployment's own Chat Completions endpoint (Ollama, llama.cpp, LM Studio, vLLM, OpenAI).
+  MODEL_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  MODEL_NAME: z.string().trim().min(1).optional(),
+  MODEL_API_KEY: z.string().optional(),
   MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   // How background work waits out a provider outage (src/domain/retry-policy.ts, PROVIDER_WAIT); shorter only for tests and the chaos run.
@@ -145,6 +149,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.MODEL_PROVIDER === 'openai-compatible' && (!e.MODEL_BASE_URL || !e.MODEL_NAME)) {
+    throw new Error(
+      'Invalid configuration:\n  MODEL_PROVIDER=openai-compatible needs MODEL_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama) and MODEL_NAME',
+    );
+  }
+  const ownEndpoint = e.MODEL_PROVIDER === 'openai-compatible';
   const dataDir = path.resolve(e.DATA_DIR);
   // Origins compare exactly, so normalise (no trailing slash, default ports dropped).
   const publicOrigin = e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : `http://localhost:${e.PORT}`;
@@ -167,12 +177,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     model: {
       provider: e.MODEL_PROVIDER,
-      apiKey: e.OPENROUTER_API_KEY,
-      baseUrl: e.OPENROUTER_BASE_URL,
-      model: e.OPENROUTER_MODEL,
+      /** Optional on the deployment's own endpoint (a local server needs none): then no Authorization header is sent. */
+      apiKey: ownEndpoint ? e.MODEL_API_KEY : e.OPENROUTER_API_KEY,
+      baseUrl: ownEndpoint ? e.MODEL_BASE_URL! : e.OPENROUTER_BASE_URL,
+      model: ownEndpoint ? e.MODEL_NAME! : e.OPENROUTER_MODEL,
       timeoutMs: e.MODEL_TIMEOUT_MS,
       maxRetries: e.MODEL_MAX_RETRIES,
-      /** What one call may cost at most is held from the wallet before it starts (see README, Credits). */
+      /**
+       * What one call may cost at most is held from the wallet before it starts (see README, Credits); on the
+       * deployment's own endpoint, which reports no cost, they also price the tokens it reports (0: free).
+       */
       price: {
         inputUsdPerMillionTokens: e.MODEL_INPUT_USD_PER_MILLION_TOKENS,
         outputUsdPerMillionTokens: e.MODEL_OUTPUT_USD_PER_MILLION_TOKENS,

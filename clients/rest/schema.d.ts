@@ -360,6 +360,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/{cardId}/prepare-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare a ready card again with the current language model (charged)
+         * @description A card records the model that prepared it (`preparedByModel`). This prepares it again with the deployment’s current model, for the same context if it had one: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until it is ready again; its schedule and reviews stay. 409 when the card is not ready (a failed card is retried instead).
+         */
+        post: operations["library.prepareAgain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/encounters": {
         parameters: {
             query?: never;
@@ -912,6 +932,16 @@ export interface components {
              * @enum {string}
              */
             access: "session" | "read" | "write";
+            /** @description Where your text goes: the deployment’s language model. */
+            languageModel: {
+                /** @description The host that receives the text you capture, translate or ask a draft for. */
+                host: string;
+                model: string;
+                /** @description True when it is the deployment’s own endpoint rather than the router (which requires zero data retention). */
+                ownModel: boolean;
+                /** @description The same in a sentence, as the settings page shows it. */
+                statement: string;
+            };
         };
         TokenInput: {
             /** Format: uuid */
@@ -1059,6 +1089,8 @@ export interface components {
             contexts: components["schemas"]["CardContextInput"][];
             /** @description The context the card’s preparation chose its sense for; null when none. */
             preparedContextId: string | null;
+            /** @description The language model that prepared the card (as the endpoint named it); null unless the card is ready, and for cards prepared before models were recorded. `POST /api/library/{cardId}/prepare-again` prepares it again with the current one. */
+            preparedByModel: string | null;
             /** @description When you last met it on a page in the last 30 days, newest first (20 at most; `metCount` and `lastMetAt` count them all). */
             encounters: string[];
         };
@@ -1565,6 +1597,16 @@ export interface components {
              * @enum {string}
              */
             access: "session" | "read" | "write";
+            /** @description Where your text goes: the deployment’s language model. */
+            languageModel: {
+                /** @description The host that receives the text you capture, translate or ask a draft for. */
+                host: string;
+                model: string;
+                /** @description True when it is the deployment’s own endpoint rather than the router (which requires zero data retention). */
+                ownModel: boolean;
+                /** @description The same in a sentence, as the settings page shows it. */
+                statement: string;
+            };
         };
         Token: {
             /** Format: uuid */
@@ -1712,6 +1754,8 @@ export interface components {
             contexts: components["schemas"]["CardContext"][];
             /** @description The context the card’s preparation chose its sense for; null when none. */
             preparedContextId: string | null;
+            /** @description The language model that prepared the card (as the endpoint named it); null unless the card is ready, and for cards prepared before models were recorded. `POST /api/library/{cardId}/prepare-again` prepares it again with the current one. */
+            preparedByModel: string | null;
             /** @description When you last met it on a page in the last 30 days, newest first (20 at most; `metCount` and `lastMetAt` count them all). */
             encounters: string[];
         };
@@ -3789,6 +3833,121 @@ export interface operations {
                 };
             };
         };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        card: components["schemas"]["Card"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "library.prepareAgain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The card id (`cardId`). */
+                cardId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             202: {

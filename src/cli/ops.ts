@@ -8,8 +8,8 @@ import { parseDuration } from '../domain/durations.ts';
 import { findUserIdByEmail } from '../features/account/service.ts';
 import { spendByKind } from '../features/credits/operator-reads.ts';
 import { getWallet } from '../features/credits/wallet.ts';
-import { cardCountsByStatus, extraPreparationCalls, failedCards } from '../features/library/operator-reads.ts';
-import { retryPreparation } from '../features/library/service.ts';
+import { cardCountsByStatus, cardsPreparedBy, extraPreparationCalls, failedCards } from '../features/library/operator-reads.ts';
+import { prepareAgain, retryPreparation } from '../features/library/service.ts';
 import { failedSentences, sentenceCountsByStatus } from '../features/sentences/operator-reads.ts';
 import { connectTemporal } from '../temporal/connection.ts';
 import { OperatorError, operatorContext, operatorDatabaseUrl, operatorTemporalAddress } from './operator-config.ts';
@@ -126,26 +126,45 @@ program
       const cards = (await failedCards(operatorContext(config, orm), options.since, null, userId)).filter((c) => wanted.includes(c.code));
       if (options.dryRun)
         return print(program.opts<{ json: boolean }>().json, { cards }, () => `${cards.length} card(s) would be prepared again (codes ${wanted.join(', ')})`);
-      const temporal = await connectTemporal(operatorTemporalAddress(config), config.temporal.namespace);
-      const outcomes: { cardId: string; retried: boolean; reason?: string }[] = [];
-      try {
-        for (const card of cards) {
-          try {
-            await retryPreparation(operatorContext(config, orm, temporal), card.userId, card.cardId);
-            outcomes.push({ cardId: card.cardId, retried: true });
-          } catch (error) {
-            // Retried or deleted meanwhile: the learner's own action wins.
-            outcomes.push({ cardId: card.cardId, retried: false, reason: (error as Error).message });
-          }
-        }
-      } finally {
-        await temporal.connection.close();
-      }
+      const outcomes = (await eachCard(orm, cards, (ctx, card) => retryPreparation(ctx, card.userId, card.cardId))).map(({ done, ...o }) => ({
+        ...o,
+        retried: done,
+      }));
       const retried = outcomes.filter((o) => o.retried).length;
       print(program.opts<{ json: boolean }>().json, { outcomes }, () =>
         [
           `${retried} of ${cards.length} card(s) prepared again (codes ${wanted.join(', ')}, failed since ${options.since.toISOString()})`,
           ...outcomes.filter((o) => !o.retried).map((o) => `  skipped ${o.cardId}: ${o.reason}`),
+        ].join('\n'),
+      );
+    }),
+  );
+
+program
+  .command('prepare-again')
+  .description(
+    'prepares again, with the current model, the ready cards a model prepared, as a learner\'s "Prepare again" does ' +
+      '(each is charged to its learner as a preparation)',
+  )
+  .requiredOption('--model <name>', 'the model whose cards to prepare again, as cards record it (preparedByModel)')
+  .option('--user <email>', "only this user's cards")
+  .option('--dry-run', 'only say which cards', false)
+  .action(({ model, user, dryRun }: { model: string; user?: string; dryRun: boolean }) =>
+    withDatabase(async (orm) => {
+      const userId = user ? await userIdOf(orm, user) : null;
+      const cards = await cardsPreparedBy(operatorContext(config, orm), model, userId);
+      const json = program.opts<{ json: boolean }>().json;
+      if (dryRun)
+        return print(json, { cards }, () => `${cards.length} card(s) prepared by ${model} would be prepared again with the deployment’s current model`);
+      const outcomes = (await eachCard(orm, cards, (ctx, card) => prepareAgain(ctx, card.userId, card.cardId))).map(({ done, ...o }) => ({
+        ...o,
+        prepared: done,
+      }));
+      print(json, { outcomes }, () =>
+        [
+          `${outcomes.filter((o) => o.prepared).length} of ${cards.length} card(s) prepared by ${model} ` +
+            'are being prepared again with the deployment’s current model',
+          ...outcomes.filter((o) => !o.prepared).map((o) => `  skipped ${o.cardId}: ${o.reason}`),
         ].join('\n'),
       );
     }),
@@ -176,6 +195,32 @@ program
       );
     }),
   );
+
+/**
+ * Starts the preparation of each card in turn, with Temporal at hand; a card retried, prepared or
+ * deleted meanwhile is skipped with the reason (the learner's own action wins).
+ */
+async function eachCard(
+  orm: Orm,
+  cards: readonly { cardId: string; userId: string }[],
+  act: (ctx: ReturnType<typeof operatorContext>, card: { cardId: string; userId: string }) => Promise<unknown>,
+): Promise<{ cardId: string; done: boolean; reason?: string }[]> {
+  const temporal = await connectTemporal(operatorTemporalAddress(config), config.temporal.namespace);
+  const outcomes: { cardId: string; done: boolean; reason?: string }[] = [];
+  try {
+    for (const card of cards) {
+      try {
+        await act(operatorContext(config, orm, temporal), card);
+        outcomes.push({ cardId: card.cardId, done: true });
+      } catch (error) {
+        outcomes.push({ cardId: card.cardId, done: false, reason: (error as Error).message });
+      }
+    }
+  } finally {
+    await temporal.connection.close();
+  }
+  return outcomes;
+}
 
 function counts(byKey: Record<string, number>): string {
   const entries = Object.entries(byKey);

@@ -17,6 +17,7 @@ import { securityHeaders, securityHeadersPlugin } from './plugins/security-heade
 import { sessionCookieName } from '../features/account/session-cookie.ts';
 import { textGuardPlugin } from './plugins/text-guard.ts';
 import { apiDescription } from './api-reference.ts';
+import { whereTextGoes } from '../model/where-text-goes.ts';
 import { featureContexts } from '../features/context.ts';
 import { healthRoutes } from './health.ts';
 import { operations } from './operations.ts';
@@ -102,7 +103,11 @@ export async function buildApp(deps: AppDeps, options: { logger?: boolean | obje
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Language Capture Service', version: '1.0.0', description: apiDescription },
+      info: {
+        title: 'Language Capture Service',
+        version: '1.0.0',
+        description: `${apiDescription}\n\n## Where your text goes\n${whereTextGoes(deps.config.model).statement}`,
+      },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: `Personal token (\`${TOKEN_PREFIX}…\`), created under API tokens.` },

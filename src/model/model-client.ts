@@ -2,22 +2,36 @@ import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import { costCeilingUsd, inputTokenBound } from '../domain/model-budget.ts';
 import { AppError, isAppError } from '../domain/problems.ts';
-import { NO_PROVIDER_MESSAGE } from './provider-errors.ts';
+import {
+  inProcessOutputModes,
+  OUTPUT_MODES,
+  type OutputMode,
+  type OutputModeMemory,
+  REPAIR_NOTE_MAX_BYTES,
+  repairNote,
+  responseFormat,
+  schemaInstructions,
+  weakerMode,
+} from './output-modes.ts';
+import { NO_PROVIDER_MESSAGE, RequestRefused } from './provider-errors.ts';
 import { createProviderHttp } from './provider-http.ts';
 import type { ProviderBreaker } from '../services/provider-breaker.ts';
+import { reportedCostUsd, tokenPricedCostUsd } from './provider-cost.ts';
 import { recordModelCall, spendReporter, type SpendReporter } from './provider-spend.ts';
 import { strictJsonSchema } from './strict-json-schema.ts';
-import { validatedAnswer } from './structured-answer.ts';
+import { judgedAnswer, type Repairable } from './structured-answer.ts';
 
 export { strictJsonSchema } from './strict-json-schema.ts';
 
 /**
- * The only way to the model provider (OpenRouter, OpenAI-compatible chat completions with
- * structured outputs), and the one entry point of src/model. It owns the privacy routing policy
- * and every request's `max_tokens`, so that what a call can cost is known before it starts. Its
- * parts, one concern each: HTTP and quick retries (provider-http.ts), the provider-error taxonomy
- * (provider-errors.ts), validation of the answer with zod (structured-answer.ts), the exact cost
- * (provider-cost.ts) and the zod → strict JSON Schema converter (strict-json-schema.ts).
+ * The only way to the model provider (OpenRouter, or the deployment's own OpenAI-compatible chat
+ * completions endpoint), and the one entry point of src/model. It owns the privacy routing policy
+ * (router only), the structured output each endpoint takes (negotiated: output-modes.ts), one
+ * repair of an invalid answer, and every request's `max_tokens`, so that what a call can cost is
+ * known before it starts. Its parts, one concern each: HTTP and quick retries (provider-http.ts,
+ * streams put together by event-stream.ts), the provider-error taxonomy (provider-errors.ts),
+ * validation of the answer with zod (structured-answer.ts), the exact cost (provider-cost.ts) and
+ * the zod → strict JSON Schema converter (strict-json-schema.ts).
  */
 
 export interface StructuredRequest<T> {
@@ -30,6 +44,11 @@ export interface StructuredRequest<T> {
   /** The answer's token limit (`max_tokens`), sized per kind of work (domain/model-budget.ts). */
   maxTokens: number;
   signal?: AbortSignal;
+  /**
+   * Asked before the one repair of an invalid answer (a second answered call): false forbids it
+   * (a card whose model-call budget is spent). Without it the repair is made.
+   */
+  mayRepair?: () => Promise<boolean>;
 }
 
 export interface StructuredResult<T> {
@@ -60,39 +79,114 @@ const PRIVACY_PROVIDER_PREFERENCES = {
   require_parameters: true,
 } as const;
 
+type Message = { role: 'system' | 'user' | 'assistant'; content: string };
+
 /**
  * `breaker`: the provider's circuit breaker (src/services/provider-breaker.ts), asked before every
  * call and told its outcome, so that while the provider is down every caller fails at once with
- * `service_unavailable` and `retryAt` instead of calling it.
+ * `service_unavailable` and `retryAt` instead of calling it. `outputModes`: what every process
+ * knows of the endpoint's structured output (src/services/output-mode-memory.ts); one process's
+ * memory without it.
  */
 export function createModelClient(
   config: Config['model'],
-  deps: { fetch?: typeof fetch; logger?: ModelClientLogger; breaker?: ProviderBreaker } = {},
+  deps: { fetch?: typeof fetch; logger?: ModelClientLogger; breaker?: ProviderBreaker; outputModes?: OutputModeMemory } = {},
 ): ModelClient {
   const log = deps.logger;
   const http = createProviderHttp(config, deps);
   const spend = spendReporter(log);
   const breaker = deps.breaker;
+  const modes = deps.outputModes ?? inProcessOutputModes();
+  const ownEndpoint = config.provider === 'openai-compatible';
+  // The router takes a strict json_schema (require_parameters routes only to endpoints that do); an endpoint of the deployment's own may not.
+  const sendable: readonly OutputMode[] = ownEndpoint ? OUTPUT_MODES : ['json_schema'];
 
-  async function post(req: StructuredRequest<unknown>): Promise<Record<string, unknown>> {
-    if (!breaker) return http.post({ task: req.task, body: requestBody(config.model, req), signal: req.signal });
+  async function post(task: string, body: string, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+    if (!breaker) return http.post({ task, body, signal });
     await breaker.admit();
     try {
-      const body = await http.post({ task: req.task, body: requestBody(config.model, req), signal: req.signal });
+      const answer = await http.post({ task, body, signal });
       await breaker.succeeded();
-      return body;
+      return answer;
     } catch (error) {
       if (!isAppError(error)) throw error; // cancelled: says nothing of the provider
-      if (error.code === 'service_unavailable') await breaker.failed(error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000);
-      else await breaker.succeeded(); // a verdict is an answer
+      if (error.code === 'service_unavailable' && !(error instanceof RequestRefused)) {
+        await breaker.failed(error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000);
+      } else await breaker.succeeded(); // a verdict is an answer
       throw error;
     }
   }
 
-  async function completeOnce<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
-    if (!config.apiKey) throw new AppError('service_unavailable', NO_PROVIDER_MESSAGE);
-    const body = await post(req);
-    return validatedAnswer(body, req, config.model, log, spend);
+  /**
+   * One answered request in the remembered output mode, or, on the deployment's own endpoint, the
+   * weaker ones after it where the endpoint refuses the request (HTTP 400/422); the mode that
+   * answered is remembered.
+   */
+  async function postNegotiated(
+    req: StructuredRequest<unknown>,
+    extra: Message[],
+  ): Promise<{ body: Record<string, unknown>; sentBytes: number; mode: OutputMode }> {
+    const known = ownEndpoint ? await modes.recall() : null;
+    for (let mode: OutputMode | null = known ?? sendable[0]!; mode;) {
+      const text = requestBody(config, req, mode, extra);
+      try {
+        const body = await post(req.task, text, req.signal);
+        if (mode !== (known ?? sendable[0])) {
+          log?.warn({ task: req.task, outputMode: mode }, 'the model endpoint takes structured output only this way: remembered');
+          await modes.remember(mode);
+        }
+        return { body, sentBytes: Buffer.byteLength(text), mode };
+      } catch (error) {
+        const weaker: OutputMode | null = ownEndpoint && error instanceof RequestRefused ? weakerMode(mode) : null;
+        if (!weaker) throw error;
+        log?.debug({ task: req.task, outputMode: mode, next: weaker }, 'the model endpoint refused this output mode');
+        mode = weaker;
+      }
+    }
+    throw new Error('unreachable: the weakest output mode throws');
+  }
+
+  async function judgedOnce<T>(req: StructuredRequest<T>, extra: Message[]) {
+    const { body, sentBytes } = await postNegotiated(req, extra);
+    const choice: unknown = Array.isArray(body.choices) ? body.choices[0] : undefined;
+    const content = (choice as { message?: { content?: unknown } } | undefined)?.message?.content;
+    const costUsd = ownEndpoint
+      ? tokenPricedCostUsd(
+          body.usage,
+          config.price,
+          { promptTokens: inputTokenBound(sentBytes), completionTokens: typeof content === 'string' ? Buffer.byteLength(content) : 0 },
+          req.task,
+          log,
+        )
+      : reportedCostUsd(body.usage, req.task, log);
+    return judgedAnswer(body, req, costUsd, config.model, log, spend);
+  }
+
+  /**
+   * Every request of one call (the refused output modes, the answer, its repair) within the time
+   * one call may take (`longestCallMs`): what credits are held for and activities wait by.
+   */
+  async function completeOnce<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
+    // A local server may need no key; the router always does.
+    if (!config.apiKey && !ownEndpoint) throw new AppError('service_unavailable', NO_PROVIDER_MESSAGE);
+    const overall = AbortSignal.timeout(http.longestCallMs);
+    const req = { ...request, signal: request.signal ? AbortSignal.any([request.signal, overall]) : overall };
+    try {
+      return await judgedWithRepair(req);
+    } catch (error) {
+      if (!overall.aborted || request.signal?.aborted) throw error;
+      throw new AppError('service_unavailable', `The model provider did not answer within ${http.longestCallMs} ms`);
+    }
+  }
+
+  async function judgedWithRepair<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
+    const first = await judgedOnce(req, []);
+    if (first.ok) return first.result;
+    if (!first.repairable || (req.mayRepair && !(await req.mayRepair()))) throw first.error;
+    // One repair: the model sees its answer and what was wrong with it.
+    const repaired = await judgedOnce(req, repairMessages(first.repairable));
+    if (repaired.ok) return repaired.result;
+    throw repaired.error;
   }
 
   return {
@@ -107,28 +201,38 @@ export function createModelClient(
       }
     },
     costCeilingUsd(req) {
-      const bytes = Buffer.byteLength(requestBody(config.model, req));
-      return costCeilingUsd({ input: inputTokenBound(bytes), output: req.maxTokens }, config.price);
+      // The largest request any output mode sends, and its repair: the earlier answer (at most
+      // max_tokens) and the note (at most one token a byte) come back as input, with their
+      // messages' markers. Only the answer kept is charged.
+      const bytes = Math.max(...sendable.map((mode) => Buffer.byteLength(requestBody(config, req, mode, []))));
+      const input = inputTokenBound(bytes + REPAIR_NOTE_MAX_BYTES) + req.maxTokens;
+      return costCeilingUsd({ input, output: req.maxTokens }, config.price);
     },
     longestCallMs: http.longestCallMs,
     recordUnbilled: (unbilled) => spend.recordUnbilled(unbilled),
   };
 }
 
-/** The chat completions request; `costCeilingUsd` measures the same text that is sent. */
-function requestBody(model: string, req: StructuredRequest<unknown>): string {
+/** The repair's messages after the first two: the model's answer (unless it was empty) and what was wrong with it. */
+const repairMessages = (repairable: Repairable): Message[] => [
+  ...(repairable.content === '' ? [] : [{ role: 'assistant' as const, content: repairable.content }]),
+  { role: 'user', content: repairNote(repairable.problems) },
+];
+
+/**
+ * The chat completions request in one output mode; `costCeilingUsd` measures the same text that
+ * is sent. The router's own members (privacy routing, usage accounting) go to the router only.
+ */
+function requestBody(config: Config['model'], req: StructuredRequest<unknown>, mode: OutputMode, extra: Message[]): string {
+  const schema = strictJsonSchema(req.schema);
+  const format = responseFormat(mode, req.task, schema);
+  const system = mode === 'json_schema' ? req.system : req.system + schemaInstructions(req.task, schema);
+  const router = config.provider !== 'openai-compatible';
   return JSON.stringify({
-    model,
-    messages: [
-      { role: 'system', content: req.system },
-      { role: 'user', content: JSON.stringify(req.input) },
-    ],
-    response_format: {
-      type: 'json_schema',
-      json_schema: { name: req.task, strict: true, schema: strictJsonSchema(req.schema) },
-    },
+    model: config.model,
+    messages: [{ role: 'system', content: system }, { role: 'user', content: JSON.stringify(req.input) }, ...extra],
+    ...(format ? { response_format: format } : {}),
     max_tokens: req.maxTokens,
-    provider: PRIVACY_PROVIDER_PREFERENCES,
-    usage: { include: true },
+    ...(router ? { provider: PRIVACY_PROVIDER_PREFERENCES, usage: { include: true } } : { stream: false }),
   });
 }

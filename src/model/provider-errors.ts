@@ -12,7 +12,18 @@ export interface ProviderFailure {
   error: AppError;
 }
 
-export const NO_PROVIDER_MESSAGE = 'No model provider is configured: set OPENROUTER_API_KEY (or MODEL_PROVIDER=fake for local testing)';
+export const NO_PROVIDER_MESSAGE =
+  'No model provider is configured: set OPENROUTER_API_KEY, or MODEL_PROVIDER=openai-compatible with MODEL_BASE_URL and MODEL_NAME ' +
+  '(or MODEL_PROVIDER=fake for local testing)';
+
+/**
+ * The endpoint refused the request itself (HTTP 400 or 422): with an OpenAI-compatible server,
+ * most often a `response_format` it does not take, which a weaker output mode may get past
+ * (src/model/output-modes.ts). Still `service_unavailable` to every caller.
+ */
+export class RequestRefused extends AppError {}
+
+const REFUSED_REQUEST_STATUSES = new Set([400, 422]);
 
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
@@ -53,10 +64,11 @@ export function httpFailure(status: number, json: Record<string, unknown> | unde
         ? 'The model provider account has insufficient credit (HTTP 402)'
         : `The model provider failed (HTTP ${status})`;
   const retryAfterMs = retryAfter === null ? undefined : parseRetryAfter(retryAfter);
+  const Kind = REFUSED_REQUEST_STATUSES.has(status) ? RequestRefused : AppError;
   return {
     retryable: RETRYABLE_STATUSES.has(status),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    error: new AppError('service_unavailable', detail),
+    error: new Kind('service_unavailable', detail),
   };
 }
 

@@ -4,9 +4,10 @@ import { AppError } from '../domain/problems.ts';
 import type { Config } from '../config.ts';
 import { histogram } from '../platform/metrics.ts';
 import { inSpan } from '../platform/telemetry.ts';
+import { assembledStream, isEventStream } from './event-stream.ts';
 import { isRecord, parseJsonExact } from './exact-json.ts';
 import type { ModelClientLogger } from './model-client.ts';
-import { httpFailure, noAnswer, type ProviderFailure, unreadableAnswer } from './provider-errors.ts';
+import { httpFailure, noAnswer, type ProviderFailure, RequestRefused, unreadableAnswer } from './provider-errors.ts';
 
 /**
  * HTTP to the provider's chat completions endpoint: a timeout per attempt, and a few quick
@@ -45,6 +46,8 @@ export function createProviderHttp(config: Config['model'], deps: { fetch?: type
   const fetchImpl = deps.fetch ?? globalThis.fetch;
   const log = deps.logger;
   const url = `${config.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  // A local server needs no key: then none is sent.
+  const headers = { ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}), 'content-type': 'application/json' };
 
   async function attemptOnce(call: ProviderCall, attempt: number): Promise<Attempt> {
     const timeout = AbortSignal.timeout(config.timeoutMs);
@@ -57,7 +60,7 @@ export function createProviderHttp(config: Config['model'], deps: { fetch?: type
     try {
       res = await fetchImpl(url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': 'application/json' },
+        headers,
         body: call.body,
         signal,
       });
@@ -71,7 +74,8 @@ export function createProviderHttp(config: Config['model'], deps: { fetch?: type
 
     let parsed: unknown;
     try {
-      parsed = parseJsonExact(text);
+      // A server that streams although asked not to: its chunks make the one answer.
+      parsed = isEventStream(res.headers.get('content-type'), text) ? (assembledStream(text) ?? undefined) : parseJsonExact(text);
     } catch {
       parsed = undefined;
     }
@@ -133,7 +137,8 @@ export function createProviderHttp(config: Config['model'], deps: { fetch?: type
 function withRetryAfter(failure: ProviderFailure): AppError {
   const { error, retryAfterMs } = failure;
   if (retryAfterMs === undefined) return error;
-  return new AppError(error.code, error.message, error.extensions, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
+  const Kind = error instanceof RequestRefused ? RequestRefused : AppError;
+  return new Kind(error.code, error.message, error.extensions, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
 }
 
 function backoffMs(attempt: number): number {

@@ -20,7 +20,16 @@ export function strictJsonSchema(schema: z.ZodType): Record<string, unknown> {
   return cached;
 }
 
-const UNSUPPORTED_IN_STRICT = new Set(['minLength', 'maxLength', 'propertyNames', 'patternProperties', 'minProperties', 'maxProperties', 'uniqueItems']);
+const UNSUPPORTED_IN_STRICT = new Set([
+  'default',
+  'minLength',
+  'maxLength',
+  'propertyNames',
+  'patternProperties',
+  'minProperties',
+  'maxProperties',
+  'uniqueItems',
+]);
 
 function strictify(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(strictify);

@@ -1,7 +1,7 @@
 import { AppError } from '../domain/problems.ts';
 import { isRecord } from './exact-json.ts';
 import type { ModelClientLogger, StructuredRequest, StructuredResult } from './model-client.ts';
-import { reportedCostUsd } from './provider-cost.ts';
+import { answerObject } from './output-modes.ts';
 import { recordProviderCost, type SpendReporter } from './provider-spend.ts';
 
 /**
@@ -10,53 +10,66 @@ import { recordProviderCost, type SpendReporter } from './provider-spend.ts';
  */
 type OutputProblem = 'refused' | 'no_content' | 'cut_off' | 'not_json' | 'schema_violation';
 
+/** What the model is shown when it is asked to repair its answer: what it said, and what was wrong (never logged). */
+export interface Repairable {
+  content: string;
+  problems: string[];
+}
+
+type AnswerVerdict<T> = { ok: true; result: StructuredResult<T> } | { ok: false; error: AppError; repairable: Repairable | null };
+
 /**
- * A chat completions answer, validated against the request's zod schema: the parsed data and
- * the provider's cost, or `provider_output_invalid` naming the problem. A rejected answer's cost
- * is still recorded (and reported as unbilled): the provider charged for it.
+ * A chat completions answer, validated against the request's zod schema: the parsed data, or
+ * `provider_output_invalid` naming the problem, with what a repair would show the model when
+ * asking again may help. JSON wrapped in prose or a code fence is taken out of it. A rejected
+ * answer's cost is still recorded (and reported as unbilled): the provider charged for it.
  */
-export function validatedAnswer<T>(
+export function judgedAnswer<T>(
   body: Record<string, unknown>,
   req: StructuredRequest<T>,
+  costUsd: string,
   configuredModel: string,
   log: ModelClientLogger | undefined,
   spend: SpendReporter,
-): StructuredResult<T> {
+): AnswerVerdict<T> {
   const choice: unknown = Array.isArray(body.choices) ? body.choices[0] : undefined;
   const message = isRecord(choice) && isRecord(choice.message) ? choice.message : undefined;
-  const costUsd = reportedCostUsd(body.usage, req.task, log);
   recordProviderCost(req.task, costUsd);
-  const invalid = (problem: OutputProblem, reason: string) => {
+  const invalid = (problem: OutputProblem, reason: string, repairable: Repairable | null = null): AnswerVerdict<T> => {
     log?.warn({ task: req.task, reason }, 'model output rejected');
     spend.recordUnbilled({ task: req.task, reason: 'invalid_output', costUsd });
-    return new AppError('provider_output_invalid', `The model answer for ${req.task} was rejected: ${reason}`, { outputProblem: problem });
+    const error = new AppError('provider_output_invalid', `The model answer for ${req.task} was rejected: ${reason}`, { outputProblem: problem });
+    return { ok: false, error, repairable };
   };
 
   if (typeof message?.content !== 'string' || message.content === '') {
-    throw typeof message?.refusal === 'string' ? invalid('refused', 'the model refused') : invalid('no_content', 'no content');
+    if (typeof message?.refusal === 'string') return invalid('refused', 'the model refused');
+    return invalid('no_content', 'no content', { content: '', problems: ['the answer was empty'] });
   }
+  const content = message.content;
   // An answer cut off at max_tokens is incomplete even where what arrived happens to parse.
-  if (isRecord(choice) && choice.finish_reason === 'length') throw invalid('cut_off', 'output cut off');
-  let answer: unknown;
-  try {
-    answer = JSON.parse(message.content);
-  } catch {
-    throw invalid('not_json', 'not JSON');
-  }
+  if (isRecord(choice) && choice.finish_reason === 'length') return invalid('cut_off', 'output cut off');
+  const answer = answerObject(content);
+  if (answer === undefined) return invalid('not_json', 'not JSON', { content, problems: ['it is not a JSON object'] });
   const result = req.schema.safeParse(answer);
   if (!result.success) {
-    // Paths and issue codes only: the answer may echo user content.
+    const at = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join('.') : '(root)');
+    // Paths and issue codes only in the log and the stored reason: the answer may echo user content.
     const where = result.error.issues
       .slice(0, 5)
-      .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.code}`)
+      .map((i) => `${at(i.path)}: ${i.code}`)
       .join(', ');
-    throw invalid('schema_violation', `schema violation at ${where}`);
+    const problems = result.error.issues.map((i) => `${at(i.path)}: ${i.message}`);
+    return invalid('schema_violation', `schema violation at ${where}`, { content, problems });
   }
 
   return {
-    data: result.data,
-    costUsd,
-    model: typeof body.model === 'string' ? body.model : configuredModel,
-    generationId: typeof body.id === 'string' ? body.id : null,
+    ok: true,
+    result: {
+      data: result.data,
+      costUsd,
+      model: typeof body.model === 'string' && body.model !== '' ? body.model : configuredModel,
+      generationId: typeof body.id === 'string' ? body.id : null,
+    },
   };
 }

@@ -5,6 +5,7 @@ import { createOrm, migrate, type Orm } from '../db/orm.ts';
 import { isDatabaseUnavailable } from '../domain/database-errors.ts';
 import { createModelClient, type ModelClient } from '../model/model-client.ts';
 import { createProviderHttp } from '../model/provider-http.ts';
+import { outputModeMemory } from '../services/output-mode-memory.ts';
 import { providerBreaker } from '../services/provider-breaker.ts';
 import { whenReachable } from '../platform/startup.ts';
 import { connectTemporal } from '../temporal/connection.ts';
@@ -59,7 +60,11 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     throw error;
   });
   await ensureSearchAttributes(temporal, config.temporal.namespace, (m) => logger.warn(m));
-  const model = createModelClient(config.model, { logger, breaker: modelBreaker(orm, config, logger) });
+  const model = createModelClient(config.model, {
+    logger,
+    breaker: modelBreaker(orm, config, logger),
+    outputModes: outputModeMemory(orm, config.model.baseUrl, config.model.model, logger),
+  });
   return {
     orm,
     temporal,

@@ -9,6 +9,7 @@ import { createOrm, type Orm } from '../../src/db/orm.ts';
 import { featureContexts, type FeatureContext, type FeatureServices } from '../../src/features/context.ts';
 import { createModelClient } from '../../src/model/model-client.ts';
 import { modelBreaker } from '../../src/wiring/services.ts';
+import { outputModeMemory } from '../../src/services/output-mode-memory.ts';
 import { startFakeProvider, type FakeProvider } from '../../src/model/fake-provider/server.ts';
 import { connectTemporal } from '../../src/temporal/connection.ts';
 import { installTemporalRuntime } from '../../src/platform/temporal-runtime.ts';
@@ -59,6 +60,8 @@ export async function startStack(
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     OPENROUTER_BASE_URL: fake.baseUrl,
     OPENROUTER_API_KEY: 'test-key',
+    // Read only with MODEL_PROVIDER=openai-compatible: the same fake as the deployment's own endpoint.
+    MODEL_BASE_URL: fake.baseUrl,
     MODEL_MAX_RETRIES: '1',
     MODEL_TIMEOUT_MS: '3000',
     // A provider outage is waited out for seconds, not half an hour: tests of a failing provider see the card fail.
@@ -74,7 +77,10 @@ export async function startStack(
   });
   const orm = await createOrm(databaseUrl);
   const temporal = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
-  const model = createModelClient(config.model, options.breaker ? { breaker: modelBreaker(orm, config) } : {});
+  const model = createModelClient(config.model, {
+    ...(options.breaker ? { breaker: modelBreaker(orm, config) } : {}),
+    outputModes: outputModeMemory(orm, config.model.baseUrl, config.model.model),
+  });
   const app = await buildApp({ config, orm, temporal, model }, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

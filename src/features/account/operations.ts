@@ -23,6 +23,7 @@ import {
 } from './schemas.ts';
 import { changePassword, endAllSessions, getAccount, logIn, logOut, setLanguages, signUp } from './service.ts';
 import { createToken, listTokens, revokeToken } from './tokens.ts';
+import { whereTextGoes } from '../../model/where-text-goes.ts';
 
 const tag = 'account';
 
@@ -89,6 +90,7 @@ export const accountOperations = {
     handler: async (ctx) => ({
       ...(await getAccount(ctx, ctx.principal.userId)),
       access: ctx.principal.via === 'session' ? ('session' as const) : ctx.principal.scope,
+      languageModel: whereTextGoes(ctx.config.model),
     }),
   }),
   setLanguages: defineOperation({

@@ -48,7 +48,19 @@ export const accountSchema = z
 
 /** GET /api/me: the account, and what the caller's credential may do (a tool hides its writes from a read token). */
 export const meSchema = accountSchema
-  .extend({ access: z.enum(['session', 'read', 'write']).meta({ description: "`session` for a signed-in page, else the personal token's scope." }) })
+  .extend({
+    access: z.enum(['session', 'read', 'write']).meta({ description: "`session` for a signed-in page, else the personal token's scope." }),
+    languageModel: z
+      .object({
+        host: z.string().meta({ description: 'The host that receives the text you capture, translate or ask a draft for.' }),
+        model: z.string(),
+        ownModel: z
+          .boolean()
+          .meta({ description: 'True when it is the deployment’s own endpoint rather than the router (which requires zero data retention).' }),
+        statement: z.string().meta({ description: 'The same in a sentence, as the settings page shows it.' }),
+      })
+      .meta({ description: 'Where your text goes: the deployment’s language model.' }),
+  })
   .meta({ id: 'Me' });
 
 export const languageSettingsSchema = z.object({ targetLanguage: languageTag, nativeLanguage: languageTag });

@@ -30,7 +30,7 @@ import {
   reusedSchema,
 } from './schemas.ts';
 import { prepareOnRenewal, setPrepareOnRenewal } from './renewal.ts';
-import { captureCard, deleteCard, getCardForUser, listCards, prepareSense, retryPreparation } from './service.ts';
+import { captureCard, deleteCard, getCardForUser, listCards, prepareAgain, prepareSense, retryPreparation } from './service.ts';
 
 const textBody = { schema: z.string().meta({ description: 'UTF-8 text, streamed' }) };
 
@@ -142,6 +142,27 @@ export const libraryOperations = {
         'one of the card’s.',
     },
     handler: async (ctx, { cardId, contextId }) => ({ card: await prepareSense(ctx, ctx.principal.userId, cardId, contextId) }),
+  }),
+  prepareAgain: defineOperation({
+    tag,
+    summary: 'Prepare a ready card again with the current language model (charged)',
+    auth: 'write',
+    modelBacked: true,
+    requiresLanguages: true,
+    input: cardIdInputSchema,
+    output: capturedSchema,
+    rest: {
+      method: 'POST',
+      path: '/api/library/:cardId/prepare-again',
+      input: 'params',
+      status: 202,
+      problems: [404, 409, 428],
+      description:
+        'A card records the model that prepared it (`preparedByModel`). This prepares it again with the deployment’s current model, for the same ' +
+        'context if it had one: translation, usage and focuses are replaced, and the preparation is charged like a capture’s. The card is pending until ' +
+        'it is ready again; its schedule and reviews stay. 409 when the card is not ready (a failed card is retried instead).',
+    },
+    handler: async (ctx, { cardId }) => ({ card: await prepareAgain(ctx, ctx.principal.userId, cardId) }),
   }),
   recordEncounters: defineOperation({
     tag,

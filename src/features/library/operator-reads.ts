@@ -39,3 +39,18 @@ export async function extraPreparationCalls(ctx: FeatureContext, since: Date): P
   );
   return row!.n;
 }
+
+/** Ready cards whose preparation a model made (`prepared_by_model`), oldest first: what `ops prepare-again` prepares again. */
+export async function cardsPreparedBy(
+  ctx: FeatureContext,
+  model: string,
+  userId: string | null = null,
+  limit = 10_000,
+): Promise<{ cardId: string; userId: string }[]> {
+  return allRows<{ cardId: string; userId: string }>(
+    ctx.em,
+    sql`SELECT id AS "cardId", user_id AS "userId" FROM cards
+      WHERE enrichment_status = 'ready' AND prepared_by_model = ${model} AND (${userId}::uuid IS NULL OR user_id = ${userId}::uuid)
+      ORDER BY enriched_at, id LIMIT ${limit}`,
+  );
+}

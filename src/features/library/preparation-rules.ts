@@ -15,51 +15,74 @@ export const REGISTERS = ['formal', 'neutral', 'informal', 'slang', 'technical']
 export const FOCUS_KINDS = ['meaning', 'grammar', 'collocation', 'idiom', 'pronunciation', 'spelling', 'register'] as const;
 
 /**
- * What the model must return. Strict structured output requires every property, so optional
- * values are `nullable`, never `optional`. Lengths keep a runaway answer out of the database.
+ * What the model must return, and how an answer is read. The schema sent (src/model/strict-json-schema.ts
+ * takes its input side) states every rule JSON Schema can; reading it, only the translation is
+ * required: an optional part that is missing or breaks its rule is dropped (a correction, a
+ * sense) or cut down to what is valid (examples, focuses, at most three of each), and the card is
+ * still ready. Strict structured output requires every property, so optional values are
+ * `nullable`, never `optional`. Lengths keep a runaway answer out of the database.
  */
-export const preparationOutputSchema = z.object({
-  translation: z.string().trim().min(1).max(1000),
-  correctedText: z.string().trim().min(1).max(CAPTURE_TEXT_MAX).nullable(),
-  correctionNote: z.string().trim().min(1).max(300).nullable(),
-  usage: z.object({
-    register: z.enum(REGISTERS),
-    guidance: z.string().trim().min(1).max(600),
-    examples: z.array(z.string().trim().min(1).max(300)).min(1).max(3),
-  }),
-  focuses: z
-    .array(z.object({ kind: z.enum(FOCUS_KINDS), note: z.string().trim().min(1).max(300) }))
-    .min(1)
-    .max(3),
-  sense: z
-    .object({
-      gloss: z.string().trim().min(1).max(200),
-      cue: z.string().trim().min(1).max(100),
-    })
-    .nullable(),
+const focusSchema = z.object({ kind: z.enum(FOCUS_KINDS), note: z.string().trim().min(1).max(300) });
+const exampleSchema = z.string().trim().min(1).max(300);
+const senseSchema = z.object({
+  gloss: z.string().trim().min(1).max(200),
+  cue: z.string().trim().min(1).max(100),
 });
+const MAX_PARTS = 3;
 
-export type PreparationOutput = z.infer<typeof preparationOutputSchema>;
+/** The valid items of what should have been an array, at most `max` of them (none when it is no array). */
+function validItems<T>(input: unknown, item: z.ZodType<T>, max: number): T[] {
+  if (!Array.isArray(input)) return [];
+  return input
+    .flatMap((value) => {
+      const parsed = item.safeParse(value);
+      return parsed.success ? [parsed.data] : [];
+    })
+    .slice(0, max);
+}
+
+const preparationFields = {
+  translation: z.string().trim().min(1).max(1000),
+  correctedText: z.string().trim().min(1).max(CAPTURE_TEXT_MAX).nullable().catch(null),
+  correctionNote: z.string().trim().min(1).max(300).nullable().catch(null),
+  usage: z
+    .object({
+      register: z.enum(REGISTERS).catch('neutral'),
+      guidance: z.string().trim().min(1).max(600).catch(''),
+      examples: z
+        .array(exampleSchema)
+        .min(1)
+        .max(MAX_PARTS)
+        .catch(({ input }) => validItems(input, exampleSchema, MAX_PARTS)),
+    })
+    .catch({ register: 'neutral', guidance: '', examples: [] }),
+  focuses: z
+    .array(focusSchema)
+    .min(1)
+    .max(MAX_PARTS)
+    .catch(({ input }) => validItems(input, focusSchema, MAX_PARTS)),
+};
+
+/** Without a context there is no sense to name: the schema sent says `null`, and one given anyway is dropped. */
+const withoutContextSchema = z.object({ ...preparationFields, sense: z.null().catch(null) });
+/** With a context the schema sent requires the sense; one that is missing or malformed is dropped. */
+const withContextSchema = z.object({ ...preparationFields, sense: senseSchema.nullable().catch(null) });
+
+export type PreparationOutput = z.infer<typeof withContextSchema>;
 
 /**
  * The answer's rules when the expression came with the sentence it was met in: the model must name
  * the sense it chose (`sense.gloss`) and the word(s) of that sentence that decided it
- * (`sense.cue`), and the cue must be in the sentence, outside the expression itself. An answer
- * that ignores the context is invalid (asked again once, like any invalid answer); without a
- * context, `sense` must be null.
+ * (`sense.cue`), and the cue must be in the sentence, outside the expression itself (JSON Schema
+ * cannot say that much: the sense of an answer that breaks it is dropped, the rest kept). Without
+ * a context, `sense` must be null.
  */
 export function preparationSchemaFor(context: { text: string; start: number; end: number } | null): z.ZodType<PreparationOutput> {
-  return preparationOutputSchema.superRefine((answer, issues) => {
-    if (!context) {
-      if (answer.sense !== null) issues.addIssue({ code: 'custom', path: ['sense'], message: 'must be null without a context' });
-      return;
-    }
-    if (answer.sense === null) {
-      issues.addIssue({ code: 'custom', path: ['sense'], message: 'must name the sense chosen for the context' });
-      return;
-    }
-    const outside = locateAll(context.text, answer.sense.cue).some((m) => m.end <= context.start || m.start >= context.end);
-    if (!outside) issues.addIssue({ code: 'custom', path: ['sense', 'cue'], message: 'must be words of the context outside the expression' });
+  if (!context) return withoutContextSchema;
+  return withContextSchema.transform((answer) => {
+    const cue = answer.sense?.cue;
+    const outside = cue !== undefined && locateAll(context.text, cue).some((m) => m.end <= context.start || m.start >= context.end);
+    return outside ? answer : { ...answer, sense: null };
   });
 }
 
@@ -141,12 +164,33 @@ export function finalisePreparation(text: string, output: PreparationOutput): Ca
   const keep = corrected !== null && output.correctionNote !== null && corrected !== text && isSurfaceEdit(text, corrected);
   // A card prepared without a context has no sense to name: stored as before, without the member.
   const { sense, ...rest } = output;
+  const expressions = keep ? [text, corrected] : [text];
   return {
     ...rest,
     ...(sense ? { sense } : {}),
     correctedText: keep ? corrected : null,
     correctionNote: keep ? output.correctionNote : null,
+    // An example that does not use the expression teaches nothing about it: dropped.
+    usage: { ...rest.usage, examples: rest.usage.examples.filter((example) => expressions.some((e) => usesExpression(example, e))) },
   };
+}
+
+/**
+ * Whether an example uses the expression: it holds it (as contexts are matched, accents and case
+ * aside), or every word of it, a word of five letters or more perhaps inflected ("harpooned" for
+ * "harpoon", "tries" for "try" is not caught).
+ */
+export function usesExpression(example: string, expression: string): boolean {
+  if (locateExpression(example, expression)) return true;
+  const words = (s: string) =>
+    s
+      .toLowerCase()
+      .normalize('NFC')
+      .match(/\p{L}+/gu) ?? [];
+  const exampleWords = words(example);
+  const needed = words(expression);
+  if (needed.length === 0) return false;
+  return needed.every((word) => exampleWords.some((w) => w === word || (word.length >= 5 && w.startsWith(word.slice(0, word.length - 1)))));
 }
 
 /** Whether `to` differs from `from` by a small share of characters (Levenshtein, code points). */
@@ -202,17 +246,10 @@ export function settledOutcome(
  * (unreachable, 5xx, 429, privacy routing refused: nothing was spent). So a card pays for at most
  * `modelCalls` answered calls over its whole life, every activity retry, crash and retried
  * preparation together; a retry after that fails at once, without a model call. Within one attempt
- * an invalid answer is asked again `invalidAnswerRetries` times, unless it cannot get better.
+ * an invalid answer is repaired once by the model client (a second call, counted like the first),
+ * unless it cannot get better (a refusal, an answer cut off at its limit).
  */
-export const CARD_PREPARATION_BUDGET = { modelCalls: 5, invalidAnswerRetries: 1 } as const;
-
-/** Output problems (the model client's `outputProblem`) that asking again will not fix. */
-const LASTING_OUTPUT_PROBLEMS: readonly unknown[] = ['refused', 'cut_off'];
-
-/** Whether to ask the model again after the `invalidAnswers`-th invalid answer of one attempt. */
-export function askAgainAfterInvalidAnswer(outputProblem: unknown, invalidAnswers: number): boolean {
-  return !LASTING_OUTPUT_PROBLEMS.includes(outputProblem) && invalidAnswers <= CARD_PREPARATION_BUDGET.invalidAnswerRetries;
-}
+export const CARD_PREPARATION_BUDGET = { modelCalls: 5 } as const;
 
 export const BUDGET_SPENT_MESSAGE =
   `This card's preparation has used the ${CARD_PREPARATION_BUDGET.modelCalls} model calls a card may make without getting a valid answer; ` +

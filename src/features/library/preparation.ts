@@ -10,7 +10,6 @@ import { type BackgroundCall, modelCallHold, withCreditHold } from '../credits/p
 import { charge } from '../credits/wallet.ts';
 import { announceStatusChange } from '../status/changes.ts';
 import {
-  askAgainAfterInvalidAnswer,
   BUDGET_SPENT_MESSAGE,
   CARD_PREPARATION_BUDGET,
   finalisePreparation,
@@ -128,7 +127,7 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
       const ready = await firstRow<{ waited_s: number }>(
         tx,
         sql`UPDATE cards SET enrichment = ${JSON.stringify(enrichment)}::jsonb, enrichment_status = 'ready', enrichment_error = NULL,
-             waiting_since = NULL, enriched_at = now(), updated_at = now() WHERE id = ${ref.cardId}
+             prepared_by_model = ${answer.model}, waiting_since = NULL, enriched_at = now(), updated_at = now() WHERE id = ${ref.cardId}
          RETURNING extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s`,
       );
       waitedSeconds = ready!.waited_s;
@@ -152,51 +151,48 @@ const preparationCalls = counter('lcs_card_preparation_model_calls_total', 'Mode
 const budgetsSpent = counter('lcs_card_preparation_budget_spent_total', 'Card preparations that failed because the card had used its model-call budget');
 
 /**
- * The card's model call, within its budget (CARD_PREPARATION_BUDGET): each call is taken from
- * the card's count before it is made, so a crash mid-call still counts, and given back when the
- * provider could not serve it. An invalid answer is asked again once unless it cannot get better;
- * an exhausted budget is a verdict, never retried. Its decisions are told to the operator
+ * The card's model call, within its budget (CARD_PREPARATION_BUDGET): each answered call is taken
+ * from the card's count before it is made, so a crash mid-call still counts, and given back when
+ * the provider could not serve it. The model client repairs an invalid answer once (it shows the
+ * model what was wrong), and that second call is taken from the budget too: none left, no repair.
+ * An exhausted budget is a verdict, never retried. Its decisions are told to the operator
  * (`ctx.log`): ids and counts only.
  */
 async function completeWithinBudget<T>(ctx: FeatureContext, ref: PreparationRef, request: StructuredRequest<T>): Promise<StructuredResult<T>> {
   const { em, model, log } = ctx;
-  for (let invalidAnswers = 0; ;) {
-    const taken = await firstRow<{ preparation_calls: number }>(
-      em,
-      sql`UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ${ref.cardId} AND preparation_calls < ${CARD_PREPARATION_BUDGET.modelCalls}
-           RETURNING preparation_calls`,
-    );
-    if (!taken) {
-      budgetsSpent.inc();
-      log.warn({ cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_PREPARATION_BUDGET.modelCalls }, 'card preparation budget spent');
-      throw new AppError('provider_output_invalid', BUDGET_SPENT_MESSAGE);
+  const take = async () =>
+    (
+      await firstRow<{ preparation_calls: number }>(
+        em,
+        sql`UPDATE cards SET preparation_calls = preparation_calls + 1 WHERE id = ${ref.cardId} AND preparation_calls < ${CARD_PREPARATION_BUDGET.modelCalls}
+             RETURNING preparation_calls`,
+      )
+    )?.preparation_calls ?? null;
+  if ((await take()) === null) {
+    budgetsSpent.inc();
+    log.warn({ cardId: ref.cardId, attempt: ref.attempt, modelCalls: CARD_PREPARATION_BUDGET.modelCalls }, 'card preparation budget spent');
+    throw new AppError('provider_output_invalid', BUDGET_SPENT_MESSAGE);
+  }
+  const mayRepair = async () => {
+    preparationCalls.inc({ outcome: 'invalid' });
+    const used = await take();
+    log.warn({ cardId: ref.cardId, attempt: ref.attempt, modelCallsUsed: used, askingAgain: used !== null }, 'card preparation answer invalid');
+    return used !== null;
+  };
+  try {
+    const answer = await model.complete({ ...request, mayRepair });
+    preparationCalls.inc({ outcome: 'valid' });
+    return answer;
+  } catch (error) {
+    if (!isAppError(error)) throw error; // cancelled, or the call's fate is unknown: it stays counted
+    if (error.code !== 'provider_output_invalid') {
+      preparationCalls.inc({ outcome: 'unserved' });
+      await run(em, sql`UPDATE cards SET preparation_calls = preparation_calls - 1 WHERE id = ${ref.cardId} AND preparation_calls > 0`);
+      throw error;
     }
-    try {
-      const answer = await model.complete(request);
-      preparationCalls.inc({ outcome: 'valid' });
-      return answer;
-    } catch (error) {
-      if (!isAppError(error)) throw error; // cancelled, or the call's fate is unknown: it stays counted
-      if (error.code !== 'provider_output_invalid') {
-        preparationCalls.inc({ outcome: 'unserved' });
-        await run(em, sql`UPDATE cards SET preparation_calls = preparation_calls - 1 WHERE id = ${ref.cardId} AND preparation_calls > 0`);
-        throw error;
-      }
-      preparationCalls.inc({ outcome: 'invalid' });
-      invalidAnswers++;
-      const again = askAgainAfterInvalidAnswer(error.extensions.outputProblem, invalidAnswers);
-      log.warn(
-        {
-          cardId: ref.cardId,
-          attempt: ref.attempt,
-          modelCallsUsed: taken.preparation_calls,
-          outputProblem: error.extensions.outputProblem,
-          askingAgain: again,
-        },
-        'card preparation answer invalid',
-      );
-      if (!again) throw error;
-    }
+    preparationCalls.inc({ outcome: 'invalid' });
+    log.warn({ cardId: ref.cardId, attempt: ref.attempt, outputProblem: error.extensions.outputProblem }, 'card preparation answer invalid');
+    throw error;
   }
 }
 

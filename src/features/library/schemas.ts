@@ -112,6 +112,14 @@ export const cardDetailSchema = cardSchema
       .array(cardContextSchema)
       .meta({ description: `The sentences you met it in, oldest first: the first one and the newest, ${CARD_CONTEXTS_MAX} at most.` }),
     preparedContextId: z.uuid().nullable().meta({ description: 'The context the card’s preparation chose its sense for; null when none.' }),
+    preparedByModel: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'The language model that prepared the card (as the endpoint named it); null unless the card is ready, and for cards prepared before ' +
+          'models were recorded. `POST /api/library/{cardId}/prepare-again` prepares it again with the current one.',
+      }),
     encounters: z
       .array(isoDate)
       .meta({ description: 'When you last met it on a page in the last 30 days, newest first (20 at most; `metCount` and `lastMetAt` count them all).' }),

@@ -41,6 +41,7 @@ interface CardDetailRow extends CardRow {
   stability: number;
   last_review: Date | null;
   prepared_context_id: string | null;
+  prepared_by_model: string | null;
 }
 
 function toCard(row: CardRow): Card {
@@ -63,7 +64,7 @@ function toCard(row: CardRow): Card {
 async function findCardForUser(em: Em, userId: string, cardId: string): Promise<CardDetail | null> {
   const row = await firstRow<CardDetailRow>(
     em,
-    sql`SELECT ${CARD_COLUMNS}, s.state, s.due, s.reps, s.lapses, s.stability, s.last_review, c.prepared_context_id
+    sql`SELECT ${CARD_COLUMNS}, s.state, s.due, s.reps, s.lapses, s.stability, s.last_review, c.prepared_context_id, c.prepared_by_model
      FROM cards c JOIN card_schedules s ON s.card_id = c.id
      WHERE c.id = ${cardId} AND c.user_id = ${userId}`,
   );
@@ -80,6 +81,8 @@ async function findCardForUser(em: Em, userId: string, cardId: string): Promise<
     },
     contexts: await contextsOfCard(em, cardId),
     preparedContextId: row.prepared_context_id,
+    // The model of the preparation shown: none while the card is pending or failed (or was prepared before models were recorded).
+    preparedByModel: row.enrichment_status === 'ready' ? row.prepared_by_model : null,
     encounters: (await encountersOfCard(em, cardId)).map((d) => d.toISOString()),
   };
 }
@@ -301,13 +304,7 @@ export async function retryPreparation(ctx: FeatureContext, userId: string, card
  * prepared successfully, it starts the card's model-call budget afresh.
  */
 export async function prepareSense(ctx: FeatureContext, userId: string, cardId: string, contextId: string): Promise<Card> {
-  const { em, workflows } = ctx;
-  const card = await em.transactional(async (tx) => {
-    const locked = await firstRow<CardRow & { prepared_context_id: string | null }>(
-      tx,
-      sql`SELECT ${CARD_COLUMNS}, c.prepared_context_id FROM cards c WHERE c.id = ${cardId} AND c.user_id = ${userId} FOR UPDATE`,
-    );
-    if (!locked) throw new AppError('not_found', 'No such card in your library.');
+  return prepareReadyCardAgain(ctx, userId, cardId, async (tx, locked) => {
     const context = await firstRow(tx, sql`SELECT 1 FROM card_contexts WHERE id = ${contextId} AND card_id = ${cardId}`);
     if (!context)
       throw new AppError('conflict', 'That sentence is not one of this card’s contexts (contexts[].contextId); it may have been dropped past the limit.');
@@ -315,6 +312,44 @@ export async function prepareSense(ctx: FeatureContext, userId: string, cardId: 
       throw new AppError('conflict', `Only a ready card can be prepared for another sense; this card is ${locked.enrichment_status}.`);
     }
     if (locked.prepared_context_id === contextId) throw new AppError('conflict', 'The card is already prepared for the sense of this context.');
+    return contextId;
+  });
+}
+
+/**
+ * "Prepare again": prepares a ready card again with the deployment's current model (a card records
+ * the model that prepared it: `preparedByModel`), for the same context if it had one. Charged like
+ * any preparation, pending meanwhile, scheduling and review history untouched; like "prepare this
+ * sense", the learner's own request on a card that was prepared starts its model-call budget afresh.
+ */
+export async function prepareAgain(ctx: FeatureContext, userId: string, cardId: string): Promise<Card> {
+  return prepareReadyCardAgain(ctx, userId, cardId, async (_tx, locked) => {
+    if (locked.enrichment_status !== 'ready') {
+      throw new AppError('conflict', `Only a ready card can be prepared again; this card is ${locked.enrichment_status} (a failed one is retried).`);
+    }
+    return locked.prepared_context_id;
+  });
+}
+
+/**
+ * A new attempt for a ready card, under a workflow id of its own (`sense_attempt`: a completed id
+ * is never started again), after `check` (in the transaction, the card locked) said which context
+ * it is prepared for.
+ */
+async function prepareReadyCardAgain(
+  ctx: FeatureContext,
+  userId: string,
+  cardId: string,
+  check: (tx: Em, locked: CardRow & { prepared_context_id: string | null }) => Promise<string | null>,
+): Promise<Card> {
+  const { em, workflows } = ctx;
+  const card = await em.transactional(async (tx) => {
+    const locked = await firstRow<CardRow & { prepared_context_id: string | null }>(
+      tx,
+      sql`SELECT ${CARD_COLUMNS}, c.prepared_context_id FROM cards c WHERE c.id = ${cardId} AND c.user_id = ${userId} FOR UPDATE`,
+    );
+    if (!locked) throw new AppError('not_found', 'No such card in your library.');
+    const contextId = await check(tx, locked);
     const updated = await firstRow<CardRow & { enrichment_attempt: number }>(
       tx,
       sql`UPDATE cards c SET enrichment_status = 'pending', enrichment_error = NULL, prepared_context_id = ${contextId}, preparation_calls = 0,

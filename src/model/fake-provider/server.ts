@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { parseJsonExact } from '../exact-json.ts';
+import { instructedTask } from '../output-modes.ts';
 import type { Responder } from './responder.ts';
 import { builtInResponders } from './responders.ts';
 
@@ -33,6 +34,40 @@ export interface TokenPrices {
   completion: string;
 }
 
+/**
+ * Ways of the weaker OpenAI-compatible servers the fake can take on (all off by default and
+ * after `reset`), so that the client's handling of each is tried against a real HTTP server.
+ */
+export interface FakeQuirks {
+  /** Answers 400 to `response_format: json_schema`, as servers without structured outputs do. */
+  refusesJsonSchema: boolean;
+  /** Answers 400 to `response_format: json_object`, as LM Studio does. */
+  refusesJsonObject: boolean;
+  /** Streams its answer as server-sent events, although asked not to. */
+  streams: boolean;
+  /** Puts its JSON inside prose, or inside a code fence. */
+  wraps: 'prose' | 'fence' | null;
+  /** Reports token counts but no `usage.cost`, as local servers do. */
+  reportsNoCost: boolean;
+  /** Its own answer limit in tokens, below whatever `max_tokens` asks (null: none). */
+  tokenLimit: number | null;
+  /** Takes requests without an Authorization header, as a local server does. */
+  anonymous: boolean;
+  /** Drops every connection without answering: a server that is not up. */
+  down: boolean;
+}
+
+const NO_QUIRKS: FakeQuirks = {
+  refusesJsonSchema: false,
+  refusesJsonObject: false,
+  streams: false,
+  wraps: null,
+  reportsNoCost: false,
+  tokenLimit: null,
+  anonymous: false,
+  down: false,
+};
+
 export interface FakeProvider {
   /** What OPENROUTER_BASE_URL is set to, e.g. http://127.0.0.1:43123/api/v1 */
   baseUrl: string;
@@ -51,6 +86,8 @@ export interface FakeProvider {
   /** Prices by token counts instead of the fixed cost (null: back to the fixed cost). */
   setTokenPrices(prices: TokenPrices | null): void;
   setResponder(task: string, fn: Responder): void;
+  /** Takes on these ways of a weaker server (the others unchanged) until `reset`. */
+  setQuirks(quirks: Partial<FakeQuirks>): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -78,6 +115,7 @@ export async function startFakeProvider(options: { port?: number; host?: string 
   let cost = DEFAULT_COST;
   let tokenPrices: TokenPrices | null = null;
   let generation = 0;
+  let quirks: FakeQuirks = { ...NO_QUIRKS };
   const overrides = new Map<string, Responder>();
 
   const fake: FakeProvider = {
@@ -114,7 +152,11 @@ export async function startFakeProvider(options: { port?: number; host?: string 
     setResponder(task, fn) {
       overrides.set(task, fn);
     },
+    setQuirks(more) {
+      quirks = { ...quirks, ...more };
+    },
     reset() {
+      quirks = { ...NO_QUIRKS };
       mode = 'ok';
       failStatus = 500;
       latency = { minMs: 0, maxMs: 0 };
@@ -135,7 +177,11 @@ export async function startFakeProvider(options: { port?: number; host?: string 
   async function chat(req: http.IncomingMessage, res: http.ServerResponse, body: any): Promise<void> {
     const recorded: RecordedRequest = { path: req.url ?? '', headers: { ...req.headers }, body, at: Date.now() };
     fake.requests.push(recorded);
-    if (!/^Bearer \S+/.test(req.headers.authorization ?? '')) {
+    if (quirks.down) {
+      req.socket.destroy();
+      return;
+    }
+    if (!quirks.anonymous && !/^Bearer \S+/.test(req.headers.authorization ?? '')) {
       return send(res, 401, '{"error":{"code":401,"message":"No auth credentials found"}}');
     }
     counts.received++;
@@ -152,21 +198,34 @@ export async function startFakeProvider(options: { port?: number; host?: string 
     }
 
     const model = typeof body?.model === 'string' ? body.model : 'fake/model';
-    const jsonSchema = body?.response_format?.json_schema;
-    if (typeof jsonSchema?.name !== 'string') {
+    const format = body?.response_format?.type;
+    if ((format === 'json_schema' && quirks.refusesJsonSchema) || (format === 'json_object' && quirks.refusesJsonObject)) {
+      return send(res, 400, JSON.stringify({ error: { code: 400, message: `response_format.type ${format} is not supported` } }));
+    }
+    // The task: the structured output's name, or the one the system message names (weaker output modes).
+    const system = body?.messages?.find((m: any) => m?.role === 'system')?.content;
+    const jsonSchema = format === 'json_schema' ? body.response_format.json_schema : instructedTask(typeof system === 'string' ? system : '');
+    const taskName = format === 'json_schema' ? jsonSchema?.name : jsonSchema?.task;
+    if (typeof taskName !== 'string') {
       return send(res, 400, '{"error":{"code":400,"message":"response_format.json_schema is required"}}');
     }
     let content: string;
     if (mode === 'malformed') content = '{"translation": "unterminated';
     else if (mode === 'schema_violation') content = '{"unexpected": true}';
     else {
-      const task: string = jsonSchema.name;
+      const task: string = taskName;
       const userText = body.messages?.find((m: any) => m?.role === 'user')?.content;
       const input = parseOrKeep(userText);
       const responder = overrides.get(task) ?? builtInResponders[task];
+      // A repair: the model's earlier answer and the note on it follow the first two messages.
+      const repairing = Array.isArray(body.messages) && body.messages.length > 2;
       try {
-        const answer = responder ? await responder(input, { model, task, schema: jsonSchema.schema }) : instanceOf(jsonSchema.schema, input, jsonSchema.schema);
-        content = JSON.stringify(answer);
+        const answer = responder
+          ? await responder(input, { model, task, schema: jsonSchema.schema, repairing })
+          : instanceOf(jsonSchema.schema, input, jsonSchema.schema);
+        content = typeof answer === 'string' ? answer : JSON.stringify(answer);
+        if (quirks.wraps === 'fence') content = `Here is the JSON:\n\n\`\`\`json\n${content}\n\`\`\`\n`;
+        if (quirks.wraps === 'prose') content = `Sure! ${content} I hope this helps.`;
       } catch (error) {
         const message = `Fake responder for ${task} threw: ${(error as Error).message}`;
         return send(res, 500, JSON.stringify({ error: { code: 500, message } }));
@@ -176,7 +235,8 @@ export async function startFakeProvider(options: { port?: number; host?: string 
     // Like a real provider: about 4 characters a token, and an answer longer than `max_tokens`
     // is cut off there and reported with finish_reason `length`.
     const promptTokens = Math.ceil(JSON.stringify(body.messages ?? '').length / FAKE_CHARS_PER_TOKEN);
-    const maxTokens = Number.isInteger(body.max_tokens) && body.max_tokens > 0 ? body.max_tokens : Infinity;
+    const asked = Number.isInteger(body.max_tokens) && body.max_tokens > 0 ? body.max_tokens : Infinity;
+    const maxTokens = Math.min(asked, quirks.tokenLimit ?? Infinity);
     const cutOff = Math.ceil(content.length / FAKE_CHARS_PER_TOKEN) > maxTokens;
     if (cutOff) content = content.slice(0, maxTokens * FAKE_CHARS_PER_TOKEN);
     const completionTokens = Math.ceil(content.length / FAKE_CHARS_PER_TOKEN);
@@ -192,10 +252,12 @@ export async function startFakeProvider(options: { port?: number; host?: string 
       ? new Decimal(tokenPrices.prompt).times(promptTokens).plus(new Decimal(tokenPrices.completion).times(completionTokens)).div(1_000_000).toFixed()
       : cost;
     // The cost is spliced in as text so it reaches the client exactly as configured.
-    counts.answered[jsonSchema.name] = (counts.answered[jsonSchema.name] ?? 0) + 1;
+    counts.answered[taskName] = (counts.answered[taskName] ?? 0) + 1;
     const usage =
       `"usage":{"prompt_tokens":${promptTokens},"completion_tokens":${completionTokens},` +
-      `"total_tokens":${promptTokens + completionTokens},"cost":${recorded.costUsd}}`;
+      `"total_tokens":${promptTokens + completionTokens}${quirks.reportsNoCost ? '' : `,"cost":${recorded.costUsd}`}}`;
+    if (quirks.reportsNoCost) delete recorded.costUsd;
+    if (quirks.streams) return sendStream(res, head, usage);
     send(res, 200, `${head.slice(0, -1)},${usage}}`);
   }
 
@@ -210,6 +272,7 @@ export async function startFakeProvider(options: { port?: number; host?: string 
       else if (action === 'latency') fake.setLatency(Number(body?.ms ?? 0));
       else if (action === 'fail-for') fake.failFor(Number(body?.ms), status);
       else if (action === 'cost') fake.setCost(String(body?.cost));
+      else if (action === 'quirks') fake.setQuirks(quirksFrom(body));
       else if (action === 'reset') fake.reset();
       else return send(res, 404, '{"error":"unknown control endpoint"}');
       send(res, 200, JSON.stringify({ ok: true, mode, latencyMs: latency.minMs, latencyMaxMs: latency.maxMs, failingUntil: failWindow.until, cost }));
@@ -252,11 +315,44 @@ export async function startFakeProvider(options: { port?: number; host?: string 
   return fake;
 }
 
+/** The quirks named in a control request's body, each checked (anything else is refused). */
+function quirksFrom(body: unknown): Partial<FakeQuirks> {
+  const out: Partial<FakeQuirks> = {};
+  for (const [key, value] of Object.entries(isRecord(body) ? body : {})) {
+    if (!(key in NO_QUIRKS)) throw new Error(`Unknown quirk: ${key}`);
+    if (key === 'wraps' && (value === null || value === 'prose' || value === 'fence')) out.wraps = value;
+    else if (key === 'tokenLimit' && (value === null || Number.isInteger(Number(value)))) out.tokenLimit = value === null ? null : Number(value);
+    else if (typeof value === 'boolean' && key !== 'wraps' && key !== 'tokenLimit') (out as Record<string, boolean>)[key] = value;
+    else throw new Error(`Not a value for ${key}`);
+  }
+  return out;
+}
+
 function send(res: http.ServerResponse, status: number, body: string): void {
   // The client may have given up (timeout) while the fake was sleeping.
   if (res.destroyed || res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/**
+ * The answer as a server that streams sends it: a chunk per few characters of content, then one
+ * with the finish reason and the usage (spliced in as text, so a cost stays exact), then [DONE].
+ */
+function sendStream(res: http.ServerResponse, headText: string, usage: string): void {
+  if (res.destroyed || res.headersSent) return;
+  const answer = JSON.parse(headText);
+  const choice = answer.choices[0];
+  const content: string = choice.message.content;
+  const base = { id: answer.id, object: 'chat.completion.chunk', created: answer.created, model: answer.model };
+  const pieces = content.match(/[\s\S]{1,16}/g) ?? [];
+  const events = pieces.map((piece, i) =>
+    JSON.stringify({ ...base, choices: [{ index: 0, delta: i === 0 ? { role: 'assistant', content: piece } : { content: piece } }] }),
+  );
+  const last = JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: choice.finish_reason }] });
+  events.push(`${last.slice(0, -1)},${usage}}`);
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.end(events.map((e) => `data: ${e}\n\n`).join('') + 'data: [DONE]\n\n');
 }
 
 async function readBody(req: http.IncomingMessage): Promise<string> {
@@ -341,7 +437,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 // `node --import tsx src/model/fake-provider/server.ts [port]` runs it standalone, steerable over /__fake/*:
 // POST mode {mode, status?}, latency {ms} or {minMs, maxMs}, fail-for {ms, status?}, cost {cost},
-// reset; GET requests, stats.
+// quirks {refusesJsonSchema?, streams?, wraps?, …}, reset; GET requests, stats.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const fake = await startFakeProvider({ port: Number(process.argv[2] ?? process.env.FAKE_PROVIDER_PORT ?? 0) });
   console.log(`fake model provider listening; OPENROUTER_BASE_URL=${fake.baseUrl}`);

@@ -26,6 +26,12 @@ describe('tRPC at /trpc over HTTP', () => {
       targetLanguage: 'en',
       nativeLanguage: 'fr',
       access: 'session',
+      languageModel: {
+        host: new URL(stack.config.model.baseUrl).host,
+        model: stack.config.model.model,
+        ownModel: false,
+        statement: expect.stringContaining('model router'),
+      },
     });
   });
 

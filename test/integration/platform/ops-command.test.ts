@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { expect, inject, it } from 'vitest';
+import { expect, inject, it, vi } from 'vitest';
 import { useStack, type Started } from '../../support/fixture.ts';
 import { capture, preparationCharges, waitForStatus } from '../library/helpers.ts';
 
@@ -59,6 +59,22 @@ it("failed lists cards that failed by code; retry prepares them again as a learn
   expect(costs.json.kinds).toContainEqual(expect.objectContaining({ kind: 'capture_preparation' }));
   expect(Number(costs.json.kinds.find((k: { kind: string }) => k.kind === 'capture_preparation').providerUsd)).toBeGreaterThan(0);
 }, 180_000);
+
+it('prepare-again --model prepares again the ready cards that model prepared, each charged as a preparation', async () => {
+  const card = await capture(stack, user, 'prepared again by the operator');
+  const ready = await waitForStatus(stack, user, card.cardId, 'ready', 60_000);
+  expect(ready.preparedByModel).toBe(stack.config.model.model);
+  const dry = await ops('--json', 'prepare-again', '--model', stack.config.model.model, '--user', user.email, '--dry-run');
+  expect(dry.json.cards).toContainEqual({ cardId: card.cardId, userId: user.userId });
+  expect((await ops('--json', 'prepare-again', '--model', 'some/other-model', '--user', user.email)).json.outcomes).toEqual([]);
+  const done = await ops('--json', 'prepare-again', '--model', stack.config.model.model, '--user', user.email);
+  expect(done.json.outcomes).toContainEqual({ cardId: card.cardId, prepared: true });
+  await vi.waitFor(async () => expect((await preparationCharges(stack, user.userId)).filter((c) => c.ref === card.cardId)).toHaveLength(2), {
+    timeout: 60_000,
+    interval: 200,
+  });
+  await waitForStatus(stack, user, card.cardId, 'ready', 60_000);
+}, 90_000);
 
 it('refuses a malformed duration and an unknown email in one line, without a stack trace', async () => {
   await expect(ops('failed', '--since', '1x')).rejects.toMatchObject({ stderr: expect.stringContaining('a duration such as 30m, 1h, 24h or 7d') });

@@ -62,7 +62,7 @@ describe('POST /api/sentences?mode=async with X-Service-Async: 1', () => {
     expectStatus(res, 202);
     const id = res.body.sentence.id;
     expect(await waitForSettled(stack, id)).toMatchObject({ status: 'failed', error_code: 'provider_output_invalid' });
-    expect(translationCalls(stack)).toHaveLength(1); // not retried: invalid output is final
+    expect(translationCalls(stack)).toHaveLength(2); // repaired once by the model client, then final: the activity does not retry it
     expect(await balanceOf(stack, user)).toBe(before);
     const handle = stack.temporal.workflow.getHandle(`sentence-translation/${id}`);
     await vi.waitFor(async () => expect((await handle.describe()).status.name).toBe('FAILED'), { timeout: 10_000 });

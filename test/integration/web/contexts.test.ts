@@ -81,7 +81,13 @@ describe('expressions in their own context', () => {
       await page.getByText('Explained in the sense [fr] edge of a river (from “river”).').waitFor();
       await page.getByText('Met 3 times, last yesterday').waitFor();
       await sentences.getByRole('listitem').filter({ hasText: 'cheque' }).getByRole('button', { name: 'Prepare this sense' }).waitFor();
+      // The model that prepared it, and "Prepare again" with the current one: the card is prepared anew, for the same sense.
+      await page.getByText(`Prepared by ${stack.config.model.model}`).waitFor();
       await shoot(page, 'card-with-contexts');
+      await page.getByRole('button', { name: 'Prepare again' }).click();
+      await page.getByText('Preparing “bank” again with the current model.').waitFor();
+      await page.getByText(`Prepared by ${stack.config.model.model}`).waitFor({ timeout: 45_000 });
+      await page.getByText('Explained in the sense [fr] edge of a river (from “river”).').waitFor({ timeout: 45_000 });
 
       // Replay: the card was met since its last review; practised inside the learner's own sentence.
       await page.getByRole('link', { name: /^Replay/ }).click();

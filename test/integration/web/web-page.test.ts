@@ -188,6 +188,8 @@ describe('web app', () => {
     const elsewhere = await api(stack).POST('/api/auth/login', { body: { email, password: PASSWORD } });
     const otherCookie = elsewhere.headers.get('set-cookie')!.split(';')[0]!;
     await openSection(page, 'Settings');
+    // Which host receives the learner's text: here the router's (the test's fake at its address).
+    await page.getByText(`sent to the model router at ${new URL(stack.config.model.baseUrl).host}`).waitFor();
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByText('You are signed out on every device.').waitFor();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();

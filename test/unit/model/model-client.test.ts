@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Config } from '../../../src/config.ts';
-import { AppError } from '../../../src/domain/problems.ts';
 import { startFakeProvider, type FakeProvider } from '../../../src/model/fake-provider/server.ts';
 import { fakeTranslate } from '../../../src/model/fake-provider/responder.ts';
 import { createModelClient, strictJsonSchema, type ModelClientLogger } from '../../../src/model/model-client.ts';
 import { costCeilingUsd, inputTokenBound } from '../../../src/domain/model-budget.ts';
 import { counterValue as metric } from '../../support/metrics.ts';
+import { appErrorOf } from '../../support/rejection.ts';
 
 const Translation = z.object({ translation: z.string(), notes: z.array(z.string()) });
 const request = { task: 'translate_test', schema: Translation, system: 'Translate.', input: { text: 'break a leg', lang: 'de' }, maxTokens: 200 };
@@ -23,14 +23,7 @@ const config = (over: Partial<Config['model']> = {}): Config['model'] => ({
   ...over,
 });
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => expect.fail('expected a rejection'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+const failure = appErrorOf;
 
 beforeAll(async () => {
   fake = await startFakeProvider();
@@ -102,12 +95,12 @@ describe('model client against the fake provider', () => {
     });
   });
 
-  it('rejects an answer that is not JSON as provider_output_invalid, without retrying', async () => {
+  it('rejects an answer that is not JSON as provider_output_invalid, after one repair', async () => {
     fake.setMode('malformed');
     const error = await failure(createModelClient(config()).complete(request));
     expect(error.code).toBe('provider_output_invalid');
     expect(error.status).toBe(502);
-    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(2);
   });
 
   it('rejects JSON that violates the schema, naming paths but not content', async () => {
@@ -116,7 +109,7 @@ describe('model client against the fake provider', () => {
     expect(error.code).toBe('provider_output_invalid');
     expect(error.message).toContain('translation');
     expect(error.message).not.toContain('unexpected');
-    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(2);
   });
 
   it('maps a data-policy refusal to privacy_routing_unavailable without retrying', async () => {
@@ -196,15 +189,19 @@ describe('model client against the fake provider', () => {
 });
 
 describe('what a call may cost', () => {
-  it('sends max_tokens, and the cost ceiling prices the very request sent at most one token per byte', async () => {
+  it('sends max_tokens, and the cost ceiling prices the very requests sent, a repair included, at most one token per byte', async () => {
     const client = createModelClient(config());
     const ceiling = client.costCeilingUsd(request);
-    await client.complete(request);
-    const sent = fake.requests[0]!;
-    expect(sent.body.max_tokens).toBe(200);
-    const bytes = Buffer.byteLength(JSON.stringify(sent.body));
-    expect(ceiling).toBe(costCeilingUsd({ input: inputTokenBound(bytes), output: 200 }, config().price));
-    expect(Number(ceiling)).toBeGreaterThan(0);
+    fake.setResponder('translate_test', (_input, { repairing }) => ({ translation: 'x'.repeat(repairing ? 10 : 700), notes: 'not a list' }));
+    await failure(client.complete(request));
+    expect(fake.requests).toHaveLength(2);
+    for (const sent of fake.requests) {
+      expect(sent.body.max_tokens).toBe(200);
+      // The model's own earlier answer comes back as at most the max_tokens it was made within; the rest at most a token a byte.
+      const earlier = sent.body.messages.find((m: { role: string }) => m.role === 'assistant')?.content ?? '';
+      const input = inputTokenBound(Buffer.byteLength(JSON.stringify(sent.body)) - Buffer.byteLength(earlier)) + (earlier ? 200 : 0);
+      expect(Number(ceiling)).toBeGreaterThanOrEqual(Number(costCeilingUsd({ input, output: 200 }, config().price)));
+    }
   });
 
   it('treats an answer cut off at max_tokens as provider_output_invalid (finish_reason length)', async () => {
@@ -215,7 +212,7 @@ describe('what a call may cost', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('knows its longest call: the timeout of every attempt and the waits between them', () => {
+  it('knows its longest call: the timeout of every attempt and the waits between them (a repair and refused output modes within it)', () => {
     expect(createModelClient(config({ timeoutMs: 60_000, maxRetries: 2 })).longestCallMs).toBe(3 * 60_000 + 2 * 5_000);
     expect(createModelClient(config({ timeoutMs: 3_000, maxRetries: 0 })).longestCallMs).toBe(3_000);
   });
@@ -242,8 +239,9 @@ describe('provider spend metrics and logs', () => {
     fake.setCost('0.004');
     fake.setMode('schema_violation');
     await failure(createModelClient(config(), { logger }).complete({ ...request, task }));
-    expect(await metric('lcs_provider_unbilled_calls_total', { task, reason: 'invalid_output' })).toBe(1);
-    expect(await metric('lcs_provider_unbilled_cost_usd_total', { task, reason: 'invalid_output' })).toBeCloseTo(0.004, 10);
+    // The answer and its repair, both rejected.
+    expect(await metric('lcs_provider_unbilled_calls_total', { task, reason: 'invalid_output' })).toBe(2);
+    expect(await metric('lcs_provider_unbilled_cost_usd_total', { task, reason: 'invalid_output' })).toBeCloseTo(0.008, 10);
     expect(lines).toContainEqual([{ task, outcome: 'invalid_output', costUsd: '0.004' }, 'provider spend not billed']);
     expect(JSON.stringify(lines)).not.toContain('break a leg');
   });

@@ -37,6 +37,16 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
       onError: (error) => notify(explain(error).message, 'error'),
     }),
   );
+  const prepareAgain = useMutation(
+    trpc.library.prepareAgain.mutationOptions({
+      onSuccess: (result) => {
+        void queryClient.invalidateQueries({ queryKey: trpc.library.get.queryKey({ cardId }) });
+        void refreshLibrary();
+        notify(`Preparing “${result.card.text}” again with the current model.`, 'ok');
+      },
+      onError: (error) => notify(explain(error).message, 'error'),
+    }),
+  );
   const renewal = usePrepareOnRenewal();
   const out = useOutOfCredits();
 
@@ -156,9 +166,20 @@ export function CardDetails({ account, cardId }: { account: Account; cardId: str
         {' · '}captured {formatDay(card.createdAt)}
       </p>
       <p className="muted met-count">{metSummary(card)}</p>
+      {card.preparedByModel && <p className="muted prepared-by">Prepared by {card.preparedByModel}</p>}
       <ReviewHistory cardId={cardId} />
       <div className="actions">
         {card.enrichmentStatus === 'failed' && <RetryButton card={card} />}
+        {card.enrichmentStatus === 'ready' && (
+          <button
+            type="button"
+            onClick={() => prepareAgain.mutate({ cardId })}
+            disabled={prepareAgain.isPending}
+            title="Prepare the card again with the current language model (uses credits)"
+          >
+            Prepare again
+          </button>
+        )}
         <button type="button" className="danger" onClick={onDelete} aria-label={`Delete “${card.text}”`}>
           Delete
         </button>

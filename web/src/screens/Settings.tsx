@@ -23,7 +23,14 @@ const EXPIRY_CHOICES = [
   ['365', 'In a year'],
 ] as const;
 
-/** Languages, credits, password, sessions and personal tokens. */
+/** Which host receives what the learner captures, translates or asks a draft for (the deployment's model). */
+function LanguageModelNote() {
+  const me = useQuery(trpc.account.me.queryOptions());
+  const model = me.data?.languageModel;
+  return <p className="muted language-model">{model ? model.statement : 'Loading…'}</p>;
+}
+
+/** Languages, where the text goes, credits, password, sessions and personal tokens. */
 export function Settings({ account }: { account: Account }) {
   const notify = useNotify();
   const signOutEverywhere = useMutation({
@@ -52,6 +59,8 @@ export function Settings({ account }: { account: Account }) {
           Your balance, your plan and the ledger
         </Link>
       </p>
+      <h2>Where your text goes</h2>
+      <LanguageModelNote />
       <h2>Password</h2>
       <PasswordForm />
       <h2>Sessions</h2>

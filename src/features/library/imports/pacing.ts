@@ -14,7 +14,7 @@ import { OUTPUT_TOKEN_LIMITS } from '../../../domain/model-budget.ts';
 import { addContext } from '../context-store.ts';
 import { placeContext } from '../contexts.ts';
 import { preparationWorkflowId } from '../preparation.ts';
-import { PREPARATION_TASK, preparationOutputSchema, preparationRequest } from '../preparation-rules.ts';
+import { PREPARATION_TASK, preparationRequest, preparationSchemaFor } from '../preparation-rules.ts';
 import type { ImportState } from './schemas.ts';
 import { announceImport, markUnstartedCancelled } from './service.ts';
 
@@ -257,7 +257,7 @@ export function pacedStartMs(count: number, quota: Quota): number {
 function preparationHoldCeiling(ctx: FeatureContext): number {
   const request = {
     task: PREPARATION_TASK,
-    schema: preparationOutputSchema,
+    schema: preparationSchemaFor(null),
     ...preparationRequest('x'.repeat(CAPTURE_TEXT_MAX), 'en'),
     maxTokens: OUTPUT_TOKEN_LIMITS.capture_preparation,
   };

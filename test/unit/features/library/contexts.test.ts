@@ -72,18 +72,22 @@ describe('preparationSchemaFor', () => {
     expect(preparationSchemaFor(context).safeParse(answer).success).toBe(true);
   });
 
-  it('refuses an answer that ignores the context: no sense, a cue not in it, or the expression itself as the cue', () => {
-    expect(preparationSchemaFor(context).safeParse({ ...answer, sense: null }).success).toBe(false);
-    expect(preparationSchemaFor(context).safeParse({ ...answer, sense: { gloss: 'g', cue: 'money' } }).success).toBe(false);
-    expect(preparationSchemaFor(context).safeParse({ ...answer, sense: { gloss: 'g', cue: 'bank' } }).success).toBe(false);
+  it('drops the sense of an answer that ignores the context (no sense, a cue not in it, the expression itself as the cue) and keeps the card', () => {
+    for (const sense of [null, { gloss: 'g', cue: 'money' }, { gloss: 'g', cue: 'bank' }]) {
+      expect(preparationSchemaFor(context).parse({ ...answer, sense })).toEqual({ ...answer, sense: null });
+    }
   });
 
-  it('sends the same strict JSON schema as the answer’s shape (the check against the context is ours)', () => {
-    expect(strictJsonSchema(preparationSchemaFor(context))).toEqual(strictJsonSchema(preparationSchemaFor(null)));
+  it('sends a schema that states what JSON Schema can: a sense required with a context, null without one (the cue is checked by us)', () => {
+    const withContext = strictJsonSchema(preparationSchemaFor(context)) as { properties: Record<string, unknown> };
+    const without = strictJsonSchema(preparationSchemaFor(null)) as { properties: Record<string, unknown> };
+    expect(without.properties.sense).toEqual({ type: 'null' });
+    expect(withContext.properties.sense).not.toEqual({ type: 'null' });
+    expect({ ...withContext.properties, sense: null }).toEqual({ ...without.properties, sense: null });
   });
 
-  it('without a context, sense must be null', () => {
-    expect(preparationSchemaFor(null).safeParse({ ...answer, sense: null }).success).toBe(true);
-    expect(preparationSchemaFor(null).safeParse(answer).success).toBe(false);
+  it('without a context, a sense is dropped', () => {
+    expect(preparationSchemaFor(null).parse({ ...answer, sense: null })).toEqual({ ...answer, sense: null });
+    expect(preparationSchemaFor(null).parse(answer)).toEqual({ ...answer, sense: null });
   });
 });
