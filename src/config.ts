@@ -88,6 +88,10 @@ const envSchema = z.object({
   RATE_LIMIT_EXPORT_MAX: z.coerce.number().int().positive().default(6),
   EXPORT_MAX_CONCURRENT: z.coerce.number().int().positive().default(3),
   EXPORT_MAX_SECONDS: z.coerce.number().int().positive().default(900),
+  // Import files (src/features/library/imports/reading.ts): read in worker threads, each bounded.
+  IMPORT_READS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
+  IMPORT_READ_DEADLINE_SECONDS: z.coerce.number().positive().max(600).default(30),
+  IMPORT_READ_MEMORY_MB: z.coerce.number().int().min(32).max(8192).default(512),
   STATUS_STREAMS_PER_USER: z.coerce.number().int().positive().default(5),
   STATUS_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   BODY_LIMIT_BYTES: z.coerce
@@ -209,6 +213,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     /** Library exports: one in flight per user (all processes), `maxConcurrent` per API process, each cut off after `maxSeconds`. */
     exports: { maxConcurrent: e.EXPORT_MAX_CONCURRENT, maxSeconds: e.EXPORT_MAX_SECONDS },
+    /** Import files: each read in a thread of its own with `memoryMb` of heap, ended after `deadlineMs`; `maxConcurrent` per API process, one per learner. */
+    imports: {
+      reading: {
+        maxConcurrent: e.IMPORT_READS_MAX_CONCURRENT,
+        deadlineMs: Math.round(e.IMPORT_READ_DEADLINE_SECONDS * 1000),
+        memoryMb: e.IMPORT_READ_MEMORY_MB,
+      },
+    },
     /** Open `status.changes` streams per user and per client address, in each API process. */
     statusStreams: { perUser: e.STATUS_STREAMS_PER_USER, perAddress: e.STATUS_STREAMS_PER_ADDRESS },
     /** New audio generations a user may start per sliding window (cached clips are not counted). */

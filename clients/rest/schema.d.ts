@@ -836,7 +836,7 @@ export interface paths {
         put?: never;
         /**
          * Import a file: plain lines, CSV/TSV, Anki notes text, Kindle vocab.db, or our own CSV export
-         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read. A file that cannot be read is a 400 whose `reason` says why (empty_file, not_text, not_sqlite, not_kindle, damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest is imported.
+         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with `limit: "import_reads"`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, IMPORT_READ_DEADLINE_SECONDS); past either, 422 `import_too_costly` whose `limit` is `memory` (with `limitMb`) or `time` (with `limitSeconds`), and nothing is imported. Reading stops at the first expression past the 10,000 an import takes (400 `too_many_expressions`, naming the line). A file that cannot be read is a 400 whose `reason` says why (empty_file, not_text, not_sqlite, not_kindle, damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest is imported.
          */
         post: operations["library.imports.createFromFile"];
         delete?: never;
@@ -856,7 +856,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a file’s import: counts, first lines, what is already in your library (stores nothing)
-         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read.
+         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with `limit: "import_reads"`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, IMPORT_READ_DEADLINE_SECONDS); past either, 422 `import_too_costly` whose `limit` is `memory` (with `limitMb`) or `time` (with `limitSeconds`), and nothing is imported. Reading stops at the first expression past the 10,000 an import takes (400 `too_many_expressions`, naming the line).
          */
         post: operations["library.imports.preview"];
         delete?: never;
@@ -6987,6 +6987,15 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,6 +25,8 @@ export const problemCatalog = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   request_id_reused: { status: 422, title: 'request_id reused with a different body' },
+  // An import file whose reading passed its thread's deadline or memory limit (`limit`: time or memory).
+  import_too_costly: { status: 422, title: 'Import file too costly to read' },
   language_setup_required: { status: 428, title: 'Language setup required' },
   rate_limited: { status: 429, title: 'Too many requests' },
   audio_quota_exceeded: { status: 429, title: 'Audio generation quota used up' },

@@ -25,6 +25,7 @@ const SENTENCES: Record<ProblemCode, string> = {
   unsupported_media_type: 'The page sent something the service does not accept. Reload it and try again.',
   range_not_satisfiable: 'The audio could not be played from there. Try again.',
   request_id_reused: 'That was already sent with different text. Reload the page and try again.',
+  import_too_costly: 'This file takes too long or too much memory to read. Split it, or export fewer notes or words at a time.',
   language_setup_required: 'Choose the language for translations and notes first.',
   rate_limited: 'That was a lot at once. Wait a few seconds and try again.',
   audio_quota_exceeded: 'You have made as much new audio as a day allows. Audio you already have still plays.',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IMPORT_FILE_MAX_BYTES } from '../../../domain/limits.ts';
+import { IMPORT_EXPRESSIONS_MAX, IMPORT_FILE_MAX_BYTES } from '../../../domain/limits.ts';
 import { AppError } from '../../../domain/problems.ts';
 import { defineOperation, restParts } from '../../../http/operation.ts';
 import {
@@ -51,7 +51,11 @@ const fileInputSchema = importFileQuerySchema.extend({
 const fileDescription =
   `The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, ` +
   `application/vnd.sqlite3 (or application/octet-stream). Up to ${IMPORT_FILE_LIMIT_TEXT}; a larger Content-Length is refused (413) before the body is ` +
-  `read.`;
+  `read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with ` +
+  `\`limit: "import_reads"\`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, ` +
+  `IMPORT_READ_DEADLINE_SECONDS); past either, 422 \`import_too_costly\` whose \`limit\` is \`memory\` (with \`limitMb\`) or \`time\` (with ` +
+  `\`limitSeconds\`), and nothing is imported. Reading stops at the first expression past the ${IMPORT_EXPRESSIONS_MAX.toLocaleString('en')} an import ` +
+  `takes (400 \`too_many_expressions\`, naming the line).`;
 
 const optionsOf = (input: z.infer<typeof fileInputSchema>) => ({
   format: input.format,
@@ -127,7 +131,7 @@ export const importOperations = {
     handler: async (ctx, input) =>
       createImport(ctx, {
         userId: ctx.principal.userId,
-        parsed: await parseImportFile(input.bytes, optionsOf(input)),
+        parsed: await parseImportFile(ctx, ctx.principal.userId, input.bytes, optionsOf(input)),
         fileName: input.fileName ?? null,
         idempotencyKey: input.idempotencyKey,
       }),
@@ -139,8 +143,8 @@ export const importOperations = {
     auth: 'write',
     input: fileInputSchema,
     output: importPreviewSchema,
-    rest: { method: 'POST', path: '/api/library/imports/preview', fileBody, problems: [413, 415], description: fileDescription, input: fileInput },
-    handler: async (ctx, input) => previewImport(ctx, ctx.principal.userId, await parseImportFile(input.bytes, optionsOf(input))),
+    rest: { method: 'POST', path: '/api/library/imports/preview', fileBody, problems: [413, 415, 422], description: fileDescription, input: fileInput },
+    handler: async (ctx, input) => previewImport(ctx, ctx.principal.userId, await parseImportFile(ctx, ctx.principal.userId, input.bytes, optionsOf(input))),
   }),
   list: defineOperation({
     tag,

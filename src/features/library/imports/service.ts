@@ -1,28 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Em } from '../../../db/orm.ts';
 import { allRows, firstRow, run, sql } from '../../../db/sql.ts';
-import {
-  finishImportRows,
-  ImportFileError,
-  parseImportText,
-  decodeImportText,
-  isSqlite,
-  type ImportOptions,
-  type ParsedImport,
-} from '../../../domain/imports.ts';
+import { finishImportRows, ImportFileError, IMPORT_PROBLEMS_KEPT, type ParsedImport } from '../../../domain/imports.ts';
 import { normaliseExpression } from '../../../domain/normalise.ts';
 import { AppError } from '../../../domain/problems.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../../temporal/workflow-ids.ts';
 import type { FeatureContext } from '../../context.ts';
 import { announceStatusChange } from '../../status/changes.ts';
-import { parseKindle } from './kindle.ts';
+import type { ReadOptions } from './readers.ts';
+import { readImportFile } from './reading.ts';
 import { importOutcome, type ImportCounts } from './progress-rules.ts';
 import type { ImportState, ImportView } from './schemas.ts';
 
 export const importWorkflowId = (importId: string) => workflowId(WORKFLOW_KINDS.libraryImport, importId);
-
-/** The first problems kept with an import; the total is counted. */
-const PROBLEMS_KEPT = 100;
 
 interface ImportRow {
   id: string;
@@ -49,14 +39,13 @@ const IMPORT_COLUMNS = sql.raw(
 // ---- Reading what was sent --------------------------------------------------------------------
 
 /**
- * A file's bytes as an import: Kindle's vocab.db by its SQLite header, its `.db` name or when named,
- * any other format as text (a text file named vocab.db is refused as not SQLite, not read as lines).
+ * A file's bytes as an import, read in a reader thread (readImportFile): Kindle's vocab.db by its
+ * SQLite header, its `.db` name or when named, any other format as text (a text file named
+ * vocab.db is refused as not SQLite, not read as lines).
  */
-export async function parseImportFile(bytes: Uint8Array, options: ImportOptions & { fileName?: string | undefined }): Promise<ParsedImport> {
+export async function parseImportFile(ctx: FeatureContext, userId: string, bytes: Uint8Array, options: ReadOptions): Promise<ParsedImport> {
   try {
-    const kindle = options.format === 'kindle' || (!options.format && (isSqlite(bytes) || /\.db$/i.test(options.fileName ?? '')));
-    if (kindle) return await parseKindle(bytes);
-    return parseImportText(decodeImportText(bytes), options);
+    return await readImportFile(ctx, userId, bytes, options);
   } catch (error) {
     throw asProblem(error);
   }
@@ -113,7 +102,7 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
   const { parsed, userId } = request;
   const sha = contentHash(parsed);
   const key = request.idempotencyKey ?? `sha256:${sha}`;
-  const summary = { expressions: parsed.rows.length, skipped: parsed.skipped, problemsTotal: parsed.problems.length };
+  const summary = { expressions: parsed.rows.length, skipped: parsed.skipped, problemsTotal: parsed.problemsTotal };
   if (parsed.rows.length === 0) {
     throw new AppError('invalid_request', 'Nothing in this file can become a card.', {
       reason: 'nothing_to_import',
@@ -146,7 +135,7 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
           tx,
           sql`INSERT INTO library_imports (id, user_id, idempotency_key, content_sha256, format, file_name, total, skipped, problems, problems_total)
            VALUES (${importId}, ${userId}, ${key}, ${sha}, ${parsed.format}, ${request.fileName ?? null}, ${parsed.rows.length},
-             ${JSON.stringify(parsed.skipped)}::jsonb, ${JSON.stringify(parsed.problems.slice(0, PROBLEMS_KEPT))}::jsonb, ${parsed.problems.length})`,
+             ${JSON.stringify(parsed.skipped)}::jsonb, ${JSON.stringify(parsed.problems.slice(0, IMPORT_PROBLEMS_KEPT))}::jsonb, ${parsed.problemsTotal})`,
         );
         await run(
           tx,
@@ -312,8 +301,8 @@ export async function previewImport(ctx: FeatureContext, userId: string, parsed:
     expressions: parsed.rows.length,
     inLibrary: keys.filter((k) => known.has(k)).length,
     skipped: parsed.skipped,
-    problems: parsed.problems.slice(0, PROBLEMS_KEPT),
-    problemsTotal: parsed.problems.length,
+    problems: parsed.problems.slice(0, IMPORT_PROBLEMS_KEPT),
+    problemsTotal: parsed.problemsTotal,
     first: parsed.rows
       .slice(0, 20)
       .map((row, i) => ({ line: row.line, text: row.text, ...(row.context ? { context: row.context } : {}), inLibrary: known.has(keys[i]!) })),
