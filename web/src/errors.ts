@@ -18,6 +18,7 @@ const SENTENCES: Record<ProblemCode, string> = {
   method_not_allowed: 'The page asked for something the service does not offer. Reload it and try again.',
   conflict: 'That is already being done. Wait a moment and try again.',
   duplicate_sentence: 'That sentence is already in your library.',
+  library_full: 'Your library holds as many cards as your plan allows. Delete cards you no longer need to make room.',
   import_cancelled: 'Its import was cancelled before it was prepared. Prepare it again from the library.',
   request_in_progress: 'That is still being worked on. Wait a moment and try again.',
   email_taken: 'An account with this email already exists. Sign in instead.',

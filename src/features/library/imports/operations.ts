@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IMPORT_EXPRESSIONS_MAX, IMPORT_FILE_MAX_BYTES } from '../../../domain/limits.ts';
+import { importCardsPerHour } from '../../../domain/plans.ts';
 import { AppError } from '../../../domain/problems.ts';
 import { defineOperation, restParts } from '../../../http/operation.ts';
 import {
@@ -57,6 +58,12 @@ const fileDescription =
   `\`limitSeconds\`), and nothing is imported. Reading stops at the first expression past the ${IMPORT_EXPRESSIONS_MAX.toLocaleString('en')} an import ` +
   `takes (400 \`too_many_expressions\`, naming the line).`;
 
+const newCardsDescription =
+  `An import's new cards must fit in the library (the plan's size: 409 \`library_full\` with \`limit\`, \`cards\` and \`room\`) and within the new ` +
+  `cards imports may create in an hour on the plan (by default ${importCardsPerHour.free.toLocaleString('en')} free, ` +
+  `${importCardsPerHour.paid.toLocaleString('en')} paid: past it 429 \`limit: "import_cards"\` with Retry-After); expressions already in the library ` +
+  `count for neither.`;
+
 const optionsOf = (input: z.infer<typeof fileInputSchema>) => ({
   format: input.format,
   column: input.column,
@@ -90,7 +97,7 @@ export const importOperations = {
       links: { 202: importLinks, 200: importLinks },
       description:
         'The same list again (or the same `Idempotency-Key`) is the same import: 200 with `Idempotent-Replayed: true`. One import runs at a time per ' +
-        'learner (409 names the running one). Follow it with GET /api/library/imports/{importId}.',
+        `learner (409 names the running one). Follow it with GET /api/library/imports/{importId}. ${newCardsDescription}`,
       input: restParts({
         body: importRequestSchema,
         headers: importHeadersSchema,
@@ -125,7 +132,7 @@ export const importOperations = {
       description:
         `${fileDescription} A file that cannot be read is a 400 whose \`reason\` says why (empty_file, not_text, not_sqlite, not_kindle, ` +
         `damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest ` +
-        `is imported.`,
+        `is imported. ${newCardsDescription}`,
       input: fileInput,
     },
     handler: async (ctx, input) =>

@@ -3,7 +3,9 @@ import type { Em } from '../../../db/orm.ts';
 import { allRows, firstRow, run, sql } from '../../../db/sql.ts';
 import { finishImportRows, ImportFileError, IMPORT_PROBLEMS_KEPT, type ParsedImport } from '../../../domain/imports.ts';
 import { normaliseExpression } from '../../../domain/normalise.ts';
-import { AppError } from '../../../domain/problems.ts';
+import type { Plan } from '../../../domain/plans.ts';
+import { AppError, libraryFull } from '../../../domain/problems.ts';
+import { readBucket, spendFromBucket, userBucket } from '../../../services/rate-limit-store.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../../temporal/workflow-ids.ts';
 import type { FeatureContext } from '../../context.ts';
 import { announceStatusChange } from '../../status/changes.ts';
@@ -131,6 +133,7 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
     const importId = randomUUID();
     try {
       await ctx.em.transactional(async (tx) => {
+        await admitNewCards(ctx, tx, userId, parsed);
         await run(
           tx,
           sql`INSERT INTO library_imports (id, user_id, idempotency_key, content_sha256, format, file_name, total, skipped, problems, problems_total)
@@ -159,6 +162,57 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
   }
   throw new AppError('conflict', 'Another import of yours started at the same moment; look at your imports.');
 }
+
+/**
+ * An import's new cards against the learner's plan, in the transaction that records it (the
+ * learner's row locked, as captures lock it): they must fit in the library (409 library_full),
+ * and within what imports may create in an hour (429 `limit: "import_cards"` with the wait). The
+ * hour's allowance is taken here, so a cancelled import's cards still count.
+ */
+async function admitNewCards(ctx: FeatureContext, tx: Em, userId: string, parsed: ParsedImport): Promise<void> {
+  const user = (await firstRow<{ card_count: number; plan: Plan }>(tx, sql`SELECT card_count, plan FROM users WHERE id = ${userId} FOR UPDATE`))!;
+  const known = await firstRow<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM cards
+     WHERE user_id = ${userId} AND normalised_key = ANY(${parsed.rows.map((r) => normaliseExpression(r.text))}::text[])`,
+  );
+  const adding = parsed.rows.length - (known?.n ?? 0);
+  if (adding <= 0) return;
+  const limit = ctx.config.library.maxCards[user.plan];
+  if (user.card_count + adding > limit) throw libraryFull(limit, user.card_count, adding);
+  const perHour = ctx.config.library.importCardsPerHour[user.plan];
+  const quota = { limit: perHour, periodMs: 3_600_000 };
+  if (adding > perHour) {
+    throw new AppError(
+      'rate_limited',
+      `This import would create ${adding.toLocaleString('en')} cards; imports create at most ${perHour.toLocaleString('en')} an hour on your plan. ` +
+        'Split the file.',
+      { limit: 'import_cards', perHour },
+      { retryAfterSeconds: 3600 },
+    );
+  }
+  const bucket = userBucket('import_cards', userId);
+  const { tatMs, nowMs } = await readBucket(tx, bucket);
+  const waitMs = cardsWaitMs(tatMs, nowMs, quota, adding);
+  if (waitMs > 0) {
+    throw rateLimitedFor(
+      `Imports have created as many cards as your plan allows in an hour; ${adding.toLocaleString('en')} more fit in ${Math.ceil(waitMs / 60_000)} min.`,
+      { limit: 'import_cards', perHour },
+      waitMs,
+    );
+  }
+  await spendFromBucket(tx, bucket, quota, adding);
+}
+
+/** How long until `count` fit in a GCRA bucket of `quota` whose TAT is `tatMs` (0: now). */
+function cardsWaitMs(tatMs: number | null, nowMs: number, quota: { limit: number; periodMs: number }, count: number): number {
+  const emission = quota.periodMs / quota.limit;
+  const start = Math.max(tatMs ?? nowMs, nowMs);
+  return Math.max(0, start + count * emission - quota.periodMs - nowMs);
+}
+
+const rateLimitedFor = (detail: string, extensions: Record<string, unknown>, waitMs: number) =>
+  new AppError('rate_limited', detail, extensions, { retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) });
 
 // ---- Reading ----------------------------------------------------------------------------------
 
