@@ -50,7 +50,7 @@ function readVocabDb(path: string): ParsedImport {
   try {
     db = new DatabaseSync(`file:${path}?immutable=1`, { readOnly: true, open: true });
     db.exec('PRAGMA trusted_schema = OFF');
-    (db as DatabaseSync & { enableDefensive?: (on: boolean) => void }).enableDefensive?.(true);
+    db.enableDefensive(true);
   } catch (error) {
     throw damaged(error);
   }
