@@ -4,47 +4,17 @@
  * while it is read. Each test names the finding it reproduces (a stall of seconds to minutes on the
  * API's own thread before).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { IMPORT_EXPRESSIONS_MAX } from '../../../src/domain/limits.ts';
 import { bodyOf, expectProblem, rawHttp, type RawReply } from '../../support/api.ts';
 import { useStack, type Started } from '../../support/fixture.ts';
+import { kindleSchema, ordinaryLines, unclosedQuoteThenLines, vocabDb } from '../../support/hostile-import-files.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 
 let stack: Stack;
 let user: TestUser;
 useStack((started: Started) => ({ stack, user } = started));
-
-/** Kindle's two tables as the device writes them, without its index on LOOKUPS.word_key unless `index`; `stem` as the caller declares it. */
-const kindleSchema = (stem = 'stem TEXT', index = false) => `
-  CREATE TABLE LOOKUPS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word_key TEXT, book_key TEXT, dict_key TEXT, pos TEXT, usage TEXT, timestamp INTEGER DEFAULT 0);
-  CREATE TABLE WORDS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word TEXT, ${stem}, lang TEXT, category INTEGER DEFAULT 0, timestamp INTEGER DEFAULT 0, profileid TEXT);
-  ${index ? 'CREATE INDEX lookups_word_index ON LOOKUPS (word_key);' : ''}
-`;
-
-/** A vocab.db of `words` words and `lookups` lookups spread over them; `schema` replaces Kindle's. */
-async function vocabDb(words: number, lookups: number, schema = kindleSchema()): Promise<Buffer> {
-  const dir = await mkdtemp(join(tmpdir(), 'lcs-hostile-'));
-  try {
-    const path = join(dir, 'vocab.db');
-    const db = new DatabaseSync(path);
-    db.exec(schema);
-    db.exec('BEGIN');
-    const word = db.prepare(`INSERT INTO WORDS (id, word, lang, timestamp) VALUES (?, ?, 'en', ?)`);
-    for (let w = 0; w < words; w++) word.run(`en:word${w}`, `word${w}`, w);
-    const lookup = db.prepare(`INSERT INTO LOOKUPS (id, word_key, usage, timestamp) VALUES (?, ?, ?, ?)`);
-    for (let l = 0; l < lookups; l++) lookup.run(`L${l}`, `en:word${l % words}`, `We met word${l % words} in lookup ${l}.`, lookups - l);
-    db.exec('COMMIT');
-    db.close();
-    return await readFile(path);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * Sends the file to `path` and asks `/healthz` of the same process, one after another, until the
@@ -73,7 +43,7 @@ const reasonOf = (reply: RawReply) => (reply.body as { reason?: string }).reason
 describe('hostile import files', () => {
   it('reads a vocab.db without Kindle’s index on LOOKUPS.word_key in one pass (was 9.3 s of stalled API)', async () => {
     const learner = await newUser(stack);
-    const bytes = await vocabDb(2_000, 20_000);
+    const bytes = vocabDb(2_000, 20_000);
     const { reply, healthDuringRead } = await readWhileAsking('preview', bytes, 'fileName=vocab.db', 'application/vnd.sqlite3', learner);
     const preview = bodyOf(reply, 200);
     expect(preview).toMatchObject({ format: 'kindle', expressions: 2_000 });
@@ -83,7 +53,7 @@ describe('hostile import files', () => {
   }, 120_000);
 
   it('refuses a vocab.db whose stem is a generated column, views and triggers, without evaluating them (was 15.8 s and 1.75 GB)', async () => {
-    const generated = await vocabDb(3, 3, kindleSchema(`stem TEXT GENERATED ALWAYS AS (printf('%.*c', 40000000, 'x')) VIRTUAL`));
+    const generated = vocabDb(3, 3, kindleSchema(`stem TEXT GENERATED ALWAYS AS (printf('%.*c', 40000000, 'x')) VIRTUAL`));
     const { reply, healthDuringRead } = await readWhileAsking('preview', generated, 'fileName=vocab.db', 'application/vnd.sqlite3');
     expectProblem(reply, 400, 'invalid_request');
     expect(reasonOf(reply)).toBe('not_kindle');
@@ -96,7 +66,7 @@ describe('hostile import files', () => {
     ]) {
       const res = await rawHttp(stack, 'POST', '/api/library/imports/preview?fileName=vocab.db', {
         token: user.token,
-        rawBody: await vocabDb(3, 3, kindleSchema() + extra),
+        rawBody: vocabDb(3, 3, kindleSchema() + extra),
         headers: { 'content-type': 'application/vnd.sqlite3' },
       });
       expectProblem(res, 400, 'invalid_request');
@@ -131,22 +101,14 @@ describe('hostile import files', () => {
   }, 120_000);
 
   it('stops reading 25 MB of ordinary lines at the 10,001st expression (was 46–86 s, then 1.18 GB)', async () => {
-    const line = (i: number) => `an ordinary expression number ${i}`;
-    const parts: string[] = [];
-    let size = 0;
-    for (let i = 0; size < 25_000_000 - 64; i++) {
-      const next = `${line(i)}\n`;
-      parts.push(next);
-      size += next.length;
-    }
-    const { reply, healthDuringRead } = await readWhileAsking('preview', parts.join(''), 'format=lines');
+    const { reply, healthDuringRead } = await readWhileAsking('preview', ordinaryLines(), 'format=lines');
     expectProblem(reply, 400, 'invalid_request');
     expect(reply.body).toMatchObject({ reason: 'too_many_expressions', limit: IMPORT_EXPRESSIONS_MAX, line: IMPORT_EXPRESSIONS_MAX + 1 });
     expect(healthDuringRead).toBeGreaterThan(0);
   }, 300_000);
 
   it('reads 25 MB with one unclosed quote then millions of lines once: the quote reported, the lines after it read (was 153 s and 4 GB)', async () => {
-    const file = `word,meaning\n"never closed,x\n${'same thing,again\n'.repeat(1_450_000)}`;
+    const file = unclosedQuoteThenLines();
     expect(file.length).toBeGreaterThan(24_000_000);
     const { reply, healthDuringRead } = await readWhileAsking('preview', file, 'format=csv&column=word');
     const preview = bodyOf(reply, 200);
