@@ -196,7 +196,7 @@ async function admitNewCards(ctx: FeatureContext, tx: Em, userId: string, parsed
   const waitMs = cardsWaitMs(tatMs, nowMs, quota, adding);
   if (waitMs > 0) {
     throw rateLimitedFor(
-      `Imports have created as many cards as your plan allows in an hour; ${adding.toLocaleString('en')} more fit in ${Math.ceil(waitMs / 60_000)} min.`,
+      `Imports have created as many cards as your plan allows in an hour; ${adding.toLocaleString('en')} more fit in ${inWords(waitMs)}.`,
       { limit: 'import_cards', perHour },
       waitMs,
     );
@@ -210,6 +210,9 @@ function cardsWaitMs(tatMs: number | null, nowMs: number, quota: { limit: number
   const start = Math.max(tatMs ?? nowMs, nowMs);
   return Math.max(0, start + count * emission - quota.periodMs - nowMs);
 }
+
+/** A wait as a learner reads it: seconds under two minutes, else minutes. */
+const inWords = (ms: number) => (ms < 120_000 ? `${Math.max(1, Math.ceil(ms / 1000))} s` : `${Math.ceil(ms / 60_000)} min`);
 
 const rateLimitedFor = (detail: string, extensions: Record<string, unknown>, waitMs: number) =>
   new AppError('rate_limited', detail, extensions, { retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) });
