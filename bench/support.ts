@@ -81,6 +81,9 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
     RATE_LIMIT_MODEL_MAX: '100000000',
     RATE_LIMIT_ADDRESS_MAX: '100000000',
     RATE_LIMIT_SIGNUP_MAX: '100000000',
+    // A bench learner captures and imports more than a free plan's library holds or an hour's imports create.
+    LIBRARY_MAX_CARDS_FREE: '100000000',
+    IMPORT_CARDS_PER_HOUR_FREE: '100000000',
     LOG_LEVEL: 'warn',
     PORT: '0',
   };

@@ -4,6 +4,7 @@ import { parseTrustProxy } from './domain/client-address.ts';
 import { originOf } from './domain/origins.ts';
 import { BREAKER_DEFAULTS } from './domain/circuit-breaker.ts';
 import { PROVIDER_WAIT } from './domain/retry-policy.ts';
+import { importCardsPerHour, libraryMaxCards } from './domain/plans.ts';
 
 /**
  * Every setting the service reads, with its default. The README's table mirrors this file.
@@ -92,6 +93,15 @@ const envSchema = z.object({
   RATE_LIMIT_EXPORT_MAX: z.coerce.number().int().positive().default(6),
   EXPORT_MAX_CONCURRENT: z.coerce.number().int().positive().default(3),
   EXPORT_MAX_SECONDS: z.coerce.number().int().positive().default(900),
+  // A library's size and how fast imports may grow it, per plan (src/domain/plans.ts).
+  LIBRARY_MAX_CARDS_FREE: z.coerce.number().int().positive().default(libraryMaxCards.free),
+  LIBRARY_MAX_CARDS_PAID: z.coerce.number().int().positive().default(libraryMaxCards.paid),
+  IMPORT_CARDS_PER_HOUR_FREE: z.coerce.number().int().positive().default(importCardsPerHour.free),
+  IMPORT_CARDS_PER_HOUR_PAID: z.coerce.number().int().positive().default(importCardsPerHour.paid),
+  // Import files (src/features/library/imports/reading.ts): read in worker threads, each bounded.
+  IMPORT_READS_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
+  IMPORT_READ_DEADLINE_SECONDS: z.coerce.number().positive().max(600).default(30),
+  IMPORT_READ_MEMORY_MB: z.coerce.number().int().min(32).max(8192).default(512),
   STATUS_STREAMS_PER_USER: z.coerce.number().int().positive().default(5),
   STATUS_STREAMS_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   BODY_LIMIT_BYTES: z.coerce
@@ -223,6 +233,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     /** Library exports: one in flight per user (all processes), `maxConcurrent` per API process, each cut off after `maxSeconds`. */
     exports: { maxConcurrent: e.EXPORT_MAX_CONCURRENT, maxSeconds: e.EXPORT_MAX_SECONDS },
+    /** Per plan: the cards a library may hold, and the new cards imports may create per hour. */
+    library: {
+      maxCards: { free: e.LIBRARY_MAX_CARDS_FREE, paid: e.LIBRARY_MAX_CARDS_PAID },
+      importCardsPerHour: { free: e.IMPORT_CARDS_PER_HOUR_FREE, paid: e.IMPORT_CARDS_PER_HOUR_PAID },
+    },
+    /** Import files: each read in a thread of its own with `memoryMb` of heap, ended after `deadlineMs`; `maxConcurrent` per API process, one per learner. */
+    imports: {
+      reading: {
+        maxConcurrent: e.IMPORT_READS_MAX_CONCURRENT,
+        deadlineMs: Math.round(e.IMPORT_READ_DEADLINE_SECONDS * 1000),
+        memoryMb: e.IMPORT_READ_MEMORY_MB,
+      },
+    },
     /** Open `status.changes` streams per user and per client address, in each API process. */
     statusStreams: { perUser: e.STATUS_STREAMS_PER_USER, perAddress: e.STATUS_STREAMS_PER_ADDRESS },
     /** New audio generations a user may start per sliding window (cached clips are not counted). */

@@ -143,7 +143,7 @@ async function idleRss(ctx: BenchContext): Promise<number> {
 }
 
 /** The API's peak RSS while `request` runs: /proc every 5 ms, and VmHWM when it rose past what it was (exact). */
-async function duringRequest<T>(ctx: BenchContext, request: () => Promise<T>): Promise<{ peak: number; ms: number; body: T }> {
+export async function duringRequest<T>(ctx: BenchContext, request: () => Promise<T>): Promise<{ peak: number; ms: number; body: T }> {
   const hwmBefore = ctx.peakRss().api;
   let peak = ctx.rss().api;
   const timer = setInterval(() => (peak = Math.max(peak, ctx.rss().api)), 5);
@@ -164,7 +164,7 @@ async function duringRequest<T>(ctx: BenchContext, request: () => Promise<T>): P
  * BOOK_INFO, DICT_INFO, METADATA, VERSION): 9,500 English and 500 German words, each looked up
  * about four times in one of 40 books with a sentence of a couple of hundred characters.
  */
-function buildVocabDb(run: string): Buffer {
+export function buildVocabDb(run: string): Buffer {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lcs-bench-kindle-'));
   const file = path.join(dir, 'vocab.db');
   try {

@@ -310,7 +310,10 @@ export interface paths {
         /** List and search the library, newest first */
         get: operations["library.list"];
         put?: never;
-        /** Capture an expression (preparation follows in the background) */
+        /**
+         * Capture an expression (preparation follows in the background)
+         * @description A library holds at most the cards its plan allows (by default 20,000 on the free plan, 200,000 on the paid one): a new expression past it is 409 `library_full` with `limit`, `cards` and `room`; an expression already in the library is still answered 200.
+         */
         post: operations["library.capture"];
         /**
          * Delete a card and its learning data (`?cardId=` or JSON body `{cardId}`)
@@ -487,7 +490,7 @@ export interface paths {
         put?: never;
         /**
          * Import a list of expressions (saved at once, prepared in the background within your model budget)
-         * @description The same list again (or the same `Idempotency-Key`) is the same import: 200 with `Idempotent-Replayed: true`. One import runs at a time per learner (409 names the running one). Follow it with GET /api/library/imports/{importId}.
+         * @description The same list again (or the same `Idempotency-Key`) is the same import: 200 with `Idempotent-Replayed: true`. One import runs at a time per learner (409 names the running one). Follow it with GET /api/library/imports/{importId}. An import's new cards must fit in the library (the plan's size: 409 `library_full` with `limit`, `cards` and `room`) and within the new cards imports may create in an hour on the plan (by default 10,000 free, 50,000 paid: past it 429 `limit: "import_cards"` with Retry-After); expressions already in the library count for neither.
          */
         post: operations["library.imports.create"];
         delete?: never;
@@ -856,7 +859,7 @@ export interface paths {
         put?: never;
         /**
          * Import a file: plain lines, CSV/TSV, Anki notes text, Kindle vocab.db, or our own CSV export
-         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read. A file that cannot be read is a 400 whose `reason` says why (empty_file, not_text, not_sqlite, not_kindle, damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest is imported.
+         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with `limit: "import_reads"`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, IMPORT_READ_DEADLINE_SECONDS); past either, 422 `import_too_costly` whose `limit` is `memory` (with `limitMb`) or `time` (with `limitSeconds`), and nothing is imported. Reading stops at the first expression past the 10,000 an import takes (400 `too_many_expressions`, naming the line). A file that cannot be read is a 400 whose `reason` says why (empty_file, not_text, not_sqlite, not_kindle, damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest is imported. An import's new cards must fit in the library (the plan's size: 409 `library_full` with `limit`, `cards` and `room`) and within the new cards imports may create in an hour on the plan (by default 10,000 free, 50,000 paid: past it 429 `limit: "import_cards"` with Retry-After); expressions already in the library count for neither.
          */
         post: operations["library.imports.createFromFile"];
         delete?: never;
@@ -876,7 +879,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a file’s import: counts, first lines, what is already in your library (stores nothing)
-         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read.
+         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with `limit: "import_reads"`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, IMPORT_READ_DEADLINE_SECONDS); past either, 422 `import_too_costly` whose `limit` is `memory` (with `limitMb`) or `time` (with `limitSeconds`), and nothing is imported. Reading stops at the first expression past the 10,000 an import takes (400 `too_many_expressions`, naming the line).
          */
         post: operations["library.imports.preview"];
         delete?: never;
@@ -3452,6 +3455,15 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7146,6 +7158,15 @@ export interface operations {
             };
             /** @description Default Response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

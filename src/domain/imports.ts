@@ -41,7 +41,9 @@ export interface ParsedImport {
   rows: ImportRow[];
   /** The lines too long for a card, kept so that they can be saved as sentences (at most SENTENCE_MAX_CHARS each). */
   longLines: ImportRow[];
+  /** The first IMPORT_PROBLEMS_KEPT problems; problemsTotal counts them all. */
   problems: ImportProblem[];
+  problemsTotal: number;
   skipped: ImportSkipped;
 }
 
@@ -122,91 +124,158 @@ export interface DelimitedRecord {
   fields: string[];
 }
 
+/** A field is kept up to this many UTF-16 units (a longer one is too long for a card or a sentence anyway); its reading goes on. */
+export const FIELD_MAX_UNITS = 65_536;
+
 /**
  * RFC 4180 records with `separator`, as Rust's `csv` reader (Anki's) reads them: quoted fields may
  * hold separators, doubled quotes and line breaks; text after a closing quote stays in the field;
  * with `comments`, a `#` at the start of a record (only there) makes it a comment. A quoted field
- * that runs to the end of the file is reported on the line it opened and reading resumes on the next line.
+ * that runs to the end of the file is reported on the line it opened and reading resumes on the
+ * next line, as long as what was read again so far is no more than the text itself: past that
+ * (a file of unclosed quotes), the rest is reported once and not read, so the reading stays linear.
+ * `onRecord` returning false stops the reading. Fields are cut at FIELD_MAX_UNITS.
  */
+function eachDelimited(
+  text: string,
+  separator: string,
+  options: { comments?: boolean; onProblem?: (p: ImportProblem) => void },
+  onRecord: (record: DelimitedRecord) => boolean | void,
+): void {
+  const end = text.length;
+  let rereadBudget = end;
+  let pos = 0;
+  let line = 1;
+  /** After a line break at `at` (\r, \n or \r\n): where the next line starts. */
+  const afterBreak = (at: number) => (text.charCodeAt(at) === 13 && text.charCodeAt(at + 1) === 10 ? at + 2 : at + 1);
+  const isBreak = (code: number) => code === 10 || code === 13;
+  while (pos < end) {
+    const startLine = line;
+    const recordStart = pos;
+    if (options.comments && text.charCodeAt(pos) === 35 /* # */) {
+      while (pos < end && !isBreak(text.charCodeAt(pos))) pos++;
+      if (pos < end) {
+        pos = afterBreak(pos);
+        line++;
+      }
+      continue;
+    }
+    const fields: string[] = [];
+    let field = '';
+    let quoted = false;
+    let atFieldStart = true;
+    /** Where the record's first line ends (its line break), for a resumption after an unclosed quote. */
+    let firstBreak = -1;
+    let broken = false;
+    const append = (chunk: string) => {
+      if (field.length < FIELD_MAX_UNITS) field += chunk.length + field.length > FIELD_MAX_UNITS ? chunk.slice(0, FIELD_MAX_UNITS - field.length) : chunk;
+    };
+    for (;;) {
+      if (pos >= end) {
+        if (quoted) broken = true;
+        else fields.push(field);
+        break;
+      }
+      const code = text.charCodeAt(pos);
+      if (quoted) {
+        if (code === 34 /* " */) {
+          if (text.charCodeAt(pos + 1) === 34) {
+            append('"');
+            pos += 2;
+          } else {
+            quoted = false;
+            pos++;
+          }
+        } else if (isBreak(code)) {
+          if (firstBreak < 0) firstBreak = pos;
+          append('\n');
+          pos = afterBreak(pos);
+          line++;
+        } else {
+          // A run of plain characters at once.
+          let next = pos + 1;
+          while (next < end) {
+            const c = text.charCodeAt(next);
+            if (c === 34 || isBreak(c)) break;
+            next++;
+          }
+          append(text.slice(pos, next));
+          pos = next;
+        }
+      } else if (isBreak(code)) {
+        fields.push(field);
+        pos = afterBreak(pos);
+        line++;
+        break;
+      } else if (code === 34 && atFieldStart) {
+        quoted = true;
+        atFieldStart = false;
+        pos++;
+      } else if (text[pos] === separator) {
+        fields.push(field);
+        field = '';
+        atFieldStart = true;
+        pos++;
+      } else {
+        let next = pos + 1;
+        while (next < end) {
+          const c = text.charCodeAt(next);
+          if (isBreak(c) || text[next] === separator) break;
+          next++;
+        }
+        append(text.slice(pos, next));
+        atFieldStart = false;
+        pos = next;
+      }
+    }
+    if (broken) {
+      rereadBudget -= end - recordStart;
+      if (firstBreak < 0 || rereadBudget < 0) {
+        const rest = firstBreak < 0 ? '' : '; the rest of the file was not read';
+        options.onProblem?.({ line: startLine, code: 'quote_not_closed', message: `line ${startLine}: a quoted field opens here and is not closed${rest}` });
+        return;
+      }
+      options.onProblem?.({ line: startLine, code: 'quote_not_closed', message: `line ${startLine}: a quoted field opens here and is not closed` });
+      pos = afterBreak(firstBreak); // read on from the next line
+      line = startLine + 1;
+      continue;
+    }
+    if (fields.length === 1 && fields[0] === '') continue; // a blank line
+    if (onRecord({ line: startLine, fields }) === false) return;
+  }
+}
+
+/** Every record of `text` (eachDelimited), as a list. */
 export function readDelimited(
   text: string,
   separator: string,
   options: { comments?: boolean; onProblem?: (p: ImportProblem) => void } = {},
 ): DelimitedRecord[] {
   const records: DelimitedRecord[] = [];
-  const lines = text.split(/\r\n|\n|\r/);
-  let index = 0;
-  while (index < lines.length) {
-    const startLine = index + 1;
-    const first = lines[index]!;
-    if (first === '' && index === lines.length - 1) break;
-    if (options.comments && first.startsWith('#')) {
-      index++;
-      continue;
-    }
-    const fields: string[] = [];
-    let field = '';
-    let lineNo = index;
-    let line = first;
-    let pos = 0;
-    let quoted = false;
-    let atFieldStart = true;
-    let broken = false;
-    for (;;) {
-      if (pos >= line.length) {
-        if (quoted) {
-          if (lineNo + 1 >= lines.length) {
-            broken = true;
-            break;
-          }
-          field += '\n';
-          lineNo++;
-          line = lines[lineNo]!;
-          pos = 0;
-          continue;
-        }
-        fields.push(field);
-        break;
-      }
-      const ch = line[pos]!;
-      if (quoted) {
-        if (ch === '"') {
-          if (line[pos + 1] === '"') {
-            field += '"';
-            pos += 2;
-          } else {
-            quoted = false;
-            pos++;
-          }
-        } else {
-          field += ch;
-          pos++;
-        }
-      } else if (ch === '"' && atFieldStart) {
-        quoted = true;
-        atFieldStart = false;
-        pos++;
-      } else if (line.startsWith(separator, pos)) {
-        fields.push(field);
-        field = '';
-        atFieldStart = true;
-        pos += separator.length;
-      } else {
-        field += ch;
-        atFieldStart = false;
-        pos++;
-      }
-    }
-    if (broken) {
-      options.onProblem?.({ line: startLine, code: 'quote_not_closed', message: `line ${startLine}: a quoted field opens here and is not closed` });
-      index = startLine; // read on from the next line
-      continue;
-    }
-    index = lineNo + 1;
-    if (fields.length === 1 && fields[0] === '') continue; // a blank line
-    records.push({ line: startLine, fields });
-  }
+  eachDelimited(text, separator, options, (record) => {
+    records.push(record);
+  });
   return records;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lines, without splitting the whole text
+
+/** Each line of `text` (\r\n, \n or \r ending it) with its 1-based number, cut at FIELD_MAX_UNITS, from `from` on; `onLine` returning false stops. */
+function eachLine(text: string, onLine: (line: string, no: number) => boolean | void, from = 0): void {
+  const breaks = /\r\n|\n|\r/g;
+  breaks.lastIndex = from;
+  let start = from;
+  let no = 1;
+  for (;;) {
+    const found = breaks.exec(text);
+    const end = found ? found.index : text.length;
+    if (!found && start >= text.length) return;
+    if (onLine(text.slice(start, Math.min(end, start + FIELD_MAX_UNITS)), no) === false) return;
+    if (!found) return;
+    start = breaks.lastIndex;
+    no++;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -221,20 +290,30 @@ interface AnkiHeaders {
   metaColumns: Set<number>;
   /** Lines the headers took. */
   headerLines: number;
+  /** Where the body starts in the text. */
+  bodyStart: number;
 }
 
-/** Anki's `#key:value` header lines (rslib import_export/text/csv/metadata.rs). */
-function ankiHeaders(lines: string[]): AnkiHeaders {
-  const headers: AnkiHeaders = { separator: null, html: false, columns: null, metaColumns: new Set(), headerLines: 0 };
-  for (let i = 0; i < lines.length; i++) {
-    const raw = i === 0 ? lines[i]!.replace(/^\uFEFF/, '') : lines[i]!;
+/** Anki's `#key:value` header lines (rslib import_export/text/csv/metadata.rs), read from the start of the text only. */
+function ankiHeaders(text: string): AnkiHeaders {
+  const headers: AnkiHeaders = { separator: null, html: false, columns: null, metaColumns: new Set(), headerLines: 0, bodyStart: 0 };
+  const breaks = /\r\n|\n|\r/g;
+  for (let i = 0; ; i++) {
+    const start = breaks.lastIndex;
+    const found = breaks.exec(text);
+    const end = found ? found.index : text.length;
+    const raw = text.slice(start, Math.min(end, start + FIELD_MAX_UNITS)).replace(i === 0 ? /^\uFEFF/ : /^$/, '');
+    const next = found ? breaks.lastIndex : text.length;
     if (i === 0 && /^tags:/i.test(raw)) {
       headers.headerLines = 1;
+      headers.bodyStart = next;
+      if (!found) break;
       continue;
     }
     const match = /^#([^:]+):(.*)$/.exec(raw);
     if (!match) break;
     headers.headerLines = i + 1;
+    headers.bodyStart = next;
     const key = match[1]!.trim().toLowerCase();
     const value = match[2]!;
     const word = (/^[\p{L}\p{N}]+/u.exec(value.trim()) ?? [''])[0];
@@ -245,27 +324,67 @@ function ankiHeaders(lines: string[]): AnkiHeaders {
       const n = Number(word);
       if (Number.isInteger(n) && n > 0) headers.metaColumns.add(n);
     }
+    if (!found) break;
   }
   return headers;
 }
 
 /** Anki's guess when a file names no separator: the first of these found, else a space. */
-function guessSeparator(text: string): string {
-  const sample = text.slice(0, 8192);
+function guessSeparator(text: string, from: number): string {
+  const sample = text.slice(from, from + 8192);
   for (const candidate of ['\t', '|', ';', ':', ',']) if (sample.includes(candidate)) return candidate;
   return ' ';
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 
-/** A field as Anki's `html_to_text_line` makes it text, and a cloze as its answer. */
+/**
+ * Removes each span from an opening (found by `open`, a global regex) to the first `close` after
+ * it, as a lazy pattern would, in one pass: once no `close` follows, nothing after can match, so
+ * no opening is ever scanned from twice (a field of 60,000 unclosed `<` is read once).
+ */
+function removeSpans(text: string, open: RegExp, close: (text: string, from: number) => number, replacement = ''): string {
+  let out = '';
+  let kept = 0;
+  open.lastIndex = 0;
+  for (let found = open.exec(text); found; found = open.exec(text)) {
+    const end = close(text, found.index + found[0].length);
+    if (end < 0) break;
+    out += text.slice(kept, found.index) + replacement;
+    kept = end;
+    open.lastIndex = end;
+  }
+  return out + text.slice(kept);
+}
+
+/** The end of the first `needle` at or after `from` (case aside: the needles are ASCII), or -1. */
+const endOf = (needle: string) => {
+  const pattern = new RegExp(needle.replace(/[/\\^$.*+?()[\]{}|]/g, '\\$&'), 'gi');
+  return (text: string, from: number) => {
+    pattern.lastIndex = from;
+    const found = pattern.exec(text);
+    return found ? found.index + found[0].length : -1;
+  };
+};
+const tagEnd = endOf('>');
+
+/**
+ * A field as Anki's `html_to_text_line` makes it text, and a cloze as its answer. Linear in the
+ * field: every step is one pass that never scans from the same place twice (no backtracking pattern).
+ */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>|<\/?div[^>]*>|\n/gi, ' ')
-    .replace(/\[\[type:[^\]]*\]\]|\[sound:[^\]]*\]/g, '')
-    .replace(/<!--[\s\S]*?-->|<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>/gi, '')
-    .replace(/<[^>]*>/g, '')
-    .replace(/\{\{c\d+::(.*?)(?:::[^}]*)?\}\}/g, '$1')
+  let text = html.replaceAll('\n', ' ');
+  text = removeSpans(text, /<br\s*\/?>/gi, (_, from) => from, ' ');
+  text = removeSpans(text, /<\/?div/gi, tagEnd, ' ');
+  // [sound:…] up to the first `]`; [[type:…]] without brackets inside (so each try stops at the next `[`).
+  text = removeSpans(text, /\[sound:/g, endOf(']'));
+  text = removeSpans(text, /\[\[type:[^\][]*\]\]/g, (_, from) => from);
+  text = removeSpans(text, /<!--/g, endOf('-->'));
+  text = removeSpans(text, /<style/gi, endOf('</style>'));
+  text = removeSpans(text, /<script/gi, endOf('</script>'));
+  text = removeSpans(text, /</g, tagEnd);
+  text = clozeAnswers(text);
+  return text
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
       if (name[0] === '#') {
         const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
@@ -276,32 +395,46 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-function readAnki(text: string, problems: ImportProblem[]): ImportRow[] {
-  const lines = text.split(/\r\n|\n|\r/);
-  const headers = ankiHeaders(lines);
-  const body = lines.slice(headers.headerLines).join('\n');
-  const separator = headers.separator ?? guessSeparator(body);
-  const records = readDelimited(body, separator, { comments: true, onProblem: (p) => problems.push(shiftLine(p, headers.headerLines)) });
+/** `{{c1::answer::hint}}` → `answer`, in one pass (an opening with no `}}` after it ends the search). */
+function clozeAnswers(text: string): string {
+  let out = '';
+  let kept = 0;
+  const open = /\{\{c\d+::/g;
+  for (let found = open.exec(text); found; found = open.exec(text)) {
+    const innerStart = found.index + found[0].length;
+    const close = text.indexOf('}}', innerStart);
+    if (close < 0) break;
+    const inner = text.slice(innerStart, close);
+    const hint = inner.indexOf('::');
+    out += text.slice(kept, found.index) + (hint >= 0 ? inner.slice(0, hint) : inner);
+    kept = close + 2;
+    open.lastIndex = kept;
+  }
+  return out + text.slice(kept);
+}
+
+function readAnki(text: string, rows: ImportRows): void {
+  const headers = ankiHeaders(text);
+  const separator = headers.separator ?? guessSeparator(text, headers.bodyStart);
   const ours = headers.columns?.join('\t') === 'guid\tFront\tBack';
-  const rows: ImportRow[] = [];
-  for (const record of records) {
+  eachDelimited(text.slice(headers.bodyStart), separator, { comments: true, onProblem: (p) => rows.problem(shiftLine(p, headers.headerLines)) }, (record) => {
     const line = record.line + headers.headerLines;
     let value: string | undefined;
     if (ours) {
       // Our own Anki export: the English is the bold start of Back (Front is the translation).
       const back = record.fields[2] ?? '';
-      value = /^<b>([\s\S]*?)<\/b>/.exec(back)?.[1] ?? back;
+      const bold = back.startsWith('<b>') ? back.indexOf('</b>') : -1;
+      value = bold >= 0 ? back.slice(3, bold) : back;
     } else {
       const noteFields = record.fields.filter((_, i) => !headers.metaColumns.has(i + 1));
       value = noteFields[0];
     }
     if (value === undefined) {
-      problems.push({ line, code: 'short_row', message: `line ${line}: the note has no field` });
-      continue;
+      rows.problem({ line, code: 'short_row', message: `line ${line}: the note has no field` });
+      return;
     }
-    rows.push({ line, text: headers.html || ours ? htmlToText(value) : value });
-  }
-  return rows;
+    rows.add({ line, text: headers.html || ours ? htmlToText(value) : value });
+  });
 }
 
 const shiftLine = (problem: ImportProblem, by: number): ImportProblem => {
@@ -317,10 +450,24 @@ const OUR_EXPORT = ['cardId', 'text'];
 /** Our export's column of the learner's sentences, oldest first, one a line. */
 const OUR_CONTEXTS = 'contexts';
 
-function readTable(text: string, separator: string, options: ImportOptions, problems: ImportProblem[]): ImportRow[] {
-  const records = readDelimited(text.replace(/^\uFEFF/, ''), separator, { onProblem: (p) => problems.push(p) });
-  if (records.length === 0) throw new ImportFileError('empty_file', 'The file holds no records.');
-  const head = records[0]!.fields.map((f) => f.trim());
+function readTable(text: string, separator: string, options: ImportOptions, rows: ImportRows): void {
+  let read: ((record: DelimitedRecord) => void) | null = null;
+  let problems = 0;
+  const onProblem = (p: ImportProblem) => {
+    problems++;
+    rows.problem(p);
+  };
+  eachDelimited(text.replace(/^\uFEFF/, ''), separator, { onProblem }, (record) => {
+    if (read) return read(record);
+    read = tableReader(record, options, rows);
+  });
+  // No record at all: empty, unless records could not be read (then nothing_to_import names why).
+  if (!read && problems === 0) throw new ImportFileError('empty_file', 'The file holds no records.');
+}
+
+/** How the records after the first are read: the column chosen by the options and the first record, which is a header or a row. */
+function tableReader(first: DelimitedRecord, options: ImportOptions, rows: ImportRows): (record: DelimitedRecord) => void {
+  const head = first.fields.map((f) => f.trim());
   const ours = OUR_EXPORT.every((name, i) => head[i] === name);
   let column: number;
   let header: boolean;
@@ -348,21 +495,21 @@ function readTable(text: string, separator: string, options: ImportOptions, prob
   // with the card's oldest sentence as the row's context.
   const cell = ours && header ? spreadsheetText : (value: string) => value;
   const contexts = ours && header && column === 1 ? head.indexOf(OUR_CONTEXTS) : -1;
-  const rows: ImportRow[] = [];
-  for (const record of header ? records.slice(1) : records) {
+  const read = (record: DelimitedRecord) => {
     const value = record.fields[column];
     if (value === undefined) {
-      problems.push({
+      rows.problem({
         line: record.line,
         code: 'short_row',
         message: `line ${record.line}: the row has ${record.fields.length} columns, none at column ${column + 1}`,
       });
-      continue;
+      return;
     }
     const context = contexts >= 0 ? cell(record.fields[contexts] ?? '').split('\n')[0] : undefined;
-    rows.push(context ? { line: record.line, text: cell(value), context } : { line: record.line, text: cell(value) });
-  }
-  return rows;
+    rows.add(context ? { line: record.line, text: cell(value), context } : { line: record.line, text: cell(value) });
+  };
+  if (!header) read(first);
+  return read;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -379,87 +526,130 @@ export function detectTextFormat(text: string, fileName?: string): Exclude<Impor
   return 'lines';
 }
 
-/** Reads a text file (every format but Kindle's) into rows; see finishImportRows for what is kept. */
+/**
+ * Reads a text file (every format but Kindle's) into rows, in one pass that stops as soon as the
+ * file holds more expressions than an import takes; see importRows for what is kept.
+ */
 export function parseImportText(text: string, options: ImportOptions & { fileName?: string | undefined } = {}): ParsedImport {
   const format = options.format ?? detectTextFormat(text, options.fileName);
-  const problems: ImportProblem[] = [];
-  let rows: ImportRow[];
+  const rows = importRows(format);
   switch (format) {
     case 'lines':
-      rows = text
-        .replace(/^\uFEFF/, '')
-        .split(/\r\n|\n|\r/)
-        .map((line, i) => ({ line: i + 1, text: line }))
-        .filter((row) => row.text.trim() !== '');
+      eachLine(text, (line, no) => {
+        rows.add({ line: no, text: no === 1 ? line.replace(/^\uFEFF/, '') : line });
+      });
       break;
     case 'csv':
     case 'tsv':
-      rows = readTable(text, format === 'csv' ? ',' : '\t', options, problems);
+      readTable(text, format === 'csv' ? ',' : '\t', options, rows);
       break;
     case 'anki':
-      rows = readAnki(text, problems);
+      readAnki(text, rows);
       break;
     case 'kindle':
       throw new ImportFileError('not_sqlite', 'A Kindle vocab.db is a SQLite database, not text.');
   }
-  return finishImportRows(format, rows, problems);
+  return rows.finish();
 }
 
+/** The problems an import keeps (the first ones); the others are counted. */
+export const IMPORT_PROBLEMS_KEPT = 100;
+/** A text longer than this is too long for a sentence, and is reported without being cleaned. */
+const RAW_TEXT_MAX = SENTENCE_MAX_CHARS * 4;
+
 /**
- * The rows kept: cleaned as a capture is (cleanCaptureText), one per expression (the first line
- * wins; the others are counted as duplicates), at most IMPORT_EXPRESSIONS_MAX. A line too long
- * for a card is kept aside to be saved as a sentence; a line without a letter is reported.
+ * The rows of an import as a reader finds them, one at a time: each cleaned as a capture is
+ * (cleanCaptureText), one per expression (the first line wins; the others are counted as
+ * duplicates). A line too long for a card is kept aside to be saved as a sentence; a line without
+ * a letter is reported. The reading stops (too_many_expressions) at the first expression past
+ * IMPORT_EXPRESSIONS_MAX, not after the whole file; the first IMPORT_PROBLEMS_KEPT problems are kept.
  */
-export function finishImportRows(format: ImportFormat, raw: ImportRow[], problems: ImportProblem[], skipped: Partial<ImportSkipped> = {}): ParsedImport {
+export interface ImportRows {
+  add(row: ImportRow): void;
+  /** What was left out and counted; a reader adds its own (Kindle's words in other languages). */
+  readonly skipped: ImportSkipped;
+  problem(problem: ImportProblem): void;
+  finish(): ParsedImport;
+}
+
+export function importRows(format: ImportFormat, skipped: Partial<ImportSkipped> = {}): ImportRows {
   const result: ParsedImport = {
     format,
     rows: [],
     longLines: [],
-    problems,
+    problems: [],
+    problemsTotal: 0,
     skipped: { duplicatesInFile: 0, tooLong: 0, invalid: 0, otherLanguage: 0, ...skipped },
   };
   const seen = new Set<string>();
+  const problem = (p: ImportProblem) => {
+    result.problemsTotal++;
+    if (result.problems.length < IMPORT_PROBLEMS_KEPT) result.problems.push(p);
+  };
   // A file's text can hold what PostgreSQL cannot store (NUL, a lone surrogate: a Kindle word, a
   // decoded cell); the request guard never sees a file's text, so it is made storable here.
   const storable = (value: string) => cleanCaptureText(value.replaceAll('\u0000', '').toWellFormed());
-  for (const row of raw) {
-    const text = storable(row.text);
-    if (text === '') continue;
-    const length = countCodePoints(text);
-    if (length > CAPTURE_TEXT_MAX) {
-      result.skipped.tooLong++;
-      problems.push({
-        line: row.line,
-        code: 'too_long',
-        message: `line ${row.line}: ${length} characters, longer than a card's ${CAPTURE_TEXT_MAX}; it can be saved as a sentence`,
-      });
-      if (length <= SENTENCE_MAX_CHARS) result.longLines.push({ line: row.line, text });
-      continue;
-    }
-    if (!hasLetter(text)) {
-      result.skipped.invalid++;
-      problems.push({ line: row.line, code: 'no_letter', message: `line ${row.line}: holds no letter` });
-      continue;
-    }
-    const key = normaliseExpression(text);
-    if (seen.has(key)) {
-      result.skipped.duplicatesInFile++;
-      continue;
-    }
-    seen.add(key);
-    // Cut by code points: a cut by UTF-16 units could split an emoji into a lone surrogate.
-    const context = row.context ? Array.from(storable(row.context)).slice(0, SENTENCE_MAX_CHARS).join('') : undefined;
-    result.rows.push(context ? { line: row.line, text, context } : { line: row.line, text });
-  }
-  if (result.rows.length > IMPORT_EXPRESSIONS_MAX) {
-    throw new ImportFileError(
-      'too_many_expressions',
-      `This file holds ${result.rows.length.toLocaleString('en')} expressions; an import takes ${IMPORT_EXPRESSIONS_MAX.toLocaleString('en')}. Split the file.`,
-      { expressions: result.rows.length, limit: IMPORT_EXPRESSIONS_MAX },
-    );
-  }
-  if (result.rows.length === 0 && result.longLines.length === 0) {
-    throw new ImportFileError('nothing_to_import', 'Nothing in this file can become a card.', { problems: problems.slice(0, 20) });
-  }
-  return result;
+  const tooLong = (line: number, length: number) => {
+    result.skipped.tooLong++;
+    problem({
+      line,
+      code: 'too_long',
+      message: `line ${line}: ${length} characters, longer than a card's ${CAPTURE_TEXT_MAX}; it can be saved as a sentence`,
+    });
+  };
+  return {
+    problem,
+    skipped: result.skipped,
+    add(row) {
+      if (row.text.length > RAW_TEXT_MAX) return tooLong(row.line, row.text.length);
+      const text = storable(row.text);
+      if (text === '') return;
+      const length = countCodePoints(text);
+      if (length > CAPTURE_TEXT_MAX) {
+        tooLong(row.line, length);
+        if (length <= SENTENCE_MAX_CHARS && result.longLines.length < IMPORT_EXPRESSIONS_MAX) result.longLines.push({ line: row.line, text });
+        return;
+      }
+      if (!hasLetter(text)) {
+        result.skipped.invalid++;
+        problem({ line: row.line, code: 'no_letter', message: `line ${row.line}: holds no letter` });
+        return;
+      }
+      const key = normaliseExpression(text);
+      if (seen.has(key)) {
+        result.skipped.duplicatesInFile++;
+        return;
+      }
+      if (result.rows.length >= IMPORT_EXPRESSIONS_MAX) {
+        throw new ImportFileError(
+          'too_many_expressions',
+          `This file holds more than ${IMPORT_EXPRESSIONS_MAX.toLocaleString('en')} expressions (reading stopped at line ${row.line}); an import takes ` +
+            `${IMPORT_EXPRESSIONS_MAX.toLocaleString('en')}. Split the file.`,
+          { line: row.line, limit: IMPORT_EXPRESSIONS_MAX },
+        );
+      }
+      seen.add(key);
+      // Cut by code points: a cut by UTF-16 units could split an emoji into a lone surrogate.
+      const context = row.context
+        ? Array.from(storable(row.context.slice(0, RAW_TEXT_MAX)))
+            .slice(0, SENTENCE_MAX_CHARS)
+            .join('')
+        : undefined;
+      result.rows.push(context ? { line: row.line, text, context } : { line: row.line, text });
+    },
+    finish() {
+      if (result.rows.length === 0 && result.longLines.length === 0) {
+        throw new ImportFileError('nothing_to_import', 'Nothing in this file can become a card.', { problems: result.problems.slice(0, 20) });
+      }
+      return result;
+    },
+  };
+}
+
+/** Rows read elsewhere (a list sent as JSON), through the same rules as a file's (importRows). */
+export function finishImportRows(format: ImportFormat, raw: ImportRow[], problems: ImportProblem[], skipped: Partial<ImportSkipped> = {}): ParsedImport {
+  const rows = importRows(format, skipped);
+  for (const problem of problems) rows.problem(problem);
+  for (const row of raw) rows.add(row);
+  return rows.finish();
 }

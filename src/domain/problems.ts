@@ -19,12 +19,16 @@ export const problemCatalog = {
   duplicate_sentence: { status: 409, title: 'Duplicate sentence' },
   request_in_progress: { status: 409, title: 'Request in progress' },
   email_taken: { status: 409, title: 'Email already registered' },
+  // A capture or import past the cards a library may hold on the learner's plan (`limit`, `cards`).
+  library_full: { status: 409, title: 'Library full' },
   // A card an import saved whose preparation never started: the import was cancelled.
   import_cancelled: { status: 409, title: 'Import cancelled' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   request_id_reused: { status: 422, title: 'request_id reused with a different body' },
+  // An import file whose reading passed its thread's deadline or memory limit (`limit`: time or memory).
+  import_too_costly: { status: 422, title: 'Import file too costly to read' },
   language_setup_required: { status: 428, title: 'Language setup required' },
   rate_limited: { status: 429, title: 'Too many requests' },
   audio_quota_exceeded: { status: 429, title: 'Audio generation quota used up' },
@@ -91,4 +95,15 @@ export type RateLimitName = 'address' | 'user' | 'model' | 'export' | 'signup' |
 export function rateLimited(limit: RateLimitName, retryAfterMs: number): AppError {
   const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new AppError('rate_limited', `Too many requests; retry in ${retryAfterSeconds} s.`, { limit }, { retryAfterSeconds });
+}
+
+/** 409 `library_full`: the library holds `cards` of the `limit` its plan allows; `adding` new ones would pass it. */
+export function libraryFull(limit: number, cards: number, adding = 1): AppError {
+  const room = Math.max(0, limit - cards);
+  const what = adding === 1 ? 'No new card fits' : `${adding.toLocaleString('en')} new cards do not fit (room for ${room.toLocaleString('en')})`;
+  return new AppError(
+    'library_full',
+    `${what}: your library holds ${cards.toLocaleString('en')} cards of the ${limit.toLocaleString('en')} your plan allows. Delete cards you no longer need.`,
+    { limit, cards, room },
+  );
 }

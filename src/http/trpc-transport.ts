@@ -69,8 +69,10 @@ export async function trpcPlugin(app: FastifyInstance, { deps, contexts }: { dep
       maxBodySize: bodyLimits.get(path) ?? bodyLimit,
       createContext: ({ req, res }) => ({ contexts, request: req, reply: res, statusHub }),
       // Catalog errors are answers; anything else is a bug and is logged like REST's 500s.
-      onError: ({ error, path, req }) => {
+      // A live stream ended by a catalog error (its credential revoked) is an answer too, said at info.
+      onError: ({ error, path, req, type }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: loggableError(error.cause ?? error), procedure: path }, 'tRPC procedure failed');
+        else if (type === 'subscription') req.log.info({ procedure: path, code: error.code }, 'live stream ended by a problem');
       },
     });
   // Not REST operations: kept out of the OpenAPI document.

@@ -118,7 +118,20 @@ export function feedOf<T>(feed: (ctx: TrpcContext & { principal: Principal }, si
       admit('read', ctx.request.principal);
       return next({ ctx: { ...ctx, principal: ctx.request.principal! } });
     })
-    .subscription(({ ctx, signal }) => feed(ctx, signal!));
+    .subscription(({ ctx, signal }) => endingAsProblems(feed(ctx, signal!)));
+}
+
+/**
+ * A feed whose catalog error (a revoked credential's `unauthenticated`) ends the stream as that
+ * problem with its own status: tRPC wraps anything else thrown mid-stream as a 500.
+ */
+async function* endingAsProblems<T>(events: AsyncGenerator<T>): AsyncGenerator<T> {
+  try {
+    yield* events;
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    throw new TRPCError({ code: TRPC_CODE[error.status] ?? 'INTERNAL_SERVER_ERROR', message: error.message, cause: error });
+  }
 }
 
 type ProcedureOf<T> =

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { searchAttributeFlags } from '../temporal/search-attributes.ts';
@@ -102,9 +102,13 @@ async function launch(options: DevServerOptions, ports: DevServerPorts): Promise
     '--namespace',
     'default',
   ];
-  if (options.dataDir) {
-    mkdirSync(options.dataDir, { recursive: true });
-    args.push('--db-filename', path.join(options.dataDir, 'temporal.sqlite'));
+  const dbFile = options.dataDir ? path.join(options.dataDir, 'temporal.sqlite') : null;
+  if (options.dataDir && dbFile) {
+    // Workflow histories, like the rest of DATA_DIR, are for the service's own user only: the
+    // folder 0700 (tightened when an older start left it 0755), its database 0600 once made.
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(options.dataDir, 0o700);
+    args.push('--db-filename', dbFile);
   }
   if (ports.ui === null) args.push('--headless');
   else args.push('--ui-port', String(ports.ui));
@@ -145,6 +149,8 @@ async function launch(options: DevServerOptions, ports: DevServerPorts): Promise
     clearTimeout(timer);
   }
   early.catch(() => {});
+  // The CLI makes its SQLite files with the process's umask (0644): only their owner reads them.
+  if (dbFile) for (const file of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 
   // If the parent dies without stopping us (a crash, a test runner torn down), take the server along.
   const killOnExit = () => child.kill('SIGKILL');

@@ -22,6 +22,7 @@ import { PrepareOnRenewal } from './0021-prepare-on-renewal.ts';
 import { LibraryImports } from './0022-library-imports.ts';
 import { CardContextsEncounters } from './0023-card-contexts-encounters.ts';
 import { Progress } from './0024-progress.ts';
+import { LibrarySize } from './0025-library-size.ts';
 import { ModelOutputModes } from './0027-model-output-modes.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
@@ -50,5 +51,6 @@ export const migrations = [
   LibraryImports,
   CardContextsEncounters,
   Progress,
+  LibrarySize,
   ModelOutputModes,
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '../../domain/problems.ts';
+import { libraryMaxCards } from '../../domain/plans.ts';
 import { defineOperation, defineStreamOperation, noInput, restParts, type StreamedAnswer, type StreamedResponse } from '../../http/operation.ts';
 import { rejectCorrection } from './correction.ts';
 import { recordEncounters } from './encounters.ts';
@@ -82,8 +83,12 @@ export const libraryOperations = {
       path: '/api/library',
       status: ({ reused }) => (reused ? 200 : 202),
       responses: { 202: capturedInContextSchema, 200: reusedSchema },
-      problems: [428],
+      problems: [409, 428],
       links: { 202: cardLinks, 200: cardLinks },
+      description:
+        `A library holds at most the cards its plan allows (by default ${libraryMaxCards.free.toLocaleString('en')} on the free plan, ` +
+        `${libraryMaxCards.paid.toLocaleString('en')} on the paid one): a new expression past it is 409 \`library_full\` with \`limit\`, \`cards\` and ` +
+        `\`room\`; an expression already in the library is still answered 200.`,
     },
     handler: (ctx, { text, context }) => captureCard(ctx, ctx.principal.userId, text, { context }),
   }),

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, run, type Sql } from '../../db/sql.ts';
 import { cleanCaptureText, normaliseExpression } from '../../domain/normalise.ts';
-import { AppError } from '../../domain/problems.ts';
+import type { Plan } from '../../domain/plans.ts';
+import { AppError, libraryFull } from '../../domain/problems.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
 import { counter } from '../../platform/metrics.ts';
 import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
@@ -128,7 +129,7 @@ export async function captureCard(ctx: FeatureContext, userId: string, rawText: 
   if (options.context !== undefined && options.context !== null) return captureInContext(ctx, userId, text, key, placedOrRefused(options.context, [text]), now);
   // A card deleted between our conflicting insert and our read leaves nothing to reuse: try again.
   for (let round = 0; round < 3; round++) {
-    const created = await insertCard(em, workflows, userId, text, key, now);
+    const created = await insertCard(em, workflows, userId, text, key, now, ctx.config.library.maxCards);
     if (created) {
       workflows.wakeRelay();
       captures.inc({ result: 'new' });
@@ -140,6 +141,7 @@ export async function captureCard(ctx: FeatureContext, userId: string, rawText: 
       captures.inc({ result: 'existing' });
       return { card: toCard(existing), reused: true };
     }
+    await refuseWhenFull(em, userId, ctx.config.library.maxCards);
   }
   throw new AppError('conflict', 'This expression was captured and deleted at the same moment; send it again.');
 }
@@ -152,7 +154,7 @@ async function captureInContext(ctx: FeatureContext, userId: string, text: strin
   const { em, workflows } = ctx;
   for (let round = 0; round < 3; round++) {
     const result = await em.transactional(async (tx): Promise<CaptureResult | null> => {
-      const created = await insertCard(tx, workflows, userId, text, key, now);
+      const created = await insertCard(tx, workflows, userId, text, key, now, ctx.config.library.maxCards);
       if (created) {
         const context = await addContext(tx, { cardId: created.id, userId }, placed, now);
         await run(tx, sql`UPDATE cards SET prepared_context_id = ${context.contextId} WHERE id = ${created.id}`);
@@ -162,7 +164,10 @@ async function captureInContext(ctx: FeatureContext, userId: string, text: strin
         tx,
         sql`SELECT ${CARD_COLUMNS} FROM cards c WHERE c.user_id = ${userId} AND c.normalised_key = ${key} FOR UPDATE`,
       );
-      if (!existing) return null;
+      if (!existing) {
+        await refuseWhenFull(tx, userId, ctx.config.library.maxCards);
+        return null;
+      }
       return { card: toCard(existing), reused: true, context: await addContext(tx, { cardId: existing.id, userId }, placed, now) };
     });
     if (!result) continue;
@@ -173,12 +178,25 @@ async function captureInContext(ctx: FeatureContext, userId: string, text: strin
   throw new AppError('conflict', 'This expression was captured and deleted at the same moment; send it again.');
 }
 
-/** Prepared (src/db/sql.ts): every capture runs it. */
-const cardCapture = preparedStatement('card_capture', (card: { id: string; userId: string; text: string; key: string; now: Date }, start: WorkflowStart) => {
-  const { id: cardId, userId, text, key, now } = card;
-  const s = newSchedulingState(now);
-  return sql<CardRow>`WITH c AS (
-       INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at) VALUES (${cardId}, ${userId}, ${text}, ${key}, ${now}, ${now})
+/** The cards a library may hold, per plan (config `library.maxCards`). */
+type MaxCards = Record<Plan, number>;
+
+/**
+ * Prepared (src/db/sql.ts): every capture runs it. The learner's row is locked first, so that
+ * captures and imports of one learner count their cards one after another: a library never
+ * passes its plan's size (the count is kept by triggers on `cards`, migration 0025).
+ */
+const cardCapture = preparedStatement(
+  'card_capture',
+  (card: { id: string; userId: string; text: string; key: string; now: Date; maxCards: MaxCards }, start: WorkflowStart) => {
+    const { id: cardId, userId, text, key, now, maxCards } = card;
+    const s = newSchedulingState(now);
+    return sql<CardRow>`WITH room AS (
+       SELECT u.card_count < CASE u.plan WHEN 'paid' THEN ${maxCards.paid}::int ELSE ${maxCards.free}::int END AS fits
+       FROM users u WHERE u.id = ${userId} FOR UPDATE
+     ), c AS (
+       INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at)
+       SELECT ${cardId}, ${userId}, ${text}, ${key}, ${now}, ${now} FROM room WHERE room.fits
        ON CONFLICT (user_id, normalised_key) DO NOTHING RETURNING ${sql.raw(CARD_COLUMN_LIST.replaceAll('c.', ''))}
      ), schedule AS (
        INSERT INTO card_schedules (card_id, user_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review)
@@ -188,18 +206,33 @@ const cardCapture = preparedStatement('card_capture', (card: { id: string; userI
        ${enqueueFrom(start, sql`c`)}
      )
      SELECT ${CARD_COLUMNS} FROM c`;
-});
+  },
+);
 
 /**
  * The card, its scheduling state and its outbox row (enqueueFrom, the row a starter's `enqueue`
  * writes) in one statement: atomic like a transaction, in one round trip instead of five, which is
  * most of a capture's cost. Nothing is inserted when the expression exists already (null then).
  */
-async function insertCard(em: Em, workflows: WorkflowStarter, userId: string, text: string, key: string, now: Date): Promise<CardRow | null> {
+async function insertCard(
+  em: Em,
+  workflows: WorkflowStarter,
+  userId: string,
+  text: string,
+  key: string,
+  now: Date,
+  maxCards: MaxCards,
+): Promise<CardRow | null> {
   const cardId = randomUUID();
   const start = preparationStart(workflows, userId, cardId, 1);
-  const row = await firstRow(em, cardCapture({ id: cardId, userId, text, key, now }, start));
+  const row = await firstRow(em, cardCapture({ id: cardId, userId, text, key, now, maxCards }, start));
   return row ?? null;
+}
+
+/** 409 library_full when the learner's library holds as many cards as their plan allows (after an insert that made none and found none to reuse). */
+async function refuseWhenFull(em: Em, userId: string, maxCards: MaxCards): Promise<void> {
+  const user = await firstRow<{ card_count: number; plan: Plan }>(em, sql`SELECT card_count, plan FROM users WHERE id = ${userId}`);
+  if (user && user.card_count >= maxCards[user.plan]) throw libraryFull(maxCards[user.plan], user.card_count);
 }
 
 /** The preparation workflow's start: ids and the attempt number only, never the text. */

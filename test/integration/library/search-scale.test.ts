@@ -12,7 +12,8 @@ import { api, bodyOf } from '../../support/api.ts';
 let stack: Stack;
 let user: TestUser;
 beforeAll(async () => {
-  stack = await startStack();
+  // More cards than a free library holds (20,000): the bound is not what this file tests.
+  stack = await startStack({ env: { LIBRARY_MAX_CARDS_FREE: '1000000' } });
   user = await newUser(stack);
   // 100,000 ready cards for one user, written directly (the API path is covered elsewhere).
   await stack.orm.em.fork().execute(

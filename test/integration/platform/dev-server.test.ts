@@ -1,4 +1,7 @@
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePorts } from '../../../src/platform/free-port.ts';
@@ -53,6 +56,26 @@ describe('starting the Temporal dev server', () => {
     const client = await connectTemporal(server.address, 'default');
     cleanups.push(() => client.connection.close());
     await client.connection.workflowService.getSystemInfo({});
+  });
+});
+
+describe('the Temporal dev server’s files', () => {
+  it('keeps its folder 0700 and its SQLite database 0600, like the rest of DATA_DIR, also when an older start left them open', async () => {
+    const parent = await mkdtemp(path.join(tmpdir(), 'lcs-temporal-modes-'));
+    cleanups.push(() => rm(parent, { recursive: true, force: true }));
+    const dataDir = path.join(parent, 'temporal');
+    const modes = async () => ({
+      dir: (await stat(dataDir)).mode & 0o777,
+      db: (await stat(path.join(dataDir, 'temporal.sqlite'))).mode & 0o777,
+    });
+    const first = await startTemporalDevServer({ uiPort: null, dataDir });
+    expect(await modes()).toEqual({ dir: 0o700, db: 0o600 });
+    await first.stop();
+    // As an older version left them.
+    await chmod(dataDir, 0o755);
+    await chmod(path.join(dataDir, 'temporal.sqlite'), 0o644);
+    await devServer({ dataDir });
+    expect(await modes()).toEqual({ dir: 0o700, db: 0o600 });
   });
 });
 

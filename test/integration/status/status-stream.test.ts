@@ -27,6 +27,8 @@ afterAll(async () => {
 /** What a test reads from one text/event-stream: its `data:` events, parsed, as they arrive. */
 interface Stream {
   events: { at: number; data: any }[];
+  /** The error the stream ended with (tRPC's `serialized-error` event), if any. */
+  error?: any;
   ended: boolean;
   close(): void;
 }
@@ -61,6 +63,7 @@ async function openStream(api: Stack, credential: string): Promise<Stream> {
           .join('\n');
         const event = block.split('\n').find((line) => line.startsWith('event:'));
         if (data && !event) stream.events.push({ at: Date.now(), data: JSON.parse(data) });
+        if (data && event === 'event: serialized-error') stream.error = JSON.parse(data);
       }
     }
   })()
@@ -191,6 +194,11 @@ describe('status.changes over server-sent events', () => {
         timings.tokenRevoked = await endsWithin(revoked, async () =>
           expectStatus(await api(stack, { cookie: learner.cookie }).DELETE('/api/tokens/{id}', { params: { path: { id: readTokenId } } }), 204),
         );
+        // Each ends with an event saying 401, the problem inside it, not a 500 around it.
+        for (const stream of revoked) {
+          await vi.waitFor(() => expect(stream.error).toBeDefined());
+          expect(stream.error.data).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401, problem: { status: 401, code: 'unauthenticated' } });
+        }
 
         const session = await login();
         const loggedOut = [await openStream(otherApi, session)];

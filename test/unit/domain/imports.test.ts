@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeImportText,
   detectTextFormat,
+  FIELD_MAX_UNITS,
   finishImportRows,
   htmlToText,
   ImportFileError,
@@ -81,6 +82,7 @@ describe('plain lines', () => {
       ],
       longLines: [],
       problems: [],
+      problemsTotal: 0,
       skipped: noSkips,
     });
   });
@@ -180,6 +182,20 @@ describe('readDelimited', () => {
     expect(problems).toEqual([{ line: 2, code: 'quote_not_closed', message: 'line 2: a quoted field opens here and is not closed' }]);
   });
 
+  it('reads past unclosed quotes at most once over: a file of them is reported, not rescanned from every line', () => {
+    const problems: ImportProblem[] = [];
+    expect(readDelimited('a","\n'.repeat(5), ',', { onProblem: (p) => problems.push(p) })).toEqual([]);
+    expect(problems).toEqual([
+      { line: 1, code: 'quote_not_closed', message: 'line 1: a quoted field opens here and is not closed' },
+      { line: 2, code: 'quote_not_closed', message: 'line 2: a quoted field opens here and is not closed; the rest of the file was not read' },
+    ]);
+  });
+
+  it('keeps a field up to FIELD_MAX_UNITS and reads on', () => {
+    const [record] = readDelimited(`${'x'.repeat(FIELD_MAX_UNITS + 10)},y\n`, ',');
+    expect(record!.fields.map((f) => f.length)).toEqual([FIELD_MAX_UNITS, 1]);
+  });
+
   it('skips `#` comments only at the start of a record, when asked', () => {
     expect(readDelimited('#note\na,"#b\n#c"\n', ',', { comments: true })).toEqual([{ line: 2, fields: ['a', '#b\n#c'] }]);
     expect(readDelimited('#note\n', ',')).toEqual([{ line: 1, fields: ['#note'] }]);
@@ -200,6 +216,7 @@ describe('CSV and TSV with a chosen column', () => {
       ],
       longLines: [],
       problems: [],
+      problemsTotal: 0,
       skipped: noSkips,
     });
     expect(parse(csv, { format: 'csv', column: 'meaning' }).rows.map((r) => r.text)).toEqual(['good luck', 'tired, "very"', 'undecided']);
@@ -313,6 +330,13 @@ describe('Anki notes in plain text', () => {
     };
     const parsed = parse(ankiHeader() + ankiRow(exported)!);
     expect(parsed.rows).toEqual([{ line: 7, text: 'fish & chips' }]);
+  });
+
+  it('htmlToText leaves what never closes as it is, as the patterns did', () => {
+    expect(htmlToText('a <b and <!-- c and [sound:x and {{c1::d and <style e')).toBe('a <b and <!-- c and [sound:x and {{c1::d and <style e');
+    expect(htmlToText('<<<<b>x</b>')).toBe('x');
+    expect(htmlToText('[[type:a[[type:b]] c')).toBe('[[type:a c');
+    expect(htmlToText('{{c1::one::hint}} and {{c2::two}}')).toBe('one and two');
   });
 
   it('htmlToText drops sounds, type fields, comments, styles and scripts', () => {
@@ -431,11 +455,11 @@ describe('finishImportRows', () => {
     expect(parsed.rows).toEqual([{ line: 1, text: 'bank', context: 'the bank of the river' }]);
   });
 
-  it('refuses more than the import limit, naming both counts', () => {
-    const rows = Array.from({ length: IMPORT_EXPRESSIONS_MAX + 1 }, (_, i) => ({ line: i + 1, text: `word ${i}` }));
+  it('refuses more than the import limit as soon as it is passed, naming the limit and the line where reading stopped', () => {
+    const rows = Array.from({ length: IMPORT_EXPRESSIONS_MAX + 5 }, (_, i) => ({ line: i + 1, text: `word ${i}` }));
     const error = fileError(() => finishImportRows('lines', rows, []));
     expect(error.code).toBe('too_many_expressions');
-    expect(error.message).toBe('This file holds 10,001 expressions; an import takes 10,000. Split the file.');
-    expect(error.details).toEqual({ expressions: 10_001, limit: 10_000 });
+    expect(error.message).toBe('This file holds more than 10,000 expressions (reading stopped at line 10001); an import takes 10,000. Split the file.');
+    expect(error.details).toEqual({ line: 10_001, limit: 10_000 });
   });
 });

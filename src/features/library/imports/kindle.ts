@@ -1,25 +1,32 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { finishImportRows, ImportFileError, isSqlite, looksLike, type ImportProblem, type ImportRow, type ParsedImport } from '../../../domain/imports.ts';
+import { ImportFileError, importRows, isSqlite, looksLike, type ParsedImport } from '../../../domain/imports.ts';
 
-interface WordRow {
-  id: string;
-  word: string | null;
-  stem: string | null;
-  lang: string | null;
-  usage: string | null;
-}
+/** The columns read, each of Kindle's own schema (system/vocabulary/vocab.db). */
+const COLUMNS = { WORDS: ['id', 'word', 'stem', 'lang', 'timestamp'], LOOKUPS: ['word_key', 'usage', 'timestamp'] } as const;
+type KindleTable = keyof typeof COLUMNS;
+
+const SQLITE_READ = 20;
+const SQLITE_SELECT = 21;
+const SQLITE_OK = 0;
+const SQLITE_DENY = 1;
 
 /**
  * Kindle's Vocabulary Builder database (`vocab.db`): one expression per WORDS row (its stem, else
  * the word as looked up), with the sentence it was first met in (the earliest LOOKUPS.usage) as its
- * context. Words in another language than English are left out and counted. The file is opened
- * read-only and immutable by path (a WAL-mode file reads too, and no -wal/-shm file is made),
- * with an authorizer that lets the query read nothing but the two tables it needs.
+ * context. Words in another language than English are left out and counted. Synchronous: it runs
+ * in an import reader's worker thread (reading.ts), never on the API's thread.
+ *
+ * Read as hostile: Kindle's own schema only (no view, no trigger, no virtual table, no generated or
+ * hidden column in the two tables read; else not_kindle), `trusted_schema` off and SQLite's
+ * defensive mode on, and an authorizer that lets the two statements read the named columns of
+ * WORDS and LOOKUPS and call no function. LOOKUPS is read once (no per-word subquery: a file
+ * without Kindle's index cannot make it quadratic), then WORDS in order, the row cap holding as it goes.
+ * The file is opened read-only and immutable by path (a WAL-mode file reads too, and no -wal/-shm file is made).
  */
-export async function parseKindle(bytes: Uint8Array): Promise<ParsedImport> {
+export function readKindle(bytes: Uint8Array): ParsedImport {
   if (bytes.length === 0) throw new ImportFileError('empty_file', 'The file is empty.');
   if (bytes.length < 100 || !isSqlite(bytes)) {
     const what = looksLike(bytes);
@@ -28,75 +35,120 @@ export async function parseKindle(bytes: Uint8Array): Promise<ParsedImport> {
       `This file is ${what ?? 'not a SQLite database'}; a Kindle vocab.db is one (on the Kindle: system/vocabulary/vocab.db).`,
     );
   }
-  const dir = await mkdtemp(join(tmpdir(), 'lcs-import-'));
+  const dir = mkdtempSync(join(tmpdir(), 'lcs-import-'));
   const path = join(dir, 'vocab.db');
   try {
-    await writeFile(path, bytes, { mode: 0o600 });
+    writeFileSync(path, bytes, { mode: 0o600 });
     return readVocabDb(path);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const ALLOWED_TABLES = new Set(['WORDS', 'LOOKUPS', 'sqlite_master', 'sqlite_schema']);
 
 function readVocabDb(path: string): ParsedImport {
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(`file:${path}?immutable=1`, { readOnly: true, open: true });
+    db.exec('PRAGMA trusted_schema = OFF');
+    db.enableDefensive(true);
   } catch (error) {
     throw damaged(error);
   }
   try {
-    let tables: string[];
-    try {
-      tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name);
-    } catch (error) {
-      throw damaged(error);
-    }
-    if (!tables.includes('WORDS') || !tables.includes('LOOKUPS')) {
-      throw new ImportFileError('not_kindle', 'This SQLite database is not a Kindle vocab.db: it has no WORDS and LOOKUPS tables.');
-    }
-    // Only reads of the two tables (and the schema) from here on.
-    db.setAuthorizer((action, table) => {
-      const SQLITE_READ = 20;
-      const SQLITE_SELECT = 21;
-      const SQLITE_FUNCTION = 31;
-      if (action === SQLITE_SELECT || action === SQLITE_FUNCTION) return 0;
-      if (action === SQLITE_READ && table !== null && ALLOWED_TABLES.has(table)) return 0;
-      return 1; // SQLITE_DENY
-    });
-    let words: WordRow[];
-    try {
-      words = db
-        .prepare(
-          `SELECT w.id AS id, w.word AS word, w.stem AS stem, w.lang AS lang,
-             (SELECT l.usage FROM LOOKUPS l WHERE l.word_key = w.id ORDER BY l.timestamp LIMIT 1) AS usage
-           FROM WORDS w ORDER BY w.timestamp, w.id`,
-        )
-        .all() as unknown as WordRow[];
-    } catch (error) {
-      throw damaged(error);
-    }
-    const rows: ImportRow[] = [];
-    const problems: ImportProblem[] = [];
-    let otherLanguage = 0;
-    words.forEach((word, index) => {
-      const line = index + 1;
-      if (word.lang && !/^en(?:$|[-_])/i.test(word.lang)) {
-        otherLanguage++;
-        return;
+    checkSchema(db);
+    // Only reads of the named columns of the two tables (and the schema) from here on; no function.
+    db.setAuthorizer((action, table, column) => {
+      if (action === SQLITE_SELECT) return SQLITE_OK;
+      if (action === SQLITE_READ && table !== null && column !== null) {
+        if (table === 'sqlite_master' || table === 'sqlite_schema') return SQLITE_OK;
+        if (table in COLUMNS && (COLUMNS[table as KindleTable] as readonly string[]).includes(column)) return SQLITE_OK;
       }
-      const text = String(word.stem || word.word || '');
-      if (text) rows.push({ line, text, ...(word.usage ? { context: String(word.usage) } : {}) });
+      return SQLITE_DENY;
     });
-    if (otherLanguage > 0) {
-      problems.push({ line: 0, code: 'other_language', message: `${otherLanguage} words in other languages than English were left out` });
+    // The earliest lookup of each word, in one pass.
+    const earliest = new Map<string, { at: number; usage: string }>();
+    try {
+      for (const row of db.prepare(`SELECT word_key, usage, timestamp FROM LOOKUPS`).iterate() as Iterable<{
+        word_key: unknown;
+        usage: unknown;
+        timestamp: unknown;
+      }>) {
+        if (typeof row.word_key !== 'string' || typeof row.usage !== 'string' || row.usage === '') continue;
+        const at = Number(row.timestamp) || 0;
+        const seen = earliest.get(row.word_key);
+        if (!seen || at < seen.at) earliest.set(row.word_key, { at, usage: row.usage });
+      }
+    } catch (error) {
+      throw damaged(error);
     }
-    if (words.length === 0) throw new ImportFileError('empty_file', 'This vocab.db holds no words.');
-    return finishImportRows('kindle', rows, problems, { otherLanguage });
+    const rows = importRows('kindle');
+    let words = 0;
+    try {
+      const statement = db.prepare(`SELECT id, word, stem, lang FROM WORDS ORDER BY timestamp, id`);
+      for (const word of statement.iterate() as Iterable<{ id: unknown; word: unknown; stem: unknown; lang: unknown }>) {
+        const line = ++words;
+        if (typeof word.lang === 'string' && word.lang !== '' && !/^en(?:$|[-_])/i.test(word.lang)) {
+          rows.skipped.otherLanguage++;
+          continue;
+        }
+        const text = typeof word.stem === 'string' && word.stem ? word.stem : typeof word.word === 'string' ? word.word : '';
+        const usage = typeof word.id === 'string' ? earliest.get(word.id)?.usage : undefined;
+        if (text) rows.add({ line, text, ...(usage ? { context: usage } : {}) });
+      }
+    } catch (error) {
+      throw damaged(error);
+    }
+    if (words === 0) throw new ImportFileError('empty_file', 'This vocab.db holds no words.');
+    const otherLanguage = rows.skipped.otherLanguage;
+    if (otherLanguage > 0) {
+      rows.problem({ line: 0, code: 'other_language', message: `${otherLanguage} words in other languages than English were left out` });
+    }
+    return rows.finish();
   } finally {
     db.close();
+  }
+}
+
+/** Kindle's own schema, or not_kindle: WORDS and LOOKUPS as plain tables with the columns read, and nothing that runs code on a read. */
+function checkSchema(db: DatabaseSync): void {
+  let schema: { type: string; name: string; sql: string | null }[];
+  try {
+    schema = db.prepare(`SELECT type, name, sql FROM sqlite_schema`).all() as typeof schema;
+  } catch (error) {
+    throw damaged(error);
+  }
+  const tables = new Map(schema.filter((s) => s.type === 'table').map((s) => [s.name, s.sql ?? '']));
+  if (!tables.has('WORDS') || !tables.has('LOOKUPS')) {
+    throw new ImportFileError('not_kindle', 'This SQLite database is not a Kindle vocab.db: it has no WORDS and LOOKUPS tables.');
+  }
+  const foreign = schema.filter((s) => s.type === 'view' || s.type === 'trigger');
+  if (foreign.length > 0) {
+    throw new ImportFileError(
+      'not_kindle',
+      `This SQLite database is not a Kindle vocab.db as the device writes it: it holds ${foreign.map((s) => `a ${s.type}`).join(', ')}, ` +
+        `which Kindle's never does.`,
+    );
+  }
+  for (const table of Object.keys(COLUMNS) as KindleTable[]) {
+    if (/^\s*create\s+virtual\b/i.test(tables.get(table)!)) {
+      throw new ImportFileError('not_kindle', `This SQLite database is not a Kindle vocab.db: its ${table} is a virtual table.`);
+    }
+    let columns: { name: string; hidden: number }[];
+    try {
+      columns = db.prepare(`SELECT name, hidden FROM pragma_table_xinfo('${table}')`).all() as typeof columns;
+    } catch (error) {
+      throw damaged(error);
+    }
+    if (columns.some((c) => c.hidden !== 0)) {
+      throw new ImportFileError(
+        'not_kindle',
+        `This SQLite database is not a Kindle vocab.db: its ${table} has generated or hidden columns, which Kindle's never has.`,
+      );
+    }
+    const missing = COLUMNS[table].filter((name) => !columns.some((c) => c.name === name));
+    if (missing.length > 0) {
+      throw new ImportFileError('not_kindle', `This SQLite database is not a Kindle vocab.db: its ${table} has no ${missing.join(', ')} column.`);
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { IMPORT_FILE_MAX_BYTES } from '../../../domain/limits.ts';
+import { IMPORT_EXPRESSIONS_MAX, IMPORT_FILE_MAX_BYTES } from '../../../domain/limits.ts';
+import { importCardsPerHour } from '../../../domain/plans.ts';
 import { AppError } from '../../../domain/problems.ts';
 import { defineOperation, restParts } from '../../../http/operation.ts';
 import {
@@ -51,7 +52,17 @@ const fileInputSchema = importFileQuerySchema.extend({
 const fileDescription =
   `The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, ` +
   `application/vnd.sqlite3 (or application/octet-stream). Up to ${IMPORT_FILE_LIMIT_TEXT}; a larger Content-Length is refused (413) before the body is ` +
-  `read.`;
+  `read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with ` +
+  `\`limit: "import_reads"\`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, ` +
+  `IMPORT_READ_DEADLINE_SECONDS); past either, 422 \`import_too_costly\` whose \`limit\` is \`memory\` (with \`limitMb\`) or \`time\` (with ` +
+  `\`limitSeconds\`), and nothing is imported. Reading stops at the first expression past the ${IMPORT_EXPRESSIONS_MAX.toLocaleString('en')} an import ` +
+  `takes (400 \`too_many_expressions\`, naming the line).`;
+
+const newCardsDescription =
+  `An import's new cards must fit in the library (the plan's size: 409 \`library_full\` with \`limit\`, \`cards\` and \`room\`) and within the new ` +
+  `cards imports may create in an hour on the plan (by default ${importCardsPerHour.free.toLocaleString('en')} free, ` +
+  `${importCardsPerHour.paid.toLocaleString('en')} paid: past it 429 \`limit: "import_cards"\` with Retry-After); expressions already in the library ` +
+  `count for neither.`;
 
 const optionsOf = (input: z.infer<typeof fileInputSchema>) => ({
   format: input.format,
@@ -86,7 +97,7 @@ export const importOperations = {
       links: { 202: importLinks, 200: importLinks },
       description:
         'The same list again (or the same `Idempotency-Key`) is the same import: 200 with `Idempotent-Replayed: true`. One import runs at a time per ' +
-        'learner (409 names the running one). Follow it with GET /api/library/imports/{importId}.',
+        `learner (409 names the running one). Follow it with GET /api/library/imports/{importId}. ${newCardsDescription}`,
       input: restParts({
         body: importRequestSchema,
         headers: importHeadersSchema,
@@ -121,13 +132,13 @@ export const importOperations = {
       description:
         `${fileDescription} A file that cannot be read is a 400 whose \`reason\` says why (empty_file, not_text, not_sqlite, not_kindle, ` +
         `damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest ` +
-        `is imported.`,
+        `is imported. ${newCardsDescription}`,
       input: fileInput,
     },
     handler: async (ctx, input) =>
       createImport(ctx, {
         userId: ctx.principal.userId,
-        parsed: await parseImportFile(input.bytes, optionsOf(input)),
+        parsed: await parseImportFile(ctx, ctx.principal.userId, input.bytes, optionsOf(input)),
         fileName: input.fileName ?? null,
         idempotencyKey: input.idempotencyKey,
       }),
@@ -139,8 +150,8 @@ export const importOperations = {
     auth: 'write',
     input: fileInputSchema,
     output: importPreviewSchema,
-    rest: { method: 'POST', path: '/api/library/imports/preview', fileBody, problems: [413, 415], description: fileDescription, input: fileInput },
-    handler: async (ctx, input) => previewImport(ctx, ctx.principal.userId, await parseImportFile(input.bytes, optionsOf(input))),
+    rest: { method: 'POST', path: '/api/library/imports/preview', fileBody, problems: [413, 415, 422], description: fileDescription, input: fileInput },
+    handler: async (ctx, input) => previewImport(ctx, ctx.principal.userId, await parseImportFile(ctx, ctx.principal.userId, input.bytes, optionsOf(input))),
   }),
   list: defineOperation({
     tag,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Em } from '../../../db/orm.ts';
 import { allRows, firstRow, run, sql } from '../../../db/sql.ts';
 import { normaliseExpression } from '../../../domain/normalise.ts';
+import type { Plan } from '../../../domain/plans.ts';
 import { takeUpTo, type Quota } from '../../../domain/rate-limit.ts';
 import { readBucket, spendFromBucket, userBucket } from '../../../services/rate-limit-store.ts';
 import { newSchedulingState } from '../../../domain/scheduling.ts';
@@ -62,11 +63,12 @@ export async function saveImportRows(ctx: FeatureContext, importId: string): Pro
         tx,
         sql`SELECT position, text, context FROM library_import_rows WHERE import_id = ${importId} AND outcome IS NULL ORDER BY position LIMIT ${SAVE_BATCH}`,
       );
-      if (rows.length === 0) {
+      const room = await libraryRoom(ctx, tx, head.user_id);
+      // Every row saved, or the library full (captures since the import was admitted took its room): the rest stays unsaved.
+      if (rows.length === 0 || !(await saveBatch(tx, importId, head.user_id, rows, room))) {
         await run(tx, sql`UPDATE library_imports SET state = 'preparing', updated_at = now() WHERE id = ${importId}`);
         return false;
       }
-      await saveBatch(tx, importId, head.user_id, rows);
       return true;
     });
     if (!more) break;
@@ -81,7 +83,21 @@ interface ImportRowToSave {
   context: string | null;
 }
 
-async function saveBatch(tx: Em, importId: string, userId: string, rows: ImportRowToSave[]): Promise<void> {
+/**
+ * What the learner's library may still take on their plan, with their row locked (as a capture
+ * locks it), so that nothing else adds cards until this transaction ends.
+ */
+async function libraryRoom(ctx: FeatureContext, tx: Em, userId: string): Promise<number> {
+  const user = await firstRow<{ card_count: number; plan: Plan }>(tx, sql`SELECT card_count, plan FROM users WHERE id = ${userId} FOR UPDATE`);
+  return user ? Math.max(0, ctx.config.library.maxCards[user.plan] - user.card_count) : 0;
+}
+
+/**
+ * Saves a batch: its new expressions as cards, at most `room` of them (in file order), its known
+ * ones as reused. Returns false when a new expression found no room (the library is full): that
+ * row and the ones after it are left unsaved.
+ */
+async function saveBatch(tx: Em, importId: string, userId: string, rows: ImportRowToSave[], room: number): Promise<boolean> {
   const now = new Date();
   const s = newSchedulingState(now);
   const ids = rows.map(() => randomUUID());
@@ -91,7 +107,9 @@ async function saveBatch(tx: Em, importId: string, userId: string, rows: ImportR
     sql`WITH c AS (
        INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at)
        SELECT r.id, ${userId}, r.text, r.key, ${now}, ${now}
-       FROM unnest(${ids}::uuid[], ${rows.map((r) => r.text)}::text[], ${keys}::text[]) AS r (id, text, key)
+       FROM unnest(${ids}::uuid[], ${rows.map((r) => r.text)}::text[], ${keys}::text[]) WITH ORDINALITY AS r (id, text, key, ord)
+       WHERE NOT EXISTS (SELECT 1 FROM cards k WHERE k.user_id = ${userId} AND k.normalised_key = r.key)
+       ORDER BY r.ord LIMIT ${room}
        ON CONFLICT (user_id, normalised_key) DO NOTHING RETURNING id, normalised_key
      ), schedule AS (
        INSERT INTO card_schedules (card_id, user_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review)
@@ -109,15 +127,19 @@ async function saveBatch(tx: Em, importId: string, userId: string, rows: ImportR
       )
     : [];
   const existingByKey = new Map(existing.map((c) => [c.normalised_key, c.id]));
-  const cardIds = keys.map((key) => createdByKey.get(key) ?? existingByKey.get(key) ?? null);
-  const outcomes = keys.map((key) => (createdByKey.has(key) ? 'new' : 'reused'));
+  // With the room used up, the first row that found no card ends the batch: it and those after it stay unsaved.
+  const full = created.length >= room ? keys.findIndex((key) => !createdByKey.has(key) && !existingByKey.has(key)) : -1;
+  const saved = full >= 0 ? rows.slice(0, full) : rows;
+  const cardIds = keys.slice(0, saved.length).map((key) => createdByKey.get(key) ?? existingByKey.get(key) ?? null);
+  const outcomes = keys.slice(0, saved.length).map((key) => (createdByKey.has(key) ? 'new' : 'reused'));
   await run(
     tx,
     sql`UPDATE library_import_rows r SET card_id = u.card_id, outcome = u.outcome
-     FROM unnest(${rows.map((r) => r.position)}::int[], ${cardIds}::uuid[], ${outcomes}::text[]) AS u (position, card_id, outcome)
+     FROM unnest(${saved.map((r) => r.position)}::int[], ${cardIds}::uuid[], ${outcomes}::text[]) AS u (position, card_id, outcome)
      WHERE r.import_id = ${importId} AND r.position = u.position`,
   );
-  await keepSentences(tx, userId, rows, cardIds, createdByKey, keys, now);
+  await keepSentences(tx, userId, saved, cardIds, createdByKey, keys, now);
+  return full < 0;
 }
 
 /**

@@ -1,28 +1,20 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Em } from '../../../db/orm.ts';
 import { allRows, firstRow, run, sql } from '../../../db/sql.ts';
-import {
-  finishImportRows,
-  ImportFileError,
-  parseImportText,
-  decodeImportText,
-  isSqlite,
-  type ImportOptions,
-  type ParsedImport,
-} from '../../../domain/imports.ts';
+import { finishImportRows, ImportFileError, IMPORT_PROBLEMS_KEPT, type ParsedImport } from '../../../domain/imports.ts';
 import { normaliseExpression } from '../../../domain/normalise.ts';
-import { AppError } from '../../../domain/problems.ts';
+import type { Plan } from '../../../domain/plans.ts';
+import { AppError, libraryFull } from '../../../domain/problems.ts';
+import { readBucket, spendFromBucket, userBucket } from '../../../services/rate-limit-store.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../../temporal/workflow-ids.ts';
 import type { FeatureContext } from '../../context.ts';
 import { announceStatusChange } from '../../status/changes.ts';
-import { parseKindle } from './kindle.ts';
+import type { ReadOptions } from './readers.ts';
+import { readImportFile } from './reading.ts';
 import { importOutcome, type ImportCounts } from './progress-rules.ts';
 import type { ImportState, ImportView } from './schemas.ts';
 
 export const importWorkflowId = (importId: string) => workflowId(WORKFLOW_KINDS.libraryImport, importId);
-
-/** The first problems kept with an import; the total is counted. */
-const PROBLEMS_KEPT = 100;
 
 interface ImportRow {
   id: string;
@@ -49,14 +41,13 @@ const IMPORT_COLUMNS = sql.raw(
 // ---- Reading what was sent --------------------------------------------------------------------
 
 /**
- * A file's bytes as an import: Kindle's vocab.db by its SQLite header, its `.db` name or when named,
- * any other format as text (a text file named vocab.db is refused as not SQLite, not read as lines).
+ * A file's bytes as an import, read in a reader thread (readImportFile): Kindle's vocab.db by its
+ * SQLite header, its `.db` name or when named, any other format as text (a text file named
+ * vocab.db is refused as not SQLite, not read as lines).
  */
-export async function parseImportFile(bytes: Uint8Array, options: ImportOptions & { fileName?: string | undefined }): Promise<ParsedImport> {
+export async function parseImportFile(ctx: FeatureContext, userId: string, bytes: Uint8Array, options: ReadOptions): Promise<ParsedImport> {
   try {
-    const kindle = options.format === 'kindle' || (!options.format && (isSqlite(bytes) || /\.db$/i.test(options.fileName ?? '')));
-    if (kindle) return await parseKindle(bytes);
-    return parseImportText(decodeImportText(bytes), options);
+    return await readImportFile(ctx, userId, bytes, options);
   } catch (error) {
     throw asProblem(error);
   }
@@ -113,7 +104,7 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
   const { parsed, userId } = request;
   const sha = contentHash(parsed);
   const key = request.idempotencyKey ?? `sha256:${sha}`;
-  const summary = { expressions: parsed.rows.length, skipped: parsed.skipped, problemsTotal: parsed.problems.length };
+  const summary = { expressions: parsed.rows.length, skipped: parsed.skipped, problemsTotal: parsed.problemsTotal };
   if (parsed.rows.length === 0) {
     throw new AppError('invalid_request', 'Nothing in this file can become a card.', {
       reason: 'nothing_to_import',
@@ -142,11 +133,12 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
     const importId = randomUUID();
     try {
       await ctx.em.transactional(async (tx) => {
+        await admitNewCards(ctx, tx, userId, parsed);
         await run(
           tx,
           sql`INSERT INTO library_imports (id, user_id, idempotency_key, content_sha256, format, file_name, total, skipped, problems, problems_total)
            VALUES (${importId}, ${userId}, ${key}, ${sha}, ${parsed.format}, ${request.fileName ?? null}, ${parsed.rows.length},
-             ${JSON.stringify(parsed.skipped)}::jsonb, ${JSON.stringify(parsed.problems.slice(0, PROBLEMS_KEPT))}::jsonb, ${parsed.problems.length})`,
+             ${JSON.stringify(parsed.skipped)}::jsonb, ${JSON.stringify(parsed.problems.slice(0, IMPORT_PROBLEMS_KEPT))}::jsonb, ${parsed.problemsTotal})`,
         );
         await run(
           tx,
@@ -170,6 +162,60 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
   }
   throw new AppError('conflict', 'Another import of yours started at the same moment; look at your imports.');
 }
+
+/**
+ * An import's new cards against the learner's plan, in the transaction that records it (the
+ * learner's row locked, as captures lock it): they must fit in the library (409 library_full),
+ * and within what imports may create in an hour (429 `limit: "import_cards"` with the wait). The
+ * hour's allowance is taken here, so a cancelled import's cards still count.
+ */
+async function admitNewCards(ctx: FeatureContext, tx: Em, userId: string, parsed: ParsedImport): Promise<void> {
+  const user = (await firstRow<{ card_count: number; plan: Plan }>(tx, sql`SELECT card_count, plan FROM users WHERE id = ${userId} FOR UPDATE`))!;
+  const known = await firstRow<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM cards
+     WHERE user_id = ${userId} AND normalised_key = ANY(${parsed.rows.map((r) => normaliseExpression(r.text))}::text[])`,
+  );
+  const adding = parsed.rows.length - (known?.n ?? 0);
+  if (adding <= 0) return;
+  const limit = ctx.config.library.maxCards[user.plan];
+  if (user.card_count + adding > limit) throw libraryFull(limit, user.card_count, adding);
+  const perHour = ctx.config.library.importCardsPerHour[user.plan];
+  const quota = { limit: perHour, periodMs: 3_600_000 };
+  if (adding > perHour) {
+    throw new AppError(
+      'rate_limited',
+      `This import would create ${adding.toLocaleString('en')} cards; imports create at most ${perHour.toLocaleString('en')} an hour on your plan. ` +
+        'Split the file.',
+      { limit: 'import_cards', perHour },
+      { retryAfterSeconds: 3600 },
+    );
+  }
+  const bucket = userBucket('import_cards', userId);
+  const { tatMs, nowMs } = await readBucket(tx, bucket);
+  const waitMs = cardsWaitMs(tatMs, nowMs, quota, adding);
+  if (waitMs > 0) {
+    throw rateLimitedFor(
+      `Imports have created as many cards as your plan allows in an hour; ${adding.toLocaleString('en')} more fit in ${inWords(waitMs)}.`,
+      { limit: 'import_cards', perHour },
+      waitMs,
+    );
+  }
+  await spendFromBucket(tx, bucket, quota, adding);
+}
+
+/** How long until `count` fit in a GCRA bucket of `quota` whose TAT is `tatMs` (0: now). */
+function cardsWaitMs(tatMs: number | null, nowMs: number, quota: { limit: number; periodMs: number }, count: number): number {
+  const emission = quota.periodMs / quota.limit;
+  const start = Math.max(tatMs ?? nowMs, nowMs);
+  return Math.max(0, start + count * emission - quota.periodMs - nowMs);
+}
+
+/** A wait as a learner reads it: seconds under two minutes, else minutes. */
+const inWords = (ms: number) => (ms < 120_000 ? `${Math.max(1, Math.ceil(ms / 1000))} s` : `${Math.ceil(ms / 60_000)} min`);
+
+const rateLimitedFor = (detail: string, extensions: Record<string, unknown>, waitMs: number) =>
+  new AppError('rate_limited', detail, extensions, { retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) });
 
 // ---- Reading ----------------------------------------------------------------------------------
 
@@ -312,8 +358,8 @@ export async function previewImport(ctx: FeatureContext, userId: string, parsed:
     expressions: parsed.rows.length,
     inLibrary: keys.filter((k) => known.has(k)).length,
     skipped: parsed.skipped,
-    problems: parsed.problems.slice(0, PROBLEMS_KEPT),
-    problemsTotal: parsed.problems.length,
+    problems: parsed.problems.slice(0, IMPORT_PROBLEMS_KEPT),
+    problemsTotal: parsed.problemsTotal,
     first: parsed.rows
       .slice(0, 20)
       .map((row, i) => ({ line: row.line, text: row.text, ...(row.context ? { context: row.context } : {}), inLibrary: known.has(keys[i]!) })),

@@ -1,0 +1,30 @@
+import { decodeImportText, isSqlite, parseImportText, type ImportFormat, type ImportOptions, type ParsedImport } from '../../../domain/imports.ts';
+import { readKindle } from './kindle.ts';
+
+/** What a reader is told beside the bytes: the format named (if any), the column, the file's name. Plain data: it crosses to a worker thread. */
+export type ReadOptions = ImportOptions & { fileName?: string | undefined };
+
+/**
+ * A reader: a file's bytes as an import's rows. It runs in a reader thread (reading.ts), never on
+ * the API's, under that thread's memory limit and deadline; it must still be linear in the file
+ * and enforce the row cap as it reads (importRows in src/domain/imports.ts does), and refuse what
+ * it cannot read with an ImportFileError. A new format is one reader here and, when it can be
+ * recognised by its bytes or name, one line in DETECTED.
+ */
+type ImportReader = (bytes: Uint8Array, options: ReadOptions) => ParsedImport | Promise<ParsedImport>;
+
+/** Every text format: decoded (UTF-8 or UTF-16 with its BOM), then read in one pass. */
+const readText: ImportReader = (bytes, options) => parseImportText(decodeImportText(bytes), options);
+
+const READERS: Record<ImportFormat, ImportReader> = { lines: readText, csv: readText, tsv: readText, anki: readText, kindle: readKindle };
+
+/** Formats recognised when none is named, in order, by their bytes or file name (a text file named vocab.db is refused as not SQLite, not read as lines). */
+const DETECTED: { format: ImportFormat; is: (bytes: Uint8Array, fileName: string) => boolean }[] = [
+  { format: 'kindle', is: (bytes, fileName) => isSqlite(bytes) || /\.db$/i.test(fileName) },
+];
+
+/** Reads a file with the reader of the format named, else of the one recognised, else as text (whose own format is detected from its first lines). */
+export function readImportBytes(bytes: Uint8Array, options: ReadOptions): ParsedImport | Promise<ParsedImport> {
+  const format = options.format ?? DETECTED.find((d) => d.is(bytes, options.fileName ?? ''))?.format;
+  return (format ? READERS[format] : readText)(bytes, options);
+}
