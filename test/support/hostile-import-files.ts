@@ -11,7 +11,8 @@ import { DatabaseSync } from 'node:sqlite';
 /** Kindle's two tables as the device writes them, without its index on LOOKUPS.word_key unless `index`; `stem` as the caller declares it. */
 export const kindleSchema = (stem = 'stem TEXT', index = false) => `
   CREATE TABLE LOOKUPS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word_key TEXT, book_key TEXT, dict_key TEXT, pos TEXT, usage TEXT, timestamp INTEGER DEFAULT 0);
-  CREATE TABLE WORDS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word TEXT, ${stem}, lang TEXT, category INTEGER DEFAULT 0, timestamp INTEGER DEFAULT 0, profileid TEXT);
+  CREATE TABLE WORDS (id TEXT PRIMARY KEY NOT NULL UNIQUE, word TEXT, ${stem}, lang TEXT, category INTEGER DEFAULT 0,
+    timestamp INTEGER DEFAULT 0, profileid TEXT);
   ${index ? 'CREATE INDEX lookups_word_index ON LOOKUPS (word_key);' : ''}
 `;
 

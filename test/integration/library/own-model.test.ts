@@ -46,26 +46,29 @@ const fullAnswer = (input: { text: string; nativeLanguage: string }) => ({
 });
 
 describe('a capture through an endpoint that refuses json_schema', () => {
-  it('is prepared with json_object, the card records the model, it is charged once at the configured prices, and the mode is remembered in PostgreSQL', async () => {
-    stack.fake.setQuirks({ refusesJsonSchema: true });
-    const card = await capture(stack, user, 'own model one');
-    const ready = await waitForStatus(stack, user, card.cardId, 'ready');
-    expect(ready.enrichment!.translation).toBe('[fr] own model one');
-    expect(callsFor('own model one')).toEqual(['json_schema', 'json_object']);
-    const sent = stack.fake.requests.at(-1)!;
-    expect(sent.body.provider).toBeUndefined();
-    expect(sent.headers.authorization).toBeUndefined();
-    const [charge, ...more] = await chargesFor(card.cardId);
-    expect(more).toEqual([]);
-    expect(charge!.amount).toBeLessThan(0);
+  it(
+    'is prepared with json_object, the card records the model, it is charged once at the configured prices, ' + 'and the mode is remembered in PostgreSQL',
+    async () => {
+      stack.fake.setQuirks({ refusesJsonSchema: true });
+      const card = await capture(stack, user, 'own model one');
+      const ready = await waitForStatus(stack, user, card.cardId, 'ready');
+      expect(ready.enrichment!.translation).toBe('[fr] own model one');
+      expect(callsFor('own model one')).toEqual(['json_schema', 'json_object']);
+      const sent = stack.fake.requests.at(-1)!;
+      expect(sent.body.provider).toBeUndefined();
+      expect(sent.headers.authorization).toBeUndefined();
+      const [charge, ...more] = await chargesFor(card.cardId);
+      expect(more).toEqual([]);
+      expect(charge!.amount).toBeLessThan(0);
 
-    const rows = await stack.orm.em.fork().execute(`SELECT endpoint, model, mode FROM model_output_modes`);
-    expect(rows).toEqual([{ endpoint: stack.fake.baseUrl, model: 'local/tiny-model', mode: 'json_object' }]);
+      const rows = await stack.orm.em.fork().execute(`SELECT endpoint, model, mode FROM model_output_modes`);
+      expect(rows).toEqual([{ endpoint: stack.fake.baseUrl, model: 'local/tiny-model', mode: 'json_object' }]);
 
-    const second = await capture(stack, user, 'own model two');
-    await waitForStatus(stack, user, second.cardId, 'ready');
-    expect(callsFor('own model two')).toEqual(['json_object']);
-  });
+      const second = await capture(stack, user, 'own model two');
+      await waitForStatus(stack, user, second.cardId, 'ready');
+      expect(callsFor('own model two')).toEqual(['json_object']);
+    },
+  );
 });
 
 describe('where the learner’s text goes', () => {
@@ -86,37 +89,40 @@ describe('where the learner’s text goes', () => {
 });
 
 describe('answers degrade instead of failing', () => {
-  it('a weaker answer loses the parts it got wrong, not the card: a third focus, a rewrite, a sense without a context, an example without the expression', async () => {
-    stack.fake.setResponder('capture_preparation', (input) => ({
-      ...fullAnswer(input),
-      correctedText: 'Something else entirely, rewritten',
-      correctionNote: 'Rewritten.',
-      usage: { register: 'posh', guidance: 'How to use it.', examples: [`We ${input.text} daily.`, 'Nothing to do with it.'] },
-      focuses: [
-        { kind: 'meaning', note: 'One.' },
-        { kind: 'vibes', note: 'Not a kind.' },
-        { kind: 'grammar', note: 'Two.' },
-        { kind: 'idiom', note: 'Three.' },
-        { kind: 'spelling', note: 'Four.' },
-      ],
-      sense: { gloss: 'a sense', cue: 'nothing' },
-    }));
-    const card = await capture(stack, user, 'weak answer');
-    const ready = await waitForStatus(stack, user, card.cardId, 'ready');
-    expect(ready.enrichment).toEqual({
-      translation: '[fr] weak answer',
-      correctedText: null,
-      correctionNote: null,
-      usage: { register: 'neutral', guidance: 'How to use it.', examples: ['We weak answer daily.'] },
-      focuses: [
-        { kind: 'meaning', note: 'One.' },
-        { kind: 'grammar', note: 'Two.' },
-        { kind: 'idiom', note: 'Three.' },
-      ],
-    });
-    expect(callsFor('weak answer')).toHaveLength(1);
-    expect(await chargesFor(card.cardId)).toHaveLength(1);
-  });
+  it(
+    'a weaker answer loses the parts it got wrong, not the card: a third focus, a rewrite, a sense without a context, ' + 'an example without the expression',
+    async () => {
+      stack.fake.setResponder('capture_preparation', (input) => ({
+        ...fullAnswer(input),
+        correctedText: 'Something else entirely, rewritten',
+        correctionNote: 'Rewritten.',
+        usage: { register: 'posh', guidance: 'How to use it.', examples: [`We ${input.text} daily.`, 'Nothing to do with it.'] },
+        focuses: [
+          { kind: 'meaning', note: 'One.' },
+          { kind: 'vibes', note: 'Not a kind.' },
+          { kind: 'grammar', note: 'Two.' },
+          { kind: 'idiom', note: 'Three.' },
+          { kind: 'spelling', note: 'Four.' },
+        ],
+        sense: { gloss: 'a sense', cue: 'nothing' },
+      }));
+      const card = await capture(stack, user, 'weak answer');
+      const ready = await waitForStatus(stack, user, card.cardId, 'ready');
+      expect(ready.enrichment).toEqual({
+        translation: '[fr] weak answer',
+        correctedText: null,
+        correctionNote: null,
+        usage: { register: 'neutral', guidance: 'How to use it.', examples: ['We weak answer daily.'] },
+        focuses: [
+          { kind: 'meaning', note: 'One.' },
+          { kind: 'grammar', note: 'Two.' },
+          { kind: 'idiom', note: 'Three.' },
+        ],
+      });
+      expect(callsFor('weak answer')).toHaveLength(1);
+      expect(await chargesFor(card.cardId)).toHaveLength(1);
+    },
+  );
 
   it('an answer without a translation is repaired once, showing the model what was wrong; the card is charged once', async () => {
     stack.fake.setResponder('capture_preparation', (input, { repairing }) => ({ ...fullAnswer(input), translation: repairing ? 'réparé' : '' }));
