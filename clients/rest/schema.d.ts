@@ -835,8 +835,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import a file: plain lines, CSV/TSV, Anki notes text, Kindle vocab.db, or our own CSV export
-         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read. A file that cannot be read is a 400 whose `reason` says why (empty_file, not_text, not_sqlite, not_kindle, damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest is imported.
+         * Import a file: plain lines, CSV/TSV, Anki notes text or package, Kindle vocab.db, KOReader vocabulary, or our own CSV export
+         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values; for a Kindle vocab.db or KOReader's vocabulary_builder.sqlite3, application/vnd.sqlite3; for an Anki package (.apkg, .colpkg), application/zip (any of them also as application/octet-stream). An Anki package's preview names its decks and note types (`anki`): choose with `deck`, `field` and `sentenceField`. Up to 25 MB; a larger Content-Length is refused (413) before the body is read. A file that cannot be read is a 400 whose `reason` says why (empty_file, not_text, not_sqlite, not_kindle, damaged_sqlite, missing_column, too_many_expressions, nothing_to_import; for packages not_zip, too_many_entries, archive_too_large, nested_archive, damaged_archive, not_anki, missing_deck, missing_field, nothing_in_deck; not_koreader); a record that cannot be read is a problem naming its line, and the rest is imported.
          */
         post: operations["library.imports.createFromFile"];
         delete?: never;
@@ -856,7 +856,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a file’s import: counts, first lines, what is already in your library (stores nothing)
-         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read.
+         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values; for a Kindle vocab.db or KOReader's vocabulary_builder.sqlite3, application/vnd.sqlite3; for an Anki package (.apkg, .colpkg), application/zip (any of them also as application/octet-stream). An Anki package's preview names its decks and note types (`anki`): choose with `deck`, `field` and `sentenceField`. Up to 25 MB; a larger Content-Length is refused (413) before the body is read.
          */
         post: operations["library.imports.preview"];
         delete?: never;
@@ -1144,6 +1144,26 @@ export interface components {
                 code: string;
                 message: string;
             } | null;
+        };
+        /** @description An Anki package’s decks and note types, to choose from, and what this preview read. */
+        AnkiPackageInput: {
+            /** @description Every deck (nested as `Parent::Child`) with its notes. */
+            decks: {
+                name: string;
+                notes: number;
+            }[];
+            noteTypes: {
+                name: string;
+                fields: string[];
+                notes: number;
+            }[];
+            /** @description The decks read (each with its subdecks). */
+            chosenDecks: string[];
+            /** @description The field read as the expression; null: each note type’s first. */
+            field: string | null;
+            sentenceField: string | null;
+            /** @description Anki’s reviews of the cards read, counted (not imported). */
+            reviews: number;
         };
         ProgressForecastInput: {
             /**
@@ -1797,6 +1817,26 @@ export interface components {
                 code: string;
                 message: string;
             } | null;
+        };
+        /** @description An Anki package’s decks and note types, to choose from, and what this preview read. */
+        AnkiPackage: {
+            /** @description Every deck (nested as `Parent::Child`) with its notes. */
+            decks: {
+                name: string;
+                notes: number;
+            }[];
+            noteTypes: {
+                name: string;
+                fields: string[];
+                notes: number;
+            }[];
+            /** @description The decks read (each with its subdecks). */
+            chosenDecks: string[];
+            /** @description The field read as the expression; null: each note type’s first. */
+            field: string | null;
+            sentenceField: string | null;
+            /** @description Anki’s reviews of the cards read, counted (not imported). */
+            reviews: number;
         };
         ProgressForecast: {
             /**
@@ -4741,6 +4781,8 @@ export interface operations {
                             position: number;
                             line: number;
                             text: string;
+                            /** @description Where it was met, when the file said and you asked to keep it (a book’s title). */
+                            source: string | null;
                             cardId: string | null;
                             outcome: ("new" | "reused") | null;
                             status: ("pending" | "ready" | "failed") | null;
@@ -6740,11 +6782,19 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The file’s format; detected when left out (Kindle’s vocab.db by its SQLite header). */
-                format?: "lines" | "csv" | "tsv" | "anki" | "kindle";
+                format?: "lines" | "csv" | "tsv" | "anki" | "kindle" | "apkg" | "koreader";
                 /** @description CSV/TSV: the column holding the expressions, a header name or a 1-based number. */
                 column?: string;
                 /** @description CSV/TSV: whether the first row names the columns. */
                 header?: "true" | "false";
+                /** @description Anki packages: a deck to read, with its subdecks (repeat the parameter for several); every deck when left out. */
+                deck?: string | string[];
+                /** @description Anki packages: the field holding the expression; each note type’s first field when left out. */
+                field?: string;
+                /** @description Anki packages: a field holding the sentence the expression was met in, kept as the card’s context. */
+                sentenceField?: string;
+                /** @description KOReader: keep each word’s book title with its row (left out unless "true"). */
+                bookTitles?: "true" | "false";
                 fileName?: string;
             };
             header?: {
@@ -6895,11 +6945,19 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The file’s format; detected when left out (Kindle’s vocab.db by its SQLite header). */
-                format?: "lines" | "csv" | "tsv" | "anki" | "kindle";
+                format?: "lines" | "csv" | "tsv" | "anki" | "kindle" | "apkg" | "koreader";
                 /** @description CSV/TSV: the column holding the expressions, a header name or a 1-based number. */
                 column?: string;
                 /** @description CSV/TSV: whether the first row names the columns. */
                 header?: "true" | "false";
+                /** @description Anki packages: a deck to read, with its subdecks (repeat the parameter for several); every deck when left out. */
+                deck?: string | string[];
+                /** @description Anki packages: the field holding the expression; each note type’s first field when left out. */
+                field?: string;
+                /** @description Anki packages: a field holding the sentence the expression was met in, kept as the card’s context. */
+                sentenceField?: string;
+                /** @description KOReader: keep each word’s book title with its row (left out unless "true"). */
+                bookTitles?: "true" | "false";
                 fileName?: string;
             };
             header?: {
@@ -6918,7 +6976,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        format: "lines" | "csv" | "tsv" | "anki" | "kindle";
+                        format: "lines" | "csv" | "tsv" | "anki" | "kindle" | "apkg" | "koreader";
+                        anki?: components["schemas"]["AnkiPackage"];
                         expressions: number;
                         /** @description Expressions already in your library: their cards are kept. */
                         inLibrary: number;
@@ -6939,6 +6998,7 @@ export interface operations {
                             line: number;
                             text: string;
                             context?: string;
+                            source?: string;
                             inLibrary: boolean;
                         }[];
                         /** @description The first lines too long for a card. */

@@ -7,6 +7,7 @@ import {
   parseImportText,
   decodeImportText,
   isSqlite,
+  isZip,
   type ImportOptions,
   type ParsedImport,
 } from '../../../domain/imports.ts';
@@ -15,7 +16,9 @@ import { AppError } from '../../../domain/problems.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../../temporal/workflow-ids.ts';
 import type { FeatureContext } from '../../context.ts';
 import { announceStatusChange } from '../../status/changes.ts';
+import { parseAnkiPackage } from './anki-package.ts';
 import { parseKindle } from './kindle.ts';
+import { parseKoreader } from './koreader.ts';
 import { importOutcome, type ImportCounts } from './progress-rules.ts';
 import type { ImportState, ImportView } from './schemas.ts';
 
@@ -54,12 +57,25 @@ const IMPORT_COLUMNS = sql.raw(
  */
 export async function parseImportFile(bytes: Uint8Array, options: ImportOptions & { fileName?: string | undefined }): Promise<ParsedImport> {
   try {
-    const kindle = options.format === 'kindle' || (!options.format && (isSqlite(bytes) || /\.db$/i.test(options.fileName ?? '')));
-    if (kindle) return await parseKindle(bytes);
+    const name = options.fileName ?? '';
+    const format =
+      options.format ??
+      (isZip(bytes) || /\.(apkg|colpkg)$/i.test(name) ? 'apkg' : isSqlite(bytes) || /\.(db|sqlite3?)$/i.test(name) ? sqliteFormat(bytes, name) : undefined);
+    if (format === 'apkg') return await parseAnkiPackage(bytes, options);
+    if (format === 'koreader') return parseKoreader(bytes, options);
+    if (format === 'kindle') return await parseKindle(bytes);
     return parseImportText(decodeImportText(bytes), options);
   } catch (error) {
     throw asProblem(error);
   }
+}
+
+/** A SQLite file named nothing: KOReader's by its name or its `vocabulary` table, else Kindle's. */
+function sqliteFormat(bytes: Uint8Array, fileName: string): 'kindle' | 'koreader' {
+  if (/vocabulary_builder/i.test(fileName)) return 'koreader';
+  // The first page holds the schema: KOReader's names its vocabulary table there, Kindle's its WORDS.
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 8192)).toString('latin1');
+  return /CREATE TABLE (?:IF NOT EXISTS )?"?vocabulary"?/i.test(head) && !/CREATE TABLE "?WORDS"?/.test(head) ? 'koreader' : 'kindle';
 }
 
 /** A list of expressions as an import: each item one row, its position its line. */
@@ -84,7 +100,7 @@ function asProblem(error: unknown): unknown {
 function contentHash(parsed: ParsedImport): string {
   const hash = createHash('sha256');
   hash.update(parsed.format);
-  for (const row of parsed.rows) hash.update(`\u0000${row.text}\u0001${row.context ?? ''}`);
+  for (const row of parsed.rows) hash.update(`\u0000${row.text}\u0001${row.context ?? ''}${row.source ? `\u0002${row.source}` : ''}`);
   return hash.digest('hex');
 }
 
@@ -150,10 +166,11 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
         );
         await run(
           tx,
-          sql`INSERT INTO library_import_rows (import_id, position, line, text, context)
-           SELECT ${importId}, r.position, r.line, r.text, r.context
+          sql`INSERT INTO library_import_rows (import_id, position, line, text, context, source)
+           SELECT ${importId}, r.position, r.line, r.text, r.context, r.source
            FROM unnest(${parsed.rows.map((_, i) => i)}::int[], ${parsed.rows.map((r) => r.line)}::int[], ${parsed.rows.map((r) => r.text)}::text[],
-             ${parsed.rows.map((r) => r.context ?? null)}::text[]) AS r (position, line, text, context)`,
+             ${parsed.rows.map((r) => r.context ?? null)}::text[], ${parsed.rows.map((r) => r.source ?? null)}::text[])
+             AS r (position, line, text, context, source)`,
         );
         await ctx.workflows.enqueue(
           tx,
@@ -265,13 +282,14 @@ export async function importRows(ctx: FeatureContext, userId: string, importId: 
     position: number;
     line: number;
     text: string;
+    source: string | null;
     card_id: string | null;
     outcome: 'new' | 'reused' | null;
     status: 'pending' | 'ready' | 'failed' | null;
     error_code: string | null;
   }>(
     ctx.em,
-    sql`SELECT r.position, r.line, r.text, r.card_id, r.outcome, c.enrichment_status AS status, c.enrichment_error ->> 'code' AS error_code
+    sql`SELECT r.position, r.line, r.text, r.source, r.card_id, r.outcome, c.enrichment_status AS status, c.enrichment_error ->> 'code' AS error_code
      FROM library_import_rows r LEFT JOIN cards c ON c.id = r.card_id
      WHERE r.import_id = ${importId} AND r.position >= ${cursor} ORDER BY r.position LIMIT ${ROWS_PAGE + 1}`,
   );
@@ -281,6 +299,7 @@ export async function importRows(ctx: FeatureContext, userId: string, importId: 
       position: r.position,
       line: r.line,
       text: r.text,
+      source: r.source,
       cardId: r.card_id,
       outcome: r.outcome,
       status: r.status,
@@ -309,14 +328,19 @@ export async function previewImport(ctx: FeatureContext, userId: string, parsed:
   );
   return {
     format: parsed.format,
+    ...(parsed.anki ? { anki: parsed.anki } : {}),
     expressions: parsed.rows.length,
     inLibrary: keys.filter((k) => known.has(k)).length,
     skipped: parsed.skipped,
     problems: parsed.problems.slice(0, PROBLEMS_KEPT),
     problemsTotal: parsed.problems.length,
-    first: parsed.rows
-      .slice(0, 20)
-      .map((row, i) => ({ line: row.line, text: row.text, ...(row.context ? { context: row.context } : {}), inLibrary: known.has(keys[i]!) })),
+    first: parsed.rows.slice(0, 20).map((row, i) => ({
+      line: row.line,
+      text: row.text,
+      ...(row.context ? { context: row.context } : {}),
+      ...(row.source ? { source: row.source } : {}),
+      inLibrary: known.has(keys[i]!),
+    })),
     longLines: parsed.longLines.slice(0, 20),
   };
 }
