@@ -18,6 +18,7 @@ import { useStack, type Started } from '../../support/fixture.ts';
 import { importCompleted } from '../../support/imports.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
+import { legacyCollection } from '../../support/anki-collection.ts';
 import { writeZip } from '../../support/zip-writer.ts';
 
 const run = promisify(execFile);
@@ -160,40 +161,6 @@ function sqliteBytes(schema: string): Buffer {
   return bytes;
 }
 
-/** A legacy Anki collection (schema 11) holding one deck, one note type and `notes`, made by hand for the hostile cases. */
-function legacyCollection(notes: string[]): Buffer {
-  const db = new DatabaseSync(':memory:');
-  db.exec(`
-    CREATE TABLE col (id integer primary key, crt integer, mod integer, scm integer, ver integer, dty integer, usn integer, ls integer,
-      conf text, models text, decks text, dconf text, tags text);
-    CREATE TABLE notes (id integer primary key, guid text, mid integer, mod integer, usn integer, tags text, flds text, sfld integer, csum integer,
-      flags integer, data text);
-    CREATE TABLE cards (id integer primary key, nid integer, did integer, ord integer, mod integer, usn integer, type integer, queue integer,
-      due integer, ivl integer, factor integer, reps integer, lapses integer, left integer, odue integer, odid integer, flags integer, data text);
-    CREATE TABLE revlog (id integer primary key, cid integer, usn integer, ease integer, ivl integer, lastIvl integer, factor integer, time integer,
-      type integer);
-    CREATE INDEX ix_cards_nid on cards (nid);`);
-  db.prepare(`INSERT INTO col VALUES (1, 0, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')`).run(
-    JSON.stringify({
-      10: {
-        name: 'Basic',
-        flds: [
-          { name: 'Front', ord: 0 },
-          { name: 'Back', ord: 1 },
-        ],
-      },
-    }),
-    JSON.stringify({ 1: { name: 'Default' }, 20: { name: 'Words' }, 30: { name: 'Empty' } }),
-  );
-  notes.forEach((text, i) => {
-    db.prepare(`INSERT INTO notes VALUES (?, ?, 10, 0, 0, '', ?, 0, 0, 0, '')`).run(i + 1, `g${i}`, `${text}\u001fback`);
-    db.prepare(`INSERT INTO cards VALUES (?, ?, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '')`).run(i + 1, i + 1);
-  });
-  const bytes = Buffer.from(db.serialize());
-  db.close();
-  return bytes;
-}
-
 describe('hostile Anki packages: each refused with a clear problem, nothing stored', () => {
   const refused = async (bytes: Buffer, reason: string, detail: RegExp, query = 'fileName=deck.apkg') => {
     for (const path of ['preview', 'file'] as const) {
@@ -209,6 +176,7 @@ describe('hostile Anki packages: each refused with a clear problem, nothing stor
     expect(ok.first.map((r: { text: string }) => r.text)).toEqual(['take off', 'set up']);
     expect(ok.anki.decks).toEqual([
       { name: 'Empty', notes: 0 },
+      { name: 'Stories', notes: 0 },
       { name: 'Words', notes: 2 },
     ]);
   });
