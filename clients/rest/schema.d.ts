@@ -1139,6 +1139,11 @@ export interface components {
                 message: string;
             }[];
             problemsTotal: number;
+            /** @description An Anki package imported with its history: the new cards whose schedules were computed from their reviews, and those reviews. */
+            history: {
+                cards: number;
+                reviews: number;
+            } | null;
             /** @description What happened, in a sentence, once the import has stopped. */
             outcome: {
                 code: string;
@@ -1162,8 +1167,10 @@ export interface components {
             /** @description The field read as the expression; null: each note type’s first. */
             field: string | null;
             sentenceField: string | null;
-            /** @description Anki’s reviews of the cards read, counted (not imported). */
+            /** @description Anki’s reviews of the cards read. */
             reviews: number;
+            /** @description Whether those reviews come with the cards (`history=true`): each new card’s schedule computed from them. */
+            history: boolean;
         };
         ProgressForecastInput: {
             /**
@@ -1812,6 +1819,11 @@ export interface components {
                 message: string;
             }[];
             problemsTotal: number;
+            /** @description An Anki package imported with its history: the new cards whose schedules were computed from their reviews, and those reviews. */
+            history: {
+                cards: number;
+                reviews: number;
+            } | null;
             /** @description What happened, in a sentence, once the import has stopped. */
             outcome: {
                 code: string;
@@ -1835,8 +1847,10 @@ export interface components {
             /** @description The field read as the expression; null: each note type’s first. */
             field: string | null;
             sentenceField: string | null;
-            /** @description Anki’s reviews of the cards read, counted (not imported). */
+            /** @description Anki’s reviews of the cards read. */
             reviews: number;
+            /** @description Whether those reviews come with the cards (`history=true`): each new card’s schedule computed from them. */
+            history: boolean;
         };
         ProgressForecast: {
             /**
@@ -6793,6 +6807,8 @@ export interface operations {
                 field?: string;
                 /** @description Anki packages: a field holding the sentence the expression was met in, kept as the card’s context. */
                 sentenceField?: string;
+                /** @description Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters. */
+                history?: "true" | "false";
                 /** @description KOReader: keep each word’s book title with its row (left out unless "true"). */
                 bookTitles?: "true" | "false";
                 fileName?: string;
@@ -6956,6 +6972,8 @@ export interface operations {
                 field?: string;
                 /** @description Anki packages: a field holding the sentence the expression was met in, kept as the card’s context. */
                 sentenceField?: string;
+                /** @description Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters. */
+                history?: "true" | "false";
                 /** @description KOReader: keep each word’s book title with its row (left out unless "true"). */
                 bookTitles?: "true" | "false";
                 fileName?: string;

@@ -20,6 +20,13 @@ export interface ImportRow {
   context?: string | undefined;
   /** Where the learner met it, when the file says and the learner asked to keep it (a KOReader book's title). */
   source?: string | undefined;
+  /** An Anki card's reviews, oldest first, when the learner asked for them. */
+  history?: ImportHistory | undefined;
+}
+
+/** Anki's reviews of one card: each `[revlogId, reviewedAtMs, ease 1–4]`. */
+export interface ImportHistory {
+  reviews: [id: number, at: number, ease: number][];
 }
 
 export const IMPORT_ROW_PROBLEMS = ['too_long', 'no_letter', 'quote_not_closed', 'short_row', 'other_language'] as const;
@@ -68,7 +75,8 @@ export type ImportFileProblemCode =
   | 'missing_deck'
   | 'missing_field'
   | 'nothing_in_deck'
-  | 'not_koreader';
+  | 'not_koreader'
+  | 'too_many_reviews';
 
 /** What an Anki package holds, for the learner to choose from, and what was chosen. */
 export interface AnkiPackageSummary {
@@ -82,8 +90,10 @@ export interface AnkiPackageSummary {
   field: string | null;
   /** The field read as the sentence (the card's context), if any. */
   sentenceField: string | null;
-  /** Anki's reviews of the cards read (its revlog), counted; the import does not bring them in yet. */
+  /** Anki's reviews of the cards read (its revlog), counted. */
   reviews: number;
+  /** Whether those reviews come with the cards (`history`): their schedules computed from them. */
+  history: boolean;
 }
 
 /** A file that cannot be imported at all: an empty file, another format than the one named, a missing column. */
@@ -110,6 +120,8 @@ export interface ImportOptions {
   sentenceField?: string | undefined;
   /** KOReader: keep each word's book title (left out unless asked). */
   bookTitles?: boolean | undefined;
+  /** Anki packages: bring each card's reviews, its schedule computed from them (left out unless asked). */
+  history?: boolean | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -509,7 +521,13 @@ export function finishImportRows(format: ImportFormat, raw: ImportRow[], problem
     // Cut by code points: a cut by UTF-16 units could split an emoji into a lone surrogate.
     const context = row.context ? Array.from(storable(row.context)).slice(0, SENTENCE_MAX_CHARS).join('') : undefined;
     const source = row.source ? Array.from(storable(row.source)).slice(0, SOURCE_MAX_CHARS).join('') : undefined;
-    result.rows.push({ line: row.line, text, ...(context ? { context } : {}), ...(source ? { source } : {}) });
+    result.rows.push({
+      line: row.line,
+      text,
+      ...(context ? { context } : {}),
+      ...(source ? { source } : {}),
+      ...(row.history ? { history: row.history } : {}),
+    });
   }
   if (result.rows.length > IMPORT_EXPRESSIONS_MAX) {
     throw new ImportFileError(

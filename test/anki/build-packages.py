@@ -81,7 +81,7 @@ col.sched.bury_cards([card_of("look after").id], manual=True)
 expected = []
 for deck, model, fields in NOTES:
     card = card_of(fields[0])
-    revlog = col.db.list("select ease from revlog where cid = ?", card.id)
+    revlog = col.db.all("select id, ease from revlog where cid = ? order by id", card.id)
     expected.append(
         {
             "expression": fields[0],
@@ -91,7 +91,7 @@ for deck, model, fields in NOTES:
             "cardType": card.type,
             "queue": card.queue,
             "reviews": len(revlog),
-            "eases": revlog,
+            "revlog": revlog,
         }
     )
 

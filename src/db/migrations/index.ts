@@ -22,7 +22,7 @@ import { PrepareOnRenewal } from './0021-prepare-on-renewal.ts';
 import { LibraryImports } from './0022-library-imports.ts';
 import { CardContextsEncounters } from './0023-card-contexts-encounters.ts';
 import { Progress } from './0024-progress.ts';
-import { ImportRowSources } from './0026-import-row-sources.ts';
+import { ImportSourcesAndHistory } from './0026-import-sources-and-history.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
 export const migrations = [
@@ -50,5 +50,5 @@ export const migrations = [
   LibraryImports,
   CardContextsEncounters,
   Progress,
-  ImportRowSources,
+  ImportSourcesAndHistory,
 ];

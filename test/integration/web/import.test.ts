@@ -94,6 +94,8 @@ describe('importing through the web app', () => {
       await page.getByText('The chosen deck holds no notes.').waitFor();
       await page.getByLabel('Empty (0 notes)').uncheck();
       await page.getByLabel('Words (2 notes)').check();
+      await page.getByLabel(/Bring their 0 Anki reviews/).check();
+      await expect.poll(() => counts.textContent()).toContain('2 expressions (apkg)');
       await shoot(page, 'import-anki-preview');
       await page.getByRole('button', { name: 'Import 2 expressions' }).click();
       const outcome = page.getByTestId('import-outcome');

@@ -44,9 +44,10 @@ interface Choice {
   field: string;
   sentenceField: string;
   bookTitles: boolean;
+  history: boolean;
 }
 
-const NO_CHOICE: Choice = { format: '', column: '', decks: [], field: '', sentenceField: '', bookTitles: false };
+const NO_CHOICE: Choice = { format: '', column: '', decks: [], field: '', sentenceField: '', bookTitles: false, history: false };
 
 const STOPPED = new Set(['completed', 'cancelled', 'waiting_for_credits']);
 
@@ -76,6 +77,7 @@ async function send<T>(path: 'preview' | 'file', file: File, choice: Choice): Pr
   }
   for (const deck of choice.decks) query.append('deck', deck);
   if (choice.bookTitles) query.set('bookTitles', 'true');
+  if (choice.history) query.set('history', 'true');
   const type =
     choice.format === 'apkg' || /\.(apkg|colpkg)$/i.test(file.name)
       ? 'application/zip'
@@ -255,10 +257,11 @@ function AnkiChoice({ anki, choice, onChange }: { anki: AnkiPackage; choice: Cho
   return (
     <fieldset className="anki-choice">
       <legend>From this Anki package</legend>
-      <p className="hint">
-        {`Note types: ${anki.noteTypes.map((t) => `${t.name} (${t.fields.join(', ')})`).join('; ')}. `}
-        {`${anki.reviews.toLocaleString('en')} Anki reviews of these cards are not brought in.`}
-      </p>
+      <p className="hint">{`Note types: ${anki.noteTypes.map((t) => `${t.name} (${t.fields.join(', ')})`).join('; ')}. `}</p>
+      <label>
+        <input type="checkbox" checked={choice.history} onChange={(event) => onChange({ ...choice, history: event.target.checked })} />{' '}
+        {`Bring their ${anki.reviews.toLocaleString('en')} Anki reviews: each card’s due date is computed from its reviews`}
+      </label>
       <div role="group" aria-label="Decks">
         <p>Decks (none ticked: all of them)</p>
         {anki.decks.map((deck) => (

@@ -30,6 +30,8 @@ const COLLECTIONS = ['collection.anki21b', 'collection.anki21', 'collection.anki
 const DECK_SEPARATOR = '\u001f';
 /** Notes read at most before the file is refused as too large: the cap holds while reading. */
 const NOTES_READ_MAX = IMPORT_EXPRESSIONS_MAX * 2;
+/** Reviews read at most (ten years of daily reviews of 500 cards is below). */
+const REVIEWS_READ_MAX = 2_000_000;
 
 const DEFAULT_LIMITS: ZipLimits = { maxEntries: ANKI_PACKAGE_ENTRIES_MAX, maxEntryBytes: ANKI_COLLECTION_MAX_BYTES };
 
@@ -138,11 +140,11 @@ function readCollection(db: UntrustedSqlite, options: ImportOptions): ParsedImpo
   const rows: ImportRow[] = [];
   const problems: ImportProblem[] = [];
   const lacking = new Map<string, number>();
-  let reviews = 0;
   let lastNote: string | null = null;
   let noteLine = 0;
   let read = 0;
-  const readCards: (number | bigint)[] = [];
+  /** The card read of each row, by its position in `rows`. */
+  const readCards = new Map<string, number>();
   for (const r of db.iterate<{ nid: number | bigint; mid: number | bigint; flds: string; cid: number | bigint; did: number | bigint }>(
     `SELECT n.id AS nid, n.mid AS mid, n.flds AS flds, c.id AS cid, CASE WHEN c.odid <> 0 THEN c.odid ELSE c.did END AS did
      FROM notes n JOIN cards c ON c.nid = n.id ORDER BY n.id, c.ord`,
@@ -161,7 +163,6 @@ function readCollection(db: UntrustedSqlite, options: ImportOptions): ParsedImpo
         { limit: IMPORT_EXPRESSIONS_MAX },
       );
     }
-    readCards.push(r.cid);
     const type = noteTypes.get(String(r.mid)) ?? { name: `note type ${String(r.mid)}`, fields: [] };
     const values = (typeof r.flds === 'string' ? r.flds : '').split('\u001f');
     const at = field === undefined ? 0 : fieldIndex(type, field);
@@ -171,17 +172,28 @@ function readCollection(db: UntrustedSqlite, options: ImportOptions): ParsedImpo
     }
     const sentenceAt = fieldIndex(type, sentenceField);
     const sentence = sentenceAt >= 0 ? htmlToText(values[sentenceAt] ?? '') : '';
+    readCards.set(String(r.cid), rows.length);
     rows.push({ line: noteLine, text: htmlToText(values[at]), ...(sentence ? { context: sentence } : {}) });
   }
   for (const [type, n] of lacking) {
     problems.push({ line: 0, code: 'short_row', message: `${n} notes of the note type "${type}" have no field "${field ?? '(first)'}"; they were left out` });
   }
-  if (readCards.length > 0) {
-    // Counted in slices: a bound parameter list stays short.
-    for (let i = 0; i < readCards.length; i += 500) {
-      const slice = readCards.slice(i, i + 500);
-      reviews += Number(db.get<{ n: number | bigint }>(`SELECT count(*) AS n FROM revlog WHERE cid IN (${slice.map(() => '?').join(',')})`, ...slice)?.n ?? 0);
+  // One pass over the review log: each read card's reviews, oldest first. Manual reschedulings and
+  // resets (type 4, 5) and Anki's ease 0 are not answers, and are left out.
+  let reviews = 0;
+  for (const r of db.iterate<{ id: number | bigint; cid: number | bigint; ease: number | bigint; type: number | bigint }>(
+    `SELECT id, cid, ease, type FROM revlog ORDER BY cid, id`,
+  )) {
+    const position = readCards.get(String(r.cid));
+    const ease = Number(r.ease);
+    if (position === undefined || !(ease >= 1 && ease <= 4) || !(Number(r.type) >= 0 && Number(r.type) <= 3)) continue;
+    if (++reviews > REVIEWS_READ_MAX) {
+      throw new ImportFileError('too_many_reviews', `The chosen decks hold more than ${REVIEWS_READ_MAX.toLocaleString('en')} reviews. Choose fewer decks.`, {
+        limit: REVIEWS_READ_MAX,
+      });
     }
+    // A review's id is the time it was made, in milliseconds.
+    if (options.history) (rows[position]!.history ??= { reviews: [] }).reviews.push([Number(r.id), Number(r.id), ease]);
   }
 
   const summary: AnkiPackageSummary = {
@@ -192,6 +204,7 @@ function readCollection(db: UntrustedSqlite, options: ImportOptions): ParsedImpo
     field: field ?? null,
     sentenceField: sentenceField ?? null,
     reviews,
+    history: options.history === true,
   };
   if (read === 0) {
     throw new ImportFileError(

@@ -71,6 +71,7 @@ const optionsOf = (input: z.infer<typeof fileInputSchema>) => ({
   field: input.field,
   sentenceField: input.sentenceField,
   bookTitles: input.bookTitles === 'true',
+  history: input.history === 'true',
   fileName: input.fileName,
 });
 

@@ -50,6 +50,10 @@ export const importFileQuerySchema = z.object({
     .max(200)
     .optional()
     .meta({ description: 'Anki packages: a field holding the sentence the expression was met in, kept as the card’s context.' }),
+  history: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: 'Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters.' }),
   bookTitles: z.enum(['true', 'false']).optional().meta({ description: 'KOReader: keep each word’s book title with its row (left out unless "true").' }),
   fileName: z.string().max(200).optional(),
 });
@@ -94,6 +98,10 @@ export const importSchema = z
     skipped: skippedSchema,
     problems: z.array(problemSchema).meta({ description: 'The first 100 problems, each naming its line.' }),
     problemsTotal: z.number().int(),
+    history: z
+      .object({ cards: z.number().int(), reviews: z.number().int() })
+      .nullable()
+      .meta({ description: 'An Anki package imported with its history: the new cards whose schedules were computed from their reviews, and those reviews.' }),
     outcome: z.object({ code: z.string(), message: z.string() }).nullable().meta({ description: 'What happened, in a sentence, once the import has stopped.' }),
   })
   .meta({ id: 'Import' });
@@ -112,7 +120,8 @@ const ankiPackageSchema = z
     chosenDecks: z.array(z.string()).meta({ description: 'The decks read (each with its subdecks).' }),
     field: z.string().nullable().meta({ description: 'The field read as the expression; null: each note type’s first.' }),
     sentenceField: z.string().nullable(),
-    reviews: z.number().int().meta({ description: 'Anki’s reviews of the cards read, counted (not imported).' }),
+    reviews: z.number().int().meta({ description: 'Anki’s reviews of the cards read.' }),
+    history: z.boolean().meta({ description: 'Whether those reviews come with the cards (`history=true`): each new card’s schedule computed from them.' }),
   })
   .meta({ id: 'AnkiPackage', description: 'An Anki package’s decks and note types, to choose from, and what this preview read.' });
 

@@ -40,13 +40,15 @@ interface ImportRow {
   problems: ImportView['problems'];
   problems_total: number;
   resume_at: Date | null;
+  history_cards: number;
+  history_reviews: number;
   created_at: Date;
   finished_at: Date | null;
 }
 
 const IMPORT_COLUMNS = sql.raw(
   `i.id, i.user_id, i.idempotency_key, i.content_sha256, i.format, i.file_name, i.state, i.total, i.skipped, i.problems, i.problems_total, i.resume_at, ` +
-    `i.created_at, i.finished_at`,
+    `i.history_cards, i.history_reviews, i.created_at, i.finished_at`,
 );
 
 // ---- Reading what was sent --------------------------------------------------------------------
@@ -100,7 +102,11 @@ function asProblem(error: unknown): unknown {
 function contentHash(parsed: ParsedImport): string {
   const hash = createHash('sha256');
   hash.update(parsed.format);
-  for (const row of parsed.rows) hash.update(`\u0000${row.text}\u0001${row.context ?? ''}${row.source ? `\u0002${row.source}` : ''}`);
+  for (const row of parsed.rows) {
+    hash.update(
+      `\u0000${row.text}\u0001${row.context ?? ''}${row.source ? `\u0002${row.source}` : ''}${row.history ? `\u0003${JSON.stringify(row.history)}` : ''}`,
+    );
+  }
   return hash.digest('hex');
 }
 
@@ -166,11 +172,12 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
         );
         await run(
           tx,
-          sql`INSERT INTO library_import_rows (import_id, position, line, text, context, source)
-           SELECT ${importId}, r.position, r.line, r.text, r.context, r.source
+          sql`INSERT INTO library_import_rows (import_id, position, line, text, context, source, history)
+           SELECT ${importId}, r.position, r.line, r.text, r.context, r.source, r.history
            FROM unnest(${parsed.rows.map((_, i) => i)}::int[], ${parsed.rows.map((r) => r.line)}::int[], ${parsed.rows.map((r) => r.text)}::text[],
-             ${parsed.rows.map((r) => r.context ?? null)}::text[], ${parsed.rows.map((r) => r.source ?? null)}::text[])
-             AS r (position, line, text, context, source)`,
+             ${parsed.rows.map((r) => r.context ?? null)}::text[], ${parsed.rows.map((r) => r.source ?? null)}::text[],
+             ${parsed.rows.map((r) => (r.history ? JSON.stringify(r.history) : null))}::jsonb[])
+             AS r (position, line, text, context, source, history)`,
         );
         await ctx.workflows.enqueue(
           tx,
@@ -254,7 +261,8 @@ async function viewOf(em: Em, row: ImportRow): Promise<ImportView> {
     skipped: row.skipped,
     problems: row.problems,
     problemsTotal: row.problems_total,
-    outcome: importOutcome(row.state, counts, resumeAt),
+    history: row.history_cards > 0 ? { cards: row.history_cards, reviews: row.history_reviews } : null,
+    outcome: importOutcome(row.state, counts, resumeAt, row.history_cards > 0 ? { cards: row.history_cards, reviews: row.history_reviews } : null),
   };
 }
 
