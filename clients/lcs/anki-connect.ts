@@ -44,9 +44,11 @@ export interface PushSummary {
   updated: number;
   unchanged: number;
   skipped: { cardId: string; text: string; reason: string }[];
+  /** With --sync: Anki synced with AnkiWeb after the push. */
+  synced?: boolean;
 }
 
-export async function pushToAnki(api: Api, ankiUrl: string): Promise<PushSummary> {
+export async function pushToAnki(api: Api, ankiUrl: string, options: { sync?: boolean } = {}): Promise<PushSummary> {
   const state = await readState();
   const pushed = (state[api.url] ??= {});
   const cards = await searchLibrary(api, { status: 'ready', limit: Number.POSITIVE_INFINITY });
@@ -82,6 +84,11 @@ export async function pushToAnki(api: Api, ankiUrl: string): Promise<PushSummary
   }
   await addNotes(ankiUrl, toAdd, pushed, summary);
   await writeState(state);
+  if (options.sync) {
+    // After what was pushed is remembered: a failed sync (no AnkiWeb login) loses nothing, and a rerun syncs again.
+    await ankiConnect(ankiUrl, 'sync', {});
+    summary.synced = true;
+  }
   return summary;
 }
 

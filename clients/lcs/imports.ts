@@ -11,7 +11,13 @@ import type { Api } from './service.ts';
 export type ImportView = components['schemas']['Import'];
 export type ImportCreated = { import: ImportView; parsed: { expressions: number; skipped: Record<string, number>; problemsTotal: number }; replayed: boolean };
 
-const TYPES: Record<string, string> = { csv: 'text/csv', tsv: 'text/tab-separated-values', kindle: 'application/vnd.sqlite3' };
+const TYPES: Record<string, string> = {
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  kindle: 'application/vnd.sqlite3',
+  koreader: 'application/vnd.sqlite3',
+  apkg: 'application/zip',
+};
 
 /** The file's bytes, refused here already when larger than an import takes (the service says the same). */
 export async function readImportFile(path: string): Promise<Buffer> {
@@ -37,7 +43,16 @@ export async function uploadImport(
   service: Api,
   path: string,
   bytes: Buffer,
-  options: { format?: string; column?: string; header?: boolean },
+  options: {
+    format?: string | undefined;
+    column?: string | undefined;
+    header?: boolean | undefined;
+    decks?: string[] | undefined;
+    field?: string | undefined;
+    sentenceField?: string | undefined;
+    history?: boolean | undefined;
+    bookTitles?: boolean | undefined;
+  },
 ): Promise<ImportCreated> {
   const fileName = basename(path);
   const key = createHash('sha256').update(bytes).update(JSON.stringify(options)).digest('hex').slice(0, 64);
@@ -45,6 +60,11 @@ export async function uploadImport(
     ...(options.format ? { format: options.format } : {}),
     ...(options.column ? { column: options.column } : {}),
     ...(options.header !== undefined ? { header: String(options.header) } : {}),
+    ...(options.decks?.length ? { deck: options.decks } : {}),
+    ...(options.field ? { field: options.field } : {}),
+    ...(options.sentenceField ? { sentenceField: options.sentenceField } : {}),
+    ...(options.history ? { history: 'true' } : {}),
+    ...(options.bookTitles ? { bookTitles: 'true' } : {}),
     fileName,
   };
   return await service.call((c) =>

@@ -858,8 +858,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import a file: plain lines, CSV/TSV, Anki notes text, Kindle vocab.db, or our own CSV export
-         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with `limit: "import_reads"`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, IMPORT_READ_DEADLINE_SECONDS); past either, 422 `import_too_costly` whose `limit` is `memory` (with `limitMb`) or `time` (with `limitSeconds`), and nothing is imported. Reading stops at the first expression past the 10,000 an import takes (400 `too_many_expressions`, naming the line). A file that cannot be read is a 400 whose `reason` says why (empty_file, not_text, not_sqlite, not_kindle, damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest is imported. An import's new cards must fit in the library (the plan's size: 409 `library_full` with `limit`, `cards` and `room`) and within the new cards imports may create in an hour on the plan (by default 10,000 free, 50,000 paid: past it 429 `limit: "import_cards"` with Retry-After); expressions already in the library count for neither.
+         * Import a file: plain lines, CSV/TSV, Anki notes text or package, Kindle vocab.db, KOReader vocabulary, or our own CSV export
+         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values; for a Kindle vocab.db or KOReader's vocabulary_builder.sqlite3, application/vnd.sqlite3; for an Anki package (.apkg, .colpkg), application/zip (any of them also as application/octet-stream). An Anki package's preview names its decks and note types (`anki`): choose with `deck`, `field` and `sentenceField`. Up to 25 MB; a larger Content-Length is refused (413) before the body is read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with `limit: "import_reads"`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, IMPORT_READ_DEADLINE_SECONDS); past either, 422 `import_too_costly` whose `limit` is `memory` (with `limitMb`) or `time` (with `limitSeconds`), and nothing is imported. Reading stops at the first expression past the 10,000 an import takes (400 `too_many_expressions`, naming the line). A file that cannot be read is a 400 whose `reason` says why (empty_file, not_text, not_sqlite, not_kindle, damaged_sqlite, missing_column, too_many_expressions, nothing_to_import; for packages not_zip, too_many_entries, archive_too_large, nested_archive, damaged_archive, not_anki, missing_deck, missing_field, nothing_in_deck; not_koreader); a record that cannot be read is a problem naming its line, and the rest is imported. An import's new cards must fit in the library (the plan's size: 409 `library_full` with `limit`, `cards` and `room`) and within the new cards imports may create in an hour on the plan (by default 10,000 free, 50,000 paid: past it 429 `limit: "import_cards"` with Retry-After); expressions already in the library count for neither.
          */
         post: operations["library.imports.createFromFile"];
         delete?: never;
@@ -879,7 +879,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a file’s import: counts, first lines, what is already in your library (stores nothing)
-         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, application/vnd.sqlite3 (or application/octet-stream). Up to 25 MB; a larger Content-Length is refused (413) before the body is read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with `limit: "import_reads"`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, IMPORT_READ_DEADLINE_SECONDS); past either, 422 `import_too_costly` whose `limit` is `memory` (with `limitMb`) or `time` (with `limitSeconds`), and nothing is imported. Reading stops at the first expression past the 10,000 an import takes (400 `too_many_expressions`, naming the line).
+         * @description The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values; for a Kindle vocab.db or KOReader's vocabulary_builder.sqlite3, application/vnd.sqlite3; for an Anki package (.apkg, .colpkg), application/zip (any of them also as application/octet-stream). An Anki package's preview names its decks and note types (`anki`): choose with `deck`, `field` and `sentenceField`. Up to 25 MB; a larger Content-Length is refused (413) before the body is read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with `limit: "import_reads"`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, IMPORT_READ_DEADLINE_SECONDS); past either, 422 `import_too_costly` whose `limit` is `memory` (with `limitMb`) or `time` (with `limitSeconds`), and nothing is imported. Reading stops at the first expression past the 10,000 an import takes (400 `too_many_expressions`, naming the line).
          */
         post: operations["library.imports.preview"];
         delete?: never;
@@ -1174,11 +1174,38 @@ export interface components {
                 message: string;
             }[];
             problemsTotal: number;
+            /** @description An Anki package imported with its history: the new cards whose schedules were computed from their reviews, and those reviews. */
+            history: {
+                cards: number;
+                reviews: number;
+            } | null;
             /** @description What happened, in a sentence, once the import has stopped. */
             outcome: {
                 code: string;
                 message: string;
             } | null;
+        };
+        /** @description An Anki package’s decks and note types, to choose from, and what this preview read. */
+        AnkiPackageInput: {
+            /** @description Every deck (nested as `Parent::Child`) with its notes. */
+            decks: {
+                name: string;
+                notes: number;
+            }[];
+            noteTypes: {
+                name: string;
+                fields: string[];
+                notes: number;
+            }[];
+            /** @description The decks read (each with its subdecks). */
+            chosenDecks: string[];
+            /** @description The field read as the expression; null: each note type’s first. */
+            field: string | null;
+            sentenceField: string | null;
+            /** @description Anki’s reviews of the cards read. */
+            reviews: number;
+            /** @description Whether those reviews come with the cards (`history=true`): each new card’s schedule computed from them. */
+            history: boolean;
         };
         ProgressForecastInput: {
             /**
@@ -1839,11 +1866,38 @@ export interface components {
                 message: string;
             }[];
             problemsTotal: number;
+            /** @description An Anki package imported with its history: the new cards whose schedules were computed from their reviews, and those reviews. */
+            history: {
+                cards: number;
+                reviews: number;
+            } | null;
             /** @description What happened, in a sentence, once the import has stopped. */
             outcome: {
                 code: string;
                 message: string;
             } | null;
+        };
+        /** @description An Anki package’s decks and note types, to choose from, and what this preview read. */
+        AnkiPackage: {
+            /** @description Every deck (nested as `Parent::Child`) with its notes. */
+            decks: {
+                name: string;
+                notes: number;
+            }[];
+            noteTypes: {
+                name: string;
+                fields: string[];
+                notes: number;
+            }[];
+            /** @description The decks read (each with its subdecks). */
+            chosenDecks: string[];
+            /** @description The field read as the expression; null: each note type’s first. */
+            field: string | null;
+            sentenceField: string | null;
+            /** @description Anki’s reviews of the cards read. */
+            reviews: number;
+            /** @description Whether those reviews come with the cards (`history=true`): each new card’s schedule computed from them. */
+            history: boolean;
         };
         ProgressForecast: {
             /**
@@ -4912,6 +4966,8 @@ export interface operations {
                             position: number;
                             line: number;
                             text: string;
+                            /** @description Where it was met, when the file said and you asked to keep it (a book’s title). */
+                            source: string | null;
                             cardId: string | null;
                             outcome: ("new" | "reused") | null;
                             status: ("pending" | "ready" | "failed") | null;
@@ -6911,11 +6967,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The file’s format; detected when left out (Kindle’s vocab.db by its SQLite header). */
-                format?: "lines" | "csv" | "tsv" | "anki" | "kindle";
+                format?: "lines" | "csv" | "tsv" | "anki" | "kindle" | "apkg" | "koreader";
                 /** @description CSV/TSV: the column holding the expressions, a header name or a 1-based number. */
                 column?: string;
                 /** @description CSV/TSV: whether the first row names the columns. */
                 header?: "true" | "false";
+                /** @description Anki packages: a deck to read, with its subdecks (repeat the parameter for several); every deck when left out. */
+                deck?: string | string[];
+                /** @description Anki packages: the field holding the expression; each note type’s first field when left out. */
+                field?: string;
+                /** @description Anki packages: a field holding the sentence the expression was met in, kept as the card’s context. */
+                sentenceField?: string;
+                /** @description Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters. */
+                history?: "true" | "false";
+                /** @description KOReader: keep each word’s book title with its row (left out unless "true"). */
+                bookTitles?: "true" | "false";
                 fileName?: string;
             };
             header?: {
@@ -7066,11 +7132,21 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The file’s format; detected when left out (Kindle’s vocab.db by its SQLite header). */
-                format?: "lines" | "csv" | "tsv" | "anki" | "kindle";
+                format?: "lines" | "csv" | "tsv" | "anki" | "kindle" | "apkg" | "koreader";
                 /** @description CSV/TSV: the column holding the expressions, a header name or a 1-based number. */
                 column?: string;
                 /** @description CSV/TSV: whether the first row names the columns. */
                 header?: "true" | "false";
+                /** @description Anki packages: a deck to read, with its subdecks (repeat the parameter for several); every deck when left out. */
+                deck?: string | string[];
+                /** @description Anki packages: the field holding the expression; each note type’s first field when left out. */
+                field?: string;
+                /** @description Anki packages: a field holding the sentence the expression was met in, kept as the card’s context. */
+                sentenceField?: string;
+                /** @description Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters. */
+                history?: "true" | "false";
+                /** @description KOReader: keep each word’s book title with its row (left out unless "true"). */
+                bookTitles?: "true" | "false";
                 fileName?: string;
             };
             header?: {
@@ -7089,7 +7165,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        format: "lines" | "csv" | "tsv" | "anki" | "kindle";
+                        format: "lines" | "csv" | "tsv" | "anki" | "kindle" | "apkg" | "koreader";
+                        anki?: components["schemas"]["AnkiPackage"];
                         expressions: number;
                         /** @description Expressions already in your library: their cards are kept. */
                         inLibrary: number;
@@ -7110,6 +7187,7 @@ export interface operations {
                             line: number;
                             text: string;
                             context?: string;
+                            source?: string;
                             inLibrary: boolean;
                         }[];
                         /** @description The first lines too long for a card. */

@@ -10,7 +10,7 @@ import { CAPTURE_TEXT_MAX, IMPORT_EXPRESSIONS_MAX, SENTENCE_MAX_CHARS } from './
 import { cleanCaptureText, countCodePoints, hasLetter, normaliseExpression } from './normalise.ts';
 import { spreadsheetText } from './spreadsheet-cells.ts';
 
-export const IMPORT_FORMATS = ['lines', 'csv', 'tsv', 'anki', 'kindle'] as const;
+export const IMPORT_FORMATS = ['lines', 'csv', 'tsv', 'anki', 'kindle', 'apkg', 'koreader'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** One expression read from the file: the line (or Kindle word id) it came from, and the sentence it was met in when the file has one. */
@@ -18,6 +18,15 @@ export interface ImportRow {
   line: number;
   text: string;
   context?: string | undefined;
+  /** Where the learner met it, when the file says and the learner asked to keep it (a KOReader book's title). */
+  source?: string | undefined;
+  /** An Anki card's reviews, oldest first, when the learner asked for them. */
+  history?: ImportHistory | undefined;
+}
+
+/** Anki's reviews of one card: each `[revlogId, reviewedAtMs, ease 1–4]`. */
+export interface ImportHistory {
+  reviews: [id: number, at: number, ease: number][];
 }
 
 export const IMPORT_ROW_PROBLEMS = ['too_long', 'no_letter', 'quote_not_closed', 'short_row', 'other_language'] as const;
@@ -38,6 +47,8 @@ export interface ImportSkipped {
 
 export interface ParsedImport {
   format: ImportFormat;
+  /** An Anki package's decks and note types, and what was chosen of them (src/features/library/imports/anki-package.ts). */
+  anki?: AnkiPackageSummary | undefined;
   rows: ImportRow[];
   /** The lines too long for a card, kept so that they can be saved as sentences (at most SENTENCE_MAX_CHARS each). */
   longLines: ImportRow[];
@@ -48,7 +59,44 @@ export interface ParsedImport {
 }
 
 export type ImportFileProblemCode =
-  'empty_file' | 'not_text' | 'not_sqlite' | 'not_kindle' | 'damaged_sqlite' | 'missing_column' | 'too_many_expressions' | 'nothing_to_import';
+  | 'empty_file'
+  | 'not_text'
+  | 'not_sqlite'
+  | 'not_kindle'
+  | 'damaged_sqlite'
+  | 'missing_column'
+  | 'too_many_expressions'
+  | 'nothing_to_import'
+  // Anki packages and KOReader's vocabulary builder
+  | 'not_zip'
+  | 'too_many_entries'
+  | 'archive_too_large'
+  | 'nested_archive'
+  | 'damaged_archive'
+  | 'not_anki'
+  | 'missing_deck'
+  | 'missing_field'
+  | 'nothing_in_deck'
+  | 'not_koreader'
+  | 'too_many_reviews';
+
+/** What an Anki package holds, for the learner to choose from, and what was chosen. */
+export interface AnkiPackageSummary {
+  /** Each deck (nested decks named `Parent::Child`) with the notes whose cards are in it. */
+  decks: { name: string; notes: number }[];
+  /** Each note type with its fields in order and its notes. */
+  noteTypes: { name: string; fields: string[]; notes: number }[];
+  /** The decks read (a deck with its subdecks); every deck when none was chosen. */
+  chosenDecks: string[];
+  /** The field read as the expression; null: each note type's first field. */
+  field: string | null;
+  /** The field read as the sentence (the card's context), if any. */
+  sentenceField: string | null;
+  /** Anki's reviews of the cards read (its revlog), counted. */
+  reviews: number;
+  /** Whether those reviews come with the cards (`history`): their schedules computed from them. */
+  history: boolean;
+}
 
 /** A file that cannot be imported at all: an empty file, another format than the one named, a missing column. */
 export class ImportFileError extends Error {
@@ -67,6 +115,15 @@ export interface ImportOptions {
   column?: string | undefined;
   /** CSV/TSV: whether the first row names the columns (the default when `column` is a name). */
   header?: boolean | undefined;
+  /** Anki packages: the decks to read (each with its subdecks); every deck when left out. */
+  decks?: string[] | undefined;
+  /** Anki packages: the field holding the expression (each note type's first when left out), and an optional field holding a sentence. */
+  field?: string | undefined;
+  sentenceField?: string | undefined;
+  /** KOReader: keep each word's book title (left out unless asked). */
+  bookTitles?: boolean | undefined;
+  /** Anki packages: bring each card's reviews, its schedule computed from them (left out unless asked). */
+  history?: boolean | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -77,7 +134,7 @@ const MAGIC: [number[], string][] = [
     [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66, 0x6f, 0x72, 0x6d, 0x61, 0x74, 0x20, 0x33, 0x00],
     'a SQLite database (a Kindle vocab.db? choose the Kindle format)',
   ],
-  [[0x50, 0x4b, 0x03, 0x04], 'a ZIP archive (an Anki .apkg? In Anki, export "Notes in Plain Text" instead)'],
+  [[0x50, 0x4b, 0x03, 0x04], 'a ZIP archive (an Anki package? choose the Anki package format)'],
   [[0x25, 0x50, 0x44, 0x46], 'a PDF document'],
   [[0x89, 0x50, 0x4e, 0x47], 'a PNG image'],
   [[0xff, 0xd8, 0xff], 'a JPEG image'],
@@ -87,6 +144,8 @@ const MAGIC: [number[], string][] = [
 const startsWith = (bytes: Uint8Array, magic: number[]) => bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
 
 export const isSqlite = (bytes: Uint8Array) => startsWith(bytes, MAGIC[0]![0]);
+/** A ZIP archive's first local header (an empty archive starts with its end record instead). */
+export const isZip = (bytes: Uint8Array) => startsWith(bytes, MAGIC[1]![0]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06]);
 
 /** What a binary file looks like, for the message that refuses it ("a PDF document"), or null. */
 export function looksLike(bytes: Uint8Array): string | null {
@@ -515,8 +574,11 @@ function tableReader(first: DelimitedRecord, options: ImportOptions, rows: Impor
 // ---------------------------------------------------------------------------------------------
 // The whole file
 
+/** The formats read from text; the others (Kindle, KOReader, Anki packages) are binary files read by the API (src/features/library/imports). */
+type TextFormat = Exclude<ImportFormat, 'kindle' | 'apkg' | 'koreader'>;
+
 /** The format a text file is in, when none was named: Anki's headers, our export, a tab or comma table, else lines. */
-export function detectTextFormat(text: string, fileName?: string): Exclude<ImportFormat, 'kindle'> {
+export function detectTextFormat(text: string, fileName?: string): TextFormat {
   const start = text.replace(/^\uFEFF/, '').slice(0, 4096);
   if (/^(#separator:|#html:|#columns:|#notetype|#deck|#guid column:|tags:)/im.test(start.split(/\r?\n/)[0] ?? '')) return 'anki';
   const firstLine = start.split(/\r?\n/)[0] ?? '';
@@ -547,7 +609,13 @@ export function parseImportText(text: string, options: ImportOptions & { fileNam
       readAnki(text, rows);
       break;
     case 'kindle':
-      throw new ImportFileError('not_sqlite', 'A Kindle vocab.db is a SQLite database, not text.');
+    case 'koreader':
+      throw new ImportFileError(
+        'not_sqlite',
+        `A ${format === 'kindle' ? 'Kindle vocab.db' : 'KOReader vocabulary_builder.sqlite3'} is a SQLite database, not text.`,
+      );
+    case 'apkg':
+      throw new ImportFileError('not_zip', 'An Anki package (.apkg, .colpkg) is a ZIP archive, not text.');
   }
   return rows.finish();
 }
@@ -556,6 +624,8 @@ export function parseImportText(text: string, options: ImportOptions & { fileNam
 export const IMPORT_PROBLEMS_KEPT = 100;
 /** A text longer than this is too long for a sentence, and is reported without being cleaned. */
 const RAW_TEXT_MAX = SENTENCE_MAX_CHARS * 4;
+/** A row's source (a book's title) is cut to this many characters. */
+const SOURCE_MAX_CHARS = 200;
 
 /**
  * The rows of an import as a reader finds them, one at a time: each cleaned as a capture is
@@ -635,7 +705,14 @@ export function importRows(format: ImportFormat, skipped: Partial<ImportSkipped>
             .slice(0, SENTENCE_MAX_CHARS)
             .join('')
         : undefined;
-      result.rows.push(context ? { line: row.line, text, context } : { line: row.line, text });
+      const source = row.source ? Array.from(storable(row.source.slice(0, RAW_TEXT_MAX))).slice(0, SOURCE_MAX_CHARS).join('') : undefined;
+      result.rows.push({
+        line: row.line,
+        text,
+        ...(context ? { context } : {}),
+        ...(source ? { source } : {}),
+        ...(row.history ? { history: row.history } : {}),
+      });
     },
     finish() {
       if (result.rows.length === 0 && result.longLines.length === 0) {

@@ -60,3 +60,6 @@ export const ENCOUNTERS_PER_DAY = 2000;
 /** One import (POST /api/library/imports): expressions after the file's own duplicates are dropped, and the file's size. */
 export const IMPORT_EXPRESSIONS_MAX = 10_000;
 export const IMPORT_FILE_MAX_BYTES = 25_000_000;
+/** An Anki package (.apkg, .colpkg): the files its zip may list, and the size its collection may unpack to. */
+export const ANKI_PACKAGE_ENTRIES_MAX = 20_000;
+export const ANKI_COLLECTION_MAX_BYTES = 200_000_000;

@@ -6,24 +6,48 @@ import { EXIT } from '../exit.ts';
 import { ServiceError } from '../service.ts';
 import { importProgress, output } from '../terminal.ts';
 
-const FORMATS = ['lines', 'csv', 'tsv', 'anki', 'kindle'];
+const FORMATS = ['lines', 'csv', 'tsv', 'anki', 'kindle', 'apkg', 'koreader'];
 
 /** `lcs import FILE`: a file brought in as an import, followed until it stops. */
 export function importCommands(program: Command) {
   program
     .command('import')
-    .description('import a file: plain lines, CSV/TSV (--column), Anki notes text, Kindle vocab.db, or an lcs export')
+    .description(
+      'import a file: plain lines, CSV/TSV (--column), Anki notes text or package (.apkg, .colpkg), Kindle vocab.db, KOReader vocabulary, or an lcs export',
+    )
     .argument('[file]', 'the file')
     .option('--format <format>', `${FORMATS.join('|')} (detected when left out)`)
     .option('--column <name|n>', 'CSV/TSV: the column holding the expressions (a header name or a 1-based number)')
     .option('--header', 'CSV/TSV: the first row names the columns')
+    .option(
+      '--deck <name>',
+      'Anki package: a deck to import, with its subdecks (repeat for several; all when left out)',
+      (v: string, all: string[]) => [...all, v],
+      [],
+    )
+    .option('--field <name>', "Anki package: the field holding the expression (each note type's first when left out)")
+    .option('--sentence-field <name>', "Anki package: a field holding the sentence, kept as the card's context")
+    .option('--history', "Anki package: bring each card's reviews; its due date is computed from them")
+    .option('--book-titles', "KOReader: keep each word's book title with its row")
     .option('--no-wait', 'print the import id and return; follow it with lcs import --status ID')
     .option('--status <importId>', 'follow an import already sent')
     .option('--cancel <importId>', 'cancel an import: what is saved stays')
     .action(
       async (
         file: string | undefined,
-        options: { format?: string; column?: string; header?: boolean; wait: boolean; status?: string; cancel?: string },
+        options: {
+          format?: string;
+          column?: string;
+          header?: boolean;
+          deck: string[];
+          field?: string;
+          sentenceField?: string;
+          history?: boolean;
+          bookTitles?: boolean;
+          wait: boolean;
+          status?: string;
+          cancel?: string;
+        },
         command: Command,
       ) => {
         const json = isJson(command);
@@ -43,6 +67,11 @@ export function importCommands(program: Command) {
             format: options.format,
             column: options.column,
             header: options.header,
+            decks: options.deck,
+            field: options.field,
+            sentenceField: options.sentenceField,
+            history: options.history,
+            bookTitles: options.bookTitles,
           }).catch((error: unknown) => {
             throw withRunningImport(error);
           });

@@ -23,6 +23,7 @@ import { LibraryImports } from './0022-library-imports.ts';
 import { CardContextsEncounters } from './0023-card-contexts-encounters.ts';
 import { Progress } from './0024-progress.ts';
 import { LibrarySize } from './0025-library-size.ts';
+import { ImportSourcesAndHistory } from './0026-import-sources-and-history.ts';
 import { ModelOutputModes } from './0027-model-output-modes.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
@@ -52,5 +53,6 @@ export const migrations = [
   CardContextsEncounters,
   Progress,
   LibrarySize,
+  ImportSourcesAndHistory,
   ModelOutputModes,
 ];

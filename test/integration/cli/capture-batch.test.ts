@@ -9,6 +9,8 @@ import { newUser, type TestUser } from '../../support/users.ts';
 import { runLcs, tempHome } from './run-lcs.ts';
 import { api, bodyOf } from '../../support/api.ts';
 import { sql } from '../../support/helpers.ts';
+import { legacyCollection } from '../../support/anki-collection.ts';
+import { writeZip } from '../../support/zip-writer.ts';
 
 let stack: Stack;
 let user: TestUser;
@@ -54,6 +56,41 @@ describe('lcs capture from stdin under the rate limit', () => {
     const again = await runLcs(['import', file, '--column', 'word', '--json'], { home: tempHome(), env: { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token } });
     expect(again.code, again.stderr).toBe(0);
     expect(again.json.import.counts).toMatchObject({ saved: 20, prepared: 20 });
+  }, 180_000);
+
+  it('lcs import of an Anki package: the chosen deck, its sentence field and its history; a deck it does not hold is named with those it does', async () => {
+    const learner = await newUser(stack);
+    const env = { LCS_URL: stack.baseUrl, LCS_TOKEN: learner.token };
+    const dir = mkdtempSync(join(tmpdir(), 'lcs-import-'));
+    const file = join(dir, 'English.apkg');
+    const day = 86_400_000;
+    const t0 = Date.UTC(2026, 0, 5, 9);
+    const collection = legacyCollection([
+      {
+        deck: 'Words',
+        fields: ['take off', 'décoller', 'The plane will take off at noon.'],
+        reviews: [
+          [t0, 3],
+          [t0 + 3 * day, 3],
+        ],
+      },
+      { deck: 'Stories', fields: ['once upon a time', 'il était une fois', ''] },
+    ]);
+    writeFileSync(file, writeZip([{ name: 'collection.anki2', data: collection }]));
+    const missing = await runLcs(['import', file, '--deck', 'French'], { home: tempHome(), env });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('This package has no deck "French". Its decks: "Empty", "Stories", "Words".');
+    const run = await runLcs(['import', file, '--deck', 'Words', '--sentence-field', 'Sentence', '--history'], { home: tempHome(), env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/Importing 1 expressions from .*English\.apkg/);
+    expect(run.stdout).toMatch(/The new card is prepared\. 1 card with 2 reviews; due dates kept\./);
+    const library = bodyOf(await api(stack, { token: learner.token }).GET('/api/library', { params: { query: {} } }), 200);
+    const card = bodyOf(
+      await api(stack, { token: learner.token }).GET('/api/library/{cardId}', { params: { path: { cardId: library.items[0]!.cardId } } }),
+      200,
+    ).card;
+    expect(card).toMatchObject({ text: 'take off', scheduling: { reps: 2, lastReview: new Date(t0 + 3 * day).toISOString() } });
+    expect(card.contexts.map((c) => c.text)).toEqual(['The plane will take off at noon.']);
   }, 180_000);
 
   it('lcs import while another import runs: refused, naming that import and how to follow or cancel it', async () => {

@@ -47,8 +47,16 @@ export async function startFakeAnkiConnect(behaviour: 'current' | 'legacy' = 'cu
     notes.push({ id, deckName: note.deckName, modelName: note.modelName, fields: { ...note.fields }, tags: note.tags });
     return id;
   };
+  let loggedIn = true;
+  let syncs = 0;
   const actions: Record<string, (params: any) => unknown> = {
     version: () => 6,
+    // Anki's sync with AnkiWeb: refused, as the real one is, when the profile has no AnkiWeb login.
+    sync: () => {
+      if (!loggedIn) throw new Error('sync: not logged in');
+      syncs++;
+      return null;
+    },
     createDeck: () => 1,
     canAddNotes: ({ notes: incoming }: { notes: IncomingNote[] }) => incoming.map((note) => problemOf(note) === null),
     addNote: ({ note }: { note: IncomingNote }) => add(note),
@@ -121,6 +129,10 @@ export async function startFakeAnkiConnect(behaviour: 'current' | 'legacy' = 'cu
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     notes,
     requests,
+    syncs: () => syncs,
+    logOut: () => {
+      loggedIn = false;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

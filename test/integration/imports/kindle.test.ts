@@ -6,10 +6,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IMPORT_FILE_MAX_BYTES } from '../../../src/domain/limits.ts';
 import { api, bodyOf, expectProblem, rawHttp, type RawReply } from '../../support/api.ts';
 import { useStack, type Started } from '../../support/fixture.ts';
+import { importCompleted } from '../../support/imports.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 
@@ -180,14 +181,7 @@ describe('Kindle vocab.db imports', () => {
       expect(created.import).toMatchObject({ format: 'kindle', fileName: 'vocab.db' });
       const importId = created.import.importId;
 
-      const done = await vi.waitFor(
-        async () => {
-          const view = bodyOf(await client.GET('/api/library/imports/{importId}', { params: { path: { importId } } }), 200).import;
-          expect(view.state, JSON.stringify(view)).toBe('completed');
-          return view;
-        },
-        { timeout: 120_000, interval: 300 },
-      );
+      const done = await importCompleted(client, importId);
       expect(done.counts).toEqual({ total: 3, saved: 3, reused: 0, prepared: 3, preparing: 0, waiting: 0, waitingForCredits: 0, failed: {}, removed: 0 });
       expect(done.outcome).toEqual({ code: 'completed', message: 'All 3 new cards prepared.' });
       expect(done.skipped.otherLanguage).toBe(2);

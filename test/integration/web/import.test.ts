@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { legacyCollection } from '../../support/anki-collection.ts';
 import type { Stack } from '../../support/stack.ts';
+import { writeZip } from '../../support/zip-writer.ts';
 import { DESKTOP, openPage, shoot, signUp, useBrowserStack } from './browser.ts';
 
 let stack: Stack;
@@ -54,6 +56,51 @@ describe('importing through the web app', () => {
       expect(await page.getByTestId('import-counts').textContent()).toMatch(/^100 %/);
       await page.getByText('1 line of the file was not imported').waitFor();
       await shoot(page, 'import-done');
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it(
+    'an Anki package: the preview names its decks and fields; choosing a deck and the sentence field reads those notes with their sentences',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page, errors } = await openPage(browser, stack.baseUrl, DESKTOP);
+      await signUp(page);
+      await page.goto(`${stack.baseUrl}/library/import`);
+      await page.getByRole('heading', { name: 'Import expressions' }).waitFor();
+      const apkg = writeZip([
+        {
+          name: 'collection.anki2',
+          data: legacyCollection([
+            { deck: 'Words', fields: ['take off', 'décoller', 'The plane will take off at noon.'] },
+            { deck: 'Words', fields: ['set up', 'installer', 'We set up the tent.'] },
+            { deck: 'Stories', fields: ['once upon a time', 'il était une fois', ''] },
+          ]),
+        },
+      ]);
+      await page.getByLabel('File to import').setInputFiles({ name: 'English.apkg', mimeType: 'application/zip', buffer: apkg });
+      const counts = page.getByTestId('preview-counts');
+      await expect.poll(() => counts.textContent()).toContain('3 expressions (apkg)');
+      await page.getByRole('group', { name: 'Decks' }).waitFor();
+      await page.getByLabel('Words (2 notes)').check();
+      await expect.poll(() => counts.textContent()).toContain('2 expressions (apkg)');
+      await page.getByLabel('Sentence field').selectOption('Sentence');
+      await page.getByText('The plane will take off at noon.').waitFor();
+      expect(await page.getByLabel('Words (2 notes)').isChecked()).toBe(true);
+      // A deck without notes is refused with why, and the decks stay to choose again.
+      await page.getByLabel('Words (2 notes)').uncheck();
+      await page.getByLabel('Empty (0 notes)').check();
+      await page.getByText('The chosen deck holds no notes.').waitFor();
+      await page.getByLabel('Empty (0 notes)').uncheck();
+      await page.getByLabel('Words (2 notes)').check();
+      await page.getByLabel(/Bring their 0 Anki reviews/).check();
+      await expect.poll(() => counts.textContent()).toContain('2 expressions (apkg)');
+      await shoot(page, 'import-anki-preview');
+      await page.getByRole('button', { name: 'Import 2 expressions' }).click();
+      const outcome = page.getByTestId('import-outcome');
+      await outcome.waitFor({ timeout: 60_000 });
+      expect(await outcome.textContent()).toMatch(/All 2 new cards prepared/);
       expect(errors).toEqual([]);
       await context.close();
     },

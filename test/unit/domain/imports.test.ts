@@ -53,7 +53,7 @@ describe('decodeImportText', () => {
     const cases: [number[], string][] = [
       [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a], 'This file is a PNG image, not a text file.'],
       [[0x25, 0x50, 0x44, 0x46, 0x2d], 'This file is a PDF document, not a text file.'],
-      [[0x50, 0x4b, 0x03, 0x04, 0], 'This file is a ZIP archive (an Anki .apkg? In Anki, export "Notes in Plain Text" instead), not a text file.'],
+      [[0x50, 0x4b, 0x03, 0x04, 0], 'This file is a ZIP archive (an Anki package? choose the Anki package format), not a text file.'],
       [[0xff, 0xd8, 0xff, 0xe0], 'This file is a JPEG image, not a text file.'],
       [[0x1f, 0x8b, 8], 'This file is a gzip archive, not a text file.'],
       [[...utf8('SQLite format 3'), 0, 1], 'This file is a SQLite database (a Kindle vocab.db? choose the Kindle format), not a text file.'],

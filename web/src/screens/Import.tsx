@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { inferOutput } from '@trpc/tanstack-react-query';
 import { useRef, useState, type DragEvent } from 'react';
+import type { AnkiPackageSummary } from '../../../src/domain/imports.ts';
 import { IMPORT_FILE_MAX_BYTES } from '../../../src/domain/limits.ts';
 import { explain } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
@@ -9,14 +10,18 @@ import { trpc } from '../trpc.ts';
 
 type ImportView = inferOutput<typeof trpc.library.imports.get>['import'];
 
+/** An Anki package's decks and note types (the preview's `anki`), to choose from. */
+type AnkiPackage = AnkiPackageSummary;
+
 interface Preview {
   format: string;
+  anki?: AnkiPackage;
   expressions: number;
   inLibrary: number;
   skipped: { duplicatesInFile: number; tooLong: number; invalid: number; otherLanguage: number };
   problems: { line: number; code: string; message: string }[];
   problemsTotal: number;
-  first: { line: number; text: string; context?: string; inLibrary: boolean }[];
+  first: { line: number; text: string; context?: string; source?: string; inLibrary: boolean }[];
   longLines: { line: number; text: string }[];
 }
 
@@ -27,7 +32,22 @@ const FORMATS = [
   ['tsv', 'TSV (a column of it)'],
   ['anki', 'Anki: Notes in Plain Text'],
   ['kindle', 'Kindle vocab.db'],
+  ['apkg', 'Anki package (.apkg, .colpkg)'],
+  ['koreader', 'KOReader vocabulary builder'],
 ] as const;
+
+/** What the learner chose of the file: a format, a CSV column, an Anki package's decks and fields, KOReader's book titles. */
+interface Choice {
+  format: string;
+  column: string;
+  decks: string[];
+  field: string;
+  sentenceField: string;
+  bookTitles: boolean;
+  history: boolean;
+}
+
+const NO_CHOICE: Choice = { format: '', column: '', decks: [], field: '', sentenceField: '', bookTitles: false, history: false };
 
 const STOPPED = new Set(['completed', 'cancelled', 'waiting_for_credits']);
 
@@ -44,17 +64,30 @@ const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 const fileSize = (bytes: number) => (bytes < 1_000 ? `${bytes} bytes` : bytes < 1_000_000 ? `${Math.round(bytes / 1_000)} KB` : megabytes(bytes));
 const lines = (count: number) => `${count.toLocaleString('en')} ${count === 1 ? 'line' : 'lines'}`;
 
-/** The file sent as it is (not JSON): the service reads it, so a Kindle database works the same as a text file. */
-async function send<T>(path: 'preview' | 'file', file: File, format: string, column: string): Promise<T> {
-  const query = new URLSearchParams({ fileName: file.name.slice(0, 200), ...(format ? { format } : {}), ...(column ? { column } : {}) });
+/** The file sent as it is (not JSON): the service reads it, so a Kindle database or an Anki package works the same as a text file. */
+async function send<T>(path: 'preview' | 'file', file: File, choice: Choice): Promise<T> {
+  const query = new URLSearchParams({ fileName: file.name.slice(0, 200) });
+  for (const [key, value] of [
+    ['format', choice.format],
+    ['column', choice.column],
+    ['field', choice.field],
+    ['sentenceField', choice.sentenceField],
+  ] as const) {
+    if (value) query.set(key, value);
+  }
+  for (const deck of choice.decks) query.append('deck', deck);
+  if (choice.bookTitles) query.set('bookTitles', 'true');
+  if (choice.history) query.set('history', 'true');
   const type =
-    format === 'kindle' || /\.db$/i.test(file.name)
-      ? 'application/vnd.sqlite3'
-      : format === 'csv'
-        ? 'text/csv'
-        : format === 'tsv'
-          ? 'text/tab-separated-values'
-          : 'text/plain';
+    choice.format === 'apkg' || /\.(apkg|colpkg)$/i.test(file.name)
+      ? 'application/zip'
+      : choice.format === 'kindle' || choice.format === 'koreader' || /\.(db|sqlite3?)$/i.test(file.name)
+        ? 'application/vnd.sqlite3'
+        : choice.format === 'csv'
+          ? 'text/csv'
+          : choice.format === 'tsv'
+            ? 'text/tab-separated-values'
+            : 'text/plain';
   const res = await fetch(`/api/library/imports/${path}?${query}`, {
     method: 'POST',
     body: file,
@@ -83,16 +116,19 @@ export function Import() {
 
 function ImportForm() {
   const [file, setFile] = useState<File | null>(null);
-  const [format, setFormat] = useState('');
-  const [column, setColumn] = useState('');
+  const [choice, setChoice] = useState<Choice>(NO_CHOICE);
   const [preview, setPreview] = useState<Preview | null>(null);
+  // An Anki package's decks and fields stay on screen while a choice of them is refused (a deck without notes).
+  const [anki, setAnki] = useState<AnkiPackage | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
-  async function choose(next: File | null, nextFormat = format, nextColumn = column) {
+  async function choose(next: File | null, nextChoice = choice) {
+    if (next !== file) setAnki(null);
     setFile(next);
+    setChoice(nextChoice);
     setPreview(null);
     setError('');
     if (!next) return;
@@ -106,7 +142,9 @@ function ImportForm() {
     }
     setBusy(true);
     try {
-      setPreview(await send<Preview>('preview', next, nextFormat, nextColumn));
+      const read = await send<Preview>('preview', next, nextChoice);
+      setPreview(read);
+      if (read.anki) setAnki(read.anki);
     } catch (failure) {
       setError((failure as Error).message);
     } finally {
@@ -118,7 +156,7 @@ function ImportForm() {
     if (!file) return;
     setBusy(true);
     try {
-      const created = await send<{ import: ImportView }>('file', file, format, column);
+      const created = await send<{ import: ImportView }>('file', file, choice);
       navigate(`${APP_PATHS.libraryImport}?id=${created.import.importId}`);
     } catch (failure) {
       setError((failure as Error).message);
@@ -153,7 +191,8 @@ function ImportForm() {
         {/* Prettier fills this paragraph past the 160-character lines that the lint holds. */}
         {/* prettier-ignore */}
         <p className="hint">
-          Plain lines, CSV or TSV, Anki’s “Notes in Plain Text”, a Kindle <code>vocab.db</code>, or a library export.
+          Plain lines, CSV or TSV, an Anki package or its “Notes in Plain Text”, a Kindle <code>vocab.db</code>,
+          KOReader’s <code>vocabulary_builder.sqlite3</code>, or a library export.
           Up to {megabytes(IMPORT_FILE_MAX_BYTES)} and 10,000 expressions.
           Saving is free; each new card’s preparation costs credits, at the pace your budget allows.
         </p>
@@ -163,7 +202,7 @@ function ImportForm() {
           type="file"
           className="visually-hidden"
           aria-label="File to import"
-          accept=".txt,.csv,.tsv,.db,.sqlite,text/plain,text/csv,text/tab-separated-values"
+          accept=".txt,.csv,.tsv,.db,.sqlite,.sqlite3,.apkg,.colpkg,text/plain,text/csv,text/tab-separated-values,application/zip"
           onChange={(event) => void choose(event.target.files?.[0] ?? null)}
         />
         {file && <p className="muted">{`${file.name} (${fileSize(file.size)})`}</p>}
@@ -171,13 +210,7 @@ function ImportForm() {
       <div className="row">
         <label>
           Format{' '}
-          <select
-            value={format}
-            onChange={(event) => {
-              setFormat(event.target.value);
-              void choose(file, event.target.value);
-            }}
-          >
+          <select value={choice.format} onChange={(event) => void choose(file, { ...NO_CHOICE, format: event.target.value })}>
             {FORMATS.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -185,18 +218,25 @@ function ImportForm() {
             ))}
           </select>
         </label>
-        {(format === 'csv' || format === 'tsv') && (
+        {(choice.format === 'csv' || choice.format === 'tsv') && (
           <label>
             Column{' '}
             <input
-              value={column}
+              value={choice.column}
               placeholder="a header name or 1, 2, …"
-              onChange={(event) => setColumn(event.target.value)}
-              onBlur={() => void choose(file, format, column)}
+              onChange={(event) => setChoice({ ...choice, column: event.target.value })}
+              onBlur={() => void choose(file, choice)}
             />
           </label>
         )}
+        {(choice.format === 'koreader' || preview?.format === 'koreader') && (
+          <label>
+            <input type="checkbox" checked={choice.bookTitles} onChange={(event) => void choose(file, { ...choice, bookTitles: event.target.checked })} /> Keep
+            each word’s book title
+          </label>
+        )}
       </div>
+      {anki && <AnkiChoice anki={anki} choice={choice} onChange={(next) => void choose(file, next)} />}
       <p className="status" data-tone={error ? 'error' : ''} role="status" aria-live="polite">
         {busy ? 'Reading the file…' : error}
       </p>
@@ -207,6 +247,63 @@ function ImportForm() {
         </button>
       )}
     </>
+  );
+}
+
+/** An Anki package's decks (each with its subdecks) and the fields holding the expression and, if any, a sentence. */
+function AnkiChoice({ anki, choice, onChange }: { anki: AnkiPackage; choice: Choice; onChange: (next: Choice) => void }) {
+  const fields = [...new Set(anki.noteTypes.flatMap((t) => t.fields))];
+  const toggle = (deck: string, on: boolean) => onChange({ ...choice, decks: on ? [...choice.decks, deck] : choice.decks.filter((d) => d !== deck) });
+  return (
+    <fieldset className="anki-choice">
+      <legend>From this Anki package</legend>
+      <p className="hint">{`Note types: ${anki.noteTypes.map((t) => `${t.name} (${t.fields.join(', ')})`).join('; ')}. `}</p>
+      <label>
+        <input type="checkbox" checked={choice.history} onChange={(event) => onChange({ ...choice, history: event.target.checked })} />{' '}
+        {`Bring their ${anki.reviews.toLocaleString('en')} Anki reviews: each card’s due date is computed from its reviews`}
+      </label>
+      <div role="group" aria-label="Decks">
+        <p>Decks (none ticked: all of them)</p>
+        {anki.decks.map((deck) => (
+          <label key={deck.name}>
+            <input type="checkbox" checked={choice.decks.includes(deck.name)} onChange={(event) => toggle(deck.name, event.target.checked)} />{' '}
+            {`${deck.name} (${deck.notes.toLocaleString('en')} ${deck.notes === 1 ? 'note' : 'notes'})`}
+          </label>
+        ))}
+      </div>
+      <div className="row">
+        <FieldSelect
+          label="Expression field"
+          none="Each note type’s first field"
+          fields={fields}
+          value={choice.field}
+          onChange={(field) => onChange({ ...choice, field })}
+        />
+        <FieldSelect
+          label="Sentence field"
+          none="None"
+          fields={fields}
+          value={choice.sentenceField}
+          onChange={(sentenceField) => onChange({ ...choice, sentenceField })}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+function FieldSelect(props: { label: string; none: string; fields: string[]; value: string; onChange: (field: string) => void }) {
+  return (
+    <label>
+      {props.label}{' '}
+      <select value={props.value} onChange={(event) => props.onChange(event.target.value)}>
+        <option value="">{props.none}</option>
+        {props.fields.map((f) => (
+          <option key={f} value={f}>
+            {f}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -240,6 +337,7 @@ function PreviewView({ preview }: { preview: Preview }) {
               <td lang="en">
                 {row.text}
                 {row.context && <div className="muted">{row.context}</div>}
+                {row.source && <div className="muted">{`from ${row.source}`}</div>}
               </td>
               <td>{row.inLibrary ? 'in your library' : ''}</td>
             </tr>

@@ -22,7 +22,15 @@ import { cancelImport, createImport, getImport, importRows, listImports, parseEx
 const tag = 'imports';
 
 /** The media types an import's file may come as. */
-const FILE_TYPES = ['text/plain', 'text/csv', 'text/tab-separated-values', 'application/vnd.sqlite3', 'application/x-sqlite3', 'application/octet-stream'];
+const FILE_TYPES = [
+  'text/plain',
+  'text/csv',
+  'text/tab-separated-values',
+  'application/vnd.sqlite3',
+  'application/x-sqlite3',
+  'application/zip',
+  'application/octet-stream',
+];
 
 const fileBody = {
   types: FILE_TYPES,
@@ -50,8 +58,10 @@ const fileInputSchema = importFileQuerySchema.extend({
   idempotencyKey: z.string().optional(),
 });
 const fileDescription =
-  `The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values or, for a Kindle vocab.db, ` +
-  `application/vnd.sqlite3 (or application/octet-stream). Up to ${IMPORT_FILE_LIMIT_TEXT}; a larger Content-Length is refused (413) before the body is ` +
+  `The file itself as the body (not multipart): text/plain, text/csv, text/tab-separated-values; for a Kindle vocab.db or KOReader's ` +
+  `vocabulary_builder.sqlite3, application/vnd.sqlite3; for an Anki package (.apkg, .colpkg), application/zip (any of them also as ` +
+  `application/octet-stream). An Anki package's preview names its decks and note types (\`anki\`): choose with \`deck\`, \`field\` and ` +
+  `\`sentenceField\`. Up to ${IMPORT_FILE_LIMIT_TEXT}; a larger Content-Length is refused (413) before the body is ` +
   `read. The file is read in a thread of its own, never holding up the service: one of yours at a time (another meanwhile is 429 with ` +
   `\`limit: "import_reads"\`), a few per server (past them 503 with Retry-After), each within a memory limit and a deadline (IMPORT_READ_MEMORY_MB, ` +
   `IMPORT_READ_DEADLINE_SECONDS); past either, 422 \`import_too_costly\` whose \`limit\` is \`memory\` (with \`limitMb\`) or \`time\` (with ` +
@@ -68,6 +78,11 @@ const optionsOf = (input: z.infer<typeof fileInputSchema>) => ({
   format: input.format,
   column: input.column,
   header: input.header === undefined ? undefined : input.header === 'true',
+  decks: input.deck === undefined ? undefined : [input.deck].flat(),
+  field: input.field,
+  sentenceField: input.sentenceField,
+  bookTitles: input.bookTitles === 'true',
+  history: input.history === 'true',
   fileName: input.fileName,
 });
 
@@ -115,7 +130,7 @@ export const importOperations = {
   /** REST only: the file as the body. */
   createFromFile: defineOperation({
     tag,
-    summary: 'Import a file: plain lines, CSV/TSV, Anki notes text, Kindle vocab.db, or our own CSV export',
+    summary: 'Import a file: plain lines, CSV/TSV, Anki notes text or package, Kindle vocab.db, KOReader vocabulary, or our own CSV export',
     auth: 'write',
     requiresLanguages: true,
     input: fileInputSchema,
@@ -131,8 +146,9 @@ export const importOperations = {
       links: { 202: importLinks, 200: importLinks },
       description:
         `${fileDescription} A file that cannot be read is a 400 whose \`reason\` says why (empty_file, not_text, not_sqlite, not_kindle, ` +
-        `damaged_sqlite, missing_column, too_many_expressions, nothing_to_import); a record that cannot be read is a problem naming its line, and the rest ` +
-        `is imported. ${newCardsDescription}`,
+        `damaged_sqlite, missing_column, too_many_expressions, nothing_to_import; for packages not_zip, too_many_entries, archive_too_large, ` +
+        `nested_archive, damaged_archive, not_anki, missing_deck, missing_field, nothing_in_deck; not_koreader); ` +
+        `a record that cannot be read is a problem naming its line, and the rest is imported. ${newCardsDescription}`,
       input: fileInput,
     },
     handler: async (ctx, input) =>

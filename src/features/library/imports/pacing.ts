@@ -5,7 +5,10 @@ import { normaliseExpression } from '../../../domain/normalise.ts';
 import type { Plan } from '../../../domain/plans.ts';
 import { takeUpTo, type Quota } from '../../../domain/rate-limit.ts';
 import { readBucket, spendFromBucket, userBucket } from '../../../services/rate-limit-store.ts';
-import { newSchedulingState } from '../../../domain/scheduling.ts';
+import type { ImportHistory } from '../../../domain/imports.ts';
+import { newSchedulingState, type SchedulingState } from '../../../domain/scheduling.ts';
+import { learnerScheduling } from '../../replay/learner-scheduling.ts';
+import { replayHistory, type ReplayedHistory } from './anki-history.ts';
 import { WORKFLOW_KINDS } from '../../../temporal/workflow-ids.ts';
 import type { FeatureContext } from '../../context.ts';
 import { getWallet } from '../../credits/wallet.ts';
@@ -61,7 +64,8 @@ export async function saveImportRows(ctx: FeatureContext, importId: string): Pro
       if (!head || head.state !== 'saving') return false;
       const rows = await allRows<ImportRowToSave>(
         tx,
-        sql`SELECT position, text, context FROM library_import_rows WHERE import_id = ${importId} AND outcome IS NULL ORDER BY position LIMIT ${SAVE_BATCH}`,
+        sql`SELECT position, text, context, history FROM library_import_rows WHERE import_id = ${importId} AND outcome IS NULL
+         ORDER BY position LIMIT ${SAVE_BATCH}`,
       );
       const room = await libraryRoom(ctx, tx, head.user_id);
       // Every row saved, or the library full (captures since the import was admitted took its room): the rest stays unsaved.
@@ -81,6 +85,7 @@ interface ImportRowToSave {
   position: number;
   text: string;
   context: string | null;
+  history: ImportHistory | null;
 }
 
 /**
@@ -139,7 +144,69 @@ async function saveBatch(tx: Em, importId: string, userId: string, rows: ImportR
      WHERE r.import_id = ${importId} AND r.position = u.position`,
   );
   await keepSentences(tx, userId, saved, cardIds, createdByKey, keys, now);
+  await keepHistories(tx, importId, userId, saved, keys, createdByKey);
   return full < 0;
+}
+
+/**
+ * An Anki card's reviews (asked for with the import) become the new card's review log and its
+ * schedule, replayed through FSRS with the learner's parameters (replayHistory), so its due date
+ * carries over. In the batch's transaction: a resumed save finds these rows saved and skips them,
+ * and each review is keyed by the card and Anki's review id besides. A card that was in the
+ * library already keeps its own schedule and log.
+ */
+async function keepHistories(tx: Em, importId: string, userId: string, rows: ImportRowToSave[], keys: string[], createdByKey: Map<string, string>) {
+  const replayed = rows.flatMap((row, i) => {
+    const cardId = createdByKey.get(keys[i]!);
+    return cardId && row.history ? [{ cardId, history: row.history }] : [];
+  });
+  if (replayed.length === 0) return;
+  const learner = await learnerScheduling(tx, userId);
+  const logs: (ReplayedHistory['logs'][number] & { cardId: string })[] = [];
+  const schedules: { cardId: string; s: SchedulingState }[] = [];
+  for (const { cardId, history } of replayed) {
+    const result = replayHistory(history, learner);
+    if (!result) continue;
+    logs.push(...result.logs.map((log) => ({ ...log, cardId })));
+    schedules.push({ cardId, s: result.schedule });
+  }
+  if (schedules.length === 0) return;
+  const col = <T>(pick: (s: SchedulingState) => T) => schedules.map(({ s }) => pick(s));
+  await run(
+    tx,
+    sql`UPDATE card_schedules c SET due = u.due, stability = u.stability, difficulty = u.difficulty, elapsed_days = u.elapsed_days,
+       scheduled_days = u.scheduled_days, learning_steps = u.learning_steps, reps = u.reps, lapses = u.lapses, state = u.state,
+       last_review = u.last_review, updated_at = now()
+     FROM unnest(${schedules.map((x) => x.cardId)}::uuid[], ${col((s) => s.due)}::timestamptz[], ${col((s) => s.stability)}::float8[],
+       ${col((s) => s.difficulty)}::float8[], ${col((s) => s.elapsedDays)}::int[], ${col((s) => s.scheduledDays)}::int[],
+       ${col((s) => s.learningSteps)}::int[], ${col((s) => s.reps)}::int[], ${col((s) => s.lapses)}::int[], ${col((s) => s.state)}::text[],
+       ${col((s) => s.lastReview)}::timestamptz[])
+       AS u (card_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review)
+     WHERE c.card_id = u.card_id`,
+  );
+  for (let i = 0; i < logs.length; i += SAVE_BATCH * 4) {
+    const part = logs.slice(i, i + SAVE_BATCH * 4);
+    const of = <T>(pick: (l: (typeof logs)[number]) => T) => part.map(pick);
+    await run(
+      tx,
+      sql`INSERT INTO review_logs (card_id, user_id, rating, state, due, stability, difficulty, elapsed_days, last_elapsed_days, scheduled_days,
+         learning_steps, reviewed_at, used_hint, auto_filled, unaided_errors, hidden_count, anki_review_id)
+       SELECT u.card_id, ${userId}, u.rating, u.state, u.due, u.stability, u.difficulty, u.elapsed_days, u.last_elapsed_days, u.scheduled_days,
+         u.learning_steps, u.reviewed_at, false, false, 0, 0, u.anki_review_id
+       FROM unnest(${of((l) => l.cardId)}::uuid[], ${of((l) => l.rating)}::text[], ${of((l) => l.state)}::text[], ${of((l) => l.due)}::timestamptz[],
+         ${of((l) => l.stability)}::float8[], ${of((l) => l.difficulty)}::float8[], ${of((l) => l.elapsedDays)}::int[],
+         ${of((l) => l.lastElapsedDays)}::int[], ${of((l) => l.scheduledDays)}::int[], ${of((l) => l.learningSteps)}::int[],
+         ${of((l) => l.review)}::timestamptz[], ${of((l) => l.ankiReviewId)}::bigint[])
+         AS u (card_id, rating, state, due, stability, difficulty, elapsed_days, last_elapsed_days, scheduled_days, learning_steps, reviewed_at,
+           anki_review_id)
+       ON CONFLICT (card_id, anki_review_id) WHERE anki_review_id IS NOT NULL DO NOTHING`,
+    );
+  }
+  await run(
+    tx,
+    sql`UPDATE library_imports SET history_cards = history_cards + ${schedules.length}, history_reviews = history_reviews + ${logs.length}
+     WHERE id = ${importId}`,
+  );
 }
 
 /**

@@ -29,7 +29,19 @@ export function importDone(counts: ImportCounts): number {
 }
 
 /** What happened, once the import has stopped (or stopped to wait for credits); null while it runs. */
-export function importOutcome(state: ImportState, counts: ImportCounts, resumeAt: Date | null): { code: string; message: string } | null {
+export function importOutcome(
+  state: ImportState,
+  counts: ImportCounts,
+  resumeAt: Date | null,
+  history: { cards: number; reviews: number } | null = null,
+): { code: string; message: string } | null {
+  const outcome = stoppedOutcome(state, counts, resumeAt);
+  // An Anki package's history: "1,234 cards with 8,765 reviews; due dates kept."
+  if (outcome && history) outcome.message += ` ${counted(history.cards, 'card')} with ${counted(history.reviews, 'review')}; due dates kept.`;
+  return outcome;
+}
+
+function stoppedOutcome(state: ImportState, counts: ImportCounts, resumeAt: Date | null): { code: string; message: string } | null {
   const newCards = counts.saved;
   const failed = Object.entries(counts.failed).filter(([, count]) => count > 0);
   const failedCount = failed.reduce((a, [, b]) => a + b, 0);

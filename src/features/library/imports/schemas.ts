@@ -40,6 +40,21 @@ export const importFileQuerySchema = z.object({
   format: z.enum(IMPORT_FORMATS).optional().meta({ description: 'The file’s format; detected when left out (Kindle’s vocab.db by its SQLite header).' }),
   column: z.string().max(200).optional().meta({ description: 'CSV/TSV: the column holding the expressions, a header name or a 1-based number.' }),
   header: z.enum(['true', 'false']).optional().meta({ description: 'CSV/TSV: whether the first row names the columns.' }),
+  deck: z
+    .union([z.string().max(200), z.array(z.string().max(200)).max(100)])
+    .optional()
+    .meta({ description: 'Anki packages: a deck to read, with its subdecks (repeat the parameter for several); every deck when left out.' }),
+  field: z.string().max(200).optional().meta({ description: 'Anki packages: the field holding the expression; each note type’s first field when left out.' }),
+  sentenceField: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Anki packages: a field holding the sentence the expression was met in, kept as the card’s context.' }),
+  history: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: 'Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters.' }),
+  bookTitles: z.enum(['true', 'false']).optional().meta({ description: 'KOReader: keep each word’s book title with its row (left out unless "true").' }),
   fileName: z.string().max(200).optional(),
 });
 
@@ -83,6 +98,10 @@ export const importSchema = z
     skipped: skippedSchema,
     problems: z.array(problemSchema).meta({ description: 'The first 100 problems, each naming its line.' }),
     problemsTotal: z.number().int(),
+    history: z
+      .object({ cards: z.number().int(), reviews: z.number().int() })
+      .nullable()
+      .meta({ description: 'An Anki package imported with its history: the new cards whose schedules were computed from their reviews, and those reviews.' }),
     outcome: z.object({ code: z.string(), message: z.string() }).nullable().meta({ description: 'What happened, in a sentence, once the import has stopped.' }),
   })
   .meta({ id: 'Import' });
@@ -94,14 +113,27 @@ export const importCreatedSchema = z.object({ import: importSchema, parsed: pars
 export const importEnvelopeSchema = z.object({ import: importSchema });
 export const importListSchema = z.object({ items: z.array(importSchema) });
 
+const ankiPackageSchema = z
+  .object({
+    decks: z.array(z.object({ name: z.string(), notes: z.number().int() })).meta({ description: 'Every deck (nested as `Parent::Child`) with its notes.' }),
+    noteTypes: z.array(z.object({ name: z.string(), fields: z.array(z.string()), notes: z.number().int() })),
+    chosenDecks: z.array(z.string()).meta({ description: 'The decks read (each with its subdecks).' }),
+    field: z.string().nullable().meta({ description: 'The field read as the expression; null: each note type’s first.' }),
+    sentenceField: z.string().nullable(),
+    reviews: z.number().int().meta({ description: 'Anki’s reviews of the cards read.' }),
+    history: z.boolean().meta({ description: 'Whether those reviews come with the cards (`history=true`): each new card’s schedule computed from them.' }),
+  })
+  .meta({ id: 'AnkiPackage', description: 'An Anki package’s decks and note types, to choose from, and what this preview read.' });
+
 export const importPreviewSchema = z.object({
   format: z.enum(IMPORT_FORMATS),
+  anki: ankiPackageSchema.optional(),
   expressions: z.number().int(),
   inLibrary: z.number().int().meta({ description: 'Expressions already in your library: their cards are kept.' }),
   skipped: skippedSchema,
   problems: z.array(problemSchema),
   problemsTotal: z.number().int(),
-  first: z.array(z.object({ line: z.number().int(), text: z.string(), context: z.string().optional(), inLibrary: z.boolean() })),
+  first: z.array(z.object({ line: z.number().int(), text: z.string(), context: z.string().optional(), source: z.string().optional(), inLibrary: z.boolean() })),
   longLines: z.array(z.object({ line: z.number().int(), text: z.string() })).meta({ description: 'The first lines too long for a card.' }),
 });
 
@@ -112,6 +144,7 @@ export const importRowsSchema = z.object({
       position: z.number().int(),
       line: z.number().int(),
       text: z.string(),
+      source: z.string().nullable().meta({ description: 'Where it was met, when the file said and you asked to keep it (a book’s title).' }),
       cardId: z.uuid().nullable(),
       outcome: z.enum(['new', 'reused']).nullable(),
       status: z.enum(['pending', 'ready', 'failed']).nullable(),

@@ -29,13 +29,15 @@ interface ImportRow {
   problems: ImportView['problems'];
   problems_total: number;
   resume_at: Date | null;
+  history_cards: number;
+  history_reviews: number;
   created_at: Date;
   finished_at: Date | null;
 }
 
 const IMPORT_COLUMNS = sql.raw(
   `i.id, i.user_id, i.idempotency_key, i.content_sha256, i.format, i.file_name, i.state, i.total, i.skipped, i.problems, i.problems_total, i.resume_at, ` +
-    `i.created_at, i.finished_at`,
+    `i.history_cards, i.history_reviews, i.created_at, i.finished_at`,
 );
 
 // ---- Reading what was sent --------------------------------------------------------------------
@@ -52,6 +54,7 @@ export async function parseImportFile(ctx: FeatureContext, userId: string, bytes
     throw asProblem(error);
   }
 }
+
 
 /** A list of expressions as an import: each item one row, its position its line. */
 export function parseExpressionList(expressions: (string | { text: string; context?: string | undefined })[]): ParsedImport {
@@ -75,7 +78,11 @@ function asProblem(error: unknown): unknown {
 function contentHash(parsed: ParsedImport): string {
   const hash = createHash('sha256');
   hash.update(parsed.format);
-  for (const row of parsed.rows) hash.update(`\u0000${row.text}\u0001${row.context ?? ''}`);
+  for (const row of parsed.rows) {
+    hash.update(
+      `\u0000${row.text}\u0001${row.context ?? ''}${row.source ? `\u0002${row.source}` : ''}${row.history ? `\u0003${JSON.stringify(row.history)}` : ''}`,
+    );
+  }
   return hash.digest('hex');
 }
 
@@ -142,10 +149,12 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
         );
         await run(
           tx,
-          sql`INSERT INTO library_import_rows (import_id, position, line, text, context)
-           SELECT ${importId}, r.position, r.line, r.text, r.context
+          sql`INSERT INTO library_import_rows (import_id, position, line, text, context, source, history)
+           SELECT ${importId}, r.position, r.line, r.text, r.context, r.source, r.history
            FROM unnest(${parsed.rows.map((_, i) => i)}::int[], ${parsed.rows.map((r) => r.line)}::int[], ${parsed.rows.map((r) => r.text)}::text[],
-             ${parsed.rows.map((r) => r.context ?? null)}::text[]) AS r (position, line, text, context)`,
+             ${parsed.rows.map((r) => r.context ?? null)}::text[], ${parsed.rows.map((r) => r.source ?? null)}::text[],
+             ${parsed.rows.map((r) => (r.history ? JSON.stringify(r.history) : null))}::jsonb[])
+             AS r (position, line, text, context, source, history)`,
         );
         await ctx.workflows.enqueue(
           tx,
@@ -283,7 +292,8 @@ async function viewOf(em: Em, row: ImportRow): Promise<ImportView> {
     skipped: row.skipped,
     problems: row.problems,
     problemsTotal: row.problems_total,
-    outcome: importOutcome(row.state, counts, resumeAt),
+    history: row.history_cards > 0 ? { cards: row.history_cards, reviews: row.history_reviews } : null,
+    outcome: importOutcome(row.state, counts, resumeAt, row.history_cards > 0 ? { cards: row.history_cards, reviews: row.history_reviews } : null),
   };
 }
 
@@ -311,13 +321,14 @@ export async function importRows(ctx: FeatureContext, userId: string, importId: 
     position: number;
     line: number;
     text: string;
+    source: string | null;
     card_id: string | null;
     outcome: 'new' | 'reused' | null;
     status: 'pending' | 'ready' | 'failed' | null;
     error_code: string | null;
   }>(
     ctx.em,
-    sql`SELECT r.position, r.line, r.text, r.card_id, r.outcome, c.enrichment_status AS status, c.enrichment_error ->> 'code' AS error_code
+    sql`SELECT r.position, r.line, r.text, r.source, r.card_id, r.outcome, c.enrichment_status AS status, c.enrichment_error ->> 'code' AS error_code
      FROM library_import_rows r LEFT JOIN cards c ON c.id = r.card_id
      WHERE r.import_id = ${importId} AND r.position >= ${cursor} ORDER BY r.position LIMIT ${ROWS_PAGE + 1}`,
   );
@@ -327,6 +338,7 @@ export async function importRows(ctx: FeatureContext, userId: string, importId: 
       position: r.position,
       line: r.line,
       text: r.text,
+      source: r.source,
       cardId: r.card_id,
       outcome: r.outcome,
       status: r.status,
@@ -355,6 +367,7 @@ export async function previewImport(ctx: FeatureContext, userId: string, parsed:
   );
   return {
     format: parsed.format,
+    ...(parsed.anki ? { anki: parsed.anki } : {}),
     expressions: parsed.rows.length,
     inLibrary: keys.filter((k) => known.has(k)).length,
     skipped: parsed.skipped,
@@ -362,7 +375,13 @@ export async function previewImport(ctx: FeatureContext, userId: string, parsed:
     problemsTotal: parsed.problemsTotal,
     first: parsed.rows
       .slice(0, 20)
-      .map((row, i) => ({ line: row.line, text: row.text, ...(row.context ? { context: row.context } : {}), inLibrary: known.has(keys[i]!) })),
+      .map((row, i) => ({
+        line: row.line,
+        text: row.text,
+        ...(row.context ? { context: row.context } : {}),
+        ...(row.source ? { source: row.source } : {}),
+        inLibrary: known.has(keys[i]!),
+      })),
     longLines: parsed.longLines.slice(0, 20),
   };
 }
