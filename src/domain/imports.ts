@@ -705,7 +705,11 @@ export function importRows(format: ImportFormat, skipped: Partial<ImportSkipped>
             .slice(0, SENTENCE_MAX_CHARS)
             .join('')
         : undefined;
-      const source = row.source ? Array.from(storable(row.source.slice(0, RAW_TEXT_MAX))).slice(0, SOURCE_MAX_CHARS).join('') : undefined;
+      const source = row.source
+        ? Array.from(storable(row.source.slice(0, RAW_TEXT_MAX)))
+            .slice(0, SOURCE_MAX_CHARS)
+            .join('')
+        : undefined;
       result.rows.push({
         line: row.line,
         text,

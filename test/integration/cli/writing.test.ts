@@ -162,34 +162,37 @@ describe('lcs anki push', () => {
     expect(anki.notes.some((n) => n.fields.Front === 'divulguer les potins')).toBe(true);
   });
 
-  it('with --sync, ends with AnkiConnect’s sync after the notes are in; a refused sync (no AnkiWeb login) is an error and a rerun adds nothing twice', async () => {
-    const fake = await startFakeAnkiConnect();
-    try {
-      const learner = await newUser(stack);
-      const home = tempHome();
-      await captureReady('bite the bullet', as(learner, { home }));
-      const push = await runLcs(['anki', 'push', '--anki-url', fake.url, '--sync', '--json'], as(learner, { home }));
-      expect(push.code, push.stderr).toBe(0);
-      expect(push.json).toMatchObject({ added: 1, synced: true });
-      expect(fake.requests.map((r) => r.action).slice(-2)).toEqual(['addNotes', 'sync']);
-      expect(fake.syncs()).toBe(1);
-      // Without --sync, no sync.
-      const plain = await runLcs(['anki', 'push', '--anki-url', fake.url], as(learner, { home }));
-      expect(plain.stdout).not.toContain('synced');
-      expect(fake.syncs()).toBe(1);
+  it(
+    'with --sync, ends with AnkiConnect’s sync after the notes are in; ' + 'a refused sync (no AnkiWeb login) is an error and a rerun adds nothing twice',
+    async () => {
+      const fake = await startFakeAnkiConnect();
+      try {
+        const learner = await newUser(stack);
+        const home = tempHome();
+        await captureReady('bite the bullet', as(learner, { home }));
+        const push = await runLcs(['anki', 'push', '--anki-url', fake.url, '--sync', '--json'], as(learner, { home }));
+        expect(push.code, push.stderr).toBe(0);
+        expect(push.json).toMatchObject({ added: 1, synced: true });
+        expect(fake.requests.map((r) => r.action).slice(-2)).toEqual(['addNotes', 'sync']);
+        expect(fake.syncs()).toBe(1);
+        // Without --sync, no sync.
+        const plain = await runLcs(['anki', 'push', '--anki-url', fake.url], as(learner, { home }));
+        expect(plain.stdout).not.toContain('synced');
+        expect(fake.syncs()).toBe(1);
 
-      fake.logOut();
-      await captureReady('cut corners', as(learner, { home }));
-      const refused = await runLcs(['anki', 'push', '--anki-url', fake.url, '--sync'], as(learner, { home }));
-      expect(refused.code).not.toBe(0);
-      expect(refused.stderr).toContain('AnkiConnect sync: sync: not logged in');
-      // The note was added and remembered before the sync failed: the rerun adds nothing.
-      const rerun = await runLcs(['anki', 'push', '--anki-url', fake.url, '--json'], as(learner, { home }));
-      expect(rerun.json).toMatchObject({ added: 0, unchanged: 2 });
-    } finally {
-      await fake.close();
-    }
-  });
+        fake.logOut();
+        await captureReady('cut corners', as(learner, { home }));
+        const refused = await runLcs(['anki', 'push', '--anki-url', fake.url, '--sync'], as(learner, { home }));
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr).toContain('AnkiConnect sync: sync: not logged in');
+        // The note was added and remembered before the sync failed: the rerun adds nothing.
+        const rerun = await runLcs(['anki', 'push', '--anki-url', fake.url, '--json'], as(learner, { home }));
+        expect(rerun.json).toMatchObject({ added: 0, unchanged: 2 });
+      } finally {
+        await fake.close();
+      }
+    },
+  );
 
   it('says when Anki is not running (exit 5)', async () => {
     const run = await runLcs(['anki', 'push', '--anki-url', 'http://127.0.0.1:9'], as(user));

@@ -129,82 +129,89 @@ describe('Anki packages written by a real Anki', () => {
     });
   }
 
-  it('imports the chosen deck: one card per note with its sentence as the context, every card prepared; the same package and choice again is the same import', async (context) => {
-    if (!built) return context.skip(`the real Anki cannot run here: ${noAnki}`);
-    const learner = await newUser(stack);
-    const client = api(stack, { token: learner.token });
-    const query = 'fileName=English.apkg&deck=English%3A%3AIdioms&field=Expression&sentenceField=Sentence';
-    const created = bodyOf(await send('file', built.files['modern.apkg'], query, learner.token), 202);
-    expect(created.parsed).toMatchObject({ expressions: 4 });
-    expect(created.import).toMatchObject({ format: 'apkg', fileName: 'English.apkg' });
-    const importId = created.import.importId;
-    const done = await importCompleted(client, importId);
-    expect(done.counts).toMatchObject({ total: 4, saved: 4, prepared: 4 });
-    const rows = bodyOf(await client.GET('/api/library/imports/{importId}/rows', { params: { path: { importId } } }), 200);
-    const idioms = built.notes.filter((n) => n.deck === 'English::Idioms');
-    expect(rows.items.map((r) => r.text)).toEqual(idioms.map((n) => n.expression));
-    for (const [i, row] of rows.items.entries()) {
-      const card = bodyOf(await client.GET('/api/library/{cardId}', { params: { path: { cardId: row.cardId! } } }), 200).card;
-      // A sentence that holds the expression as it is joins the card (the sentence with "spilled" stays on the import's row only).
-      const sentence = plain(idioms[i]!.fields[1]!);
-      expect(card.contexts.map((c) => c.text)).toEqual(sentence.includes(idioms[i]!.expression) ? [sentence] : []);
-    }
-    const again = await send('file', built.files['modern.apkg'], query, learner.token);
-    expect(again.status).toBe(200);
-    expect(again.body.import.importId).toBe(importId);
-  });
+  it(
+    'imports the chosen deck: one card per note with its sentence as the context, every card prepared; ' +
+      'the same package and choice again is the same import',
+    async (context) => {
+      if (!built) return context.skip(`the real Anki cannot run here: ${noAnki}`);
+      const learner = await newUser(stack);
+      const client = api(stack, { token: learner.token });
+      const query = 'fileName=English.apkg&deck=English%3A%3AIdioms&field=Expression&sentenceField=Sentence';
+      const created = bodyOf(await send('file', built.files['modern.apkg'], query, learner.token), 202);
+      expect(created.parsed).toMatchObject({ expressions: 4 });
+      expect(created.import).toMatchObject({ format: 'apkg', fileName: 'English.apkg' });
+      const importId = created.import.importId;
+      const done = await importCompleted(client, importId);
+      expect(done.counts).toMatchObject({ total: 4, saved: 4, prepared: 4 });
+      const rows = bodyOf(await client.GET('/api/library/imports/{importId}/rows', { params: { path: { importId } } }), 200);
+      const idioms = built.notes.filter((n) => n.deck === 'English::Idioms');
+      expect(rows.items.map((r) => r.text)).toEqual(idioms.map((n) => n.expression));
+      for (const [i, row] of rows.items.entries()) {
+        const card = bodyOf(await client.GET('/api/library/{cardId}', { params: { path: { cardId: row.cardId! } } }), 200).card;
+        // A sentence that holds the expression as it is joins the card (the sentence with "spilled" stays on the import's row only).
+        const sentence = plain(idioms[i]!.fields[1]!);
+        expect(card.contexts.map((c) => c.text)).toEqual(sentence.includes(idioms[i]!.expression) ? [sentence] : []);
+      }
+      const again = await send('file', built.files['modern.apkg'], query, learner.token);
+      expect(again.status).toBe(200);
+      expect(again.body.import.importId).toBe(importId);
+    },
+  );
 });
 
 describe('Anki packages with their history', () => {
-  it('brings each card’s reviews when asked: its review log, and its schedule computed from them by FSRS, so due dates carry over; said in the outcome', async (context) => {
-    if (!built) return context.skip(`the real Anki cannot run here: ${noAnki}`);
-    const learner = await newUser(stack);
-    const client = api(stack, { token: learner.token });
-    const reviewed = built.notes.filter((n) => n.revlog.length > 0);
-    const reviews = reviewed.reduce((n, note) => n + note.revlog.length, 0);
-    const preview = bodyOf(await send('preview', built.files['modern.apkg'], 'history=true', learner.token), 200);
-    expect(preview.anki).toMatchObject({ reviews, history: true });
+  it(
+    'brings each card’s reviews when asked: its review log, and its schedule computed from them by FSRS, ' + 'so due dates carry over; said in the outcome',
+    async (context) => {
+      if (!built) return context.skip(`the real Anki cannot run here: ${noAnki}`);
+      const learner = await newUser(stack);
+      const client = api(stack, { token: learner.token });
+      const reviewed = built.notes.filter((n) => n.revlog.length > 0);
+      const reviews = reviewed.reduce((n, note) => n + note.revlog.length, 0);
+      const preview = bodyOf(await send('preview', built.files['modern.apkg'], 'history=true', learner.token), 200);
+      expect(preview.anki).toMatchObject({ reviews, history: true });
 
-    const created = bodyOf(await send('file', built.files['modern.apkg'], 'fileName=all.apkg&history=true', learner.token), 202);
-    const done = await importCompleted(client, created.import.importId);
-    expect(done.history).toEqual({ cards: reviewed.length, reviews });
-    expect(done.outcome!.message).toContain(`${reviewed.length} cards with ${reviews} reviews; due dates kept.`);
+      const created = bodyOf(await send('file', built.files['modern.apkg'], 'fileName=all.apkg&history=true', learner.token), 202);
+      const done = await importCompleted(client, created.import.importId);
+      expect(done.history).toEqual({ cards: reviewed.length, reviews });
+      expect(done.outcome!.message).toContain(`${reviewed.length} cards with ${reviews} reviews; due dates kept.`);
 
-    const rows = bodyOf(await client.GET('/api/library/imports/{importId}/rows', { params: { path: { importId: created.import.importId } } }), 200);
-    for (const note of built.notes) {
-      const row = rows.items.find((r) => r.text === note.expression)!;
-      const card = bodyOf(await client.GET('/api/library/{cardId}', { params: { path: { cardId: row.cardId! } } }), 200).card;
-      const logs = await stack.orm.em
-        .fork()
-        .execute<{ anki_review_id: string; rating: string; reviewed_at: Date }[]>(
-          `SELECT anki_review_id, rating, reviewed_at FROM review_logs WHERE card_id = ? ORDER BY reviewed_at`,
-          [row.cardId],
+      const rows = bodyOf(await client.GET('/api/library/imports/{importId}/rows', { params: { path: { importId: created.import.importId } } }), 200);
+      for (const note of built.notes) {
+        const row = rows.items.find((r) => r.text === note.expression)!;
+        const card = bodyOf(await client.GET('/api/library/{cardId}', { params: { path: { cardId: row.cardId! } } }), 200).card;
+        const logs = await stack.orm.em
+          .fork()
+          .execute<{ anki_review_id: string; rating: string; reviewed_at: Date }[]>(
+            `SELECT anki_review_id, rating, reviewed_at FROM review_logs WHERE card_id = ? ORDER BY reviewed_at`,
+            [row.cardId],
+          );
+        expect(logs.map((l) => [Number(l.anki_review_id), l.rating, new Date(l.reviewed_at).getTime()])).toEqual(
+          note.revlog.map(([id, ease]) => [id, ['again', 'hard', 'good', 'easy'][ease - 1], id]),
         );
-      expect(logs.map((l) => [Number(l.anki_review_id), l.rating, new Date(l.reviewed_at).getTime()])).toEqual(
-        note.revlog.map(([id, ease]) => [id, ['again', 'hard', 'good', 'easy'][ease - 1], id]),
-      );
-      if (note.revlog.length === 0) {
-        expect(card.scheduling).toMatchObject({ state: 'new', reps: 0, lastReview: null });
-        continue;
+        if (note.revlog.length === 0) {
+          expect(card.scheduling).toMatchObject({ state: 'new', reps: 0, lastReview: null });
+          continue;
+        }
+        // The schedule is FSRS's over those reviews at the times Anki recorded, with the learner's (default) parameters.
+        const expected = replayHistory({ reviews: note.revlog.map(([id, ease]) => [id, id, ease]) }, { desiredRetention: 0.9, weights: null })!.schedule;
+        expect(card.scheduling).toMatchObject({
+          state: expected.state,
+          reps: note.revlog.length,
+          lastReview: new Date(note.revlog.at(-1)![0]).toISOString(),
+          due: expected.due.toISOString(),
+        });
+        expect(new Date(card.scheduling.due).getTime()).toBeGreaterThan(note.revlog.at(-1)![0]);
       }
-      // The schedule is FSRS's over those reviews at the times Anki recorded, with the learner's (default) parameters.
-      const expected = replayHistory({ reviews: note.revlog.map(([id, ease]) => [id, id, ease]) }, { desiredRetention: 0.9, weights: null })!.schedule;
-      expect(card.scheduling).toMatchObject({
-        state: expected.state,
-        reps: note.revlog.length,
-        lastReview: new Date(note.revlog.at(-1)![0]).toISOString(),
-        due: expected.due.toISOString(),
-      });
-      expect(new Date(card.scheduling.due).getTime()).toBeGreaterThan(note.revlog.at(-1)![0]);
-    }
-    // Without the choice, no review comes: the cards are new.
-    const other = await newUser(stack);
-    const plain = bodyOf(await send('file', built.files['modern.apkg'], 'fileName=all.apkg', other.token), 202);
-    const plainDone = await importCompleted(api(stack, { token: other.token }), plain.import.importId);
-    expect(plainDone.history).toBeNull();
-    const counted = await stack.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM review_logs WHERE user_id = ?`, [other.userId]);
-    expect(Number(counted[0]!.n)).toBe(0);
-  });
+      // Without the choice, no review comes: the cards are new.
+      const other = await newUser(stack);
+      const plain = bodyOf(await send('file', built.files['modern.apkg'], 'fileName=all.apkg', other.token), 202);
+      const plainDone = await importCompleted(api(stack, { token: other.token }), plain.import.importId);
+      expect(plainDone.history).toBeNull();
+      const counted = await stack.orm.em.fork().execute<{ n: string }[]>(`SELECT count(*) AS n FROM review_logs WHERE user_id = ?`, [other.userId]);
+      expect(Number(counted[0]!.n)).toBe(0);
+    },
+  );
 });
 
 /** A SQLite file's bytes, made by `schema`. */

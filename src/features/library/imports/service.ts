@@ -55,7 +55,6 @@ export async function parseImportFile(ctx: FeatureContext, userId: string, bytes
   }
 }
 
-
 /** A list of expressions as an import: each item one row, its position its line. */
 export function parseExpressionList(expressions: (string | { text: string; context?: string | undefined })[]): ParsedImport {
   try {
@@ -373,15 +372,13 @@ export async function previewImport(ctx: FeatureContext, userId: string, parsed:
     skipped: parsed.skipped,
     problems: parsed.problems.slice(0, IMPORT_PROBLEMS_KEPT),
     problemsTotal: parsed.problemsTotal,
-    first: parsed.rows
-      .slice(0, 20)
-      .map((row, i) => ({
-        line: row.line,
-        text: row.text,
-        ...(row.context ? { context: row.context } : {}),
-        ...(row.source ? { source: row.source } : {}),
-        inLibrary: known.has(keys[i]!),
-      })),
+    first: parsed.rows.slice(0, 20).map((row, i) => ({
+      line: row.line,
+      text: row.text,
+      ...(row.context ? { context: row.context } : {}),
+      ...(row.source ? { source: row.source } : {}),
+      inLibrary: known.has(keys[i]!),
+    })),
     longLines: parsed.longLines.slice(0, 20),
   };
 }
