@@ -64,6 +64,16 @@ async function captureByButton(page: Page, selector: string): Promise<void> {
   await expect.poll(() => ui.toast(), { timeout: 30_000 }).toMatch(/^(Saved|Already)/);
 }
 
+/** Stops the extension's service worker (as when it naps), from chrome://serviceworker-internals; the next event starts it again. */
+async function stopWorker(): Promise<void> {
+  const internals = await extension.context.newPage();
+  await internals.goto('chrome://serviceworker-internals/');
+  await expect.poll(() => internals.locator('body').innerText()).toContain('Running Status: RUNNING');
+  await internals.getByRole('button', { name: 'Stop' }).first().click();
+  await expect.poll(() => internals.locator('body').innerText()).toContain('Running Status: STOPPED');
+  await internals.close();
+}
+
 /** Longer than the worker's quiet wait before a page view's batch goes (3 s), with room for a slow machine. */
 const SETTLE_MS = 5_000;
 
@@ -178,8 +188,10 @@ describe('Count when I meet my expressions', () => {
     expect((await cardOf(learner, cards.get(ELSEWHERE)!)).metCount).toBe(0);
 
     // The page reloads itself four times (four page views, well within ten minutes): the cards
-    // were reported from this tab already, so nothing more is counted.
+    // were reported from this tab already, so nothing more is counted. Halfway, the service worker
+    // is stopped (as when it naps): what it remembers is kept in session storage.
     for (let reload = 0; reload < 4; reload++) {
+      if (reload === 2) await stopWorker();
       await Promise.all([page.waitForEvent('load'), page.evaluate(() => (globalThis as any).location.reload())]);
       await expect.poll(() => translatedBlocks(page).count(), { timeout: 30_000 }).toBe(MET_BLOCKS);
       await expect.poll(() => extensionUi(page).count('.marks .mark'), { timeout: 20_000 }).toBeGreaterThan(0);
