@@ -14,6 +14,10 @@ const MAX_TRIES = 3;
 const LONGEST_RETRY_WAIT_S = 10;
 /** Cards one page view may report: more than any library's underlines on one page, fewer than a runaway. */
 const CARDS_PER_VIEW_MAX = 2_000;
+/** A card is counted at most once per this long from the same tab: a page reloading itself cannot inflate its counts. */
+const ONCE_PER_TAB_MS = 10 * 60_000;
+/** When each tab last reported each card (session storage, so a worker restart keeps it). */
+const REPORTED_KEY = 'encountersReportedByTab';
 const PAUSED_KEY = 'encountersPausedUntil';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -36,13 +40,43 @@ const VIEW_KEPT_MS = 60 * 60_000;
  * only past ENCOUNTER_BATCH_MAX cards; each card at most once per page view (the service also
  * counts a retried batch once). A 429 is waited out when short, otherwise counting pauses until
  * its Retry-After; a 404 names cards deleted meanwhile, which are dropped and the rest sent once
- * more; every batch has MAX_TRIES, then it is dropped.
+ * more; every batch has MAX_TRIES, then it is dropped. Across page views, a card is reported at
+ * most once per ONCE_PER_TAB_MS from the same tab (a reload is a new page view, but not a new
+ * encounter): the time is kept when the card is queued, so a batch dropped later still counts as
+ * reported, which errs towards counting less.
  */
 export class EncounterReporter {
   private readonly views = new Map<string, View>();
+  /** Tab id → card id → when that tab last reported it; read from session storage once per worker life. */
+  private reported: Promise<Map<number, Map<string, number>>> | null = null;
 
-  met(pageViewId: string, cardIds: readonly string[]): void {
+  async met(tabId: number, pageViewId: string, cardIds: readonly string[]): Promise<void> {
     if (!UUID.test(pageViewId)) return;
+    const byTab = await this.reportedByTab();
+    const now = Date.now();
+    for (const [tab, cards] of byTab) {
+      for (const [cardId, at] of cards) if (now - at >= ONCE_PER_TAB_MS) cards.delete(cardId);
+      if (cards.size === 0) byTab.delete(tab);
+    }
+    let tab = byTab.get(tabId);
+    if (!tab) byTab.set(tabId, (tab = new Map<string, number>()));
+    const lately = tab;
+    const fresh = cardIds.filter((cardId) => UUID.test(cardId) && !lately.has(cardId));
+    this.queue(pageViewId, fresh, (cardId) => lately.set(cardId, now));
+    if (tab.size === 0) byTab.delete(tabId);
+    void chrome.storage.session.set({ [REPORTED_KEY]: Object.fromEntries([...byTab].map(([id, cards]) => [id, Object.fromEntries(cards)])) });
+  }
+
+  private reportedByTab(): Promise<Map<number, Map<string, number>>> {
+    this.reported ??= chrome.storage.session.get(REPORTED_KEY).then((stored) => {
+      const kept = (stored[REPORTED_KEY] ?? {}) as Record<string, Record<string, number>>;
+      return new Map(Object.entries(kept).map(([tab, cards]) => [Number(tab), new Map(Object.entries(cards))]));
+    });
+    return this.reported;
+  }
+
+  /** Queues the cards this page view has not reported yet; `queued` hears of each one queued. */
+  private queue(pageViewId: string, cardIds: readonly string[], queued: (cardId: string) => void): void {
     for (const [id, old] of this.views) if (Date.now() - old.lastAt > VIEW_KEPT_MS && old.pending.length === 0) this.views.delete(id);
     let view = this.views.get(pageViewId);
     if (!view) this.views.set(pageViewId, (view = { seen: new Set(), pending: [], firstPendingAt: 0, lastAt: 0 }));
@@ -52,6 +86,7 @@ export class EncounterReporter {
       if (!UUID.test(cardId) || view.seen.has(cardId) || view.seen.size >= CARDS_PER_VIEW_MAX) continue;
       view.seen.add(cardId);
       view.pending.push({ cardId, metAt });
+      queued(cardId);
     }
     if (view.pending.length === 0) return;
     view.firstPendingAt ||= Date.now();

@@ -54,7 +54,7 @@ async function answer(request: Request, sender: chrome.runtime.MessageSender): P
       return knownExpressions();
     case 'met':
       // Only with "Count when I meet my expressions" on (checked again when the batch goes).
-      if ((await loadSettings()).countEncounters) encounters.met(request.pageViewId, request.cardIds);
+      if ((await loadSettings()).countEncounters) await encounters.met(sender.tab?.id ?? chrome.tabs.TAB_ID_NONE, request.pageViewId, request.cardIds);
       return null;
     case 'page-opened':
       return { autoTranslate: isAutoTranslated(sender.tab?.url, (await loadSettings()).autoTranslateSites) };

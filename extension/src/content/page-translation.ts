@@ -312,9 +312,9 @@ export class PageTranslation {
         }
         break;
       case 'stopped':
+        // Nothing more is asked for, but the blocks keep their keys: a batch already in flight was
+        // charged, and its answer, delivered after this, is still shown where it belongs.
         this.stoppedWith = { message: message.message, ...(message.link ? { link: message.link } : {}) };
-        for (const block of this.blocks.values()) block.key = null;
-        this.byKey.clear();
         break;
     }
     this.render();

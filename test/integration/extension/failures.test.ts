@@ -90,4 +90,28 @@ describe('failures, said once and kindly', () => {
     expect(await translatedBlocks(page).count()).toBe(FEED_BLOCKS);
     await page.close();
   }, 60_000);
+
+  it('402 while the first batch is in flight: its answer, paid for, is still shown, and nothing more is asked for', async () => {
+    // The first batch's answer is held at the proxy until the page has been told translation
+    // stopped (the second batch met the 402): the 402 wins the race every time.
+    const earlier = proxy.translations().length; // the exchanges of the tests before this one
+    const asked = () => proxy.translations().slice(earlier);
+    const held = proxy.holdNextThenRefuse(402);
+    const learner = await newUser(stack);
+    await extension.configure({ serviceUrl: proxy.url, token: learner.token, autoTranslateSites: ['127.0.0.1'] });
+    const page = await extension.context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(fixtures.url('hundred.html'));
+    const ui = extensionUi(page);
+    await expect.poll(() => ui.status(), { timeout: 15_000 }).toMatch(/^Translation stopped\. Your credits are used up/);
+    expect(asked().map((e) => e.status)).toEqual([0, 402]); // the first still unanswered
+    held.release();
+    await expect.poll(() => asked()[0]!.status, { timeout: 15_000 }).toBe(200);
+    const paid = asked()[0]!.requestBody.items.length as number;
+    expect(paid).toBeGreaterThan(0);
+    await expect.poll(() => translatedBlocks(page).count(), { timeout: 15_000 }).toBe(paid);
+    expect(asked().map((e) => e.status)).toEqual([200, 402]); // nothing more asked for
+    await expect.poll(() => ui.status()).toMatch(/^Translation stopped\./);
+    await page.close();
+  }, 60_000);
 });

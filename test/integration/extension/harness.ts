@@ -274,6 +274,7 @@ async function recordingProxy(target: string) {
   let answersToLose = 0;
   let failing: { until: number; status: number } | null = null;
   let cutUntil = 0;
+  let hold: { taken: boolean; refuse: number; released: Promise<void>; release: () => void } | null = null;
   const server = createServer((req, res) => void forward(req, res));
   async function forward(req: IncomingMessage, res: ServerResponse) {
     const requestBody = await readAll(req);
@@ -282,7 +283,12 @@ async function recordingProxy(target: string) {
       exchanges.push({ path: upstream.pathname, status: 0, requestBody: parse(requestBody), responseBody: null, replayed: false, dropped: true });
       return req.socket.destroy();
     }
-    if (failing && Date.now() < failing.until && upstream.pathname === '/api/immersive-translate') {
+    const held = hold && !hold.taken && upstream.pathname === '/api/immersive-translate' ? hold : null;
+    if (held) {
+      held.taken = true;
+      failing = { until: Number.POSITIVE_INFINITY, status: held.refuse };
+    }
+    if (!held && failing && Date.now() < failing.until && upstream.pathname === '/api/immersive-translate') {
       const problem = { type: 'about:blank', title: 'Service unavailable', status: failing.status, code: 'service_unavailable' };
       exchanges.push({
         path: upstream.pathname,
@@ -300,6 +306,7 @@ async function recordingProxy(target: string) {
     const forwarded = httpRequest(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => void relay(answer));
     async function relay(answer: IncomingMessage) {
       const responseBody = await readAll(answer);
+      if (held) await held.released; // recorded, and passed on, once released
       exchange.dropped = upstream.pathname === '/api/immersive-translate' && answersToLose > 0;
       if (exchange.dropped) answersToLose--;
       Object.assign(exchange, {
@@ -329,7 +336,19 @@ async function recordingProxy(target: string) {
     cut(ms: number) {
       cutUntil = Date.now() + ms;
     },
+    /**
+     * The next page translation reaches the service (which answers and charges), but its answer is
+     * held until `release()`; every page translation after it answers `status` straight away.
+     */
+    holdNextThenRefuse(status: number) {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      hold = { taken: false, refuse: status, released, release };
+      return { release };
+    },
     heal() {
+      hold?.release();
+      hold = null;
       failing = null;
       cutUntil = 0;
     },
