@@ -61,11 +61,17 @@ export function libraryCommands(program: Command) {
       if (lines.length > CAPTURE_BY_IMPORT_ABOVE) return captureByImport(lines, isJson(command));
       const bar = progress(lines.length);
       const service = await api({ onWait: (seconds) => bar.note(`rate limited: waiting ${seconds}s`) });
-      const { results, exitCode } = await runBatch(lines, Math.max(1, Number(concurrency) || 4), bar, async (text) => {
-        const body = context === undefined ? { text } : { text, context };
-        const { card, reused } = (await service.call((c) => c.POST('/api/library', { body }))) as { card: Card; reused?: boolean };
-        return { card, reused: reused === true };
-      }, normaliseExpression);
+      const { results, exitCode } = await runBatch(
+        lines,
+        Math.max(1, Number(concurrency) || 4),
+        bar,
+        async (text) => {
+          const body = context === undefined ? { text } : { text, context };
+          const { card, reused } = (await service.call((c) => c.POST('/api/library', { body }))) as { card: Card; reused?: boolean };
+          return { card, reused: reused === true };
+        },
+        normaliseExpression,
+      );
       const items = results.map((r) =>
         r.ok
           ? { text: r.line, outcome: r.value.reused ? 'reused' : 'new', cardId: r.value.card.cardId }
