@@ -124,8 +124,13 @@ function ImportForm() {
   const [busy, setBusy] = useState(false);
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  // The service reads one file of a learner's at a time (a second meanwhile is refused with 429), so a
+  // preview waits for the one in flight, and only the latest choice is read and shown.
+  const previewing = useRef<Promise<unknown>>(Promise.resolve());
+  const latestChoice = useRef(0);
 
   async function choose(next: File | null, nextChoice = choice) {
+    const ticket = ++latestChoice.current;
     if (next !== file) setAnki(null);
     setFile(next);
     setChoice(nextChoice);
@@ -141,14 +146,19 @@ function ImportForm() {
       return;
     }
     setBusy(true);
+    await previewing.current;
+    if (ticket !== latestChoice.current) return;
+    const reading = send<Preview>('preview', next, nextChoice);
+    previewing.current = reading.catch(() => {});
     try {
-      const read = await send<Preview>('preview', next, nextChoice);
+      const read = await reading;
+      if (ticket !== latestChoice.current) return;
       setPreview(read);
       if (read.anki) setAnki(read.anki);
     } catch (failure) {
-      setError((failure as Error).message);
+      if (ticket === latestChoice.current) setError((failure as Error).message);
     } finally {
-      setBusy(false);
+      if (ticket === latestChoice.current) setBusy(false);
     }
   }
 
