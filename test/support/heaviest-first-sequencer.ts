@@ -7,20 +7,15 @@ type Costs = Record<string, number>;
 
 /** The table checked in beside this file, rewritten by `sh bin/with-toolchain.sh node test/support/file-costs.ts`. */
 export const COSTS_TABLE = 'test/support/file-costs.json';
-/** The json reporter's output (vitest.config.ts), with each file's start and end. */
-const LAST_RUN = 'test-results/results.json';
-
-interface JsonResults {
-  testResults: { name: string; startTime: number; endTime: number }[];
-}
+/** Each file's seconds in the last run of this checkout, hooks included (slowest-files-reporter.ts writes it). */
+export const FILE_DURATIONS = 'test-results/file-durations.json';
 
 /** Each file's seconds in the last run of this checkout (only the files it ran). */
 export function lastRunCosts(root: string): Costs {
-  const file = path.join(root, LAST_RUN);
+  const file = path.join(root, FILE_DURATIONS);
   if (!existsSync(file)) return {};
   try {
-    const { testResults } = JSON.parse(readFileSync(file, 'utf8')) as JsonResults;
-    return Object.fromEntries(testResults.map((r) => [path.relative(root, r.name), (r.endTime - r.startTime) / 1000]));
+    return JSON.parse(readFileSync(file, 'utf8')) as Costs;
   } catch {
     return {}; // a run cut short leaves it half-written: the table still knows
   }
