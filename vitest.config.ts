@@ -20,8 +20,8 @@ export default defineConfig({
   test: {
     reporters: ['default', ['json', { outputFile: 'test-results/results.json' }], './test/support/slowest-files-reporter.ts'],
     sequence: { sequencer: HeaviestFirstSequencer },
-    // One more worker than cores: a fresh-clone run at two used 870 s of CPU over 702 s on two cores, so
-    // the cores sat idle about a third of the time while files waited on servers, timers and child processes.
+    // One more worker than cores: the integration files mostly wait on servers, timers and child processes
+    // (fresh-clone runs: 702 s with two workers; 609 s with three, 853 s of CPU on two cores).
     maxWorkers: 3,
     projects: [
       {
