@@ -3,15 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { ImportFileError, importRows, isSqlite, looksLike, type ParsedImport } from '../../../domain/imports.ts';
+import { damagedSqlite, SQLITE_AUTH } from './untrusted-sqlite.ts';
 
 /** The columns read, each of Kindle's own schema (system/vocabulary/vocab.db). */
 const COLUMNS = { WORDS: ['id', 'word', 'stem', 'lang', 'timestamp'], LOOKUPS: ['word_key', 'usage', 'timestamp'] } as const;
 type KindleTable = keyof typeof COLUMNS;
-
-const SQLITE_READ = 20;
-const SQLITE_SELECT = 21;
-const SQLITE_OK = 0;
-const SQLITE_DENY = 1;
 
 /**
  * Kindle's Vocabulary Builder database (`vocab.db`): one expression per WORDS row (its stem, else
@@ -52,18 +48,18 @@ function readVocabDb(path: string): ParsedImport {
     db.exec('PRAGMA trusted_schema = OFF');
     db.enableDefensive(true);
   } catch (error) {
-    throw damaged(error);
+    throw damagedSqlite('SQLite file', error);
   }
   try {
     checkSchema(db);
     // Only reads of the named columns of the two tables (and the schema) from here on; no function.
     db.setAuthorizer((action, table, column) => {
-      if (action === SQLITE_SELECT) return SQLITE_OK;
-      if (action === SQLITE_READ && table !== null && column !== null) {
-        if (table === 'sqlite_master' || table === 'sqlite_schema') return SQLITE_OK;
-        if (table in COLUMNS && (COLUMNS[table as KindleTable] as readonly string[]).includes(column)) return SQLITE_OK;
+      if (action === SQLITE_AUTH.SELECT) return SQLITE_AUTH.OK;
+      if (action === SQLITE_AUTH.READ && table !== null && column !== null) {
+        if (table === 'sqlite_master' || table === 'sqlite_schema') return SQLITE_AUTH.OK;
+        if (table in COLUMNS && (COLUMNS[table as KindleTable] as readonly string[]).includes(column)) return SQLITE_AUTH.OK;
       }
-      return SQLITE_DENY;
+      return SQLITE_AUTH.DENY;
     });
     // The earliest lookup of each word, in one pass.
     const earliest = new Map<string, { at: number; usage: string }>();
@@ -79,7 +75,7 @@ function readVocabDb(path: string): ParsedImport {
         if (!seen || at < seen.at) earliest.set(row.word_key, { at, usage: row.usage });
       }
     } catch (error) {
-      throw damaged(error);
+      throw damagedSqlite('SQLite file', error);
     }
     const rows = importRows('kindle');
     let words = 0;
@@ -96,7 +92,7 @@ function readVocabDb(path: string): ParsedImport {
         if (text) rows.add({ line, text, ...(usage ? { context: usage } : {}) });
       }
     } catch (error) {
-      throw damaged(error);
+      throw damagedSqlite('SQLite file', error);
     }
     if (words === 0) throw new ImportFileError('empty_file', 'This vocab.db holds no words.');
     const otherLanguage = rows.skipped.otherLanguage;
@@ -115,7 +111,7 @@ function checkSchema(db: DatabaseSync): void {
   try {
     schema = db.prepare(`SELECT type, name, sql FROM sqlite_schema`).all() as typeof schema;
   } catch (error) {
-    throw damaged(error);
+    throw damagedSqlite('SQLite file', error);
   }
   const tables = new Map(schema.filter((s) => s.type === 'table').map((s) => [s.name, s.sql ?? '']));
   if (!tables.has('WORDS') || !tables.has('LOOKUPS')) {
@@ -137,7 +133,7 @@ function checkSchema(db: DatabaseSync): void {
     try {
       columns = db.prepare(`SELECT name, hidden FROM pragma_table_xinfo('${table}')`).all() as typeof columns;
     } catch (error) {
-      throw damaged(error);
+      throw damagedSqlite('SQLite file', error);
     }
     if (columns.some((c) => c.hidden !== 0)) {
       throw new ImportFileError(
@@ -150,9 +146,4 @@ function checkSchema(db: DatabaseSync): void {
       throw new ImportFileError('not_kindle', `This SQLite database is not a Kindle vocab.db: its ${table} has no ${missing.join(', ')} column.`);
     }
   }
-}
-
-function damaged(error: unknown): ImportFileError {
-  if (error instanceof ImportFileError) return error;
-  return new ImportFileError('damaged_sqlite', `This SQLite file is damaged and cannot be read (${(error as Error).message}).`);
 }

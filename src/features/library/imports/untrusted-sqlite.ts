@@ -11,10 +11,8 @@ export interface UntrustedSqlite {
   close(): void;
 }
 
-const SQLITE_READ = 20;
-const SQLITE_SELECT = 21;
-const SQLITE_FUNCTION = 31;
-const SQLITE_DENY = 1;
+/** SQLite's authorizer codes (sqlite3.h) that an upload's readers allow or deny. */
+export const SQLITE_AUTH = { OK: 0, DENY: 1, READ: 20, SELECT: 21, FUNCTION: 31 } as const;
 /** The functions a reader's queries call. */
 const FUNCTIONS = new Set(['count']);
 
@@ -40,13 +38,13 @@ export function openUntrustedSqlite(
       db.enableDefensive(true);
       db.exec('PRAGMA trusted_schema = OFF');
     } catch (error) {
-      throw damaged(what, error);
+      throw damagedSqlite(what, error);
     }
     let schema: { type: string; name: string; sql: string | null }[];
     try {
       schema = db.prepare(`SELECT type, name, sql FROM sqlite_master`).all() as typeof schema;
     } catch (error) {
-      throw damaged(what, error);
+      throw damagedSqlite(what, error);
     }
     const code = schema.find((s) => s.type === 'view' || s.type === 'trigger' || (s.type === 'table' && /\bGENERATED\s+ALWAYS\b|\bAS\s*\(/i.test(s.sql ?? '')));
     if (code) {
@@ -69,23 +67,23 @@ export function openUntrustedSqlite(
         }
         db.exec('PRAGMA writable_schema = RESET');
       } catch (error) {
-        throw damaged(what, error);
+        throw damagedSqlite(what, error);
       }
     }
     db.enableDefensive(true);
     const tables = new Set(schema.filter((s) => s.type === 'table').map((s) => s.name));
     const allowed = new Set([...readable, 'sqlite_master', 'sqlite_schema']);
     db.setAuthorizer((action, first, second) => {
-      if (action === SQLITE_SELECT) return 0;
-      if (action === SQLITE_READ && first !== null && allowed.has(first)) return 0;
-      if (action === SQLITE_FUNCTION && second !== null && FUNCTIONS.has(second.toLowerCase())) return 0;
-      return SQLITE_DENY;
+      if (action === SQLITE_AUTH.SELECT) return SQLITE_AUTH.OK;
+      if (action === SQLITE_AUTH.READ && first !== null && allowed.has(first)) return SQLITE_AUTH.OK;
+      if (action === SQLITE_AUTH.FUNCTION && second !== null && FUNCTIONS.has(second.toLowerCase())) return SQLITE_AUTH.OK;
+      return SQLITE_AUTH.DENY;
     });
     const guard = <T>(run: () => T): T => {
       try {
         return run();
       } catch (error) {
-        throw damaged(what, error);
+        throw damagedSqlite(what, error);
       }
     };
     return {
@@ -110,7 +108,8 @@ export function openUntrustedSqlite(
   }
 }
 
-function damaged(what: string, error: unknown): ImportFileError {
+/** What an upload's SQLite that fails to read is (an ImportFileError it threw passes as it is); `what` names the file. */
+export function damagedSqlite(what: string, error: unknown): ImportFileError {
   if (error instanceof ImportFileError) return error;
   return new ImportFileError('damaged_sqlite', `This ${what} is damaged and cannot be read (${(error as Error).message}).`);
 }
