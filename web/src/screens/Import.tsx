@@ -240,7 +240,7 @@ function ImportForm() {
           </label>
         )}
         {(choice.format === 'koreader' || preview?.format === 'koreader') && (
-          <label>
+          <label className="check">
             <input type="checkbox" checked={choice.bookTitles} onChange={(event) => void choose(file, { ...choice, bookTitles: event.target.checked })} /> Keep
             each word’s book title
           </label>
@@ -268,14 +268,14 @@ function AnkiChoice({ anki, choice, onChange }: { anki: AnkiPackage; choice: Cho
     <fieldset className="anki-choice">
       <legend>From this Anki package</legend>
       <p className="hint">{`Note types: ${anki.noteTypes.map((t) => `${t.name} (${t.fields.join(', ')})`).join('; ')}. `}</p>
-      <label>
+      <label className="check">
         <input type="checkbox" checked={choice.history} onChange={(event) => onChange({ ...choice, history: event.target.checked })} />{' '}
         {`Bring their ${anki.reviews.toLocaleString('en')} Anki reviews: each card’s due date is computed from its reviews`}
       </label>
       <div role="group" aria-label="Decks">
         <p>Decks (none ticked: all of them)</p>
         {anki.decks.map((deck) => (
-          <label key={deck.name}>
+          <label className="check" key={deck.name}>
             <input type="checkbox" checked={choice.decks.includes(deck.name)} onChange={(event) => toggle(deck.name, event.target.checked)} />{' '}
             {`${deck.name} (${deck.notes.toLocaleString('en')} ${deck.notes === 1 ? 'note' : 'notes'})`}
           </label>
