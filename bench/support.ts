@@ -18,6 +18,7 @@ import { startFakeProvider, type FakeProvider } from '../src/model/fake-provider
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { connectTemporal } from '../src/temporal/connection.ts';
 import { readTemporalCounters, type TemporalCounters } from './temporal-counters.ts';
+import { openStatementStats, STATEMENT_STATS_SETTINGS, type StatementStats } from './database-statements.ts';
 import { startTemporalDevServer } from '../src/platform/temporal-dev-server.ts';
 import { cpuSeconds, peakRssMb, rssMb, startService } from './processes.ts';
 
@@ -64,13 +65,19 @@ export interface BenchContext {
   rss(): { api: number; worker: number };
   /** The Temporal dev server's own counters so far (bench/temporal-counters.ts). */
   temporalCounters(): Promise<TemporalCounters>;
+  /** PostgreSQL's count of the statements it ran (bench/database-statements.ts). */
+  statements: StatementStats;
   readonly summary: SummaryRow[];
 }
 
 export async function startBench(): Promise<BenchContext & { close(): Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lcs-bench-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as an unprivileged user and must reach its data dir
-  const [db, dev, fake] = await Promise.all([startEmbeddedPostgres({ dataDir: dir }), startTemporalDevServer({ uiPort: null }), startFakeProvider()]);
+  const [db, dev, fake] = await Promise.all([
+    startEmbeddedPostgres({ dataDir: dir, settings: STATEMENT_STATS_SETTINGS }),
+    startTemporalDevServer({ uiPort: null }),
+    startFakeProvider(),
+  ]);
   const env = {
     DATABASE_URL: db.url,
     TEMPORAL_ADDRESS: dev.address,
@@ -91,6 +98,7 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
   const orm = await createOrm(db.url, { poolMax: 20 });
   await migrate(orm);
   const temporal = await connectTemporal(dev.address, config.temporal.namespace);
+  const statements = await openStatementStats(dir, db.url);
 
   const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
   const [api, worker] = await Promise.all([
@@ -116,6 +124,7 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
     orm,
     temporal,
     fake,
+    statements,
     summary,
     async createUser() {
       const signup = await call('POST', '/api/auth/signup', {}, { email: `bench-${randomUUID()}@example.test`, password: 'bench password 123' });
@@ -146,6 +155,7 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
       await worker.stop();
       await temporal.connection.close();
       await orm.close();
+      await statements.close();
       await fake.close();
       await dev.stop();
       await db.stop();

@@ -241,7 +241,7 @@ async function toReady(ctx: BenchContext, name: string, send: (user: BenchUser) 
 }
 
 /** Sends each text as an interactive capture, 32 at a time. */
-async function sendCaptures(ctx: BenchContext, token: string, texts: string[]): Promise<void> {
+export async function sendCaptures(ctx: BenchContext, token: string, texts: string[]): Promise<void> {
   let next = 0;
   const send = async () => {
     while (next < texts.length) await call(ctx, token, 'POST', '/api/library', { text: texts[next++] });
@@ -328,7 +328,7 @@ async function pacedCaptures(ctx: BenchContext, token: string, label: string): P
 
 // ---- HTTP ---------------------------------------------------------------------------------------
 
-async function call(ctx: BenchContext, token: string, method: string, url: string, body?: unknown): Promise<unknown> {
+export async function call(ctx: BenchContext, token: string, method: string, url: string, body?: unknown): Promise<unknown> {
   const res = await fetch(ctx.baseUrl + url, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -71,7 +71,13 @@ interface Credentials {
  * has none), and a private `dataDir` (0700 root:root, as `mktemp -d` makes it) is opened to that
  * user's group for traversal only (0710); a parent folder that blocks it is reported in one line.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; port?: number; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port?: number;
+  log?: (line: string) => void;
+  /** Server settings for this start (`-c name=value`): the bench loads pg_stat_statements with one. */
+  settings?: Record<string, string>;
+}): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   const databaseDir = path.join(dataDir, 'postgres');
   const port = options.port ?? (await freePort());
@@ -94,6 +100,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port?: n
     createPostgresUser: true,
     onLog: (m: unknown) => log(String(m)),
     onError: (m: unknown) => log(String(m)),
+    postgresFlags: Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   });
   const postgresIds = isRoot() ? await postgresUser(pg) : null;
   if (postgresIds) openForPostgres(dataDir, postgresIds, log);
