@@ -1,0 +1,41 @@
+/**
+ * Preloaded into every service process (`--require`, in package.json's `config.serviceNodeFlags`) so
+ * that it runs in the Temporal SDK's workflow thread too: a worker thread inherits its process's
+ * preloads, and the SDK offers no option for either of the two costs below. Both were at the top
+ * of the worker's CPU profile (docs/performance.md, "The workflow sandbox's timeout" and "Workflow
+ * stack traces"). The import readers, the service's other worker threads, run no vm code and
+ * make no use of promise hooks.
+ */
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
+
+type RunInContext = (this: vm.Script, context: vm.Context, options?: vm.RunningScriptOptions) => unknown;
+
+if (!isMainThread) {
+  /*
+   * The SDK calls into a workflow's sandbox with `vm.Script#runInContext` and a `timeout` (its
+   * `isolateExecutionTimeout`, 5 s), and Node enforces a vm timeout by starting and joining a thread
+   * of its own for every call (nodejs/node#47739, open since 2023): about 140 µs of CPU per call
+   * against 1.3 µs without, and a card's workflow makes dozens of calls. So a call runs without its
+   * timeout. Given up: a workflow stuck in an endless loop is not interrupted after 5 s (the SDK's
+   * debug mode gives that up too); ours are short straight lines, and
+   * test/integration/workflows/history-replay.test.ts replays every recorded history.
+   */
+  const timed = Object.getOwnPropertyDescriptor(vm.Script.prototype, 'runInContext')!.value as RunInContext;
+  vm.Script.prototype.runInContext = function (this: vm.Script, context: vm.Context, options?: vm.RunningScriptOptions): unknown {
+    const { timeout: _perCallThread, ...untimed } = options ?? {};
+    return timed.call(this, context, untimed);
+  };
+
+  /*
+   * For the Web UI's "stack trace" of a running workflow, the SDK hooks every promise a workflow
+   * makes and builds a source-mapped stack trace for it, whether anyone asks or not: a third of the
+   * workflow thread's CPU. Without the hook the SDK turns the feature off by itself (it says so once
+   * per worker on stderr, as "not available"), and the query answers that stack traces are not
+   * enabled. Our workflows wait on one activity at a time: their history says where they are.
+   */
+  v8.promiseHooks.createHook = () => {
+    throw new Error('workflow stack traces are off in this service (src/platform/workflow-thread-preload.ts)');
+  };
+}
