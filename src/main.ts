@@ -1,7 +1,7 @@
 // `npm start`: the whole service in one foreground process. Embedded PostgreSQL unless
 // DATABASE_URL is set; a local Temporal dev server (SQLite, Web UI) unless TEMPORAL_ADDRESS is
 // set; migrations; the worker; the web app's build when web/ changed; the HTTP server. Ctrl-C stops everything; data stays in DATA_DIR.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './http/app.ts';
 import { loadConfig } from './config.ts';
@@ -16,11 +16,27 @@ import { startFakeProvider } from './model/fake-provider/server.ts';
 import { runWorker } from './worker/worker.ts';
 import { ensureWebBuild } from './platform/web-build.ts';
 
+/** Milliseconds since Node started this process: loading the modules above took this long. */
+const modulesLoadedAt = performance.now();
 const config = loadConfig();
 const logger = createLogger(config);
+/** Each start-up step's milliseconds, said with the Ready line: where a start's seconds go. */
+const phases: string[] = [`modules ${Math.round(modulesLoadedAt)}`];
+async function timed<T>(phase: string, step: () => Promise<T>): Promise<T> {
+  const began = performance.now();
+  try {
+    return await step();
+  } finally {
+    phases.push(`${phase} ${Math.round(performance.now() - began)}`);
+  }
+}
 const tracing = installTracing(config);
+interface Stop {
+  what: string;
+  stop: () => Promise<unknown>;
+}
 /** What `stop` undoes, in the order of start; each named in its log line. */
-const stops: { what: string; stop: () => Promise<unknown> }[] = [];
+const stops: Stop[] = [];
 const supervised: Supervised<Dependency>[] = [];
 
 async function start() {
@@ -54,48 +70,23 @@ async function start() {
     void stop(1);
   };
 
-  if (!config.databaseUrl) {
-    const startDatabase = (port?: number) =>
-      startEmbeddedPostgres({ dataDir: config.dataDir, ...(port ? { port } : {}), log: (line) => logger.debug({ postgres: line.trim() }) });
-    const first = await startDatabase();
-    const port = Number(new URL(first.url).port);
-    const db = supervise({ name: 'embedded PostgreSQL', first, restart: () => startDatabase(port), logger, giveUp });
-    supervised.push(db);
-    stops.push({ what: 'embedded PostgreSQL', stop: () => db.stop() });
-    config.databaseUrl = first.url;
-    // Lets operator commands (npm run set-plan) reach the embedded database while it runs.
-    writeFileSync(path.join(config.dataDir, 'database-url'), first.url, { mode: 0o600 });
-    logger.info({ dataDir: config.dataDir, pid: first.pid }, 'embedded PostgreSQL running');
-  }
-
-  if (!config.temporal.address) {
-    const devOptions = {
-      dataDir: path.join(config.dataDir, 'temporal'),
-      uiPort: config.temporal.uiPort,
-      log: (line: string) => logger.debug({ temporal: line.trim() }),
-    };
-    const first = await startTemporalDevServer(devOptions);
-    const dev = supervise({
-      name: 'Temporal dev server',
-      first,
-      restart: () => startTemporalDevServer({ ...devOptions, port: first.ports.grpc }),
-      logger,
-      giveUp,
-    });
-    supervised.push(dev);
-    stops.push({ what: 'Temporal dev server', stop: () => dev.stop() });
-    config.temporal.address = first.address;
-    // Lets operator commands (npm run ops) reach the dev server while it runs.
-    writeFileSync(path.join(config.dataDir, 'temporal-address'), first.address, { mode: 0o600 });
-    logger.info({ address: first.address, webUi: first.uiUrl, pid: first.pid }, 'Temporal dev server running');
-  }
+  // PostgreSQL and the dev server start side by side: neither needs the other. Both are waited
+  // for even when one fails, so that whichever did start is in `stops` when the failure stops all.
+  mkdirSync(config.dataDir, { recursive: true }); // before either makes it, so neither makes it with its own mode
+  const started = await Promise.allSettled([
+    timed('PostgreSQL', () => startDatabaseIfWanted(giveUp)),
+    timed('Temporal dev server', () => startTemporalIfWanted(giveUp)),
+  ]);
+  // In this order whichever finished first, so that they stop in the reverse: Temporal, then PostgreSQL.
+  for (const one of started) if (one.status === 'fulfilled' && one.value) stops.push(one.value);
+  for (const one of started) if (one.status === 'rejected') throw one.reason;
 
   // Stopped after the worker and the HTTP server, whose last spans it sends.
   if (tracing) stops.push({ what: 'trace export', stop: () => shutdownTracing() });
-  const services = await openServices(config, logger);
+  const services = await timed('migrations and clients', () => openServices(config, logger));
   stops.push({ what: 'database and Temporal clients', stop: () => services.close() });
 
-  const worker = await runWorker({ config, orm: services.orm, model: services.model, temporal: services.temporal, logger });
+  const worker = await timed('worker', () => runWorker({ config, orm: services.orm, model: services.model, temporal: services.temporal, logger }));
   worker.done.catch((error: unknown) => {
     // A worker that cannot run leaves captures unprepared: stop the whole service loudly.
     logger.fatal({ err: error }, 'the Temporal worker stopped unexpectedly');
@@ -105,14 +96,58 @@ async function start() {
 
   await startMetricsIfWanted(config.metrics.port ?? DEFAULT_METRICS_PORT);
 
-  await webBuild;
-  const app = await buildApp({ config, ...services }, { loggerInstance: logger });
+  await timed('web build (waited for)', () => webBuild);
+  const app = await timed('HTTP app', () => buildApp({ config, ...services }, { loggerInstance: logger }));
   stops.push({ what: 'HTTP server', stop: () => app.close() });
   await app.listen({ port: config.port, host: config.host });
   logger.info(`Ready: API ${config.publicOrigin}/api, reference ${config.publicOrigin}/docs, Temporal Web UI http://localhost:${config.temporal.uiPort}`);
   // Set by bin/with-toolchain.sh when it began: the time a newcomer waited, set-up included.
   const launchedAt = Number(process.env.LCS_LAUNCHED_AT_MS);
-  if (launchedAt > 0) logger.info(`Ready ${((Date.now() - launchedAt) / 1000).toFixed(1)} s after npm start`);
+  const setUp = launchedAt > 0 ? Math.round(performance.timeOrigin - launchedAt) : null;
+  if (setUp !== null) phases.unshift(`set-up ${setUp}`);
+  const since = (from: number, what: string) => `${((Date.now() - from) / 1000).toFixed(1)} s after ${what}`;
+  const total = launchedAt > 0 ? since(launchedAt, 'npm start') : since(performance.timeOrigin, 'Node started');
+  logger.info(`Ready ${total}; ms: ${phases.join(', ')}`);
+}
+
+/** The embedded PostgreSQL, unless DATABASE_URL names a database; supervised, its address kept for operator commands. */
+async function startDatabaseIfWanted(giveUp: (error: unknown) => void): Promise<Stop | null> {
+  if (config.databaseUrl) return null;
+  const startDatabase = (port?: number) =>
+    startEmbeddedPostgres({ dataDir: config.dataDir, ...(port ? { port } : {}), log: (line) => logger.debug({ postgres: line.trim() }) });
+  const first = await startDatabase();
+  const port = Number(new URL(first.url).port);
+  const db = supervise({ name: 'embedded PostgreSQL', first, restart: () => startDatabase(port), logger, giveUp });
+  supervised.push(db);
+  config.databaseUrl = first.url;
+  // Lets operator commands (npm run set-plan) reach the embedded database while it runs.
+  writeFileSync(path.join(config.dataDir, 'database-url'), first.url, { mode: 0o600 });
+  logger.info({ dataDir: config.dataDir, pid: first.pid }, 'embedded PostgreSQL running');
+  return { what: 'embedded PostgreSQL', stop: () => db.stop() };
+}
+
+/** A local Temporal dev server, unless TEMPORAL_ADDRESS names one; supervised, its address kept for operator commands. */
+async function startTemporalIfWanted(giveUp: (error: unknown) => void): Promise<Stop | null> {
+  if (config.temporal.address) return null;
+  const devOptions = {
+    dataDir: path.join(config.dataDir, 'temporal'),
+    uiPort: config.temporal.uiPort,
+    log: (line: string) => logger.debug({ temporal: line.trim() }),
+  };
+  const first = await startTemporalDevServer(devOptions);
+  const dev = supervise({
+    name: 'Temporal dev server',
+    first,
+    restart: () => startTemporalDevServer({ ...devOptions, port: first.ports.grpc }),
+    logger,
+    giveUp,
+  });
+  supervised.push(dev);
+  config.temporal.address = first.address;
+  // Lets operator commands (npm run ops) reach the dev server while it runs.
+  writeFileSync(path.join(config.dataDir, 'temporal-address'), first.address, { mode: 0o600 });
+  logger.info({ address: first.address, webUi: first.uiUrl, pid: first.pid }, 'Temporal dev server running');
+  return { what: 'Temporal dev server', stop: () => dev.stop() };
 }
 
 /** `npm start` exposes its metrics by default; a taken port costs the metrics, not the service. */

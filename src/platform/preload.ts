@@ -1,18 +1,29 @@
 /**
- * Preloaded into every service process (`--require`, in package.json's `config.serviceNodeFlags`) so
- * that it runs in the Temporal SDK's workflow thread too: a worker thread inherits its process's
- * preloads, and the SDK offers no option for either of the two costs below. Both were at the top
- * of the worker's CPU profile (docs/performance.md, "The workflow sandbox's timeout" and "Workflow
- * stack traces"). The import readers, the service's other worker threads, run no vm code and
- * make no use of promise hooks.
+ * Preloaded into every service process (`--require`, in package.json's `config.serviceNodeFlags`),
+ * before its entry's modules load, and into the Temporal SDK's workflow thread too: a worker thread
+ * inherits its process's preloads, and the SDK offers no option for either of the two costs cut
+ * there. Both were at the top of the worker's CPU profile (docs/performance.md, "The workflow
+ * sandbox's timeout" and "Workflow stack traces"). The import readers, the service's other worker
+ * threads, run no vm code and make no use of promise hooks.
  */
+import module from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
 
 type RunInContext = (this: vm.Script, context: vm.Context, options?: vm.RunningScriptOptions) => unknown;
 
-if (!isMainThread) {
+if (isMainThread) {
+  /*
+   * Node strips the types of each of the service's modules and compiles them at every start; its
+   * compile cache keeps both for the next one (docs/performance.md, "Start-up"). NODE_COMPILE_CACHE,
+   * when set, names the folder; else the toolchain's cache holds it.
+   */
+  const cacheRoot = process.env.LCS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'language-capture');
+  module.enableCompileCache(process.env.NODE_COMPILE_CACHE ?? path.join(cacheRoot, 'node-compile-cache'));
+} else {
   /*
    * The SDK calls into a workflow's sandbox with `vm.Script#runInContext` and a `timeout` (its
    * `isolateExecutionTimeout`, 5 s), and Node enforces a vm timeout by starting and joining a thread
@@ -36,6 +47,6 @@ if (!isMainThread) {
    * enabled. Our workflows wait on one activity at a time: their history says where they are.
    */
   v8.promiseHooks.createHook = () => {
-    throw new Error('workflow stack traces are off in this service (src/platform/workflow-thread-preload.ts)');
+    throw new Error('workflow stack traces are off in this service (src/platform/preload.ts)');
   };
 }
