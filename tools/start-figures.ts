@@ -60,7 +60,7 @@ async function start(dataDir: string, env: Record<string, string>): Promise<{ se
   const child = spawn('npm', ['start'], {
     cwd: root,
     env: {
-      ...withoutLaunchTime(process.env),
+      ...withoutToolchain(process.env),
       ...env,
       MODEL_PROVIDER: 'fake',
       DATA_DIR: dataDir,
@@ -105,10 +105,21 @@ async function start(dataDir: string, env: Record<string, string>): Promise<{ se
   return { seconds, setup };
 }
 
-/** This tool's own launch time (bin/with-toolchain.sh exports it) is not the start's. */
-function withoutLaunchTime(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { LCS_LAUNCHED_AT_MS: _ours, ...rest } = env;
-  return rest;
+/**
+ * What bin/with-toolchain.sh exported for this tool is not the start's: its launch time and, for an
+ * empty cache, the tools it found (Node 24 and the Temporal CLI, on PATH and in TEMPORAL_CLI_PATH).
+ */
+function withoutToolchain(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { LCS_LAUNCHED_AT_MS: _launched, TEMPORAL_CLI_PATH: cli, ...rest } = env;
+  if (!emptyCache) return { ...rest, ...(cli ? { TEMPORAL_CLI_PATH: cli } : {}) };
+  const found = (dir: string) => dir.includes(`${path.sep}language-capture${path.sep}`) || dir.startsWith(root);
+  return {
+    ...rest,
+    PATH: (rest.PATH ?? '')
+      .split(':')
+      .filter((dir) => !found(dir))
+      .join(':'),
+  };
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lcs-start-'));
