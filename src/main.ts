@@ -77,7 +77,7 @@ async function start() {
     timed('PostgreSQL', () => startDatabaseIfWanted(giveUp)),
     timed('Temporal dev server', () => startTemporalIfWanted(giveUp)),
   ]);
-  // In this order whichever finished first, so that they stop in the reverse: Temporal, then PostgreSQL.
+  // Kept in this order whichever finished first, so that they stop in the reverse: Temporal, then PostgreSQL.
   for (const one of started) if (one.status === 'fulfilled' && one.value) stops.push(one.value);
   for (const one of started) if (one.status === 'rejected') throw one.reason;
 
