@@ -1,3 +1,4 @@
+import { onPermissionsChanged } from '../shared/browser-compat.ts';
 import { PAGE_TRANSLATION_PORT, type Answers, type Link, type PageCommand, type PageTranslationRequest, type Request } from '../shared/messages.ts';
 import { loadSettings, restrictStorage } from '../shared/settings.ts';
 import { isAutoTranslated } from '../shared/site-list.ts';
@@ -5,6 +6,7 @@ import { capture, cardProgress } from './capture.ts';
 import { EncounterReporter } from './encounters.ts';
 import { knownExpressions } from './known-expressions.ts';
 import { PageTranslationQueue } from './page-translation-queue.ts';
+import { showSiteAccess } from './site-access-badge.ts';
 
 /**
  * The service worker: it owns the token and the network. Every listener is registered here, in
@@ -19,9 +21,13 @@ const encounters = new EncounterReporter();
 // before anything is stored; the browser keeps it for the profile.
 void restrictStorage();
 
-chrome.runtime.onInstalled.addListener(() => {
+chrome.runtime.onInstalled.addListener(({ reason }) => {
   chrome.contextMenus.create({ id: CAPTURE_MENU, title: 'Capture to library', contexts: ['selection'] });
+  // Onboarding: the options page asks for the token and, where the browser has not given it, site access.
+  if (reason === 'install') void chrome.runtime.openOptionsPage();
 });
+onPermissionsChanged(() => void showSiteAccess());
+void showSiteAccess();
 
 const tell = (tabId: number, command: PageCommand) =>
   chrome.tabs.sendMessage(tabId, command).catch(() => {

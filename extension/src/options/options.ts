@@ -1,6 +1,8 @@
+import { openShortcutSettings } from '../shared/browser-compat.ts';
 import { checkConnection } from '../shared/connection-check.ts';
 import { serviceAddressProblem } from '../shared/service-address.ts';
 import { loadSettings, saveSettings, type Settings } from '../shared/settings.ts';
+import { showSiteAccess } from './site-access.ts';
 
 const form = document.querySelector<HTMLFormElement>('#settings')!;
 const serviceUrl = document.querySelector<HTMLInputElement>('#service-url')!;
@@ -84,7 +86,8 @@ async function listShortcuts(): Promise<void> {
   );
 }
 // A page's link cannot open the browser's own pages; the extension can.
-document.querySelector('#change-shortcuts')!.addEventListener('click', () => void chrome.tabs.create({ url: 'chrome://extensions/shortcuts' }));
+document.querySelector('#change-shortcuts')!.addEventListener('click', () => void openShortcutSettings());
+showSiteAccess(document.querySelector('#site-access')!);
 void listShortcuts();
 
 const settings = await loadSettings();
