@@ -47,7 +47,9 @@ async function save(): Promise<boolean> {
   serviceUrl.removeAttribute('aria-invalid');
   const origin = new URL(settings.serviceUrl).origin;
   const access = { origins: [`${origin}/*`] };
-  if (!(await chrome.permissions.contains(access)) && !(await chrome.permissions.request(access))) {
+  // Asked straight away, before anything is awaited: Firefox honours a request only in the click's own turn (Chromium a
+  // little longer), and an address already granted is granted again without a prompt.
+  if (!(await chrome.permissions.request(access).catch(() => false))) {
     say(`The extension needs your permission to reach ${origin}.`, false);
     return false;
   }
