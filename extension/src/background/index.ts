@@ -1,4 +1,4 @@
-import { onPermissionsChanged } from '../shared/browser-compat.ts';
+import { commands, contextMenus, onPermissionsChanged } from '../shared/browser-compat.ts';
 import { PAGE_TRANSLATION_PORT, type Answers, type Link, type PageCommand, type PageTranslationRequest, type Request } from '../shared/messages.ts';
 import { loadSettings, restrictStorage } from '../shared/settings.ts';
 import { isAutoTranslated } from '../shared/site-list.ts';
@@ -22,7 +22,7 @@ const encounters = new EncounterReporter();
 void restrictStorage();
 
 chrome.runtime.onInstalled.addListener(({ reason }) => {
-  chrome.contextMenus.create({ id: CAPTURE_MENU, title: 'Capture to library', contexts: ['selection'] });
+  contextMenus?.create({ id: CAPTURE_MENU, title: 'Capture to library', contexts: ['selection'] });
   // Onboarding: the options page asks for the token and, where the browser has not given it, site access.
   if (reason === 'install') void chrome.runtime.openOptionsPage();
 });
@@ -34,7 +34,7 @@ const tell = (tabId: number, command: PageCommand) =>
     // A page without the content script (the browser's own pages): nothing to show there.
   });
 
-chrome.contextMenus.onClicked.addListener((info, tab) => {
+contextMenus?.onClicked.addListener((info, tab) => {
   if (info.menuItemId !== CAPTURE_MENU || !info.selectionText || tab?.id === undefined) return;
   const [tabId, text] = [tab.id, info.selectionText];
   void (async () => {
@@ -44,7 +44,7 @@ chrome.contextMenus.onClicked.addListener((info, tab) => {
   })();
 });
 
-chrome.commands.onCommand.addListener((command, tab) => {
+commands?.onCommand.addListener((command, tab) => {
   if (tab?.id === undefined) return;
   if (command === 'capture-selection') void tell(tab.id, { type: 'capture-selection' });
   if (command === 'translate-page') void tell(tab.id, { type: 'translate-page' });

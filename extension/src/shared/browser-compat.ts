@@ -3,6 +3,13 @@
  * name). Both builds run the same code; each function says what the other browser lacks.
  */
 
+/**
+ * The context menu and the keyboard shortcuts, undefined where the browser has neither (Firefox for
+ * Android): the background then registers the rest of its listeners instead of failing at start.
+ */
+export const contextMenus: typeof chrome.contextMenus | undefined = chrome.contextMenus;
+export const commands: typeof chrome.commands | undefined = chrome.commands;
+
 /** Access to every site: the content script's matches, which Firefox lets the learner withhold or revoke. */
 const SITE_ACCESS = { origins: ['<all_urls>'] };
 

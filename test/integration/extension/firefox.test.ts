@@ -53,8 +53,8 @@ afterAll(async () => {
 const tellTab = (url: string, type: string) =>
   options.evaluate<boolean>(
     // Firefox's URL patterns take no port: the tab is found by its address.
-    `chrome.tabs.query({}).then((tabs) => chrome.tabs.sendMessage(tabs.find((tab) => tab.url === ${JSON.stringify(url)}).id, { type: ${JSON.stringify(type)} }))` +
-      '.then(() => true, () => false)',
+    `chrome.tabs.query({}).then((tabs) => tabs.find((tab) => tab.url === ${JSON.stringify(url)}))` +
+      `.then((tab) => chrome.tabs.sendMessage(tab.id, { type: ${JSON.stringify(type)} })).then(() => true, () => false)`,
   );
 const statusOf = (tab: FirefoxTab, selector: string) => tab.evaluate<string>(`document.querySelector(${JSON.stringify(selector)}).textContent`);
 /** A real click in the middle of the element `selector` of a tab, once it sits still there (nothing covers or moves it). */

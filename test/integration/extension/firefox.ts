@@ -8,7 +8,7 @@ import path from 'node:path';
 // shadow root; BiDi's serialization can (`includeShadowTree: 'all'`), and the test needs that to
 // press the extension's buttons with real input, as the Chromium harness does through CDP.
 
-export const FIREFOX = '/usr/bin/firefox-esr';
+const FIREFOX = '/usr/bin/firefox-esr';
 const GECKO_ID = 'language-capture@lcs.invalid';
 export const EXTENSION_UUID = '5f1c2a4e-8d3b-4c6a-9e0f-1a2b3c4d5e6f';
 
@@ -38,12 +38,6 @@ const PREFERENCES = {
 };
 
 type Json = any;
-export interface RemoteValue {
-  type: string;
-  value?: Json;
-  sharedId?: string;
-  handle?: string;
-}
 
 export interface Firefox {
   send(method: string, params: Json): Promise<Json>;
@@ -55,8 +49,6 @@ export interface Firefox {
   tab(context: string): FirefoxTab;
   close(): Promise<void>;
 }
-
-type Box = { x: number; y: number; width: number; height: number };
 
 /** A tab, driven as a learner would: real (trusted) input, scripts only to read what is shown. */
 export interface FirefoxTab {
@@ -94,7 +86,7 @@ export async function launchFirefox(): Promise<Firefox> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const address = await new Promise<string>((resolve, reject) => {
     let seen = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const found = /WebDriver BiDi listening on (ws:\/\/\S+)/.exec(seen);
       if (found) resolve(found[1]!);
@@ -229,7 +221,6 @@ function browserTab(send: Firefox['send'], context: string): FirefoxTab {
 export const shownBox = (selector: string) =>
   `(root) => { for (const element of root.querySelectorAll(${JSON.stringify(selector)})) { const box = element.getBoundingClientRect(); ` +
   `if (box.width > 0 && box.height > 0) return { x: box.x, y: box.y, width: box.width, height: box.height, text: element.innerText.trim() }; } return null; }`;
-export type { Box };
 
 /**
  * A page expression that settles once the page has painted twice: Firefox hit-tests real input on
@@ -245,7 +236,12 @@ const selectionEnds = (selector: string) => `(async () => {
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   const texts = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.data.trim()) texts.push(node);
-  const rectOf = (text, at) => { const range = document.createRange(); range.setStart(text, at); range.setEnd(text, at + 1); return range.getBoundingClientRect(); };
+  const rectOf = (text, at) => {
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + 1);
+    return range.getBoundingClientRect();
+  };
   const first = texts[0], last = texts.at(-1);
   const start = rectOf(first, first.data.search(/\\S/)), end = rectOf(last, last.data.trimEnd().length - 1);
   return { from: { x: start.left + 1, y: start.top + start.height / 2 }, to: { x: end.right - 1, y: end.top + end.height / 2 } };
