@@ -1,4 +1,4 @@
-import { commands, contextMenus, onPermissionsChanged } from '../shared/browser-compat.ts';
+import { commands, contextMenus, hasSiteAccess, onPermissionsChanged } from '../shared/browser-compat.ts';
 import { PAGE_TRANSLATION_PORT, type Answers, type Link, type PageCommand, type PageTranslationRequest, type Request } from '../shared/messages.ts';
 import { loadSettings, restrictStorage } from '../shared/settings.ts';
 import { isAutoTranslated } from '../shared/site-list.ts';
@@ -23,8 +23,8 @@ void restrictStorage();
 
 chrome.runtime.onInstalled.addListener(({ reason }) => {
   contextMenus?.create({ id: CAPTURE_MENU, title: 'Capture to library', contexts: ['selection'] });
-  // Onboarding: the options page asks for the token and, where the browser has not given it, site access.
-  if (reason === 'install') void chrome.runtime.openOptionsPage();
+  // Onboarding: where the browser has not given site access at install, the options page asks for it.
+  if (reason === 'install') void hasSiteAccess().then((granted) => granted || chrome.runtime.openOptionsPage());
 });
 onPermissionsChanged(() => void showSiteAccess());
 void showSiteAccess();

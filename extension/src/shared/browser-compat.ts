@@ -23,8 +23,15 @@ export async function restrictLocalStorage(): Promise<void> {
   if (local.setAccessLevel) await local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' });
 }
 
-/** Whether the extension may run on the pages the learner opens (Chromium grants it at install; Firefox may not, or may take it back). */
-export const hasSiteAccess = (): Promise<boolean> => chrome.permissions.contains(SITE_ACCESS);
+/**
+ * Whether the extension may run on the pages the learner opens (Chromium grants it at install; Firefox may not, and
+ * lets the learner take it back). Read from the granted list: Chromium's `contains` answers false for `<all_urls>`
+ * even while the content script runs everywhere, though its list holds it.
+ */
+export async function hasSiteAccess(): Promise<boolean> {
+  const { origins = [] } = await chrome.permissions.getAll();
+  return origins.some((origin) => origin === '<all_urls>' || origin === '*://*/*');
+}
 
 /** Asks the learner for access to every site; must run in a click's turn (the browser asks only during a user gesture). */
 export const requestSiteAccess = (): Promise<boolean> => chrome.permissions.request(SITE_ACCESS);
