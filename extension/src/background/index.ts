@@ -24,7 +24,7 @@ void restrictStorage();
 chrome.runtime.onInstalled.addListener(({ reason }) => {
   contextMenus?.create({ id: CAPTURE_MENU, title: 'Capture to library', contexts: ['selection'] });
   // Onboarding: where the browser has not given site access at install, the options page asks for it.
-  if (reason === 'install') void hasSiteAccess().then((granted) => granted || chrome.runtime.openOptionsPage());
+  if (reason === 'install') void hasSiteAccess().then((granted) => (granted ? undefined : chrome.runtime.openOptionsPage()));
 });
 onPermissionsChanged(() => void showSiteAccess());
 void showSiteAccess();

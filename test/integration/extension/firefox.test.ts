@@ -9,7 +9,7 @@ import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { balanceOf, newUser, type TestUser } from '../../support/users.ts';
 import { waitForStatus } from '../library/helpers.ts';
-import { ensureFirefox, EXTENSION_UUID, launchFirefox, PAINTED, shownBox, type Firefox, type FirefoxTab } from './firefox.ts';
+import { EXTENSION_UUID, firefoxInstalled, launchFirefox, PAINTED, shownBox, type Firefox, type FirefoxTab } from './firefox.ts';
 import { recordingProxy, SCREENS, serveFixtures } from './harness.ts';
 
 // The Firefox build (dist/extension-firefox) in Debian's Firefox ESR, installed as a temporary
@@ -17,8 +17,9 @@ import { recordingProxy, SCREENS, serveFixtures } from './harness.ts';
 // access, the options saved, a capture, a page translated, and the hostile page of
 // hostile.test.ts with the same outcome as in Chromium. One Firefox and one stack for the file.
 
-const installed = ensureFirefox();
-if (!installed) console.error('\n[firefox] SKIPPED: firefox-esr is not installed and could not be (apt-get install firefox-esr needs root).\n');
+const installed = firefoxInstalled();
+if (!installed)
+  console.error('\n[firefox] SKIPPED: /usr/bin/firefox-esr is missing. bin/with-toolchain.sh installs it (apt-get, as root) unless SKIP_FIREFOX is set.\n');
 
 /** The machine is shared and loaded: a step waits as long as a learner might, never a fixed time. */
 const SLOW = { timeout: 30_000 };

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,13 +12,8 @@ const FIREFOX = '/usr/bin/firefox-esr';
 const GECKO_ID = 'language-capture@lcs.invalid';
 export const EXTENSION_UUID = '5f1c2a4e-8d3b-4c6a-9e0f-1a2b3c4d5e6f';
 
-/** Installs firefox-esr when missing (as bin/with-toolchain.sh installs Chromium); true when it is there. */
-export function ensureFirefox(): boolean {
-  if (existsSync(FIREFOX)) return true;
-  if (process.getuid?.() !== 0) return false;
-  const install = () => spawnSync('apt-get', ['install', '-y', '-qq', 'firefox-esr'], { stdio: 'ignore' }).status === 0;
-  return install() || (spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' }).status === 0 && install());
-}
+/** Whether Debian's Firefox ESR is there (bin/with-toolchain.sh installs it for the test runner). */
+export const firefoxInstalled = () => existsSync(FIREFOX);
 
 /** Quiet, offline, no first-run pages; Firefox adds its own recommended automation preferences. */
 const PREFERENCES = {
