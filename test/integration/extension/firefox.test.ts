@@ -120,6 +120,7 @@ describe.runIf(installed)('the extension in Firefox', () => {
     const popup = firefox.tab((await firefox.tabs()).find((tab) => tab.url.endsWith('/popup/index.html'))!.context);
     await expect.poll(() => popup.evaluate(`document.querySelector('#no-site-access').hidden`), SLOW).toBe(false);
     expect(await statusOf(popup, '#no-site-access')).toBe('No access to websites: the extension cannot capture or translate on this page.');
+    await screen(popup, 'popup-no-site-access');
     await popup.close();
     await screen(options, 'options-site-access');
 
