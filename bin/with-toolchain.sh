@@ -75,10 +75,12 @@ if [ "${1:-}" = vitest ] && [ -z "${TEMPORAL_TEST_SERVER_PATH:-}" ]; then
 fi
 
 # espeak-ng speaks audio clips; Chromium drives the browser tests (playwright-core), so only the
-# test runner needs it. One apt-get for both: dpkg takes one lock.
+# test runner needs it, as it does Firefox. One apt-get for both: dpkg takes one lock.
 packages=""
 if ! command -v espeak-ng >/dev/null 2>&1 && [ -z "${SKIP_ESPEAK:-}" ]; then packages="espeak-ng"; fi
 if [ "${1:-}" = vitest ] && [ ! -x /usr/bin/chromium ] && [ -z "${SKIP_CHROMIUM:-}" ]; then packages="$packages chromium"; fi
+# Debian's Firefox ESR: test/integration/extension/firefox.test.ts runs the Firefox build in it.
+if [ "${1:-}" = vitest ] && [ ! -x /usr/bin/firefox-esr ] && [ -z "${SKIP_FIREFOX:-}" ]; then packages="$packages firefox-esr"; fi
 apt_pid=""
 if [ -n "$packages" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   did_setup=1
@@ -89,7 +91,7 @@ if [ -n "$packages" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 
     if apt-get install -y -qq $packages >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq $packages >/dev/null 2>&1; }; then
       say "system packages: done in $(( $(now) - t )) s"
     else
-      say "warning: $packages could not be installed; local audio (espeak-ng) or the browser tests (chromium) fail until they are"
+      say "warning: $packages could not be installed; local audio (espeak-ng) or the browser tests (chromium, firefox-esr) fail until they are"
     fi
   ) &
   apt_pid=$!

@@ -1,3 +1,4 @@
+import { commands, contextMenus, hasSiteAccess, onPermissionsChanged } from '../shared/browser-compat.ts';
 import { PAGE_TRANSLATION_PORT, type Answers, type Link, type PageCommand, type PageTranslationRequest, type Request } from '../shared/messages.ts';
 import { loadSettings, restrictStorage } from '../shared/settings.ts';
 import { isAutoTranslated } from '../shared/site-list.ts';
@@ -5,6 +6,7 @@ import { capture, cardProgress } from './capture.ts';
 import { EncounterReporter } from './encounters.ts';
 import { knownExpressions } from './known-expressions.ts';
 import { PageTranslationQueue } from './page-translation-queue.ts';
+import { showSiteAccess } from './site-access-badge.ts';
 
 /**
  * The service worker: it owns the token and the network. Every listener is registered here, in
@@ -19,16 +21,20 @@ const encounters = new EncounterReporter();
 // before anything is stored; the browser keeps it for the profile.
 void restrictStorage();
 
-chrome.runtime.onInstalled.addListener(() => {
-  chrome.contextMenus.create({ id: CAPTURE_MENU, title: 'Capture to library', contexts: ['selection'] });
+chrome.runtime.onInstalled.addListener(({ reason }) => {
+  contextMenus?.create({ id: CAPTURE_MENU, title: 'Capture to library', contexts: ['selection'] });
+  // Onboarding: where the browser has not given site access at install, the options page asks for it.
+  if (reason === 'install') void hasSiteAccess().then((granted) => (granted ? undefined : chrome.runtime.openOptionsPage()));
 });
+onPermissionsChanged(() => void showSiteAccess());
+void showSiteAccess();
 
 const tell = (tabId: number, command: PageCommand) =>
   chrome.tabs.sendMessage(tabId, command).catch(() => {
     // A page without the content script (the browser's own pages): nothing to show there.
   });
 
-chrome.contextMenus.onClicked.addListener((info, tab) => {
+contextMenus?.onClicked.addListener((info, tab) => {
   if (info.menuItemId !== CAPTURE_MENU || !info.selectionText || tab?.id === undefined) return;
   const [tabId, text] = [tab.id, info.selectionText];
   void (async () => {
@@ -38,7 +44,7 @@ chrome.contextMenus.onClicked.addListener((info, tab) => {
   })();
 });
 
-chrome.commands.onCommand.addListener((command, tab) => {
+commands?.onCommand.addListener((command, tab) => {
   if (tab?.id === undefined) return;
   if (command === 'capture-selection') void tell(tab.id, { type: 'capture-selection' });
   if (command === 'translate-page') void tell(tab.id, { type: 'translate-page' });

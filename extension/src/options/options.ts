@@ -1,6 +1,8 @@
+import { openShortcutSettings } from '../shared/browser-compat.ts';
 import { checkConnection } from '../shared/connection-check.ts';
 import { serviceAddressProblem } from '../shared/service-address.ts';
 import { loadSettings, saveSettings, type Settings } from '../shared/settings.ts';
+import { showSiteAccess } from './site-access.ts';
 
 const form = document.querySelector<HTMLFormElement>('#settings')!;
 const serviceUrl = document.querySelector<HTMLInputElement>('#service-url')!;
@@ -45,7 +47,9 @@ async function save(): Promise<boolean> {
   serviceUrl.removeAttribute('aria-invalid');
   const origin = new URL(settings.serviceUrl).origin;
   const access = { origins: [`${origin}/*`] };
-  if (!(await chrome.permissions.contains(access)) && !(await chrome.permissions.request(access))) {
+  // Asked straight away, before anything is awaited: Firefox honours a request only in the click's own turn (Chromium a
+  // little longer), and an address already granted is granted again without a prompt.
+  if (!(await chrome.permissions.request(access).catch(() => false))) {
     say(`The extension needs your permission to reach ${origin}.`, false);
     return false;
   }
@@ -84,7 +88,8 @@ async function listShortcuts(): Promise<void> {
   );
 }
 // A page's link cannot open the browser's own pages; the extension can.
-document.querySelector('#change-shortcuts')!.addEventListener('click', () => void chrome.tabs.create({ url: 'chrome://extensions/shortcuts' }));
+document.querySelector('#change-shortcuts')!.addEventListener('click', () => void openShortcutSettings());
+showSiteAccess(document.querySelector('#site-access')!);
 void listShortcuts();
 
 const settings = await loadSettings();

@@ -1,8 +1,11 @@
+import { restrictLocalStorage } from './browser-compat.ts';
+
 /**
  * The learner's settings, in chrome.storage.local only: the token must never reach `sync`
  * storage (it would be copied to every browser of the account) nor any log. The service worker
  * restricts local storage to the extension's own pages and itself (`restrictStorage`), so no
- * content script, and so no page, can read the token.
+ * content script, and so no page, can read the token. Firefox cannot restrict it (browser-compat.ts):
+ * there only the content script's own world, which no page can enter, keeps it from pages.
  */
 export interface Settings {
   serviceUrl: string;
@@ -33,7 +36,5 @@ export async function saveSettings(settings: Settings): Promise<void> {
   await chrome.storage.local.set({ ...settings });
 }
 
-/** Local storage (the token) readable by the extension's pages and its service worker only, never by content scripts. */
-export async function restrictStorage(): Promise<void> {
-  await chrome.storage.local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' });
-}
+/** Local storage (the token) readable by the extension's pages and its service worker only, never by content scripts (where the browser can restrict it). */
+export const restrictStorage = restrictLocalStorage;

@@ -67,6 +67,9 @@ describe('options page', () => {
   it('stores the URL and token, and Check connection shows the account, its languages and credits', async () => {
     const { page, outcome } = await checkConnection(stack.baseUrl, user.token);
     expect(outcome).toBe(`Connected as ${user.email}. Learning English, translating into French. 500 credits left.`);
+    // Chromium gives site access at install: onboarding says so and offers nothing to allow (firefox.test.ts revokes it).
+    expect(await page.locator('#site-access-status').textContent()).toMatch(/^Allowed: /);
+    expect(await page.locator('#allow-sites').isHidden()).toBe(true);
     await page.screenshot({ path: `${SCREENS}/extension-options.png` });
     // Local storage only: nothing in sync storage, where the token would follow the browser account.
     const stored = await page.evaluate(async () => ({

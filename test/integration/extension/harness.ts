@@ -269,7 +269,7 @@ interface Exchange {
  * translation requests reach the service, whose answer is then thrown away and the connection
  * cut: the network failing after the service did (and charged for) the work.
  */
-async function recordingProxy(target: string) {
+export async function recordingProxy(target: string) {
   const exchanges: Exchange[] = [];
   let answersToLose = 0;
   let failing: { until: number; status: number } | null = null;
