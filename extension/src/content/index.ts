@@ -1,4 +1,5 @@
 import { ask, type CaptureOutcome, type PageCommand } from '../shared/messages.ts';
+import { Captions } from './captions.ts';
 import { linkActions } from './links.ts';
 import { PageTranslation } from './page-translation.ts';
 import { sentenceAround } from './sentence.ts';
@@ -13,6 +14,7 @@ import { createUi } from './ui.ts';
 
 const ui = createUi();
 const translation = new PageTranslation(ui);
+new Captions(ui, (text, line, seconds) => void captureText(text, { line, seconds }));
 /** How long the toast follows a new card's preparation. */
 const FOLLOW_SECONDS = 60;
 
@@ -28,12 +30,13 @@ function selectedSentence(): string | null {
   return selection && selection.rangeCount > 0 ? sentenceAround(selection.getRangeAt(0)) : null;
 }
 
-async function captureText(text: string): Promise<void> {
-  const sentence = selectedSentence();
+/** `from`: a caption's line and moment (its seconds into the video), else the sentence is read around the page's selection. */
+async function captureText(text: string, from?: { line: string; seconds: number }): Promise<void> {
+  const sentence = from ? from.line : selectedSentence();
   disarm();
   ui.toast('Saving…', { sticky: true });
   try {
-    showOutcome(await ask({ type: 'capture', text, ...(sentence ? { sentence } : {}) }));
+    showOutcome(await ask({ type: 'capture', text, ...(sentence ? { sentence } : {}), ...(from ? { seconds: from.seconds } : {}) }));
   } catch {
     ui.toast('The extension was updated: reload this page to capture from it.', { state: 'failed' });
   }

@@ -31,7 +31,8 @@ const REPAIRS = 3;
 const LETTER = /\p{L}/u;
 const PLACEHOLDERS = /<\/?[a-z]+\d+>|\{\d+\}/g;
 
-const WORDS: Record<Trouble, string> = {
+/** Trouble in the words the switches say it in (the page's and the captions'). */
+export const TROUBLE_WORDS: Record<Trouble, string> = {
   unavailable: 'the service is unavailable',
   unreachable: 'the service cannot be reached',
   'rate-limited': 'the service asks to slow down',
@@ -359,11 +360,11 @@ export class PageTranslation {
       state = 'failed';
       action = linkActions(this.stoppedWith.link)[0];
     } else if (failed > 0 && waiting === 0) {
-      status = `${paragraphs(failed)} could not be translated: ${WORDS[this.failedTrouble]}.`;
+      status = `${paragraphs(failed)} could not be translated: ${TROUBLE_WORDS[this.failedTrouble]}.`;
       state = 'failed';
       action = { label: 'Retry', run: () => this.retry() };
     } else if (this.trouble && waiting > 0) {
-      status = `${paragraphs(waiting)} ${waiting === 1 ? 'is' : 'are'} waiting: ${WORDS[this.trouble]}; retrying.`;
+      status = `${paragraphs(waiting)} ${waiting === 1 ? 'is' : 'are'} waiting: ${TROUBLE_WORDS[this.trouble]}; retrying.`;
       state = 'trouble';
     } else if (waiting > 0) status = `Translating… ${waiting} left`;
     const said = JSON.stringify([status, state, action?.label, this.showingOriginal]);
@@ -381,7 +382,7 @@ function insideOwn(node: Node): boolean {
 const onlyOwn = (nodes: NodeList) => Array.from(nodes).every((node) => isExtensionNode(node));
 
 /** The writing direction of a language (Arabic, Hebrew, Persian, Urdu, … are right-to-left). */
-function direction(tag: string): 'ltr' | 'rtl' {
+export function direction(tag: string): 'ltr' | 'rtl' {
   try {
     const locale = new Intl.Locale(tag) as Intl.Locale & { getTextInfo?: () => { direction: string }; textInfo?: { direction: string } };
     return (locale.getTextInfo?.() ?? locale.textInfo)?.direction === 'rtl' ? 'rtl' : 'ltr';

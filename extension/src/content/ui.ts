@@ -76,6 +76,14 @@ export interface Ui {
   redraw(): void;
   /** Whether `node` is the extension's layer (its host, the only part a page can see). */
   owns(node: unknown): boolean;
+  /** A part of the layer of its own (the captions'), styled by `css`, inside the same closed root. */
+  part(css: string): LayerPart;
+}
+
+export interface LayerPart {
+  box: HTMLDivElement;
+  /** The text the learner selected inside `within` (a part of this layer), or ''. */
+  selectedIn(within: Node): string;
 }
 
 export function createUi(): Ui {
@@ -270,7 +278,35 @@ export function createUi(): Ui {
     },
     redraw,
     owns: (node) => node === host,
+    part(css) {
+      attach();
+      const own = new CSSStyleSheet();
+      own.replaceSync(css);
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, own];
+      const box = document.createElement('div');
+      root.append(box);
+      return { box, selectedIn: (within) => selectedIn(root, within) };
+    },
   };
+}
+
+/**
+ * The selection inside the closed root, read through the root itself: getComposedRanges where the
+ * browser has it (the standard), else Chromium's ShadowRoot.getSelection.
+ */
+function selectedIn(root: ShadowRoot, within: Node): string {
+  const selection = getSelection() as (Selection & { getComposedRanges?: (options: { shadowRoots: ShadowRoot[] }) => StaticRange[] }) | null;
+  const ranges: AbstractRange[] = selection?.getComposedRanges?.({ shadowRoots: [root] }) ?? [];
+  if (ranges.length === 0) {
+    const own = (root as ShadowRoot & { getSelection?: () => Selection | null }).getSelection?.();
+    if (own && own.rangeCount > 0) ranges.push(own.getRangeAt(0));
+  }
+  const range = ranges[0];
+  if (!range || range.collapsed || !within.contains(range.startContainer) || !within.contains(range.endContainer)) return '';
+  const live = document.createRange();
+  live.setStart(range.startContainer, range.startOffset);
+  live.setEnd(range.endContainer, range.endOffset);
+  return live.toString().replace(/\s+/gu, ' ').trim();
 }
 
 /**
