@@ -13,7 +13,7 @@ const STYLE = `
   .captions .bar button { font: inherit; padding: 3px 10px; border: 1px solid #9d8cff; border-radius: 12px; background: #1f1b33e6; color: white;
     cursor: pointer; }
   .captions .bar .bilingual[aria-pressed='true'] { background: #5b45d6; }
-  .captions .bar .capture { background: #5b45d6; border-color: white; }
+  .captions .bar .capture-caption { background: #5b45d6; border-color: white; }
   .captions .status { padding: 3px 8px; border-radius: 8px; background: #1f1b33e6; color: white; pointer-events: none; }
   .captions .status:empty { display: none; }
   .captions .bar[data-state='failed'] .status { background: #7a1f2bee; }
@@ -44,22 +44,23 @@ export class CaptionLayer {
   private onAction = () => {};
 
   constructor(ui: Ui, handlers: { toggle(): void; capture(text: string): void; hover(over: boolean): void }) {
-    const part = ui.part(STYLE);
-    this.selectedIn = part.selectedIn;
-    this.box = part.box;
+    const { box, selectedIn } = ui.part(STYLE);
+    this.selectedIn = selectedIn;
+    this.box = box;
     this.box.className = 'captions';
     this.box.hidden = true;
     this.box.innerHTML =
       '<div class="line" translate="no"></div><div class="translation" translate="no"></div>' +
       '<div class="bar"><span class="status" role="status" aria-live="polite"></span><button type="button" class="action" hidden></button>' +
-      '<button type="button" class="capture" hidden>Capture</button><button type="button" class="bilingual" aria-pressed="false">Bilingual captions</button></div>';
+      '<button type="button" class="capture-caption" hidden>Capture</button>' +
+      '<button type="button" class="bilingual" aria-pressed="false">Bilingual captions</button></div>';
     const $ = <E extends Element>(selector: string) => this.box.querySelector<E>(selector)!;
     this.line = $('.line');
     this.translation = $('.translation');
     this.bar = $('.bar');
     this.status = $('.status');
     this.action = $('.action');
-    this.capture = $('.capture');
+    this.capture = $('.capture-caption');
     this.bilingual = $('.bilingual');
     const trusted =
       <E extends Event>(run: (event: E) => void) =>

@@ -11,7 +11,7 @@
 // YouTube's timedtext files instead: a download this extension does not make.)
 // test/integration/extension/fixtures/youtube-captions.html reproduces that markup.
 
-export const YOUTUBE = {
+const YOUTUBE = {
   player: '#movie_player',
   video: 'video.html5-main-video',
   container: '.ytp-caption-window-container',

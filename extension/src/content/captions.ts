@@ -44,6 +44,8 @@ export class Captions {
     this.translation = new CaptionTranslation({ showBar: (state) => this.layer.showBar(state), arrived: () => this.render(), wanted: () => this.wanted() });
     // `play` does not bubble: heard on the way down. Whatever starts a video (the learner or the page), watching it costs nothing.
     document.addEventListener('play', (event) => event.target instanceof HTMLVideoElement && this.follow(event.target), { capture: true });
+    // A video that started before the extension came to the page (autoplay) is followed all the same.
+    for (const video of document.querySelectorAll('video')) if (!video.paused) this.follow(video);
     document.addEventListener(
       'mouseover',
       (event) => {

@@ -243,7 +243,12 @@ export function extensionUi(page: Page) {
             for (let node = walker.nextNode(); node; node = walker.nextNode()) {
               const at = node.data.indexOf(${JSON.stringify(words)});
               if (at === -1) continue;
-              const rect = (from, to) => { const range = this.ownerDocument.createRange(); range.setStart(node, from); range.setEnd(node, to); return range.getBoundingClientRect(); };
+              const rect = (from, to) => {
+                const range = this.ownerDocument.createRange();
+                range.setStart(node, from);
+                range.setEnd(node, to);
+                return range.getBoundingClientRect();
+              };
               const first = rect(at, at + 1);
               const last = rect(at + ${words.length} - 1, at + ${words.length});
               return { x0: first.left + 1, y0: first.top + first.height / 2, x1: last.right - 1, y1: last.top + last.height / 2 };
