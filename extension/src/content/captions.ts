@@ -21,7 +21,8 @@ export type CaptionCapture = (text: string, line: string, seconds: number) => vo
 export class Captions {
   private source: CaptionSource | null = null;
   private stopWatching = () => {};
-  private readonly layer: CaptionLayer;
+  // Made when a captioned video first plays: until then nothing of the extension is in the page.
+  private made: CaptionLayer | null = null;
   private readonly translation: CaptionTranslation;
   private known: Promise<KnownExpression[]> | null = null;
   private line = '';
@@ -36,12 +37,7 @@ export class Captions {
   constructor(ui: Ui, capture: CaptionCapture) {
     this.ui = ui;
     this.capture = capture;
-    this.layer = new CaptionLayer(ui, {
-      toggle: () => this.translation.toggle(),
-      capture: (text) => this.source && this.capture(text, this.line, Math.floor(this.source.video.currentTime)),
-      hover: (over) => this.hover(over),
-    });
-    this.translation = new CaptionTranslation({ showBar: (state) => this.layer.showBar(state), arrived: () => this.render(), wanted: () => this.wanted() });
+    this.translation = new CaptionTranslation({ showBar: (state) => this.made?.showBar(state), arrived: () => this.render(), wanted: () => this.wanted() });
     // `play` does not bubble: heard on the way down. Whatever starts a video (the learner or the page), watching it costs nothing.
     document.addEventListener('play', (event) => event.target instanceof HTMLVideoElement && this.follow(event.target), { capture: true });
     // A video that started before the extension came to the page (autoplay) is followed all the same.
@@ -56,6 +52,14 @@ export class Captions {
     const placeSoon = () => (this.frame ||= requestAnimationFrame(() => ((this.frame = 0), this.render())));
     addEventListener('scroll', placeSoon, { passive: true, capture: true });
     addEventListener('resize', placeSoon, { passive: true });
+  }
+
+  private get layer(): CaptionLayer {
+    return (this.made ??= new CaptionLayer(this.ui, {
+      toggle: () => this.translation.toggle(),
+      capture: (text) => this.source && this.capture(text, this.line, Math.floor(this.source.video.currentTime)),
+      hover: (over) => this.hover(over),
+    }));
   }
 
   // The video just played: its captions are followed (a text track's once the learner turns one on).
