@@ -1022,6 +1022,8 @@ export interface components {
             end: number;
             /** Format: date-time */
             createdAt: string;
+            /** @description Where it was met (a video at that second), when the capture kept a link back; else null. */
+            sourceUrl: string | null;
         };
         CardInput: {
             /** Format: uuid */
@@ -1714,6 +1716,8 @@ export interface components {
             end: number;
             /** Format: date-time */
             createdAt: string;
+            /** @description Where it was met (a video at that second), when the capture kept a link back; else null. */
+            sourceUrl: string | null;
         };
         Card: {
             /** Format: uuid */
@@ -3459,6 +3463,11 @@ export interface operations {
                      * @example We had a picnic on the bank of the river.
                      */
                     context?: string | null;
+                    /**
+                     * @description Optional, only with a `context` (400 otherwise): where the sentence was met, such as a video's address at that second; http or https, at most 2048 characters. Kept with the context (`contexts[].sourceUrl`); sent by the browser extension only when the learner turned on "Keep a link back to the moment".
+                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s
+                     */
+                    sourceUrl?: string | null;
                 };
             };
         };

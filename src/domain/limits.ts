@@ -51,6 +51,8 @@ export const TOKEN_PREFIX = 'lcp_';
 
 /** The sentence a capture was met in (`context`), once trimmed and whitespace collapsed. */
 export const CONTEXT_MAX = 500;
+/** The longest link back to where a context was met (a video at its moment), in characters: longer than any address a browser shows. */
+export const SOURCE_URL_MAX = 2_048;
 /** The contexts a card keeps: its first and the newest. */
 export const CARD_CONTEXTS_MAX = 20;
 /** One batch of encounters (POST /api/encounters): a page view's known expressions. */

@@ -97,8 +97,9 @@ export const tools: Record<string, ToolDefinition> = {
     writes: true,
     inputSchema: captureSchema.shape,
     outputSchema: captureResultSchema.shape,
-    async run(api, { text, context }) {
-      const body = context ? { text, context } : { text };
+    async run(api, { text, context, sourceUrl }) {
+      // The schema's fields as given (a sourceUrl without a context is the service's 400 to explain).
+      const body = { text, ...(context ? { context } : {}), ...(sourceUrl ? { sourceUrl } : {}) };
       const { card, reused } = (await api.call((c) => c.POST('/api/library', { body }))) as { card: Card; reused?: boolean };
       return {
         structured: { card, reused: reused === true },

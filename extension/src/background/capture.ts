@@ -2,6 +2,7 @@ import { CAPTURE_TEXT_MAX } from '../../../src/domain/limits.ts';
 import { cleanCaptureText, countCodePoints } from '../../../src/domain/normalise.ts';
 import { placeContext } from '../../../src/features/library/contexts.ts';
 import type { CaptureOutcome, CardProgress } from '../shared/messages.ts';
+import { momentLink } from '../shared/moment-link.ts';
 import { loadSettings } from '../shared/settings.ts';
 import { outOfCredits, plainReason, serviceClient, sleep, unreachable } from '../shared/service.ts';
 import { retryAfterSeconds } from '../shared/retry-after.ts';
@@ -12,21 +13,25 @@ const RATE_LIMIT_WAITS = 3;
 /**
  * Captures a selection: up to CAPTURE_TEXT_MAX characters it becomes a card (POST /api/library),
  * longer ones are saved as a sentence (POST /api/sentences). Only the text is sent, and with a
- * card the sentence around it when the learner turned "Send the sentence around my selection" on:
- * the page's address and title have no field in the API, and sending them would break the promise
- * that only the selection (and that sentence) leaves the page.
+ * card the sentence around it when the learner turned "Send the sentence around my selection" on.
+ * A caption's capture (`moment`: the frame's address, as the browser reports the sender, and the
+ * caption's second) also keeps a link back to that moment with its sentence, only when the learner
+ * turned "Keep a link back to the moment" on. Nothing else of the page (its title, other text)
+ * leaves it.
  */
-export async function capture(selection: string, sentence?: string): Promise<CaptureOutcome> {
+export async function capture(selection: string, sentence?: string, moment?: { pageUrl: string | undefined; seconds: number }): Promise<CaptureOutcome> {
   const text = cleanCaptureText(selection);
   if (!text) return { state: 'failed', message: 'Select some text first.' };
   const asCard = countCodePoints(text) <= CAPTURE_TEXT_MAX;
-  const [{ api, serviceUrl }, { sendContext }] = await Promise.all([serviceClient(), loadSettings()]);
+  const [{ api, serviceUrl }, { sendContext, linkToMoment }] = await Promise.all([serviceClient(), loadSettings()]);
   const context = asCard && sendContext ? contextFor(text, sentence) : null;
+  // The link is kept with the sentence it was heard in: without one, it has nowhere to go.
+  const sourceUrl = context && linkToMoment && moment ? momentLink(moment.pageUrl, moment.seconds) : null;
   for (let waits = 0; ; waits++) {
     let result;
     try {
       result = asCard
-        ? await api.POST('/api/library', { body: context ? { text, context } : { text } })
+        ? await api.POST('/api/library', { body: context ? { text, context, ...(sourceUrl ? { sourceUrl } : {}) } : { text } })
         : await api.POST('/api/sentences', { body: { original_text: text } });
     } catch {
       return { state: 'failed', ...unreachable(serviceUrl) };

@@ -53,7 +53,8 @@ commands?.onCommand.addListener((command, tab) => {
 async function answer(request: Request, sender: chrome.runtime.MessageSender): Promise<Answers[Request['type']]> {
   switch (request.type) {
     case 'capture':
-      return capture(request.text, request.sentence);
+      // The address is the browser's (the sender's frame), never one a content script names.
+      return capture(request.text, request.sentence, request.seconds === undefined ? undefined : { pageUrl: sender.url, seconds: request.seconds });
     case 'card-progress':
       return cardProgress(request.cardId);
     case 'known-expressions':

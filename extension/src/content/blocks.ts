@@ -1,21 +1,19 @@
 import { innermostBlocks } from '../../../src/domain/text-blocks.ts';
 import { isExtensionNode } from './inline-markup.ts';
 
-/**
- * The page's text blocks worth translating: the innermost block-level elements with letters in
- * them. Code, preformatted text, form fields, editable areas, scripts, what the page marks as not
- * to be translated or hides from assistive technology, the site's banner, navigation and menus
- * (left as they are, so a header keeps its height), and what is tracked already are skipped. Nothing is written into the
- * page to remember a block: the caller's `tracked` says which it has.
- */
+// The page's text blocks worth translating: the innermost block-level elements with letters in
+// them. Code, preformatted text, form fields, editable areas, scripts, what the page marks as not
+// to be translated or hides from assistive technology, the site's banner, navigation and menus
+// (left as they are, so a header keeps its height), and what is tracked already are skipped. Nothing is written into the
+// page to remember a block: the caller's `tracked` says which it has.
 
-/** A block longer than this is more likely a page's dump than prose; it stays as it is. */
+// A block longer than this is more likely a page's dump than prose; it stays as it is.
 const LONGEST_BLOCK = 4_000;
 const LETTER = /\p{L}/u;
-/** Roles whose text is controls, not prose. */
+// Roles whose text is controls, not prose.
 const CONTROL_ROLES = new Set(['navigation', 'menu', 'menubar', 'toolbar', 'tablist', 'button', 'listbox', 'combobox', 'tree', 'grid']);
 
-/** What this page leaves alone beyond the elements that hold no prose. */
+// What this page leaves alone beyond the elements that hold no prose.
 function skipped(element: Element, tracked: (element: Element) => boolean): boolean {
   return (
     isExtensionNode(element) ||
@@ -32,12 +30,12 @@ function skipped(element: Element, tracked: (element: Element) => boolean): bool
   );
 }
 
-/** A site's banner (its header with the name and menus, not an article's header): left as it is, so it keeps its height. */
+// A site's banner (its header with the name and menus, not an article's header): left as it is, so it keeps its height.
 function isSiteBanner(element: Element): boolean {
   return element.getAttribute('role') === 'banner' || (element.tagName === 'HEADER' && !element.parentElement?.closest('article, main, section, aside'));
 }
 
-/** The blocks under `root` (itself included) not yet tracked, in document order. */
+// The blocks under `root` (itself included) not yet tracked, in document order.
 export function findBlocks(root: Element, tracked: (element: Element) => boolean): Element[] {
   return innermostBlocks(root, (element) => skipped(element, tracked)).filter((block) => {
     const text = block.textContent ?? '';
@@ -45,7 +43,7 @@ export function findBlocks(root: Element, tracked: (element: Element) => boolean
   });
 }
 
-/** How a block's translation is set: a heading's smaller, a cell's compact, the rest as prose. */
+// How a block's translation is set: a heading's smaller, a cell's compact, the rest as prose.
 export function kindOf(block: Element): 'heading' | 'cell' | 'prose' {
   if (/^H[1-6]$/.test(block.tagName)) return 'heading';
   if (block.tagName === 'TD' || block.tagName === 'TH') return 'cell';

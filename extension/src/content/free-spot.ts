@@ -1,7 +1,5 @@
-/**
- * A place at the window's right edge for a box of the given size that covers no text of the page:
- * tried from the bottom up, then the top down is the same list; when no spot is free, the bottom.
- */
+// A place at the window's right edge for a box of the given size that covers no text of the page:
+// tried from the bottom up, then the top down is the same list; when no spot is free, the bottom.
 export function freeSpot(width: number, height: number, own: Element): { top: number } {
   const left = innerWidth - width;
   for (let top = innerHeight - height - 16; top >= 8; top -= Math.max(24, height / 2)) {
@@ -10,7 +8,7 @@ export function freeSpot(width: number, height: number, own: Element): { top: nu
   return { top: innerHeight - height - 16 };
 }
 
-/** Whether any text of the page (not the extension's own layer) shows inside `box`. */
+// Whether any text of the page (not the extension's own layer) shows inside `box`.
 function coversText(box: DOMRect, own: Element): boolean {
   const elements = new Set<Element>();
   for (const x of [box.left + 1, box.left + box.width / 2, box.right - 1])

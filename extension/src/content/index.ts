@@ -1,19 +1,22 @@
 import { ask, type CaptureOutcome, type PageCommand } from '../shared/messages.ts';
+import { Captions } from './captions.ts';
 import { linkActions } from './links.ts';
 import { PageTranslation } from './page-translation.ts';
 import { sentenceAround } from './sentence.ts';
 import { createUi } from './ui.ts';
 
-/**
- * The content script: the Capture button and toast, and page translation when asked. Only the
- * learner's own acts count: the button is armed by a trusted pointer or key release that left a
- * selection, and a capture reads the live selection at the trusted click (or at the browser's
- * shortcut or context menu), never text a page's script prepared or announced.
- */
+// (Comments in content/ are line comments: the build is not minified and keeps doc comments, and this script loads into every page;
+// its size has a budget, bench/scenarios/captions.ts.)
+//
+// The content script: the Capture button and toast, and page translation when asked. Only the
+// learner's own acts count: the button is armed by a trusted pointer or key release that left a
+// selection, and a capture reads the live selection at the trusted click (or at the browser's
+// shortcut or context menu), never text a page's script prepared or announced.
 
 const ui = createUi();
 const translation = new PageTranslation(ui);
-/** How long the toast follows a new card's preparation. */
+new Captions(ui, (text, line, seconds) => void captureText(text, { line, seconds }));
+// How long the toast follows a new card's preparation.
 const FOLLOW_SECONDS = 60;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -22,18 +25,19 @@ function selectedText(): string {
   return getSelection()?.toString().trim() ?? '';
 }
 
-/** The sentence around the live selection: sent only if the learner turned it on (the service worker decides, where the settings are). */
+// The sentence around the live selection: sent only if the learner turned it on (the service worker decides, where the settings are).
 function selectedSentence(): string | null {
   const selection = getSelection();
   return selection && selection.rangeCount > 0 ? sentenceAround(selection.getRangeAt(0)) : null;
 }
 
-async function captureText(text: string): Promise<void> {
-  const sentence = selectedSentence();
+// `from`: a caption's line and moment (its seconds into the video), else the sentence is read around the page's selection.
+async function captureText(text: string, from?: { line: string; seconds: number }): Promise<void> {
+  const sentence = from ? from.line : selectedSentence();
   disarm();
   ui.toast('Saving…', { sticky: true });
   try {
-    showOutcome(await ask({ type: 'capture', text, ...(sentence ? { sentence } : {}) }));
+    showOutcome(await ask({ type: 'capture', text, ...(sentence ? { sentence } : {}), ...(from ? { seconds: from.seconds } : {}) }));
   } catch {
     ui.toast('The extension was updated: reload this page to capture from it.', { state: 'failed' });
   }
@@ -44,7 +48,7 @@ function showOutcome(outcome: CaptureOutcome): void {
   if (outcome.cardId) void follow(outcome.cardId);
 }
 
-/** Follows a new card until its translation is ready, then shows it. */
+// Follows a new card until its translation is ready, then shows it.
 async function follow(cardId: string): Promise<void> {
   for (let second = 0; second < FOLLOW_SECONDS; second++) {
     await sleep(1000);
@@ -58,9 +62,9 @@ async function follow(cardId: string): Promise<void> {
   ui.toast('Saved. Its translation is still being prepared.', { state: 'saved' });
 }
 
-/** The text the Capture button was armed with; a capture goes ahead only if the live selection still says it. */
+// The text the Capture button was armed with; a capture goes ahead only if the live selection still says it.
 let armed = '';
-/** The text just captured: the button does not come back for it until the learner selects something else. */
+// The text just captured: the button does not come back for it until the learner selects something else.
 let captured = '';
 
 function disarm(): void {
@@ -68,7 +72,7 @@ function disarm(): void {
   ui.hideCaptureButton();
 }
 
-/** After the learner's own pointer or key release: shows the button beside a fresh selection. */
+// After the learner's own pointer or key release: shows the button beside a fresh selection.
 function arm(): void {
   const selection = getSelection();
   const text = selectedText();

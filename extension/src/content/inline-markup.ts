@@ -1,19 +1,17 @@
-/**
- * A block's inline markup as the service's placeholders, and back: an inline element becomes a
- * numbered pair (`<a0>…</a0>` for a link, `<b1>…</b1>` for bold, …) around its translated text,
- * and what must not be translated (inline code, a line break) a numbered brace (`{2}`). The
- * translation is then built of *fresh* elements: a tag and, for a link, its address; never a copy
- * of a page node, so no form control, id, handler or attribute of the page is ever duplicated.
- * Controls, media, SVG, scripts, editable and ARIA-hidden parts are not sent and not shown.
- */
+// A block's inline markup as the service's placeholders, and back: an inline element becomes a
+// numbered pair (`<a0>…</a0>` for a link, `<b1>…</b1>` for bold, …) around its translated text,
+// and what must not be translated (inline code, a line break) a numbered brace (`{2}`). The
+// translation is then built of *fresh* elements: a tag and, for a link, its address; never a copy
+// of a page node, so no form control, id, handler or attribute of the page is ever duplicated.
+// Controls, media, SVG, scripts, editable and ARIA-hidden parts are not sent and not shown.
 
-/** Nodes the extension put into the page (translations): never read as page content. */
+// Nodes the extension put into the page (translations): never read as page content.
 export const ownNodes = new WeakSet<Node>();
 export const isExtensionNode = (node: Node) => ownNodes.has(node);
 
-/** Inline elements shown as they are (their text, in a fresh element of the same kind), never translated. */
+// Inline elements shown as they are (their text, in a fresh element of the same kind), never translated.
 const VERBATIM = new Set(['CODE', 'KBD', 'SAMP', 'VAR', 'TT']);
-/** Elements left out of the translation altogether: controls, media, embedded documents, scripts. */
+// Elements left out of the translation altogether: controls, media, embedded documents, scripts.
 const LEFT_OUT = new Set([
   'IMG',
   'SVG',
@@ -41,11 +39,11 @@ const LEFT_OUT = new Set([
   'OPTION',
 ]);
 const PAIR_NAMES: Record<string, string> = { A: 'a', B: 'b', STRONG: 'b', I: 'i', EM: 'i', U: 'u', MARK: 'm', Q: 'q' };
-/** The element each pair is rebuilt as. */
+// The element each pair is rebuilt as.
 const REBUILT: Record<string, string> = { A: 'a', B: 'b', STRONG: 'strong', I: 'i', EM: 'em', U: 'u', MARK: 'mark', Q: 'q' };
 const PLACEHOLDER = /<(\/?)([a-z]+)(\d+)>|\{(\d+)\}/g;
 
-/** What each placeholder number stands for in the translation. */
+// What each placeholder number stands for in the translation.
 export type Piece = { kind: 'pair'; tag: string; href?: string } | { kind: 'verbatim'; tag: string; text: string } | { kind: 'break' };
 
 export interface SerialisedBlock {
@@ -80,7 +78,7 @@ export function serialiseBlock(block: Element): SerialisedBlock {
   return { text: walk(block).replace(/\s+/g, ' ').trim(), pieces };
 }
 
-/** A link's address when it leads to a page (never `javascript:` or the like). */
+// A link's address when it leads to a page (never `javascript:` or the like).
 function safeHref(link: HTMLAnchorElement): string | undefined {
   try {
     const url = new URL(link.href);
@@ -90,7 +88,7 @@ function safeHref(link: HTMLAnchorElement): string | undefined {
   }
 }
 
-/** The translation as fresh nodes. A placeholder the block never had stays as text. */
+// The translation as fresh nodes. A placeholder the block never had stays as text.
 export function restoreTranslation(translation: string, pieces: readonly Piece[]): DocumentFragment {
   const fragment = document.createDocumentFragment();
   const open: Node[] = [fragment];

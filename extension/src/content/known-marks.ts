@@ -3,13 +3,11 @@ import type { KnownExpression } from '../shared/messages.ts';
 import { isExtensionNode } from './inline-markup.ts';
 import type { Underline } from './ui.ts';
 
-/**
- * The learner's library expressions in a block's own text (never in the translation under it),
- * as ranges for the extension's layer to underline, with the card's translation for the hover
- * card. Nothing is written into the page (no mark, no title): a page cannot list which of its
- * expressions the learner knows. Matching happens here: the page's text is not sent for it. The
- * cards found are what "Count when I meet my expressions" may report (their ids only).
- */
+// The learner's library expressions in a block's own text (never in the translation under it),
+// as ranges for the extension's layer to underline, with the card's translation for the hover
+// card. Nothing is written into the page (no mark, no title): a page cannot list which of its
+// expressions the learner knows. Matching happens here: the page's text is not sent for it. The
+// cards found are what "Count when I meet my expressions" may report (their ids only).
 export function knownIn(block: Element, expressions: readonly KnownExpression[]): { underlines: Underline[]; cardIds: Set<string> } {
   const found: Underline[] = [];
   const cardIds = new Set<string>();

@@ -15,58 +15,55 @@ import { linkActions } from './links.ts';
 import { installTranslationStyle, showOriginalOnly } from './translation-style.ts';
 import type { ToastAction, Ui } from './ui.ts';
 
-/** Changes are gathered this long before they are read (a feed renders in bursts, a counter ticks). */
+// Changes are gathered this long before they are read (a feed renders in bursts, a counter ticks).
 const MUTATION_DEBOUNCE_MS = 300;
-/** In-view blocks sent at once, as the first batch: the reader sees them first. */
+// In-view blocks sent at once, as the first batch: the reader sees them first.
 const FIRST_BATCH = 10;
-/**
- * The least time between two sends of one block that keeps changing, by how often it was sent:
- * the first change goes at once, then 1 s, 2 s, … up to 60 s, so a ticking counter cannot drain credits.
- */
+// The least time between two sends of one block that keeps changing, by how often it was sent:
+// the first change goes at once, then 1 s, 2 s, … up to 60 s, so a ticking counter cannot drain credits.
 const gapAfterSends = (sends: number) => (sends <= 1 ? 0 : Math.min(1_000 * 2 ** (sends - 2), 60_000));
-/** Re-translations of changed blocks per page and per ten minutes; past it, changed blocks keep no stale translation and wait. */
+// Re-translations of changed blocks per page and per ten minutes; past it, changed blocks keep no stale translation and wait.
 const RETRANSLATIONS_PER_TEN_MINUTES = 100;
-/** How often a page may remove a translation from an unchanged block before it stays away. */
+// How often a page may remove a translation from an unchanged block before it stays away.
 const REPAIRS = 3;
 const LETTER = /\p{L}/u;
 const PLACEHOLDERS = /<\/?[a-z]+\d+>|\{\d+\}/g;
 
-const WORDS: Record<Trouble, string> = {
+// Trouble in the words the switches say it in (the page's and the captions').
+export const TROUBLE_WORDS: Record<Trouble, string> = {
   unavailable: 'the service is unavailable',
   unreachable: 'the service cannot be reached',
   'rate-limited': 'the service asks to slow down',
 };
 
 interface Block {
-  /** The text sent (or to send), with its placeholders. */
+  // The text sent (or to send), with its placeholders.
   text: string;
   pieces: Piece[];
-  /** The key of the request waiting for this block's translation, if any. */
+  // The key of the request waiting for this block's translation, if any.
   key: string | null;
   translation: HTMLElement | null;
-  /** Retries ran out: it waits for the learner's Retry. */
+  // Retries ran out: it waits for the learner's Retry.
   failed: boolean;
-  /** How often its text was sent, and when last (ms). */
+  // How often its text was sent, and when last (ms).
   sends: number;
   lastSent: number;
   repairs: number;
   retryTimer?: ReturnType<typeof setTimeout>;
 }
 
-/**
- * The page read bilingually, in the content script (which owns the DOM): it walks the blocks,
- * sends them to the service worker over a port (those in view first, at once), puts each
- * translation under its block as fresh nodes, underlines the learner's known expressions in the
- * extension's own layer, and follows the page as it changes: a new block is translated, a changed
- * one again (only it, debounced), a removed one takes its translation along and is not sent.
- * Nothing is written into the page but the translations: what the extension knows of a block is
- * kept here, out of the page's reach.
- */
+// The page read bilingually, in the content script (which owns the DOM): it walks the blocks,
+// sends them to the service worker over a port (those in view first, at once), puts each
+// translation under its block as fresh nodes, underlines the learner's known expressions in the
+// extension's own layer, and follows the page as it changes: a new block is translated, a changed
+// one again (only it, debounced), a removed one takes its translation along and is not sent.
+// Nothing is written into the page but the translations: what the extension knows of a block is
+// kept here, out of the page's reach.
 export class PageTranslation {
   private port: chrome.runtime.Port | null = null;
   private readonly blocks = new Map<Element, Block>();
   private readonly byKey = new Map<string, Element>();
-  /** Translations already received, by text: a block returning to an earlier text costs nothing. */
+  // Translations already received, by text: a block returning to an earlier text costs nothing.
   private readonly cache = new Map<string, string>();
   private counter = 0;
   private known: Promise<KnownExpression[]> = Promise.resolve([]);
@@ -80,7 +77,7 @@ export class PageTranslation {
   private readonly arrived: { key: string; text: string }[] = [];
   private arrivalFrame = 0;
   private lastSwitch = '';
-  /** This page view, for encounters: random, made at load (a reload is a new page view), never derived from the address. */
+  // This page view, for encounters: random, made at load (a reload is a new page view), never derived from the address.
   private readonly pageViewId = crypto.randomUUID();
   private readonly metCards = new Set<string>();
 
@@ -90,7 +87,7 @@ export class PageTranslation {
     this.ui = ui;
   }
 
-  /** Starts, or when already started switches between bilingual and original only. */
+  // Starts, or when already started switches between bilingual and original only.
   translateOrToggle(): void {
     if (this.started) this.toggle();
     else this.start();
@@ -130,7 +127,7 @@ export class PageTranslation {
     this.render();
   }
 
-  /** The tracked block `node` is in (or is), if any. */
+  // The tracked block `node` is in (or is), if any.
   private trackedAround(node: Node): Element | null {
     for (let at: Node | null = node; at && at !== document.body; at = at.parentNode) if (at instanceof Element && this.blocks.has(at)) return at;
     return null;
@@ -150,7 +147,7 @@ export class PageTranslation {
     this.render();
   }
 
-  /** A block whose content changed: translated again if its text did, its translation put back if only that went. */
+  // A block whose content changed: translated again if its text did, its translation put back if only that went.
   private reread(element: Element): void {
     const block = this.blocks.get(element)!;
     const { text, pieces } = serialiseBlock(element);
@@ -206,7 +203,7 @@ export class PageTranslation {
     this.connect().postMessage(message);
   }
 
-  /** Starts tracking `elements` and asks for their translations, those in view first. */
+  // Starts tracking `elements` and asks for their translations, those in view first.
   private send(elements: Element[]): void {
     const fresh: [Element, Block][] = [];
     for (const element of elements) {
@@ -272,7 +269,7 @@ export class PageTranslation {
     });
   }
 
-  /** Cards underlined for the first time in this page view go to the service worker, which counts them if the learner turned that on. */
+  // Cards underlined for the first time in this page view go to the service worker, which counts them if the learner turned that on.
   private met(cardIds: ReadonlySet<string>): void {
     const fresh = [...cardIds].filter((id) => !this.metCards.has(id));
     if (fresh.length === 0) return;
@@ -334,14 +331,14 @@ export class PageTranslation {
     this.render();
   }
 
-  /** Retry: the blocks whose retries ran out are asked for again. */
+  // Retry: the blocks whose retries ran out are asked for again.
   private retry(): void {
     const failed = [...this.blocks].filter(([element, block]) => block.failed && element.isConnected);
     if (failed.length > 0) this.request(failed, true);
     this.render();
   }
 
-  /** The switch, with what is going on in one line: said on a change of state only. */
+  // The switch, with what is going on in one line: said on a change of state only.
   private render(): void {
     if (!this.started) return;
     let waiting = 0;
@@ -359,11 +356,11 @@ export class PageTranslation {
       state = 'failed';
       action = linkActions(this.stoppedWith.link)[0];
     } else if (failed > 0 && waiting === 0) {
-      status = `${paragraphs(failed)} could not be translated: ${WORDS[this.failedTrouble]}.`;
+      status = `${paragraphs(failed)} could not be translated: ${TROUBLE_WORDS[this.failedTrouble]}.`;
       state = 'failed';
       action = { label: 'Retry', run: () => this.retry() };
     } else if (this.trouble && waiting > 0) {
-      status = `${paragraphs(waiting)} ${waiting === 1 ? 'is' : 'are'} waiting: ${WORDS[this.trouble]}; retrying.`;
+      status = `${paragraphs(waiting)} ${waiting === 1 ? 'is' : 'are'} waiting: ${TROUBLE_WORDS[this.trouble]}; retrying.`;
       state = 'trouble';
     } else if (waiting > 0) status = `Translating… ${waiting} left`;
     const said = JSON.stringify([status, state, action?.label, this.showingOriginal]);
@@ -373,15 +370,15 @@ export class PageTranslation {
   }
 }
 
-/** Whether `node` is inside a translation the extension put into the page. */
+// Whether `node` is inside a translation the extension put into the page.
 function insideOwn(node: Node): boolean {
   for (let at: Node | null = node; at; at = at.parentNode) if (isExtensionNode(at)) return true;
   return false;
 }
 const onlyOwn = (nodes: NodeList) => Array.from(nodes).every((node) => isExtensionNode(node));
 
-/** The writing direction of a language (Arabic, Hebrew, Persian, Urdu, … are right-to-left). */
-function direction(tag: string): 'ltr' | 'rtl' {
+// The writing direction of a language (Arabic, Hebrew, Persian, Urdu, … are right-to-left).
+export function direction(tag: string): 'ltr' | 'rtl' {
   try {
     const locale = new Intl.Locale(tag) as Intl.Locale & { getTextInfo?: () => { direction: string }; textInfo?: { direction: string } };
     return (locale.getTextInfo?.() ?? locale.textInfo)?.direction === 'rtl' ? 'rtl' : 'ltr';

@@ -2,14 +2,12 @@ import { CONTEXT_MAX } from '../../../src/domain/limits.ts';
 import { cleanCaptureText, countCodePoints } from '../../../src/domain/normalise.ts';
 import { isExtensionNode } from './inline-markup.ts';
 
-/**
- * The sentence around a selection, for the opt-in "Send the sentence around my selection": the
- * text of the selection's block (the page's own text only: never a translation or anything of the
- * extension's), cut to the sentence(s) the selection spans, and when that is longer than the
- * service takes (CONTEXT_MAX), to a window of whole words around the selection. The service worker
- * decides whether it is sent at all (the setting is in storage a content script cannot read) and
- * checks that it holds the expression as the service requires.
- */
+// The sentence around a selection, for the opt-in "Send the sentence around my selection": the
+// text of the selection's block (the page's own text only: never a translation or anything of the
+// extension's), cut to the sentence(s) the selection spans, and when that is longer than the
+// service takes (CONTEXT_MAX), to a window of whole words around the selection. The service worker
+// decides whether it is sent at all (the setting is in storage a content script cannot read) and
+// checks that it holds the expression as the service requires.
 export function sentenceAround(range: Range): string | null {
   const block = blockOf(range.commonAncestorContainer);
   if (!block) return null;
@@ -31,7 +29,7 @@ export function sentenceAround(range: Range): string | null {
 
 const INLINE = /^(inline|contents)/;
 
-/** The nearest ancestor laid out as a block (a paragraph, a cell, a list item…), the extension's own excepted. */
+// The nearest ancestor laid out as a block (a paragraph, a cell, a list item…), the extension's own excepted.
 function blockOf(node: Node): Element | null {
   for (let at: Node | null = node; at && at !== document.documentElement; at = at.parentNode) {
     if (!(at instanceof Element)) continue;
@@ -43,7 +41,7 @@ function blockOf(node: Node): Element | null {
 
 const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
 
-/** The block's own text, and where the selection starts and ends in it. */
+// The block's own text, and where the selection starts and ends in it.
 function blockText(block: Element, range: Range): { text: string; start: number | null; end: number | null } {
   const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {
     acceptNode: (node) =>
@@ -64,7 +62,7 @@ function blockText(block: Element, range: Range): { text: string; start: number 
   return { text, start, end };
 }
 
-/** The selection with as many whole words on each side as fit in CONTEXT_MAX, about as many before as after. */
+// The selection with as many whole words on each side as fit in CONTEXT_MAX, about as many before as after.
 function windowAround(before: string, selected: string, after: string): string | null {
   const collapse = (text: string) => Array.from(text.normalize('NFC').replace(/\s+/gu, ' '));
   const [head, middle, tail] = [collapse(before), collapse(selected), collapse(after)];

@@ -1,11 +1,9 @@
-/**
- * How translations look, as a stylesheet the page receives only once the learner asks for a
- * translation (before that, nothing of the extension is in the page to probe). A constructed
- * sheet: the page's Content Security Policy does not apply to it, and no file of the extension is
- * exposed to the web. Translations inherit the page's font and colour; the accent is a thin bar
- * made from the text's own colour, so it reads on a dark header as on a white page, and sits on
- * the right of a right-to-left block.
- */
+// How translations look, as a stylesheet the page receives only once the learner asks for a
+// translation (before that, nothing of the extension is in the page to probe). A constructed
+// sheet: the page's Content Security Policy does not apply to it, and no file of the extension is
+// exposed to the web. Translations inherit the page's font and colour; the accent is a thin bar
+// made from the text's own colour, so it reads on a dark header as on a white page, and sits on
+// the right of a right-to-left block.
 const RULES = `
   .lcs-translation { display: block; margin-block: 0.25em 0.1em; padding-inline-start: 0.6em;
     border-inline-start: 2px solid color-mix(in srgb, currentColor 35%, transparent); font-weight: normal; font-style: normal;
@@ -19,7 +17,7 @@ const HIDDEN = `.lcs-translation { display: none !important; }`;
 let sheet: CSSStyleSheet | null = null;
 let hidden: CSSStyleSheet | null = null;
 
-/** Adds the stylesheet to the page (once). */
+// Adds the stylesheet to the page (once).
 export function installTranslationStyle(): void {
   if (sheet) return;
   sheet = new CSSStyleSheet();
@@ -28,7 +26,7 @@ export function installTranslationStyle(): void {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet, hidden];
 }
 
-/** The original only (translations hidden), or bilingual: no attribute of the page is touched for it. */
+// The original only (translations hidden), or bilingual: no attribute of the page is touched for it.
 export function showOriginalOnly(original: boolean): void {
   hidden?.replaceSync(original ? HIDDEN : '');
 }

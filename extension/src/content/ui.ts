@@ -1,13 +1,11 @@
-/**
- * The extension's own layer on a page: the Capture button, the toast, the bilingual/original
- * switch with its status, and the underlines of known expressions with their hover cards. All
- * of it lives in a *closed* shadow root on a plain `div` (a custom element's tag could be
- * defined by the page first and its root taken through attachInternals), and the root is held
- * only in this closure. Every handler ignores untrusted events, so a page's script can neither
- * press a button nor read an answer; what is only to be read (toast text, cards, underlines) lets
- * the pointer through and cannot be selected, so the page cannot find it by hit-testing or read it
- * from the selection.
- */
+// The extension's own layer on a page: the Capture button, the toast, the bilingual/original
+// switch with its status, and the underlines of known expressions with their hover cards. All
+// of it lives in a *closed* shadow root on a plain `div` (a custom element's tag could be
+// defined by the page first and its root taken through attachInternals), and the root is held
+// only in this closure. Every handler ignores untrusted events, so a page's script can neither
+// press a button nor read an answer; what is only to be read (toast text, cards, underlines) lets
+// the pointer through and cannot be selected, so the page cannot find it by hit-testing or read it
+// from the selection.
 import { freeSpot } from './free-spot.ts';
 
 const STYLE = `
@@ -51,7 +49,7 @@ export interface ToastAction {
   run: () => void;
 }
 
-/** The switch: which view is on, and a status line (with an action) while something is wrong or under way. */
+// The switch: which view is on, and a status line (with an action) while something is wrong or under way.
 interface SwitchState {
   showingOriginal: boolean;
   status?: string;
@@ -59,23 +57,31 @@ interface SwitchState {
   action?: ToastAction;
 }
 
-/** An expression of the library found in the page's text, to underline, with its card's translation. */
+// An expression of the library found in the page's text, to underline, with its card's translation.
 export interface Underline {
   range: Range;
   label: string;
 }
 
 export interface Ui {
-  /** Shows the Capture button beside the selection's last line, outside the text; null when no spot fits. */
+  // Shows the Capture button beside the selection's last line, outside the text; null when no spot fits.
   showCaptureButton(selection: Range, onCapture: () => void): void;
   hideCaptureButton(): void;
   toast(message: string, options?: { state?: string; actions?: ToastAction[]; sticky?: boolean }): void;
   showSwitch(state: SwitchState, onToggle: () => void): void;
   underline(marks: readonly Underline[]): void;
-  /** Draws underlines again (the page's layout changed). */
+  // Draws underlines again (the page's layout changed).
   redraw(): void;
-  /** Whether `node` is the extension's layer (its host, the only part a page can see). */
+  // Whether `node` is the extension's layer (its host, the only part a page can see).
   owns(node: unknown): boolean;
+  // A part of the layer of its own (the captions'), styled by `css`, inside the same closed root.
+  part(css: string): LayerPart;
+}
+
+interface LayerPart {
+  box: HTMLDivElement;
+  // The text the learner selected inside `within` (a part of this layer), or ''.
+  selectedIn: (within: Node) => string;
 }
 
 export function createUi(): Ui {
@@ -104,10 +110,10 @@ export function createUi(): Ui {
   let onToggle = () => {};
   let onSwitchAction = () => {};
   let underlines: Underline[] = [];
-  /** Underlines in page coordinates, for the hover card. */
+  // Underlines in page coordinates, for the hover card.
   let drawn: { box: DOMRect; label: string }[] = [];
 
-  /** A handler that runs only for what the learner did: a page's dispatched or scripted event is ignored. */
+  // A handler that runs only for what the learner did: a page's dispatched or scripted event is ignored.
   const trusted =
     <E extends Event>(run: (event: E) => void) =>
     (event: E) => {
@@ -134,7 +140,7 @@ export function createUi(): Ui {
     if (!host.isConnected) document.documentElement.append(host);
   };
 
-  /** The toast sits above the switch when both would share the corner. */
+  // The toast sits above the switch when both would share the corner.
   function keepToastOffSwitch(): void {
     toastBox.style.bottom = '';
     if (switchBox.hidden || toastBox.hidden) return;
@@ -270,14 +276,38 @@ export function createUi(): Ui {
     },
     redraw,
     owns: (node) => node === host,
+    part(css) {
+      attach();
+      const own = new CSSStyleSheet();
+      own.replaceSync(css);
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, own];
+      const box = document.createElement('div');
+      root.append(box);
+      return { box, selectedIn: (within) => selectedIn(root, within) };
+    },
   };
 }
 
-/**
- * Where the Capture button goes: in the margin beside the selection's last line (its block's
- * inline-end side, else the start side), so that it covers no text; only on a page with no side
- * margin, just above the selection's first line.
- */
+// The selection inside the closed root, read through the root itself: getComposedRanges where the
+// browser has it (the standard), else Chromium's ShadowRoot.getSelection.
+function selectedIn(root: ShadowRoot, within: Node): string {
+  const selection = getSelection();
+  const ranges: AbstractRange[] = selection && 'getComposedRanges' in selection ? selection.getComposedRanges({ shadowRoots: [root] }) : [];
+  if (ranges.length === 0) {
+    const own = (root as ShadowRoot & { getSelection?: () => Selection | null }).getSelection?.();
+    if (own && own.rangeCount > 0) ranges.push(own.getRangeAt(0));
+  }
+  const range = ranges[0];
+  if (!range || range.collapsed || !within.contains(range.startContainer) || !within.contains(range.endContainer)) return '';
+  const live = document.createRange();
+  live.setStart(range.startContainer, range.startOffset);
+  live.setEnd(range.endContainer, range.endOffset);
+  return live.toString().replace(/\s+/gu, ' ').trim();
+}
+
+// Where the Capture button goes: in the margin beside the selection's last line (its block's
+// inline-end side, else the start side), so that it covers no text; only on a page with no side
+// margin, just above the selection's first line.
 function captureSpot(selection: Range, width: number, height: number): { left: number; top: number } {
   const lines = Array.from(selection.getClientRects()).filter((rect) => rect.width > 0);
   const first = lines[0] ?? selection.getBoundingClientRect();
@@ -296,7 +326,7 @@ function captureSpot(selection: Range, width: number, height: number): { left: n
   return { left: Math.max(4, Math.min(first.left, innerWidth - width - 4)), top: Math.max(4, first.top - height - 4) };
 }
 
-/** The nearest ancestor laid out as a block (its box bounds the text's lines). */
+// The nearest ancestor laid out as a block (its box bounds the text's lines).
 function blockOf(element: Element): Element {
   for (let at: Element | null = element; at; at = at.parentElement) {
     const display = getComputedStyle(at).display;

@@ -10,6 +10,7 @@ const token = document.querySelector<HTMLInputElement>('#token')!;
 const sites = document.querySelector<HTMLTextAreaElement>('#sites')!;
 const sendContext = document.querySelector<HTMLInputElement>('#send-context')!;
 const countEncounters = document.querySelector<HTMLInputElement>('#count-encounters')!;
+const linkToMoment = document.querySelector<HTMLInputElement>('#link-to-moment')!;
 const outcome = document.querySelector<HTMLParagraphElement>('#outcome')!;
 
 function say(message: string, ok: boolean): void {
@@ -27,6 +28,7 @@ function fromForm(): Settings {
       .filter(Boolean),
     sendContext: sendContext.checked,
     countEncounters: countEncounters.checked,
+    linkToMoment: linkToMoment.checked,
   };
 }
 
@@ -98,3 +100,4 @@ token.value = settings.token;
 sites.value = settings.autoTranslateSites.join('\n');
 sendContext.checked = settings.sendContext;
 countEncounters.checked = settings.countEncounters;
+linkToMoment.checked = settings.linkToMoment;

@@ -30,8 +30,12 @@ import type { KnownExpression } from './known-match.ts';
 
 /** Content script → service worker (chrome.runtime.sendMessage). */
 export type Request =
-  /** `sentence`: the sentence around the selection; the service worker sends it only when the learner turned that on. */
-  | { type: 'capture'; text: string; sentence?: string }
+  /**
+   * `sentence`: the sentence around the selection (or the caption line); the service worker sends it only when the learner turned
+   * that on. `seconds`: a caption's moment in its video, sent (as a link to the frame's address at that time) only with "Keep a link
+   * back to the moment" on.
+   */
+  | { type: 'capture'; text: string; sentence?: string; seconds?: number }
   | { type: 'card-progress'; cardId: string }
   | { type: 'known-expressions' }
   /** Known expressions just underlined on this page view (`pageViewId`: random, made by the content script at load). */

@@ -16,12 +16,14 @@ export interface Settings {
   sendContext: boolean;
   /** Off unless the learner turns it on: the known expressions underlined on a page are reported as encounters (card ids and times only). */
   countEncounters: boolean;
+  /** Off unless the learner turns it on: a capture from a caption keeps the video's address at that moment with its sentence (nothing else of the page). */
+  linkToMoment: boolean;
 }
 
 const DEFAULT_SERVICE_URL = 'http://localhost:3000';
 
 export async function loadSettings(): Promise<Settings> {
-  const stored = await chrome.storage.local.get(['serviceUrl', 'token', 'autoTranslateSites', 'sendContext', 'countEncounters']);
+  const stored = await chrome.storage.local.get(['serviceUrl', 'token', 'autoTranslateSites', 'sendContext', 'countEncounters', 'linkToMoment']);
   return {
     serviceUrl: typeof stored.serviceUrl === 'string' && stored.serviceUrl ? stored.serviceUrl : DEFAULT_SERVICE_URL,
     token: typeof stored.token === 'string' ? stored.token : '',
@@ -29,6 +31,7 @@ export async function loadSettings(): Promise<Settings> {
     // Only an explicit true turns either on: anything else stored (or nothing) is off.
     sendContext: stored.sendContext === true,
     countEncounters: stored.countEncounters === true,
+    linkToMoment: stored.linkToMoment === true,
   };
 }
 

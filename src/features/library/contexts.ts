@@ -98,6 +98,8 @@ export interface CardContextView {
   start: number;
   end: number;
   createdAt: string;
+  /** Where the learner met it (a video at that second), when their extension was asked to keep it. */
+  sourceUrl: string | null;
 }
 
 /** The sentence in three parts around the expression (code points): what a page shows and a cloze hides. */

@@ -90,7 +90,7 @@ export const libraryOperations = {
         `${libraryMaxCards.paid.toLocaleString('en')} on the paid one): a new expression past it is 409 \`library_full\` with \`limit\`, \`cards\` and ` +
         `\`room\`; an expression already in the library is still answered 200.`,
     },
-    handler: (ctx, { text, context }) => captureCard(ctx, ctx.principal.userId, text, { context }),
+    handler: (ctx, { text, context, sourceUrl }) => captureCard(ctx, ctx.principal.userId, text, { context, sourceUrl }),
   }),
   list: defineOperation({
     tag,

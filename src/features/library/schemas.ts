@@ -9,6 +9,7 @@ import {
   ENCOUNTERS_PER_DAY,
   LIST_LIMIT_DEFAULT,
   LIST_LIMIT_MAX,
+  SOURCE_URL_MAX,
 } from '../../domain/limits.ts';
 import { cleanedLengthPattern, LETTER_PATTERN } from '../../domain/normalise.ts';
 import { codePointString, isoDate } from '../shared-schemas.ts';
@@ -43,6 +44,17 @@ export const captureSchema = z.object({
         `logged.`,
       example: 'We had a picnic on the bank of the river.',
     }),
+  sourceUrl: z
+    .url({ protocol: /^https?$/, normalize: true })
+    .max(SOURCE_URL_MAX)
+    .nullish()
+    .meta({
+      description:
+        `Optional, only with a \`context\` (400 otherwise): where the sentence was met, such as a video's address at that second; http or https, ` +
+        `at most ${SOURCE_URL_MAX} characters. Kept with the context (\`contexts[].sourceUrl\`); sent by the browser extension only when the learner ` +
+        `turned on "Keep a link back to the moment".`,
+      example: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s',
+    }),
 });
 
 const preparationSchema = z
@@ -74,6 +86,7 @@ const cardContextSchema = z
     start: z.number().int().min(0).meta({ description: 'Where the expression starts in `text`, in code points.' }),
     end: z.number().int().min(1).meta({ description: 'Where the expression ends in `text` (exclusive), in code points.' }),
     createdAt: isoDate,
+    sourceUrl: z.string().nullable().meta({ description: 'Where it was met (a video at that second), when the capture kept a link back; else null.' }),
   })
   .meta({ id: 'CardContext' });
 

@@ -107,6 +107,8 @@ export interface CaptureResult {
 export interface CaptureOptions {
   /** The sentence the expression was met in: ≤ CONTEXT_MAX characters, containing the expression (else 400). */
   context?: string | null | undefined;
+  /** Where the context was met (an http(s) address): kept with it; only with a context (else 400). */
+  sourceUrl?: string | null | undefined;
   now?: Date;
 }
 
@@ -126,7 +128,12 @@ export async function captureCard(ctx: FeatureContext, userId: string, rawText: 
   const now = options.now ?? new Date();
   const text = cleanCaptureText(rawText);
   const key = normaliseExpression(text);
-  if (options.context !== undefined && options.context !== null) return captureInContext(ctx, userId, text, key, placedOrRefused(options.context, [text]), now);
+  if (options.context !== undefined && options.context !== null)
+    return captureInContext(ctx, userId, text, key, { placed: placedOrRefused(options.context, [text]), sourceUrl: options.sourceUrl ?? null }, now);
+  if (options.sourceUrl)
+    throw new AppError('invalid_request', 'Invalid sourceUrl: it is where the context was met, so it needs a context.', {
+      errors: [{ path: 'sourceUrl', message: 'needs a context' }],
+    });
   // A card deleted between our conflicting insert and our read leaves nothing to reuse: try again.
   for (let round = 0; round < 3; round++) {
     const created = await insertCard(em, workflows, userId, text, key, now, ctx.config.library.maxCards);
@@ -150,13 +157,20 @@ export async function captureCard(ctx: FeatureContext, userId: string, rawText: 
  * A capture with its sentence, in one transaction: a new card with its context (the one its
  * preparation will use), or the known card, locked, with the context added.
  */
-async function captureInContext(ctx: FeatureContext, userId: string, text: string, key: string, placed: PlacedContext, now: Date): Promise<CaptureResult> {
+async function captureInContext(
+  ctx: FeatureContext,
+  userId: string,
+  text: string,
+  key: string,
+  { placed, sourceUrl }: { placed: PlacedContext; sourceUrl: string | null },
+  now: Date,
+): Promise<CaptureResult> {
   const { em, workflows } = ctx;
   for (let round = 0; round < 3; round++) {
     const result = await em.transactional(async (tx): Promise<CaptureResult | null> => {
       const created = await insertCard(tx, workflows, userId, text, key, now, ctx.config.library.maxCards);
       if (created) {
-        const context = await addContext(tx, { cardId: created.id, userId }, placed, now);
+        const context = await addContext(tx, { cardId: created.id, userId }, placed, now, sourceUrl);
         await run(tx, sql`UPDATE cards SET prepared_context_id = ${context.contextId} WHERE id = ${created.id}`);
         return { card: toCard(created), reused: false, context };
       }
@@ -168,7 +182,7 @@ async function captureInContext(ctx: FeatureContext, userId: string, text: strin
         await refuseWhenFull(tx, userId, ctx.config.library.maxCards);
         return null;
       }
-      return { card: toCard(existing), reused: true, context: await addContext(tx, { cardId: existing.id, userId }, placed, now) };
+      return { card: toCard(existing), reused: true, context: await addContext(tx, { cardId: existing.id, userId }, placed, now, sourceUrl) };
     });
     if (!result) continue;
     if (!result.reused) workflows.wakeRelay();

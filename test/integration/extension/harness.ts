@@ -51,7 +51,14 @@ export interface Extension {
   context: BrowserContext;
   id: string;
   /** Sets the extension's stored settings, as the options page would. */
-  configure(settings: { serviceUrl: string; token: string; autoTranslateSites?: string[]; sendContext?: boolean; countEncounters?: boolean }): Promise<void>;
+  configure(settings: {
+    serviceUrl: string;
+    token: string;
+    autoTranslateSites?: string[];
+    sendContext?: boolean;
+    countEncounters?: boolean;
+    linkToMoment?: boolean;
+  }): Promise<void>;
   /** "Translate this page" for the tab showing `url`, as the toolbar popup or the keyboard command says it. */
   translateTab(url: string): Promise<void>;
   /** A command to the tab showing `url`, as the keyboard shortcut sends it (CDP key presses do not reach chrome.commands). */
@@ -110,6 +117,7 @@ export async function launchExtension(): Promise<Extension> {
         autoTranslateSites: [],
         sendContext: false,
         countEncounters: false,
+        linkToMoment: false,
         ...settings,
       });
     },
@@ -122,13 +130,21 @@ export async function launchExtension(): Promise<Extension> {
   };
 }
 
-/** The fixture pages at http://127.0.0.1:<port>/<name>.html. */
+const CONTENT_TYPES: Record<string, string> = { '.vtt': 'text/vtt; charset=utf-8', '.webm': 'video/webm' };
+
+/** The fixture pages (and the video and captions of video.html) at http://127.0.0.1:<port>/<name>. */
 export async function serveFixtures(): Promise<{ url(name: string): string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname);
     try {
       const body = readFileSync(path.join(FIXTURES, name));
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+      const type = CONTENT_TYPES[path.extname(name)] ?? 'text/html; charset=utf-8';
+      // Byte ranges, as a video needs them to seek.
+      const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+      if (!range) return res.writeHead(200, { 'content-type': type, 'accept-ranges': 'bytes' }).end(body);
+      const start = Number(range[1]);
+      const end = Math.min(range[2] ? Number(range[2]) : body.length - 1, body.length - 1);
+      res.writeHead(206, { 'content-type': type, 'content-range': `bytes ${start}-${end}/${body.length}` }).end(body.subarray(start, end + 1));
     } catch {
       res.writeHead(404).end();
     }
@@ -215,6 +231,40 @@ export function extensionUi(page: Page) {
         return;
       }
       throw new Error(`Nothing shown in the extension's layer matches ${selector}${text ? ` "${text}"` : ''}`);
+    },
+    /** Selects `words` in the shown element as the learner does: a real mouse drag from their first character to their last. */
+    async select(selector: string, words: string): Promise<void> {
+      for (const nodeId of await all(selector)) {
+        if (!(await box(nodeId))) continue;
+        const ends = await call<{ x0: number; y0: number; x1: number; y1: number } | null>(
+          nodeId,
+          `function () {
+            const walker = this.ownerDocument.createTreeWalker(this, 4);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              const at = node.data.indexOf(${JSON.stringify(words)});
+              if (at === -1) continue;
+              const rect = (from, to) => {
+                const range = this.ownerDocument.createRange();
+                range.setStart(node, from);
+                range.setEnd(node, to);
+                return range.getBoundingClientRect();
+              };
+              const first = rect(at, at + 1);
+              const last = rect(at + ${words.length} - 1, at + ${words.length});
+              return { x0: first.left + 1, y0: first.top + first.height / 2, x1: last.right - 1, y1: last.top + last.height / 2 };
+            }
+            return null;
+          }`,
+        );
+        if (!ends) continue;
+        await page.mouse.move(ends.x0, ends.y0);
+        await page.mouse.down();
+        await page.mouse.move((ends.x0 + ends.x1) / 2, ends.y1, { steps: 4 });
+        await page.mouse.move(ends.x1, ends.y1, { steps: 4 });
+        await page.mouse.up();
+        return;
+      }
+      throw new Error(`No shown ${selector} in the extension's layer holds "${words}"`);
     },
     /** The toast's text, or '' when none shows. */
     toast: async () => (await ui.text('.toast .text')) ?? '',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CARD_CONTEXTS_MAX, CONTEXT_MAX } from '../../../src/domain/limits.ts';
+import { CARD_CONTEXTS_MAX, CONTEXT_MAX, SOURCE_URL_MAX } from '../../../src/domain/limits.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 import { api, bodyOf, expectProblem, expectStatus } from '../../support/api.ts';
@@ -33,7 +33,7 @@ describe('capture with context', () => {
   it('prepares "bank" met by a river for the river sense, with the sentence in the prompt, and keeps the sentence on the card', async () => {
     const res = await captureIn(user, 'bank', `  ${RIVER}  `);
     expectStatus(res, 202);
-    expect(res.body.context).toEqual({ contextId: expect.any(String), text: RIVER, start: 23, end: 27, createdAt: expect.any(String) });
+    expect(res.body.context).toEqual({ contextId: expect.any(String), text: RIVER, start: 23, end: 27, createdAt: expect.any(String), sourceUrl: null });
     const card = await waitForStatus(stack, user, res.body.card.cardId, 'ready');
     expect(card.enrichment!.sense).toEqual({ gloss: '[fr] edge of a river', cue: 'river' });
     expect(card.enrichment!.usage.guidance).toContain('edge of a river');
@@ -64,6 +64,33 @@ describe('capture with context', () => {
     expectProblem(await captureIn(fresh, 'bank', '   '), 400, 'invalid_request');
     const list = bodyOf(await api(stack, { token: fresh.token }).GET('/api/library', {}), 200);
     expect(list.items).toEqual([]);
+  });
+
+  it('keeps a link back to where the sentence was met (http or https, bounded, with a context only) and refuses any other with 400', async () => {
+    const fresh = await newUser(stack);
+    const client = api(stack, { token: fresh.token });
+    const moment = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s';
+    const kept = bodyOf(await client.POST('/api/library', { body: { text: 'bank', context: RIVER, sourceUrl: moment } }), 202);
+    expect(kept.context!.sourceUrl).toBe(moment);
+    // The same sentence again, heard elsewhere: the first link stays.
+    const again = bodyOf(await client.POST('/api/library', { body: { text: 'bank', context: RIVER, sourceUrl: 'https://example.org/#t=3' } }), 200);
+    expect(again.context).toEqual(kept.context);
+    for (const sourceUrl of [
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'ftp://example.org/x',
+      'not a url',
+      `https://example.org/${'a'.repeat(SOURCE_URL_MAX)}`,
+    ]) {
+      const refused = await client.POST('/api/library', { body: { text: 'bank', context: MONEY, sourceUrl } });
+      expectProblem(refused, 400, 'invalid_request');
+    }
+    const alone = await client.POST('/api/library', { body: { text: 'river', sourceUrl: moment } });
+    expectProblem(alone, 400, 'invalid_request');
+    expect(alone.body.errors).toEqual([{ path: 'sourceUrl', message: 'needs a context' }]);
+    const card = bodyOf(await client.GET('/api/library/{cardId}', { params: { path: { cardId: kept.card.cardId } } }), 200).card;
+    expect(card.contexts.map((c) => c.sourceUrl)).toEqual([moment]);
+    expect(bodyOf(await client.GET('/api/library', {}), 200).items.map((c) => c.text)).toEqual(['bank']);
   });
 
   it('charges what the longer prompt costs: a context is priced by its tokens', async () => {

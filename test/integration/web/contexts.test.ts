@@ -63,6 +63,13 @@ describe('expressions in their own context', () => {
         { bank: cardIds.bank! },
       );
       expect(met).toEqual([200, 200, 200]);
+      // The cheque sentence again, from a video's captions with "Keep a link back to the moment" on: the sentence gets the link.
+      const moment = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s';
+      const linked = await page.evaluate(async (sourceUrl) => {
+        const body = JSON.stringify({ text: 'bank', context: 'I paid the cheque into the bank.', sourceUrl });
+        return (await fetch('/api/library', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status;
+      }, moment);
+      expect(linked).toBe(200);
 
       // The library by "met most often": bank first, with its count.
       await page.getByLabel('Order').selectOption('met');
@@ -81,6 +88,10 @@ describe('expressions in their own context', () => {
       await page.getByText('Explained in the sense [fr] edge of a river (from “river”).').waitFor();
       await page.getByText('Met 3 times, last yesterday').waitFor();
       await sentences.getByRole('listitem').filter({ hasText: 'cheque' }).getByRole('button', { name: 'Prepare this sense' }).waitFor();
+      expect(await sentences.getByRole('listitem').filter({ hasText: 'cheque' }).getByRole('link', { name: 'Back to the moment' }).getAttribute('href')).toBe(
+        moment,
+      );
+      expect(await sentences.getByRole('link', { name: 'Back to the moment' }).count()).toBe(1);
       // The model that prepared it, and "Prepare again" with the current one: the card is prepared anew, for the same sense.
       await page.getByText(`Prepared by ${stack.config.model.model}`).waitFor();
       await shoot(page, 'card-with-contexts');

@@ -240,6 +240,15 @@ function CardContexts({ account, card }: { account: Account; card: Detail }) {
           <li key={c.contextId}>
             <MarkedSentence text={c.text} start={c.start} end={c.end} />
             <span className="muted"> · {formatDay(c.createdAt)}</span>
+            {c.sourceUrl && (
+              <>
+                {' · '}
+                {/* http(s) only, as the service takes it; a new tab that cannot reach back into this one. */}
+                <a href={c.sourceUrl} target="_blank" rel="noopener noreferrer nofollow" title={c.sourceUrl}>
+                  Back to the moment
+                </a>
+              </>
+            )}
             {c.contextId === card.preparedContextId ? (
               <span className="badge badge-ready context-prepared">Prepared for this sense</span>
             ) : (
