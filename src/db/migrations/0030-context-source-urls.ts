@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * to. http(s) and bounded, as the API takes it (SOURCE_URL_MAX); NULL for every context before.
  */
 export class ContextSourceUrls extends Migration {
-  override name = '0028-context-source-urls';
+  override name = '0030-context-source-urls';
 
   up() {
     this.addSql(`ALTER TABLE card_contexts ADD COLUMN source_url text

@@ -25,7 +25,7 @@ import { Progress } from './0024-progress.ts';
 import { LibrarySize } from './0025-library-size.ts';
 import { ImportSourcesAndHistory } from './0026-import-sources-and-history.ts';
 import { ModelOutputModes } from './0027-model-output-modes.ts';
-import { ContextSourceUrls } from './0028-context-source-urls.ts';
+import { ContextSourceUrls } from './0030-context-source-urls.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
 export const migrations = [
