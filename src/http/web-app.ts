@@ -1,6 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { webBuildDir } from '../platform/web-build.ts';
 import { APP_PATHS, MOVED_APP_PATHS } from '../domain/app-paths.ts';
@@ -43,7 +43,7 @@ export async function webAppPlugin(app: FastifyInstance) {
     app.get(from, { config: { auth: 'public' }, schema: { hide: true } }, redirect);
   }
   app.get('/favicon.svg', { config: { auth: 'public' }, schema: { hide: true } }, page('favicon.svg', 'public, max-age=86400'));
-  await installableAppFiles(app, built, page);
+  installableAppFiles(app, built, page);
 }
 
 /**
@@ -53,18 +53,11 @@ export async function webAppPlugin(app: FastifyInstance) {
  * version is found; the icons are kept a day. Each is under the page's CSP: it allows all of them
  * from 'self' (manifest-src and worker-src fall back to default-src).
  */
-async function installableAppFiles(app: FastifyInstance, built: boolean, page: (file: string, cacheControl: string) => Handler) {
+function installableAppFiles(app: FastifyInstance, built: boolean, page: (file: string, cacheControl: string) => Handler) {
   const hidden = { config: { auth: 'public' as const }, schema: { hide: true } };
   app.get('/index.html', hidden, page('index.html', 'no-cache'));
   app.get('/sw.js', hidden, page('sw.js', 'no-cache'));
   app.get('/manifest.webmanifest', hidden, page('manifest.webmanifest', 'no-cache'));
-  await app.register(fastifyStatic, {
-    root: path.join(webBuildDir, 'icons'),
-    prefix: '/icons/',
-    wildcard: false,
-    index: false,
-    serve: built,
-    decorateReply: false,
-    maxAge: '1d',
-  });
+  const icons = path.join(webBuildDir, 'icons');
+  for (const icon of built && existsSync(icons) ? readdirSync(icons) : []) app.get(`/icons/${icon}`, hidden, page(`icons/${icon}`, 'public, max-age=86400'));
 }

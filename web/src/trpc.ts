@@ -69,18 +69,32 @@ export const accountQuery = queryOptions({
   queryKey: trpc.account.me.pathKey(),
   queryFn: async (): Promise<Account | null> => {
     try {
-      return await trpcClient.account.me.query();
+      const account = await trpcClient.account.me.query();
+      localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
+      return account;
     } catch (error) {
-      if (problemOf(error).code === 'unauthenticated') return null;
+      const problem = problemOf(error);
+      if (problem.code === 'unauthenticated') return null;
+      // Offline (the app opened from the service worker): the account this device last saw, so
+      // Replay and capture go on and queue what they send.
+      const known = isUnreachable(error) ? localStorage.getItem(ACCOUNT_KEY) : null;
+      if (known) return JSON.parse(known) as Account;
       throw error;
     }
   },
   staleTime: Infinity,
 });
 
+/** The signed-in account as last read, kept on the device for an offline start (its id, email, plan and languages). */
+const ACCOUNT_KEY = 'lcs.account';
+
+/** A call that never reached the service (no network), as opposed to one it answered. */
+export const isUnreachable = (error: unknown) => problemOf(error).status === 0;
+
 /** After sign-out, or a session that ended: nothing of the previous account stays in memory. */
 export function forgetAccount() {
   const signedIn = hashKey(accountQuery.queryKey);
+  localStorage.removeItem(ACCOUNT_KEY);
   queryClient.removeQueries({ predicate: (query) => query.queryHash !== signedIn });
   queryClient.setQueryData(accountQuery.queryKey, null);
 }

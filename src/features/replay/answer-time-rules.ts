@@ -24,10 +24,7 @@ export const recordedAt = (answeredAt: Date | undefined, now: Date): Date => (an
  * (another device, or the learner online elsewhere), or its card was practised after that time,
  * so scheduling it now would rewrite a later review.
  */
-export function answerConflict(
-  answeredAt: Date,
-  { completedAt, lastReview }: { completedAt: Date | null; lastReview: Date | null },
-): string | null {
+export function answerConflict(answeredAt: Date, { completedAt, lastReview }: { completedAt: Date | null; lastReview: Date | null }): string | null {
   if (completedAt) return completedAt.getTime() === answeredAt.getTime() ? null : 'This item was answered at another time, on another device.';
   if (lastReview && lastReview > answeredAt) return 'This card was practised since, on another device.';
   return null;

@@ -6,7 +6,8 @@ import { CAPTURE_TEXT_MAX, CONTEXT_MAX } from '../../../src/domain/limits.ts';
 import { explain, explainField } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate, searchParam, useLocation } from '../router.tsx';
-import { queryClient, trpc, trpcClient } from '../trpc.ts';
+import { isUnreachable, queryClient, trpc, trpcClient } from '../trpc.ts';
+import { keepCapture, useOffline } from '../offline-sync.ts';
 import { CostAfter, CostBefore, isOut, OutOfCredits, refreshCredits, RenewalChoice, useCredits, usePrepareOnRenewal, whyWaiting } from './Credits.tsx';
 import { formatDay } from '../time.ts';
 import { refreshForecast } from './ReplayOverview.tsx';
@@ -71,6 +72,7 @@ export function Library({ account }: { account: Account }) {
   const contextInput = useRef<HTMLTextAreaElement>(null);
   const wallet = useCredits().data;
   const out = isOut(wallet);
+  const waitingToSend = useOffline().captures;
   const list = useInfiniteQuery(
     trpc.library.list.infiniteQueryOptions(
       { limit: PAGE_SIZE, ...(search ? { query: search } : {}), ...(sort === 'met' ? { sort } : {}) },
@@ -105,6 +107,11 @@ export function Library({ account }: { account: Account }) {
       update(key, { state: reused ? 'reused' : 'saved', cardId: card.cardId, text: card.text });
       await refreshLibrary();
     } catch (error) {
+      // No network: kept on the device and sent when it returns; its line is the queue's below.
+      if (isUnreachable(error)) {
+        await keepCapture({ text, ...(context ? { context } : {}) });
+        return setCaptures((old) => old.filter((c) => c.key !== key));
+      }
       update(key, { state: 'refused', message: explain(error).fields.context ?? explainField(error, 'text') });
       // The refused text goes back into the fields, unless the learner is typing something else.
       const input = captureInput.current;
@@ -188,6 +195,11 @@ export function Library({ account }: { account: Account }) {
           )}
         </p>
         <ul id="capture-status" className="capture-lines" aria-label="Your captures" aria-live="polite">
+          {waitingToSend.map((queued) => (
+            <li key={queued.key} className="status">
+              “{queued.text}” is waiting to be sent.
+            </li>
+          ))}
           {captures.map((line) => (
             <CaptureStatus key={line.key} line={line} card={line.cardId ? byId.get(line.cardId) : undefined} />
           ))}
