@@ -33,8 +33,10 @@ export async function webAppPlugin(app: FastifyInstance) {
     },
   });
   if (!built) app.log.warn('the web app is not built (dist/web): run `npm run build:web`; `npm start` builds it by itself');
-  const page = (file: string, cacheControl: string): Handler => (_request, reply) =>
-    reply.header('content-security-policy', WEB_PAGE_CSP).header('cache-control', cacheControl).sendFile(file, webBuildDir, { cacheControl: false });
+  const page =
+    (file: string, cacheControl: string): Handler =>
+    (_request, reply) =>
+      reply.header('content-security-policy', WEB_PAGE_CSP).header('cache-control', cacheControl).sendFile(file, webBuildDir, { cacheControl: false });
   for (const url of Object.values(APP_PATHS)) {
     app.get(url, { config: { auth: 'public' }, schema: { hide: true } }, page('index.html', 'no-cache'));
   }

@@ -47,7 +47,12 @@ function onAnyError(error: unknown) {
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({ onError: onAnyError }),
   mutationCache: new MutationCache({ onError: onAnyError }),
-  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } },
+  // networkMode 'always': without a network a call fails at once rather than pausing, so the screens that
+  // work offline (Replay, capture) keep what they send on the device (offline-sync.ts) instead of waiting.
+  defaultOptions: {
+    queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000, networkMode: 'always' },
+    mutations: { networkMode: 'always' },
+  },
 });
 
 /**
@@ -69,9 +74,7 @@ export const accountQuery = queryOptions({
   queryKey: trpc.account.me.pathKey(),
   queryFn: async (): Promise<Account | null> => {
     try {
-      const account = await trpcClient.account.me.query();
-      localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
-      return account;
+      return await trpcClient.account.me.query();
     } catch (error) {
       const problem = problemOf(error);
       if (problem.code === 'unauthenticated') return null;
@@ -87,6 +90,13 @@ export const accountQuery = queryOptions({
 
 /** The signed-in account as last read, kept on the device for an offline start (its id, email, plan and languages). */
 const ACCOUNT_KEY = 'lcs.account';
+
+// However the account was learned (read, signing in or up, the languages set), the device keeps it.
+queryClient.getQueryCache().subscribe((event) => {
+  if (event.type !== 'updated' || event.query.queryHash !== hashKey(accountQuery.queryKey)) return;
+  const account = event.query.state.data as Account | null | undefined;
+  if (account) localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
+});
 
 /** A call that never reached the service (no network), as opposed to one it answered. */
 export const isUnreachable = (error: unknown) => problemOf(error).status === 0;

@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFailed, vi } from 'vitest';
 import { api, bodyOf } from '../../support/api.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
 import { insertReadyCards } from '../library/helpers.ts';
-import { hiddenRuns, line, openPage, PASSWORD, PHONE, shoot, signUp, useBrowserStack, userIdOf } from './browser.ts';
+import { hiddenRuns, line, openPage, PASSWORD, PHONE, SCREENS, shoot, signUp, useBrowserStack, userIdOf } from './browser.ts';
 
 // The phone: the installed app (manifest, service worker, icons), a share from another app into a
 // card, Replay through a tunnel (answers kept with their times, sent once each, scheduled as if
@@ -30,6 +30,10 @@ async function controlled(page: Page) {
   await untilWorker(page, 'controlled');
 }
 
+/** Each review's rating and the card's schedule after it, its due date as a time after the review. */
+const STATE_AFTER = `c.text, r.rating, s.state, s.stability, s.difficulty, s.scheduled_days, s.reps, s.lapses, s.last_review = r.reviewed_at AS last,
+  extract(epoch FROM s.due - s.last_review) AS due_after FROM review_logs r JOIN cards c ON c.id = r.card_id JOIN card_schedules s ON s.card_id = r.card_id`;
+
 /** The answers kept on the device (IndexedDB), as the page queued them. */
 const keptAnswers = (page: Page) =>
   page.evaluate<{ completion: Record<string, unknown> & { itemId: string; answeredAt: string } }[]>(`new Promise((resolve, reject) => {
@@ -49,6 +53,7 @@ describe('the installed app', () => {
     },
     async () => {
       const { context, page, errors } = await openPage(browser, stack.baseUrl, PHONE);
+      onTestFailed(() => page.screenshot({ path: `${SCREENS}/phone-app-failed.png` }).then(() => {}));
       const manifestReply = await context.request.get('/manifest.webmanifest');
       expect(manifestReply.headers()['content-type']).toMatch(/^application\/manifest\+json/);
       const manifest = await manifestReply.json();
@@ -90,7 +95,10 @@ describe('the installed app', () => {
       await shoot(page, 'share-capture');
       const start = sentence.indexOf('bank');
       // The learner's selection (a long press on a phone): the textarea's own range.
-      await area.evaluate((el, [from, to]) => (el as unknown as { setSelectionRange(a: number, b: number): void }).setSelectionRange(from, to), [start, start + 4]);
+      await area.evaluate(
+        (el, [from, to]) => (el as unknown as { setSelectionRange(a: number, b: number): void }).setSelectionRange(from, to),
+        [start, start + 4],
+      );
       await page.getByRole('button', { name: 'Use the selection' }).click();
       expect(await page.getByLabel('The expression to learn').inputValue()).toBe('bank');
       await shoot(page, 'share-marked');
@@ -124,6 +132,7 @@ describe('the installed app', () => {
     },
     async () => {
       const { context, page, errors } = await openPage(browser, stack.baseUrl, PHONE);
+      onTestFailed(() => page.screenshot({ path: `${SCREENS}/phone-app-failed.png` }).then(() => {}));
       await signUp(page);
       const userId = await userIdOf(page);
       await insertReadyCards(stack, userId, 10);
@@ -137,15 +146,13 @@ describe('the installed app', () => {
       const session = await (await context.request.get(`/trpc/replay.session?input=${encodeURIComponent(JSON.stringify({ count: '10' }))}`)).json();
       const byPrompt = new Map((session.result.data.items as { prompt: string; answer: string; mask: string }[]).map((item) => [item.prompt, item]));
 
-      // A new version arrives mid-session: it installs and waits, and is not offered.
-      const next = `${await (await context.request.get('/sw.js')).text()}\n// the next version\n`;
-      await context.route('**/sw.js', (route) => route.fulfill({ body: next, contentType: 'text/javascript', headers: { 'cache-control': 'no-cache' } }));
-      await page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r.update())');
+      // A new version arrives mid-session (a worker script the page has not run: as after a deploy), installs and waits, and is not offered.
+      await page.evaluate(`navigator.serviceWorker.register('/sw.js?next-version')`);
       await untilWorker(page, 'waiting');
 
       await context.setOffline(true);
       for (let i = 1; i <= 10; i += 1) {
-        await page.getByText(`Item ${i} of 10 (offline)`).waitFor();
+        await page.getByText(new RegExp(`^Item ${i} of 10`)).waitFor();
         const item = byPrompt.get((await page.locator('blockquote.prompt').textContent())!)!;
         if (i % 3 === 0) await page.getByRole('button', { name: 'Show answer' }).click();
         else {
@@ -166,15 +173,13 @@ describe('the installed app', () => {
 
       await context.setOffline(false);
       await page.getByText(/^Sending|^Offline/).waitFor({ state: 'detached', timeout: 30_000 });
-      const reviews = await sql<{ replay_item_id: string; reviewed_at: Date; text: string } & Record<string, unknown>>(
-        `SELECT r.replay_item_id, r.reviewed_at, c.text, r.rating, r.state, r.stability, r.difficulty, r.elapsed_days, r.scheduled_days,
-              extract(epoch FROM r.due - r.reviewed_at) AS due_after, s.stability AS card_stability, s.difficulty AS card_difficulty
-       FROM review_logs r JOIN cards c ON c.id = r.card_id JOIN card_schedules s ON s.card_id = r.card_id WHERE r.user_id = ? ORDER BY c.text`,
+      const reviews = await sql<{ replay_item_id: string; reviewed_at: string; text: string } & Record<string, unknown>>(
+        `SELECT r.replay_item_id, r.reviewed_at, ${STATE_AFTER} WHERE r.user_id = ? ORDER BY c.text`,
         [userId],
       );
       expect(reviews).toHaveLength(10);
       const answeredAt = new Map(kept.map(({ completion }) => [completion.itemId, completion.answeredAt]));
-      for (const review of reviews) expect(review.reviewed_at.toISOString()).toBe(answeredAt.get(review.replay_item_id));
+      for (const review of reviews) expect(new Date(review.reviewed_at).toISOString()).toBe(answeredAt.get(review.replay_item_id));
 
       // The same answers sent live by another learner with the same cards: the same ratings and states.
       const live = await newUser(stack);
@@ -190,12 +195,7 @@ describe('the installed app', () => {
           200,
         );
       }
-      const liveReviews = await sql<Record<string, unknown>>(
-        `SELECT c.text, r.rating, r.state, r.stability, r.difficulty, r.elapsed_days, r.scheduled_days, extract(epoch FROM r.due - r.reviewed_at) AS due_after,
-              s.stability AS card_stability, s.difficulty AS card_difficulty
-       FROM review_logs r JOIN cards c ON c.id = r.card_id JOIN card_schedules s ON s.card_id = r.card_id WHERE r.user_id = ? ORDER BY c.text`,
-        [live.userId],
-      );
+      const liveReviews = await sql<Record<string, unknown>>(`SELECT ${STATE_AFTER} WHERE r.user_id = ? ORDER BY c.text`, [live.userId]);
       expect(reviews.map(({ replay_item_id: _id, reviewed_at: _at, ...state }) => state)).toEqual(liveReviews);
       expect(new Set(reviews.map((r) => r.rating)).size).toBeGreaterThan(1);
 
@@ -210,6 +210,13 @@ describe('the installed app', () => {
         kept,
       );
       expect(again).toEqual(Array(10).fill(200));
+      const [first] = kept;
+      const elsewhere = { ...first!.completion, answeredAt: new Date(Date.parse(first!.completion.answeredAt) + 1000).toISOString() };
+      const conflict = await page.evaluate<number, unknown>(
+        (body) => fetch('/api/replay', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status),
+        elsewhere,
+      );
+      expect(conflict).toBe(409);
       expect(await sql(`SELECT 1 FROM review_logs WHERE user_id = ?`, [userId])).toHaveLength(10);
 
       await page.getByRole('button', { name: 'Reload' }).click();
@@ -223,6 +230,7 @@ describe('the installed app', () => {
 
   it('queues captures offline as waiting to be sent, opens offline from the service worker, and sends them once back', { timeout: 120_000 }, async () => {
     const { context, page, errors } = await openPage(browser, stack.baseUrl, PHONE);
+    onTestFailed(() => page.screenshot({ path: `${SCREENS}/phone-app-failed.png` }).then(() => {}));
     await signUp(page);
     await controlled(page);
     await context.setOffline(true);
