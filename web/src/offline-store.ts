@@ -8,7 +8,7 @@ import type { trpc } from './trpc.ts';
 
 type Session = inferOutput<typeof trpc.replay.session>;
 export type ReplayItem = Session['items'][number];
-export type Completion = inferInput<typeof trpc.replay.complete>;
+type Completion = inferInput<typeof trpc.replay.complete>;
 
 /** An answer given offline: sent as it was given, at the time it was given (`answeredAt`). */
 export interface QueuedAnswer {

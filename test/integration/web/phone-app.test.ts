@@ -74,7 +74,7 @@ describe('the installed app', () => {
 
       // Signed out, a sentence and its page's address arrive from another app's share sheet.
       const sentence = 'We had a picnic on the bank of the river.';
-      await page.goto(`/capture?${new URLSearchParams({ title: 'River walks', text: sentence, url: 'https://news.example/river' })}`);
+      await page.goto(`/capture?${new URLSearchParams({ title: 'River walks', text: sentence, url: 'https://news.example/river' }).toString()}`);
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       await controlled(page);
       // Chromium's own verdict: nothing in the way of installing but the test's context, which is a private window's.
@@ -95,10 +95,10 @@ describe('the installed app', () => {
       await shoot(page, 'share-capture');
       const start = sentence.indexOf('bank');
       // The learner's selection (a long press on a phone): the textarea's own range.
-      await area.evaluate(
-        (el, [from, to]) => (el as unknown as { setSelectionRange(a: number, b: number): void }).setSelectionRange(from, to),
-        [start, start + 4],
-      );
+      await area.evaluate((el, [from, to]) => (el as unknown as { setSelectionRange(a: number, b: number): void }).setSelectionRange(from, to), [
+        start,
+        start + 4,
+      ] as const);
       await page.getByRole('button', { name: 'Use the selection' }).click();
       expect(await page.getByLabel('The expression to learn').inputValue()).toBe('bank');
       await shoot(page, 'share-marked');
@@ -118,7 +118,7 @@ describe('the installed app', () => {
       expect(stored[0]!.n).toBe(0);
 
       // A share of a link only says what to do instead.
-      await page.goto(`/capture?${new URLSearchParams({ url: 'https://news.example/river' })}`);
+      await page.goto(`/capture?${new URLSearchParams({ url: 'https://news.example/river' }).toString()}`);
       await page.getByText('Only a link was shared, and a link cannot be learned.', { exact: false }).waitFor();
       expect(errors).toEqual([]);
       await context.close();

@@ -97,7 +97,7 @@ async function openSession(userId: string, count: Count): Promise<Session & { of
   } catch (error) {
     if (!isUnreachable(error)) throw error;
     const kept = await keptSession(userId);
-    if (!kept) throw new Error(OFFLINE_WITHOUT_SESSION);
+    if (!kept) throw new Error(OFFLINE_WITHOUT_SESSION, { cause: error });
     return { sessionId: kept.sessionId, resumed: true, items: kept.items, offline: true };
   }
 }
