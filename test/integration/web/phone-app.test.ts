@@ -249,6 +249,17 @@ describe('the installed app', () => {
     const cards = await sql<{ text: string }>(`SELECT text FROM cards WHERE user_id = ? ORDER BY text`, [await userIdOf(page)]);
     expect(cards.map((c) => c.text)).toEqual(['spill the beans', 'under the weather']);
     expect(await page.getByText('is waiting to be sent').count()).toBe(0);
+
+    // Online, settled capture lines fold into one the learner can open.
+    for (const text of ['break a leg', 'a piece of cake', 'on cloud nine']) {
+      await field.fill(text);
+      await field.press('Enter');
+    }
+    const folded = page.getByRole('list', { name: 'Your captures' }).locator('summary');
+    await folded.filter({ hasText: /^3 ready/ }).waitFor({ timeout: 30_000 });
+    await folded.click();
+    await page.getByText(/^“on cloud nine” is ready: /).waitFor();
+    await shoot(page, 'capture-folded');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -8,7 +8,19 @@ import { APP_PATHS } from '../paths.ts';
 import { Link, navigate, searchParam, useLocation } from '../router.tsx';
 import { isUnreachable, queryClient, trpc, trpcClient } from '../trpc.ts';
 import { keepCapture, useOffline } from '../offline-sync.ts';
-import { CostAfter, CostBefore, isOut, OutOfCredits, refreshCredits, RenewalChoice, useCredits, usePrepareOnRenewal, whyWaiting } from './Credits.tsx';
+import {
+  CostAfter,
+  CostBefore,
+  isOut,
+  OutOfCredits,
+  refreshCredits,
+  RenewalChoice,
+  useCredits,
+  usePrepareOnRenewal,
+  useRecentLedger,
+  whyWaiting,
+} from './Credits.tsx';
+import { chargedFor, credits } from '../credits.ts';
 import { formatDay } from '../time.ts';
 import { refreshForecast } from './ReplayOverview.tsx';
 import { useWaitingDeletes } from '../pending-deletes.ts';
@@ -51,8 +63,10 @@ interface CaptureLine {
   /** The learner gave the sentence they met it in. */
   withContext?: boolean;
 }
-/** Lines kept under the field: the newest few. */
-const CAPTURE_LINES = 4;
+/** Lines kept under the field: the newest ones. */
+const CAPTURE_LINES = 20;
+/** From this many settled lines on, they fold into one ("4 ready, 52 credits") the learner can open: the library stays in view. */
+const FOLD_SETTLED_AT = 3;
 let captureKeys = 0;
 
 /** Whether the card's last preparation failed because the credits were used up. */
@@ -155,22 +169,17 @@ export function Library({ account }: { account: Account }) {
         <label htmlFor="capture-text" className="capture-label">
           Capture an English expression
         </label>
-        <div className="row">
-          <input
-            id="capture-text"
-            ref={captureInput}
-            name="text"
-            maxLength={CAPTURE_TEXT_MAX}
-            autoComplete="off"
-            spellCheck
-            placeholder="e.g. break a leg"
-            aria-invalid={fieldError ? true : undefined}
-            aria-describedby="capture-error capture-cost"
-          />
-          <button type="submit" className="primary">
-            Save
-          </button>
-        </div>
+        <input
+          id="capture-text"
+          ref={captureInput}
+          name="text"
+          maxLength={CAPTURE_TEXT_MAX}
+          autoComplete="off"
+          spellCheck
+          placeholder="e.g. break a leg"
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby="capture-error capture-cost"
+        />
         <p id="capture-error" className="field-error" role="alert">
           {fieldError}
         </p>
@@ -185,6 +194,10 @@ export function Library({ account }: { account: Account }) {
           maxLength={CONTEXT_MAX}
           placeholder="e.g. We had a picnic on the bank of the river."
         />
+        {/* After the sentence: the form reads top to bottom, on a phone too. */}
+        <button type="submit" className="primary capture-save">
+          Save
+        </button>
         <p id="capture-cost" className="hint">
           {out ? (
             'Saving is free, and your captures are kept; preparing them (translation, notes) waits for credits.'
@@ -200,9 +213,7 @@ export function Library({ account }: { account: Account }) {
               “{queued.text}” is waiting to be sent.
             </li>
           ))}
-          {captures.map((line) => (
-            <CaptureStatus key={line.key} line={line} card={line.cardId ? byId.get(line.cardId) : undefined} />
-          ))}
+          <CaptureLines captures={captures} byId={byId} />
         </ul>
       </form>
       <OutOfCredits waits="New captures are saved, and their preparation (translation and notes) waits for credits.">
@@ -243,6 +254,34 @@ export function Library({ account }: { account: Account }) {
         </button>
       )}
     </section>
+  );
+}
+
+/** A line that has nothing more to say: already in the library, or prepared. */
+const settled = (line: CaptureLine, card: Card | undefined) => line.state === 'reused' || (line.state === 'saved' && card?.enrichmentStatus === 'ready');
+
+/** The capture lines, newest first; once several have settled they fold into one line the learner can open. */
+function CaptureLines({ captures, byId }: { captures: CaptureLine[]; byId: Map<string, Card> }) {
+  const recent = useRecentLedger().data;
+  const cardOf = (line: CaptureLine) => (line.cardId ? byId.get(line.cardId) : undefined);
+  const done = captures.filter((line) => settled(line, cardOf(line)));
+  const fold = done.length >= FOLD_SETTLED_AT;
+  const charged = done.reduce((sum, line) => sum + ((recent && line.cardId && line.state === 'saved' && chargedFor(recent.items, line.cardId)) || 0), 0);
+  const status = (line: CaptureLine) => <CaptureStatus key={line.key} line={line} card={cardOf(line)} />;
+  return (
+    <>
+      {captures.filter((line) => !fold || !done.includes(line)).map(status)}
+      {fold && (
+        <li className="status settled" data-tone="ok">
+          <details>
+            <summary>
+              {done.length} ready{charged > 0 ? `, ${credits(charged)}` : ''}
+            </summary>
+            <ul>{done.map(status)}</ul>
+          </details>
+        </li>
+      )}
+    </>
   );
 }
 
