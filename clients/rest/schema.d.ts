@@ -1431,6 +1431,12 @@ export interface components {
             prompt?: "translation" | "context";
             /** @description How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy. */
             durationMs?: number;
+            /**
+             * Format: date-time
+             * @description When the learner answered, for an answer given offline and sent later (ISO 8601): the review is recorded and the card scheduled as of that time, as if sent then. Not in the future, not before the item's session began, at most 7 days ago (400 otherwise). Sending the same item again with the same time returns the first result; an item already answered at another time (on another device), or a card practised since that time, is 409 `conflict` and counts nothing. Absent: now.
+             * @example 2026-11-28T07:30:00Z
+             */
+            answeredAt?: string;
         };
         ReplayResultInput: {
             /** Format: uuid */
@@ -2125,6 +2131,12 @@ export interface components {
             prompt?: "translation" | "context";
             /** @description How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good rather than easy. */
             durationMs?: number;
+            /**
+             * Format: date-time
+             * @description When the learner answered, for an answer given offline and sent later (ISO 8601): the review is recorded and the card scheduled as of that time, as if sent then. Not in the future, not before the item's session began, at most 7 days ago (400 otherwise). Sending the same item again with the same time returns the first result; an item already answered at another time (on another device), or a card practised since that time, is 409 `conflict` and counts nothing. Absent: now.
+             * @example 2026-11-28T07:30:00Z
+             */
+            answeredAt?: string;
         };
         ReplayResult: {
             /** Format: uuid */
@@ -5672,6 +5684,15 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,6 +13,8 @@ export const APP_PATHS = {
   libraryImport: '/library/import',
   card: '/library/:cardId',
   replay: '/replay',
+  // The share target (web/manifest.ts): another app's share sheet opens it with ?text=&title=&url=.
+  capture: '/capture',
   settings: '/settings',
   credits: '/credits',
   sentences: '/sentences',

@@ -18,6 +18,11 @@ import { accountQuery, forgetAccount, queryClient, sessionEvents, trpcClient, ty
 import { Notice, NoticeContext, useNotify, type NoticeAction, type NoticeState, type Tone } from './ui.tsx';
 import { sendWaitingDeletes } from './pending-deletes.ts';
 import { followStatusChanges } from './live-status.ts';
+import { Capture } from './screens/Capture.tsx';
+import { OfflineStatus, UpdateReady } from './screens/DeviceStatus.tsx';
+import { followQueues, sendQueued } from './offline-sync.ts';
+import { forgetKeptSession } from './offline-store.ts';
+import { keepShareThroughSignIn, takeKeptShare } from './share.ts';
 
 export type { Account };
 
@@ -72,17 +77,25 @@ export function App() {
   // The signed-in learner's cards and sentences are pushed as they settle, for as long as they are signed in.
   const signedIn = Boolean(me);
   useEffect(() => (signedIn ? followStatusChanges() : undefined), [signedIn]);
+  // What was done offline is counted, and sent when the network returns.
+  const userId = me?.userId;
+  useEffect(() => (userId ? followQueues(userId) : undefined), [userId]);
 
   // Where a visitor may be: signed out → sign-in; no languages yet → welcome; else the workspace.
   useEffect(() => {
     if (account.isPending || account.isError) return;
     const path = route?.path;
     if (!me) {
+      // A share that arrives signed out waits in this tab for the learner to sign in.
+      if (path === APP_PATHS.capture) keepShareThroughSignIn(window.location.search);
       if (!path || !SIGNED_OUT_PATHS.includes(path)) navigate(APP_PATHS.signIn, { replace: true });
     } else if (!hasLanguages(me)) {
       if (path !== APP_PATHS.welcome && path !== APP_PATHS.settings) navigate(APP_PATHS.welcome, { replace: true });
-    } else if (!path || path === APP_PATHS.home || SIGNED_OUT_PATHS.includes(path)) {
-      navigate(APP_PATHS.library, { replace: true });
+    } else {
+      // Signed in with languages set: a share kept through sign-in opens now, once.
+      const share = takeKeptShare();
+      if (share !== null) navigate(`${APP_PATHS.capture}${share}`, { replace: true });
+      else if (!path || path === APP_PATHS.home || SIGNED_OUT_PATHS.includes(path)) navigate(APP_PATHS.library, { replace: true });
     }
   }, [me, route?.path, account.isPending, account.isError]);
 
@@ -105,6 +118,7 @@ export function App() {
     if (route.path === APP_PATHS.libraryImport) screen = <Import />;
     if (route.path === APP_PATHS.card) screen = <CardDetails account={me} cardId={route.params.cardId!} />;
     if (route.path === APP_PATHS.replay) screen = <Replay account={me} />;
+    if (route.path === APP_PATHS.capture) screen = <Capture />;
     if (route.path === APP_PATHS.settings) screen = <Settings account={me} />;
     if (route.path === APP_PATHS.credits) screen = <Credits />;
     if (route.path === APP_PATHS.sentences) screen = <Sentences account={me} />;
@@ -135,6 +149,8 @@ export function App() {
       </header>
       {workspace && <Navigation path={route.path} />}
       <main id="main" ref={mainRef} tabIndex={-1}>
+        <UpdateReady />
+        {me && <OfflineStatus />}
         {notice.message && <Notice notice={notice} onDismiss={() => notify('')} />}
         {screen}
       </main>
@@ -191,7 +207,9 @@ function AccountBar({ account }: { account: Account }) {
   const notify = useNotify();
   const signOut = useMutation({
     mutationFn: async () => {
-      await sendWaitingDeletes();
+      await Promise.all([sendWaitingDeletes(), sendQueued()]);
+      // The session kept for offline Replay leaves the device; anything still unsent stays for this learner's next sign-in.
+      await forgetKeptSession();
       return trpcClient.account.logout.mutate();
     },
     // An ended session is signed out already.

@@ -47,7 +47,12 @@ function onAnyError(error: unknown) {
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({ onError: onAnyError }),
   mutationCache: new MutationCache({ onError: onAnyError }),
-  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } },
+  // networkMode 'always': without a network a call fails at once rather than pausing, so the screens that
+  // work offline (Replay, capture) keep what they send on the device (offline-sync.ts) instead of waiting.
+  defaultOptions: {
+    queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000, networkMode: 'always' },
+    mutations: { networkMode: 'always' },
+  },
 });
 
 /**
@@ -71,16 +76,35 @@ export const accountQuery = queryOptions({
     try {
       return await trpcClient.account.me.query();
     } catch (error) {
-      if (problemOf(error).code === 'unauthenticated') return null;
+      const problem = problemOf(error);
+      if (problem.code === 'unauthenticated') return null;
+      // Offline (the app opened from the service worker): the account this device last saw, so
+      // Replay and capture go on and queue what they send.
+      const known = isUnreachable(error) ? localStorage.getItem(ACCOUNT_KEY) : null;
+      if (known) return JSON.parse(known) as Account;
       throw error;
     }
   },
   staleTime: Infinity,
 });
 
+/** The signed-in account as last read, kept on the device for an offline start (its id, email, plan and languages). */
+const ACCOUNT_KEY = 'lcs.account';
+
+// However the account was learned (read, signing in or up, the languages set), the device keeps it.
+queryClient.getQueryCache().subscribe((event) => {
+  if (event.type !== 'updated' || event.query.queryHash !== hashKey(accountQuery.queryKey)) return;
+  const account = event.query.state.data as Account | null | undefined;
+  if (account) localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
+});
+
+/** A call that never reached the service (no network), as opposed to one it answered. */
+export const isUnreachable = (error: unknown) => problemOf(error).status === 0;
+
 /** After sign-out, or a session that ended: nothing of the previous account stays in memory. */
 export function forgetAccount() {
   const signedIn = hashKey(accountQuery.queryKey);
+  localStorage.removeItem(ACCOUNT_KEY);
   queryClient.removeQueries({ predicate: (query) => query.queryHash !== signedIn });
   queryClient.setQueryData(accountQuery.queryKey, null);
 }

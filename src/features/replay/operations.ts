@@ -57,7 +57,7 @@ export const replayOperations = {
     auth: 'write',
     input: replayCompletionSchema,
     output: replayResultSchema,
-    rest: { method: 'POST', path: '/api/replay', problems: [404] },
+    rest: { method: 'POST', path: '/api/replay', problems: [404, 409] },
     handler: (ctx, { itemId, ...evidence }) => completeItem(ctx, ctx.principal.userId, itemId, evidence),
   }),
   undo: defineOperation({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FORECAST_DAYS } from './forecast-rules.ts';
 import { REPLAY_COUNTS, REPLAY_DURATION_MAX_MS } from '../../domain/limits.ts';
+import { ANSWER_MAX_AGE_DAYS } from './answer-time-rules.ts';
 import { MAX_DESIRED_RETENTION, MIN_DESIRED_RETENTION } from '../../domain/scheduling.ts';
 import type { ReplayCount } from './session-plan.ts';
 import { isoDate } from '../shared-schemas.ts';
@@ -75,6 +76,17 @@ export const replayCompletionSchema = z
         description:
           'How long the learner took over the item, in milliseconds, when the client measured it. A clean answer slower than the fluent time rates good ' +
           'rather than easy.',
+      }),
+    answeredAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({
+        description:
+          'When the learner answered, for an answer given offline and sent later (ISO 8601): the review is recorded and the card scheduled as of that ' +
+          `time, as if sent then. Not in the future, not before the item's session began, at most ${ANSWER_MAX_AGE_DAYS} days ago ` +
+          '(400 otherwise). Sending the same item again with the same time returns the first result; an item already answered at another time (on ' +
+          'another device), or a card practised since that time, is 409 `conflict` and counts nothing. Absent: now.',
+        example: '2026-11-28T07:30:00Z',
       }),
   })
   .meta({ id: 'ReplayCompletion' });

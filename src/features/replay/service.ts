@@ -9,6 +9,7 @@ import { review, type ReviewLogRecord, type SchedulingState } from '../../domain
 import { cardFeedback, cardsInTheWild, contextsById, practiceCandidates } from '../library/card-reads.ts';
 import { type ContextCloze, contextCloze, storedCloze } from './context-cloze.ts';
 import { learnerScheduling } from './learner-scheduling.ts';
+import { answerConflict, answerTimeProblem, recordedAt } from './answer-time-rules.ts';
 import { lockSchedule, scheduleToJson, writeSchedule } from './schedule-store.ts';
 import type { ReplayItemView, ReplayPrompt, ReplayResult, ReplaySessionView } from './schemas.ts';
 import type { FeatureContext } from '../context.ts';
@@ -165,14 +166,18 @@ interface ItemRow {
   context_mask: string | null;
   rating: RatingName | null;
   next_review_at: Date | null;
+  completed_at: Date | null;
+  session_started_at: Date;
 }
 
 /** Prepared (src/db/sql.ts), like the four below: every Replay answer runs them. */
 const itemLock = preparedStatement(
   'replay_item_lock',
   (itemId: string, userId: string) =>
-    sql<ItemRow>`SELECT id, session_id, card_id, mask, answer, context_id, context_mask, rating, next_review_at FROM replay_items
-     WHERE id = ${itemId} AND user_id = ${userId} FOR UPDATE`,
+    sql<ItemRow>`SELECT i.id, i.session_id, i.card_id, i.mask, i.answer, i.context_id, i.context_mask, i.rating, i.next_review_at, i.completed_at,
+       s.created_at AS session_started_at
+     FROM replay_items i JOIN replay_sessions s ON s.id = i.session_id
+     WHERE i.id = ${itemId} AND i.user_id = ${userId} FOR UPDATE OF i`,
 );
 
 const reviewLogInsert = preparedStatement(
@@ -209,18 +214,30 @@ export async function completeItem(
   ctx: FeatureContext,
   userId: string,
   itemId: string,
-  evidence: ReplayEvidence & { prompt?: ReplayPrompt | undefined },
+  evidence: ReplayEvidence & { prompt?: ReplayPrompt | undefined; answeredAt?: string | undefined },
   now = new Date(),
 ): Promise<ReplayResult> {
+  const answeredAt = evidence.answeredAt === undefined ? undefined : new Date(evidence.answeredAt);
   return ctx.em.transactional(async (tx) => {
     const item = await firstRow(tx, itemLock(itemId, userId));
     if (!item) throw new AppError('not_found', 'No such Replay item.');
+    if (answeredAt) {
+      const problem = answerTimeProblem(answeredAt, { now, sessionStartedAt: new Date(item.session_started_at) });
+      if (problem) throw new AppError('invalid_request', 'The answer’s time cannot be accepted.', { errors: [{ path: 'answeredAt', message: problem }] });
+    }
+    const completedAt = item.completed_at && new Date(item.completed_at);
+    const repeated = answeredAt && answerConflict(recordedAt(answeredAt, now), { completedAt, lastReview: null });
+    if (repeated) throw new AppError('conflict', repeated);
     if (item.rating && item.next_review_at) return result(tx, item, item.rating, new Date(item.next_review_at));
 
     // The session row serialises completions with an undo in the same session (see undo.ts).
     await run(tx, sessionLock(item.session_id));
     const before = await lockSchedule(tx, item.card_id);
     if (!before) throw new AppError('not_found', 'The card of this item no longer exists.');
+    const practisedSince = answeredAt && answerConflict(recordedAt(answeredAt, now), { completedAt: null, lastReview: before.lastReview });
+    if (practisedSince) throw new AppError('conflict', practisedSince);
+    // An answer given offline is recorded, and its card scheduled, as of the time it was given.
+    now = recordedAt(answeredAt, now);
     // With the context prompt the learner reconstructed the expression as their sentence has it, under its own mask.
     const prompt = evidence.prompt ?? 'translation';
     const cloze = prompt === 'context' ? (await itemClozes(tx, [item])).get(item.id) : undefined;

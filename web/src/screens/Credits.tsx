@@ -18,7 +18,7 @@ const PLAN_NAME = { free: 'Free', paid: 'Paid' } as const;
 
 export const useCredits = () => useQuery(trpc.credits.balance.queryOptions());
 /** The latest entries: enough to say what the last unit of work cost and what one card was charged. */
-const useRecentLedger = () => useQuery(trpc.credits.ledger.queryOptions({ limit: LEDGER_PAGE }));
+export const useRecentLedger = () => useQuery(trpc.credits.ledger.queryOptions({ limit: LEDGER_PAGE }));
 
 /** Whether new model-backed work cannot start now: every credit is spent or held (false while unknown). */
 export const isOut = (wallet: Wallet | undefined) => Boolean(wallet && available(wallet) === 0);

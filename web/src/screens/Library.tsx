@@ -6,8 +6,21 @@ import { CAPTURE_TEXT_MAX, CONTEXT_MAX } from '../../../src/domain/limits.ts';
 import { explain, explainField } from '../errors.ts';
 import { APP_PATHS } from '../paths.ts';
 import { Link, navigate, searchParam, useLocation } from '../router.tsx';
-import { queryClient, trpc, trpcClient } from '../trpc.ts';
-import { CostAfter, CostBefore, isOut, OutOfCredits, refreshCredits, RenewalChoice, useCredits, usePrepareOnRenewal, whyWaiting } from './Credits.tsx';
+import { isUnreachable, queryClient, trpc, trpcClient } from '../trpc.ts';
+import { keepCapture, useOffline } from '../offline-sync.ts';
+import {
+  CostAfter,
+  CostBefore,
+  isOut,
+  OutOfCredits,
+  refreshCredits,
+  RenewalChoice,
+  useCredits,
+  usePrepareOnRenewal,
+  useRecentLedger,
+  whyWaiting,
+} from './Credits.tsx';
+import { chargedFor, credits } from '../credits.ts';
 import { formatDay } from '../time.ts';
 import { refreshForecast } from './ReplayOverview.tsx';
 import { useWaitingDeletes } from '../pending-deletes.ts';
@@ -50,8 +63,10 @@ interface CaptureLine {
   /** The learner gave the sentence they met it in. */
   withContext?: boolean;
 }
-/** Lines kept under the field: the newest few. */
-const CAPTURE_LINES = 4;
+/** Lines kept under the field: the newest ones. */
+const CAPTURE_LINES = 20;
+/** From this many settled lines on, they fold into one ("4 ready, 52 credits") the learner can open: the library stays in view. */
+const FOLD_SETTLED_AT = 3;
 let captureKeys = 0;
 
 /** Whether the card's last preparation failed because the credits were used up. */
@@ -71,6 +86,7 @@ export function Library({ account }: { account: Account }) {
   const contextInput = useRef<HTMLTextAreaElement>(null);
   const wallet = useCredits().data;
   const out = isOut(wallet);
+  const waitingToSend = useOffline().captures;
   const list = useInfiniteQuery(
     trpc.library.list.infiniteQueryOptions(
       { limit: PAGE_SIZE, ...(search ? { query: search } : {}), ...(sort === 'met' ? { sort } : {}) },
@@ -105,6 +121,11 @@ export function Library({ account }: { account: Account }) {
       update(key, { state: reused ? 'reused' : 'saved', cardId: card.cardId, text: card.text });
       await refreshLibrary();
     } catch (error) {
+      // No network: kept on the device and sent when it returns; its line is the queue's below.
+      if (isUnreachable(error)) {
+        await keepCapture({ text, ...(context ? { context } : {}) });
+        return setCaptures((old) => old.filter((c) => c.key !== key));
+      }
       update(key, { state: 'refused', message: explain(error).fields.context ?? explainField(error, 'text') });
       // The refused text goes back into the fields, unless the learner is typing something else.
       const input = captureInput.current;
@@ -148,22 +169,17 @@ export function Library({ account }: { account: Account }) {
         <label htmlFor="capture-text" className="capture-label">
           Capture an English expression
         </label>
-        <div className="row">
-          <input
-            id="capture-text"
-            ref={captureInput}
-            name="text"
-            maxLength={CAPTURE_TEXT_MAX}
-            autoComplete="off"
-            spellCheck
-            placeholder="e.g. break a leg"
-            aria-invalid={fieldError ? true : undefined}
-            aria-describedby="capture-error capture-cost"
-          />
-          <button type="submit" className="primary">
-            Save
-          </button>
-        </div>
+        <input
+          id="capture-text"
+          ref={captureInput}
+          name="text"
+          maxLength={CAPTURE_TEXT_MAX}
+          autoComplete="off"
+          spellCheck
+          placeholder="e.g. break a leg"
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby="capture-error capture-cost"
+        />
         <p id="capture-error" className="field-error" role="alert">
           {fieldError}
         </p>
@@ -178,6 +194,10 @@ export function Library({ account }: { account: Account }) {
           maxLength={CONTEXT_MAX}
           placeholder="e.g. We had a picnic on the bank of the river."
         />
+        {/* After the sentence: the form reads top to bottom, on a phone too. */}
+        <button type="submit" className="primary capture-save">
+          Save
+        </button>
         <p id="capture-cost" className="hint">
           {out ? (
             'Saving is free, and your captures are kept; preparing them (translation, notes) waits for credits.'
@@ -188,9 +208,12 @@ export function Library({ account }: { account: Account }) {
           )}
         </p>
         <ul id="capture-status" className="capture-lines" aria-label="Your captures" aria-live="polite">
-          {captures.map((line) => (
-            <CaptureStatus key={line.key} line={line} card={line.cardId ? byId.get(line.cardId) : undefined} />
+          {waitingToSend.map((queued) => (
+            <li key={queued.key} className="status">
+              “{queued.text}” is waiting to be sent.
+            </li>
           ))}
+          <CaptureLines captures={captures} byId={byId} />
         </ul>
       </form>
       <OutOfCredits waits="New captures are saved, and their preparation (translation and notes) waits for credits.">
@@ -231,6 +254,34 @@ export function Library({ account }: { account: Account }) {
         </button>
       )}
     </section>
+  );
+}
+
+/** A line that has nothing more to say: already in the library, or prepared. */
+const settled = (line: CaptureLine, card: Card | undefined) => line.state === 'reused' || (line.state === 'saved' && card?.enrichmentStatus === 'ready');
+
+/** The capture lines, newest first; once several have settled they fold into one line the learner can open. */
+function CaptureLines({ captures, byId }: { captures: CaptureLine[]; byId: Map<string, Card> }) {
+  const recent = useRecentLedger().data;
+  const cardOf = (line: CaptureLine) => (line.cardId ? byId.get(line.cardId) : undefined);
+  const done = captures.filter((line) => settled(line, cardOf(line)));
+  const fold = done.length >= FOLD_SETTLED_AT;
+  const charged = done.reduce((sum, line) => sum + ((recent && line.cardId && line.state === 'saved' && chargedFor(recent.items, line.cardId)) || 0), 0);
+  const status = (line: CaptureLine) => <CaptureStatus key={line.key} line={line} card={cardOf(line)} />;
+  return (
+    <>
+      {captures.filter((line) => !fold || !done.includes(line)).map(status)}
+      {fold && (
+        <li className="status settled" data-tone="ok">
+          <details>
+            <summary>
+              {done.length} ready{charged > 0 ? `, ${credits(charged)}` : ''}
+            </summary>
+            <ul>{done.map(status)}</ul>
+          </details>
+        </li>
+      )}
+    </>
   );
 }
 

@@ -3,7 +3,10 @@ import type { inferOutput } from '@trpc/tanstack-react-query';
 import { Fragment, useEffect, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import type { Account } from '../App.tsx';
 import { explain } from '../errors.ts';
-import { trpc, trpcClient } from '../trpc.ts';
+import { isUnreachable, trpc, trpcClient } from '../trpc.ts';
+import { holdUpdate } from '../pwa.ts';
+import { keepSession, keptSession } from '../offline-store.ts';
+import { answersWaiting, keepAnswer, sendQueued } from '../offline-sync.ts';
 import { PlayAudio } from './Audio.tsx';
 import { refreshForecast, ReplayOverview, type Count, type Outcome, type Result } from './ReplayOverview.tsx';
 import { OutOfCredits } from './Credits.tsx';
@@ -76,23 +79,51 @@ type PromptChoice = 'translation' | 'context';
 const PROMPT_KEY = 'lcs.replay.prompt';
 const savedPrompt = (): PromptChoice => (localStorage.getItem(PROMPT_KEY) === 'context' ? 'context' : 'translation');
 
+/** What became of an answer: the service's result, or kept on the device until the network returns. */
+type Answered = Outcome | 'kept';
+
+const OFFLINE_WITHOUT_SESSION = 'You are offline, and no Replay session is kept on this device. Open Replay once online: its next items stay with you.';
+
+/**
+ * Opens (or resumes) a session online, first sending what waits, and keeps its items on the device;
+ * offline, the session kept last time goes on where it was left.
+ */
+async function openSession(userId: string, count: Count): Promise<Session & { offline: boolean }> {
+  await sendQueued();
+  try {
+    const opened = await trpcClient.replay.session.query({ count });
+    if (opened.sessionId) await keepSession(userId, opened.sessionId, opened.items);
+    return { ...opened, offline: false };
+  } catch (error) {
+    if (!isUnreachable(error)) throw error;
+    const kept = await keptSession(userId);
+    if (!kept) throw new Error(OFFLINE_WITHOUT_SESSION, { cause: error });
+    return { sessionId: kept.sessionId, resumed: true, items: kept.items, offline: true };
+  }
+}
+
 export function Replay({ account }: { account: Account }) {
   const [prompt, setPrompt] = useState<PromptChoice>(savedPrompt);
   const choosePrompt = (choice: PromptChoice) => {
     localStorage.setItem(PROMPT_KEY, choice);
     setPrompt(choice);
   };
-  const [session, setSession] = useState<{ items: Item[]; index: number; resumed: boolean; outcomes: Outcome[]; tries: number } | null>(null);
+  const [session, setSession] = useState<{ items: Item[]; index: number; resumed: boolean; offline: boolean; outcomes: Answered[]; tries: number } | null>(
+    null,
+  );
+  // A new version of the app is not offered while a session is under way (web/src/pwa.ts).
+  const practising = session !== null;
+  useEffect(() => (practising ? holdUpdate() : undefined), [practising]);
   const [finished, setFinished] = useState<Outcome[] | null>(null);
   const [startMessage, setStartMessage] = useState('');
   const open = useMutation({
-    mutationFn: (count: Count) => trpcClient.replay.session.query({ count }),
+    mutationFn: (count: Count) => openSession(account.userId, count),
     onSuccess: (opened) => {
       // Nothing left after all (practised elsewhere meanwhile): the overview says what comes next.
       if (opened.items.length === 0) return void refreshForecast();
-      setSession({ items: opened.items, index: 0, resumed: opened.resumed, outcomes: [], tries: 0 });
+      setSession({ items: opened.items, index: 0, resumed: opened.resumed, offline: opened.offline, outcomes: [], tries: 0 });
     },
-    onError: (error) => setStartMessage(explain(error).message),
+    onError: (error) => setStartMessage(error.message === OFFLINE_WITHOUT_SESSION ? error.message : explain(error).message),
   });
   const outcome = session?.outcomes[session.index] ?? null;
   // A rating taken back: the item is open again (same mask) and its schedule as before.
@@ -121,21 +152,24 @@ export function Replay({ account }: { account: Account }) {
   const next = () => {
     if (!session) return;
     if (session.index + 1 < session.items.length) return setSession({ ...session, index: session.index + 1 });
-    setFinished(session.outcomes);
+    setFinished(session.outcomes.filter((o) => o !== 'kept'));
     setSession(null);
     void refreshForecast();
   };
-  const record = (done: Outcome | null) => {
+  const record = (done: Answered | null) => {
     if (!session) return;
     if (!done) return next();
     setSession({ ...session, outcomes: [...session.outcomes.slice(0, session.index), done] });
+    if (done === 'kept') return;
     // The card's scheduling changed: its details and the forecast are read again.
     void refreshCard(done.result.cardId);
     void refreshForecast();
   };
 
   let body;
-  if (session && outcome)
+  if (session && outcome === 'kept')
+    body = <KeptFeedback answer={session.items[session.index]!.answer} last={session.index === session.items.length - 1} onNext={next} />;
+  else if (session && outcome && outcome !== 'kept')
     body = (
       <Feedback
         outcome={outcome}
@@ -154,7 +188,7 @@ export function Replay({ account }: { account: Account }) {
         prompt={prompt}
         onPrompt={choosePrompt}
         lang={account.nativeLanguage}
-        progress={`Item ${session.index + 1} of ${session.items.length}${session.resumed ? ' (resumed session)' : ''}`}
+        progress={`Item ${session.index + 1} of ${session.items.length}${session.offline ? ' (offline)' : session.resumed ? ' (resumed session)' : ''}`}
         onDone={record}
       />
     );
@@ -183,7 +217,7 @@ function ItemForm({
   onPrompt: (choice: PromptChoice) => void;
   lang: string | null;
   progress: string;
-  onDone: (outcome: Outcome | null) => void;
+  onDone: (outcome: Answered | null) => void;
 }) {
   // The learner's own sentence, when they chose it and the item has one: the expression as the sentence writes it, under its own mask.
   const cloze = prompt === 'context' ? (item.context ?? null) : null;
@@ -204,14 +238,24 @@ function ItemForm({
 
   const complete = useMutation({
     // durationMs: from showing the item to answering; a fluent recall may rate easy, a slow one good.
-    mutationFn: () =>
-      trpcClient.replay.complete.mutate({
+    // Offline, or with earlier answers still waiting (they go first), the answer is kept with the time it was given.
+    mutationFn: async (): Promise<Answered> => {
+      const completion = {
         itemId: item.itemId,
         ...evidence.current,
-        prompt: cloze ? 'context' : 'translation',
+        prompt: cloze ? ('context' as const) : ('translation' as const),
         durationMs: Math.min(Math.round(performance.now() - shownAt.current), REPLAY_DURATION_MAX_MS),
-      }),
-    onSuccess: (result) => onDone({ result, firstTry: firstTry.current }),
+      };
+      const answeredAt = new Date().toISOString();
+      if (!navigator.onLine || answersWaiting()) return keepAnswer({ ...completion, answeredAt }).then(() => 'kept');
+      try {
+        return { result: await trpcClient.replay.complete.mutate(completion), firstTry: firstTry.current };
+      } catch (error) {
+        if (!isUnreachable(error)) throw error;
+        return keepAnswer({ ...completion, answeredAt }).then(() => 'kept');
+      }
+    },
+    onSuccess: (answered) => onDone(answered),
     onError: (error) => {
       const explained = explain(error, { not_found: 'This expression was deleted meanwhile; moving on.' });
       setStatus(explained.message);
@@ -350,6 +394,28 @@ function ItemForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** An answer kept on the device: its rating and next review come when it is sent. */
+function KeptFeedback({ answer, last, onNext }: { answer: string; last: boolean; onNext: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div className="feedback" role="region" aria-label="Feedback">
+      <h2 ref={heading} tabIndex={-1}>
+        Kept on this device
+      </h2>
+      <p className="answer" lang="en">
+        {answer}
+      </p>
+      <p className="muted">Your answer is sent, with the time you gave it, when you are back online; its next review is set then.</p>
+      <div className="actions">
+        <button type="button" className="primary" onClick={onNext}>
+          {last ? 'Finish' : 'Next item'}
+        </button>
+      </div>
+    </div>
   );
 }
 
