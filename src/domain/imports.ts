@@ -27,9 +27,11 @@ export interface ImportRow {
 /** Anki's reviews of one card: each `[revlogId, reviewedAtMs, ease 1–4]`. */
 export interface ImportHistory {
   reviews: [id: number, at: number, ease: number][];
+  /** Anki had buried the card (out of today's reviews): it is due tomorrow at the earliest. */
+  buried?: boolean | undefined;
 }
 
-export const IMPORT_ROW_PROBLEMS = ['too_long', 'no_letter', 'quote_not_closed', 'short_row', 'other_language'] as const;
+export const IMPORT_ROW_PROBLEMS = ['too_long', 'no_letter', 'quote_not_closed', 'short_row', 'other_language', 'suspended'] as const;
 type ImportRowProblemCode = (typeof IMPORT_ROW_PROBLEMS)[number];
 
 export interface ImportProblem {
