@@ -27,9 +27,11 @@ export interface ImportRow {
 /** Anki's reviews of one card: each `[revlogId, reviewedAtMs, ease 1–4]`. */
 export interface ImportHistory {
   reviews: [id: number, at: number, ease: number][];
+  /** Anki had buried the card (out of today's reviews): it is due tomorrow at the earliest. */
+  buried?: boolean | undefined;
 }
 
-export const IMPORT_ROW_PROBLEMS = ['too_long', 'no_letter', 'quote_not_closed', 'short_row', 'other_language'] as const;
+export const IMPORT_ROW_PROBLEMS = ['too_long', 'no_letter', 'quote_not_closed', 'short_row', 'other_language', 'suspended'] as const;
 type ImportRowProblemCode = (typeof IMPORT_ROW_PROBLEMS)[number];
 
 export interface ImportProblem {
@@ -509,23 +511,8 @@ const OUR_EXPORT = ['cardId', 'text'];
 /** Our export's column of the learner's sentences, oldest first, one a line. */
 const OUR_CONTEXTS = 'contexts';
 
-function readTable(text: string, separator: string, options: ImportOptions, rows: ImportRows): void {
-  let read: ((record: DelimitedRecord) => void) | null = null;
-  let problems = 0;
-  const onProblem = (p: ImportProblem) => {
-    problems++;
-    rows.problem(p);
-  };
-  eachDelimited(text.replace(/^\uFEFF/, ''), separator, { onProblem }, (record) => {
-    if (read) return read(record);
-    read = tableReader(record, options, rows);
-  });
-  // No record at all: empty, unless records could not be read (then nothing_to_import names why).
-  if (!read && problems === 0) throw new ImportFileError('empty_file', 'The file holds no records.');
-}
-
 /** How the records after the first are read: the column chosen by the options and the first record, which is a header or a row. */
-function tableReader(first: DelimitedRecord, options: ImportOptions, rows: ImportRows): (record: DelimitedRecord) => void {
+export function tableReader(first: DelimitedRecord, options: ImportOptions, rows: ImportRows): (record: DelimitedRecord) => void {
   const head = first.fields.map((f) => f.trim());
   const ours = OUR_EXPORT.every((name, i) => head[i] === name);
   let column: number;
@@ -575,7 +562,7 @@ function tableReader(first: DelimitedRecord, options: ImportOptions, rows: Impor
 // The whole file
 
 /** The formats read from text; the others (Kindle, KOReader, Anki packages) are binary files read by the API (src/features/library/imports). */
-type TextFormat = Exclude<ImportFormat, 'kindle' | 'apkg' | 'koreader'>;
+export type TextFormat = Exclude<ImportFormat, 'kindle' | 'apkg' | 'koreader'>;
 
 /** The format a text file is in, when none was named: Anki's headers, our export, a tab or comma table, else lines. */
 export function detectTextFormat(text: string, fileName?: string): TextFormat {
@@ -589,34 +576,17 @@ export function detectTextFormat(text: string, fileName?: string): TextFormat {
 }
 
 /**
- * Reads a text file (every format but Kindle's) into rows, in one pass that stops as soon as the
- * file holds more expressions than an import takes; see importRows for what is kept.
+ * Reads plain lines or Anki's notes text into rows, in one pass that stops as soon as the file
+ * holds more expressions than an import takes; see importRows for what is kept. CSV and TSV are
+ * read as they stream by csv-parse (src/features/library/imports/csv.ts), with the same row rules.
  */
-export function parseImportText(text: string, options: ImportOptions & { fileName?: string | undefined } = {}): ParsedImport {
-  const format = options.format ?? detectTextFormat(text, options.fileName);
+export function parseImportText(text: string, format: 'lines' | 'anki'): ParsedImport {
   const rows = importRows(format);
-  switch (format) {
-    case 'lines':
-      eachLine(text, (line, no) => {
-        rows.add({ line: no, text: no === 1 ? line.replace(/^\uFEFF/, '') : line });
-      });
-      break;
-    case 'csv':
-    case 'tsv':
-      readTable(text, format === 'csv' ? ',' : '\t', options, rows);
-      break;
-    case 'anki':
-      readAnki(text, rows);
-      break;
-    case 'kindle':
-    case 'koreader':
-      throw new ImportFileError(
-        'not_sqlite',
-        `A ${format === 'kindle' ? 'Kindle vocab.db' : 'KOReader vocabulary_builder.sqlite3'} is a SQLite database, not text.`,
-      );
-    case 'apkg':
-      throw new ImportFileError('not_zip', 'An Anki package (.apkg, .colpkg) is a ZIP archive, not text.');
-  }
+  if (format === 'lines') {
+    eachLine(text, (line, no) => {
+      rows.add({ line: no, text: no === 1 ? line.replace(/^\uFEFF/, '') : line });
+    });
+  } else readAnki(text, rows);
   return rows.finish();
 }
 
@@ -652,6 +622,8 @@ export function importRows(format: ImportFormat, skipped: Partial<ImportSkipped>
     skipped: { duplicatesInFile: 0, tooLong: 0, invalid: 0, otherLanguage: 0, ...skipped },
   };
   const seen = new Set<string>();
+  /** The rows' texts as the file wrote them: the same text again is a duplicate without cleaning it again (a file of one line repeated). */
+  const seenVerbatim = new Set<string>();
   const problem = (p: ImportProblem) => {
     result.problemsTotal++;
     if (result.problems.length < IMPORT_PROBLEMS_KEPT) result.problems.push(p);
@@ -671,6 +643,10 @@ export function importRows(format: ImportFormat, skipped: Partial<ImportSkipped>
     problem,
     skipped: result.skipped,
     add(row) {
+      if (seenVerbatim.has(row.text)) {
+        result.skipped.duplicatesInFile++;
+        return;
+      }
       if (row.text.length > RAW_TEXT_MAX) return tooLong(row.line, row.text.length);
       const text = storable(row.text);
       if (text === '') return;
@@ -699,6 +675,7 @@ export function importRows(format: ImportFormat, skipped: Partial<ImportSkipped>
         );
       }
       seen.add(key);
+      seenVerbatim.add(row.text);
       // Cut by code points: a cut by UTF-16 units could split an emoji into a lone surrogate.
       const context = row.context
         ? Array.from(storable(row.context.slice(0, RAW_TEXT_MAX)))

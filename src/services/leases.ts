@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Em } from '../db/orm.ts';
-import { run, sql, type Sql } from '../db/sql.ts';
+import { firstRow, run, sql, type Sql } from '../db/sql.ts';
 
 /**
  * A short lease on a row that one request works on: a sync sentence being translated, a claimed
@@ -15,7 +16,7 @@ export const leaseExpirySql = (durationMs: number | null): Sql => sql`clock_time
 
 /** The rows a lease may cover; `where` picks the owner's row. */
 export interface LeasedRow {
-  table: 'sentences' | 'page_translation_requests' | 'export_leases';
+  table: 'sentences' | 'page_translation_requests' | UserLeaseTable;
   where: Sql;
 }
 
@@ -36,7 +37,7 @@ export async function whileLeased<T>(em: Em, row: LeasedRow, work: () => Promise
 type LeaseLogger = { warn(fields: object, message: string): void };
 
 /** Renews the row's lease every LEASE.renewEveryMs until the returned function is called (for work that is not one promise, e.g. a stream). */
-export function renewLease(em: Em, row: LeasedRow, logger?: LeaseLogger): () => void {
+function renewLease(em: Em, row: LeasedRow, logger?: LeaseLogger): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const renew = async () => {
@@ -53,4 +54,34 @@ export function renewLease(em: Em, row: LeasedRow, logger?: LeaseLogger): () => 
     stopped = true;
     clearTimeout(timer);
   };
+}
+
+/** Tables of one lease per user (user_id, holder, lease_expires_at): the user's one export (0019), the user's one import file being read (0029). */
+type UserLeaseTable = 'export_leases' | 'import_read_leases';
+
+/**
+ * The user's one lease of `table`, whichever API process asks: taken when there is none or the
+ * last one lapsed (its process died), renewed until let go, then deleted. Returns how to let it
+ * go (once; later calls are the same promise), or null when another holder has it.
+ */
+export async function claimUserLease(em: Em, table: UserLeaseTable, userId: string, logger: LeaseLogger): Promise<(() => Promise<void>) | null> {
+  const holder = randomUUID();
+  const claimed = await firstRow<{ holder: string }>(
+    em,
+    sql`INSERT INTO ${sql.table(table)} (user_id, holder, lease_expires_at) VALUES (${userId}, ${holder}, ${leaseExpirySql(LEASE.durationMs)})
+     ON CONFLICT (user_id) DO UPDATE SET holder = excluded.holder, lease_expires_at = excluded.lease_expires_at
+     WHERE ${sql.table(table)}.lease_expires_at < clock_timestamp()
+     RETURNING holder`,
+  );
+  if (!claimed) return null;
+  const mine = sql`user_id = ${userId} AND holder = ${holder}`;
+  const stopRenewing = renewLease(em, { table, where: mine }, logger);
+  let released: Promise<void> | undefined;
+  return () =>
+    (released ??= (async () => {
+      stopRenewing();
+      await run(em.fork(), sql`DELETE FROM ${sql.table(table)} WHERE ${mine}`).catch((error: unknown) =>
+        logger.warn({ table, err: (error as Error).name }, 'lease release failed; it lapses by itself'),
+      );
+    })());
 }

@@ -55,7 +55,7 @@ for deck, model, fields in NOTES:
     col.add_note(note, deck)
 
 # Real reviews through the scheduler: each deck's first cards answered (Good, then Easy), one failed.
-ANSWERS = {"break the ice": [3, 3], "a piece of cake": [4], "under the weather": [1, 3], "give up": [3, 3, 4]}
+ANSWERS = {"break the ice": [3, 3], "a piece of cake": [4], "under the weather": [1, 3], "give up": [3, 3, 4], "spill the beans": [3], "look after": [3]}
 for deck in (idioms, phrasal):
     col.decks.select(deck)
     for _ in range(20):
@@ -74,7 +74,7 @@ def card_of(expression):
     nid = col.find_notes(f'"Expression:{expression}"' if expression != "put off" else '"Front:put off"')[0]
     return col.get_card(col.card_ids_of_note(nid)[0])
 
-# One suspended, one buried: they keep that state.
+# One suspended, one buried, each with a review: they keep that state.
 col.sched.suspend_cards([card_of("spill the beans").id])
 col.sched.bury_cards([card_of("look after").id], manual=True)
 

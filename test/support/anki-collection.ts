@@ -1,7 +1,8 @@
 import { DatabaseSync } from 'node:sqlite';
 
 /** A note of a hand-made collection: a string is a Basic note (its Front, a "back" Back) in the deck Words. */
-type LegacyNote = string | { deck: 'Words' | 'Stories'; fields: [front: string, back: string, sentence: string]; reviews?: [at: number, ease: number][] };
+type LegacyNote =
+  string | { deck: 'Words' | 'Stories'; fields: [front: string, back: string, sentence: string]; reviews?: [at: number, ease: number][]; queue?: number };
 
 const DECKS = { Words: 20, Stories: 40 };
 
@@ -28,9 +29,14 @@ export function legacyCollection(notes: LegacyNote[]): Buffer {
     JSON.stringify({ 1: { name: 'Default' }, [DECKS.Words]: { name: 'Words' }, [DECKS.Stories]: { name: 'Stories' }, 30: { name: 'Empty' } }),
   );
   notes.forEach((note, i) => {
-    const { deck, fields: values, reviews = [] } = typeof note === 'string' ? { deck: 'Words' as const, fields: [note, 'back', ''], reviews: [] } : note;
+    const {
+      deck,
+      fields: values,
+      reviews = [],
+      queue = 0,
+    } = typeof note === 'string' ? { deck: 'Words' as const, fields: [note, 'back', ''], reviews: [] } : note;
     db.prepare(`INSERT INTO notes VALUES (?, ?, 10, 0, 0, '', ?, 0, 0, 0, '')`).run(i + 1, `g${i}`, values.join('\u001f'));
-    db.prepare(`INSERT INTO cards VALUES (?, ?, ?, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '')`).run(i + 1, i + 1, DECKS[deck]);
+    db.prepare(`INSERT INTO cards VALUES (?, ?, ?, 0, 0, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, 0, '')`).run(i + 1, i + 1, DECKS[deck], queue);
     // A review's id is its time in milliseconds; type 1 is a review.
     for (const [at, ease] of reviews) db.prepare(`INSERT INTO revlog VALUES (?, ?, 0, ?, 1, 0, 2500, 6000, 1)`).run(at, i + 1, ease);
   });

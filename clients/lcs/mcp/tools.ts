@@ -15,8 +15,8 @@ import { pageTranslationRequestSchema } from '../../../src/features/page-transla
 import { draftRequestSchema as workRequestSchema, draftSchema as workResponseSchema } from '../../../src/features/drafts/schemas.ts';
 import type { Card } from '../context.ts';
 import { searchLibrary } from '../library.ts';
-import { getImport as getImportView, importList } from '../imports.ts';
-import { importRequestSchema, importSchema, parsedSchema } from '../../../src/features/library/imports/schemas.ts';
+import { getImport as getImportView, importList, readImportFile, uploadImport } from '../imports.ts';
+import { importFileQuerySchema, importRequestSchema, importSchema, parsedSchema } from '../../../src/features/library/imports/schemas.ts';
 import type { Api } from '../service.ts';
 import { translateTexts } from '../translate.ts';
 
@@ -69,6 +69,39 @@ export const tools: Record<string, ToolDefinition> = {
         text:
           `${created.replayed ? 'Already imported' : 'Importing'} ${created.parsed.expressions} expressions [importId ${view.importId}]; follow it ` +
           `with get_import.`,
+      };
+    },
+  }),
+  import_file: tool({
+    description:
+      "Import a file on this machine into the learner's library: an Anki package (.apkg, .colpkg) with its decks' notes and, when asked, their " +
+      "reviews and due dates; KOReader's vocabulary_builder.sqlite3 with each word's sentence; a Kindle vocab.db; CSV, TSV or plain lines. Each " +
+      'expression becomes a card, prepared in the background at the pace the budget allows. Returns the import id: follow it with get_import. The ' +
+      'same file with the same choices again is the same import.',
+    writes: true,
+    inputSchema: {
+      path: z.string().min(1).max(4096).meta({ description: 'The file’s path on the machine this server runs on (absolute, or from its working directory).' }),
+      format: importFileQuerySchema.shape.format,
+      column: importFileQuerySchema.shape.column,
+      decks: z
+        .array(z.string().max(200))
+        .max(100)
+        .optional()
+        .meta({ description: 'Anki packages: the decks to read, each with its subdecks; all when left out.' }),
+      field: importFileQuerySchema.shape.field,
+      sentenceField: importFileQuerySchema.shape.sentenceField,
+      history: z.boolean().optional().meta({ description: importFileQuerySchema.shape.history.description }),
+      bookTitles: z.boolean().optional().meta({ description: importFileQuerySchema.shape.bookTitles.description }),
+    },
+    outputSchema: { importId: z.string(), state: z.string(), counts: importSchema.shape.counts, parsed: parsedSchema },
+    async run(api, { path, ...options }) {
+      const created = await uploadImport(api, path, await readImportFile(path), options);
+      const view = created.import;
+      return {
+        structured: { importId: view.importId, state: view.state, counts: view.counts, parsed: created.parsed },
+        text:
+          `${created.replayed ? 'Already imported' : 'Importing'} ${created.parsed.expressions} expressions from ${path} [importId ${view.importId}]; ` +
+          'follow it with get_import.',
       };
     },
   }),

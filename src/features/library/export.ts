@@ -1,9 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { allRows, firstRow, run, sql } from '../../db/sql.ts';
+import { allRows, firstRow, sql } from '../../db/sql.ts';
 import { AppError } from '../../domain/problems.ts';
-import { LEASE, leaseExpirySql, renewLease } from '../../services/leases.ts';
+import { claimUserLease } from '../../services/leases.ts';
 import type { FeatureContext } from '../context.ts';
 import {
   ankiHeader,
@@ -81,27 +81,7 @@ function takeProcessSlot(max: number): () => void {
  * while the export streams, deleted when it ends; a dead process's lease lapses in seconds.
  * Returns how to let it go, or null when another export of this user holds it.
  */
-async function claimUserExport(ctx: FeatureContext, userId: string): Promise<(() => Promise<void>) | null> {
-  const holder = randomUUID();
-  const claimed = await firstRow<{ holder: string }>(
-    ctx.em,
-    sql`INSERT INTO export_leases (user_id, holder, lease_expires_at) VALUES (${userId}, ${holder}, ${leaseExpirySql(LEASE.durationMs)})
-     ON CONFLICT (user_id) DO UPDATE SET holder = excluded.holder, lease_expires_at = excluded.lease_expires_at
-     WHERE export_leases.lease_expires_at < clock_timestamp()
-     RETURNING holder`,
-  );
-  if (!claimed) return null;
-  const mine = sql`user_id = ${userId} AND holder = ${holder}`;
-  const stopRenewing = renewLease(ctx.em, { table: 'export_leases', where: mine }, ctx.log);
-  let released: Promise<void> | undefined;
-  return () =>
-    (released ??= (async () => {
-      stopRenewing();
-      await run(ctx.em.fork(), sql`DELETE FROM export_leases WHERE ${mine}`).catch((error: unknown) =>
-        ctx.log.warn({ err: (error as Error).name }, 'export lease release failed; it lapses by itself'),
-      );
-    })());
-}
+const claimUserExport = (ctx: FeatureContext, userId: string) => claimUserLease(ctx.em, 'export_leases', userId, ctx.log);
 
 /** The file's text, then the bounds let go before its last byte is sent, so a client that has the whole file may start another at once. */
 async function* releasing(text: AsyncGenerator<string>, release: () => Promise<void>): AsyncGenerator<string> {

@@ -166,10 +166,21 @@ describe('Anki packages with their history', () => {
       if (!built) return context.skip(`the real Anki cannot run here: ${noAnki}`);
       const learner = await newUser(stack);
       const client = api(stack, { token: learner.token });
-      const reviewed = built.notes.filter((n) => n.revlog.length > 0);
+      // A card suspended in Anki is left out (a card here is always in practice); a buried one comes, due tomorrow at the earliest.
+      const suspended = built.notes.filter((n) => n.queue === -1);
+      const kept = built.notes.filter((n) => n.queue !== -1);
+      expect(suspended.map((n) => n.revlog.length)).toEqual([1]);
+      expect(kept.filter((n) => n.queue === -2 || n.queue === -3).map((n) => n.revlog.length)).toEqual([1]);
+      const reviewed = kept.filter((n) => n.revlog.length > 0);
       const reviews = reviewed.reduce((n, note) => n + note.revlog.length, 0);
       const preview = bodyOf(await send('preview', built.files['modern.apkg'], 'history=true', learner.token), 200);
       expect(preview.anki).toMatchObject({ reviews, history: true });
+      expect(preview.expressions).toBe(kept.length);
+      expect(preview.problems).toContainEqual({
+        line: 0,
+        code: 'suspended',
+        message: '1 note is suspended in Anki; left out, as a card here is always in practice',
+      });
 
       const created = bodyOf(await send('file', built.files['modern.apkg'], 'fileName=all.apkg&history=true', learner.token), 202);
       const done = await importCompleted(client, created.import.importId);
@@ -177,7 +188,8 @@ describe('Anki packages with their history', () => {
       expect(done.outcome!.message).toContain(`${reviewed.length} cards with ${reviews} reviews; due dates kept.`);
 
       const rows = bodyOf(await client.GET('/api/library/imports/{importId}/rows', { params: { path: { importId: created.import.importId } } }), 200);
-      for (const note of built.notes) {
+      for (const note of suspended) expect(rows.items.find((r) => r.text === note.expression)).toBeUndefined();
+      for (const note of kept) {
         const row = rows.items.find((r) => r.text === note.expression)!;
         const card = bodyOf(await client.GET('/api/library/{cardId}', { params: { path: { cardId: row.cardId! } } }), 200).card;
         const logs = await stack.orm.em
@@ -195,12 +207,12 @@ describe('Anki packages with their history', () => {
         }
         // The schedule is FSRS's over those reviews at the times Anki recorded, with the learner's (default) parameters.
         const expected = replayHistory({ reviews: note.revlog.map(([id, ease]) => [id, id, ease]) }, { desiredRetention: 0.9, weights: null })!.schedule;
-        expect(card.scheduling).toMatchObject({
-          state: expected.state,
-          reps: note.revlog.length,
-          lastReview: new Date(note.revlog.at(-1)![0]).toISOString(),
-          due: expected.due.toISOString(),
-        });
+        const lastReview = note.revlog.at(-1)![0];
+        expect(card.scheduling).toMatchObject({ state: expected.state, reps: note.revlog.length, lastReview: new Date(lastReview).toISOString() });
+        if (note.queue === -2 || note.queue === -3) {
+          // Buried: a day after the import at the earliest, which is after its last review; never before FSRS's own due.
+          expect(new Date(card.scheduling.due).getTime()).toBeGreaterThanOrEqual(Math.max(expected.due.getTime(), lastReview + 86_400_000));
+        } else expect(card.scheduling.due).toBe(expected.due.toISOString());
         expect(new Date(card.scheduling.due).getTime()).toBeGreaterThan(note.revlog.at(-1)![0]);
       }
       // Without the choice, no review comes: the cards are new.

@@ -116,4 +116,24 @@ describe('hostile import files', () => {
     expect(preview.problems).toEqual([{ line: 2, code: 'quote_not_closed', message: 'line 2: a quoted field opens here and is not closed' }]);
     expect(healthDuringRead).toBeGreaterThan(0);
   }, 300_000);
+  it('reads one file per learner whichever API process reads it: another process’s lease is 429 import_reads, a lapsed one is taken over', async () => {
+    const learner = await newUser(stack);
+    const em = stack.orm.em.fork();
+    const send = (body: string, query = 'format=lines') =>
+      rawHttp(stack, 'POST', `/api/library/imports/preview?${query}`, { token: learner.token, rawBody: body, headers: { 'content-type': 'text/plain' } });
+    // Another API process is reading a file of this learner's: it holds the learner's lease (0029).
+    await em.execute(
+      `INSERT INTO import_read_leases (user_id, holder, lease_expires_at) VALUES (?, 'another process', clock_timestamp() + interval '1 minute')`,
+      [learner.userId],
+    );
+    const refused = await send('break a leg\n');
+    expectProblem(refused, 429, 'rate_limited');
+    expect(refused.body).toMatchObject({ limit: 'import_reads' });
+    // That process died: its lease is no longer renewed and lapses; the next read takes it over.
+    await em.execute(`UPDATE import_read_leases SET lease_expires_at = clock_timestamp() - interval '1 second' WHERE user_id = ?`, [learner.userId]);
+    expect(bodyOf(await send('break a leg\n'), 200)).toMatchObject({ expressions: 1 });
+    // A read lets go of its lease however it ends: a refused file, a thread ended at its deadline or memory limit.
+    expectProblem(await send('a","\n'.repeat(3), 'format=csv'), 400, 'invalid_request');
+    expect(await em.execute(`SELECT count(*)::int AS n FROM import_read_leases WHERE user_id = ?`, [learner.userId])).toEqual([{ n: 0 }]);
+  });
 });

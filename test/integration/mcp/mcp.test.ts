@@ -1,6 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { legacyCollection } from '../../support/anki-collection.ts';
+import { writeZip } from '../../support/zip-writer.ts';
 import { useStack, type Started } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { balanceOf, mintToken, newUser, type TestUser } from '../../support/users.ts';
@@ -32,7 +37,7 @@ async function agent(token: string, env: Record<string, string> = {}): Promise<C
 
 const call = (client: Client, name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<any>;
 
-const WRITE_TOOLS = ['capture_expression', 'save_sentence', 'translate_texts', 'draft_english', 'import_expressions'];
+const WRITE_TOOLS = ['capture_expression', 'save_sentence', 'translate_texts', 'draft_english', 'import_expressions', 'import_file'];
 const READ_TOOLS = ['search_library', 'get_card', 'get_credits', 'due_for_practice', 'get_import'];
 
 describe('lcs mcp', () => {
@@ -131,6 +136,38 @@ describe('lcs mcp', () => {
     );
     expect(done.structuredContent.import.counts).toMatchObject({ saved: 3, prepared: 3 });
     expect(done.content[0].text).toMatch(/All 3 new cards prepared/);
+  });
+
+  it('imports an Anki package from a file on the machine (import_file) with its reviews, and says a file that is not there', async () => {
+    const learner = await newUser(stack);
+    const client = await agent(learner.token);
+    const dir = await mkdtemp(join(tmpdir(), 'lcs-mcp-import-'));
+    try {
+      const path = join(dir, 'English.apkg');
+      const collection = legacyCollection([
+        { deck: 'Words', fields: ['take off', 'décoller', 'The plane will take off at noon.'], reviews: [[Date.UTC(2026, 0, 5), 3]] },
+        { deck: 'Words', fields: ['set up', 'installer', 'We set up the tent.'] },
+        { deck: 'Stories', fields: ['once upon a time', 'il était une fois', ''] },
+      ]);
+      await writeFile(path, writeZip([{ name: 'collection.anki2', data: collection }]));
+      const started = await call(client, 'import_file', { path, decks: ['Words'], sentenceField: 'Sentence', history: true });
+      expect(started.isError, JSON.stringify(started.content)).toBeFalsy();
+      expect(started.structuredContent).toMatchObject({ parsed: { expressions: 2 } });
+      const done = await vi.waitFor(
+        async () => {
+          const got = await call(client, 'get_import', { importId: started.structuredContent.importId });
+          expect(got.structuredContent.import.state).toBe('completed');
+          return got;
+        },
+        { timeout: 60_000, interval: 500 },
+      );
+      expect(done.content[0].text).toMatch(/All 2 new cards prepared.*1 card with 1 review; due dates kept\./);
+      const missing = await call(client, 'import_file', { path: join(dir, 'gone.apkg') });
+      expect(missing.isError).toBe(true);
+      expect(missing.content[0].text).toMatch(/No such file/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('offers a read-scope token the read tools only', async () => {

@@ -73,9 +73,9 @@ describe('importing through the web app', () => {
         {
           name: 'collection.anki2',
           data: legacyCollection([
-            { deck: 'Words', fields: ['take off', 'décoller', 'The plane will take off at noon.'] },
+            { deck: 'Words', fields: ['take off', 'décoller', 'The plane will take off at noon.'], reviews: [[Date.UTC(2026, 0, 5), 3]] },
             { deck: 'Words', fields: ['set up', 'installer', 'We set up the tent.'] },
-            { deck: 'Stories', fields: ['once upon a time', 'il était une fois', ''] },
+            { deck: 'Stories', fields: ['once upon a time', 'il était une fois', ''], reviews: [[Date.UTC(2026, 0, 6), 3]] },
           ]),
         },
       ]);
@@ -94,13 +94,14 @@ describe('importing through the web app', () => {
       await page.getByText('The chosen deck holds no notes.').waitFor();
       await page.getByLabel('Empty (0 notes)').uncheck();
       await page.getByLabel('Words (2 notes)').check();
-      await page.getByLabel(/Bring their 0 Anki reviews/).check();
+      // The chosen deck's one review (the package holds two).
+      await page.getByLabel(/Bring their 1 Anki review:/).check();
       await expect.poll(() => counts.textContent()).toContain('2 expressions (apkg)');
       await shoot(page, 'import-anki-preview');
       await page.getByRole('button', { name: 'Import 2 expressions' }).click();
       const outcome = page.getByTestId('import-outcome');
       await outcome.waitFor({ timeout: 60_000 });
-      expect(await outcome.textContent()).toMatch(/All 2 new cards prepared/);
+      expect(await outcome.textContent()).toMatch(/All 2 new cards prepared.*1 card with 1 review; due dates kept\./);
       expect(errors).toEqual([]);
       await context.close();
     },

@@ -8,11 +8,10 @@ import {
   ImportFileError,
   parseImportText,
   readDelimited,
-  type ImportOptions,
   type ImportProblem,
 } from '../../../src/domain/imports.ts';
 import { CAPTURE_TEXT_MAX, IMPORT_EXPRESSIONS_MAX, SENTENCE_MAX_CHARS } from '../../../src/domain/limits.ts';
-import { ankiHeader, ankiRow, CARD_COLUMNS, cardFields, delimitedRow, type ExportCard } from '../../../src/features/library/export-format.ts';
+import { ankiHeader, ankiRow, type ExportCard } from '../../../src/features/library/export-format.ts';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const noSkips = { duplicatesInFile: 0, tooLong: 0, invalid: 0, otherLanguage: 0 };
@@ -28,7 +27,8 @@ function fileError(call: () => unknown): ImportFileError {
   throw new Error('expected an ImportFileError, nothing was thrown');
 }
 
-const parse = (text: string, options: ImportOptions & { fileName?: string } = {}) => parseImportText(text, options);
+const parse = (text: string, options: { format?: 'lines' | 'anki'; fileName?: string } = {}) =>
+  parseImportText(text, options.format ?? (detectTextFormat(text, options.fileName) as 'lines' | 'anki'));
 
 describe('decodeImportText', () => {
   it('reads UTF-8 with and without a BOM, dropping the BOM', () => {
@@ -202,75 +202,6 @@ describe('readDelimited', () => {
   });
 });
 
-describe('CSV and TSV with a chosen column', () => {
-  const csv = 'word,meaning\r\n"break a leg",good luck\r\n"run out of steam, slowly","tired, ""very"""\r\n"on the\nfence",undecided\r\n';
-
-  it('takes the column named by its header (case aside), skipping the header row', () => {
-    const parsed = parse(csv, { format: 'csv', column: 'Word' });
-    expect(parsed).toEqual({
-      format: 'csv',
-      rows: [
-        { line: 2, text: 'break a leg' },
-        { line: 3, text: 'run out of steam, slowly' },
-        { line: 4, text: 'on the fence' }, // the line break inside the field becomes a space
-      ],
-      longLines: [],
-      problems: [],
-      problemsTotal: 0,
-      skipped: noSkips,
-    });
-    expect(parse(csv, { format: 'csv', column: 'meaning' }).rows.map((r) => r.text)).toEqual(['good luck', 'tired, "very"', 'undecided']);
-  });
-
-  it('takes a column by its 1-based number, the first row a record unless header is set', () => {
-    expect(parse('alpha,beta\ngamma,delta\n', { format: 'csv', column: '2' }).rows).toEqual([
-      { line: 1, text: 'beta' },
-      { line: 2, text: 'delta' },
-    ]);
-    expect(parse('alpha,beta\ngamma,delta\n', { format: 'csv', column: '2', header: true }).rows).toEqual([{ line: 2, text: 'delta' }]);
-    expect(parse('alpha,beta\ngamma,delta\n', { format: 'csv' }).rows.map((r) => r.text)).toEqual(['alpha', 'gamma']);
-  });
-
-  it('reads TSV the same way, a comma being part of a field', () => {
-    const parsed = parse('expression\tnote\nhello, world\tgreeting\n"tab\tinside"\tx\n', { format: 'tsv', column: 'expression' });
-    expect(parsed.rows).toEqual([
-      { line: 2, text: 'hello, world' },
-      { line: 3, text: 'tab inside' }, // the tab is whitespace to a card
-    ]);
-  });
-
-  it('reports a row without the chosen column, naming its line and why, and keeps the rows around it', () => {
-    const parsed = parse('word,meaning\nfirst,one\nlonely\nthird,three\n', { format: 'csv', column: 'meaning' });
-    expect(parsed.rows).toEqual([
-      { line: 2, text: 'one' },
-      { line: 4, text: 'three' },
-    ]);
-    expect(parsed.problems).toEqual([{ line: 3, code: 'short_row', message: 'line 3: the row has 1 columns, none at column 2' }]);
-  });
-
-  it('reports an unclosed quote on its line and keeps every row before it', () => {
-    const parsed = parse('word\nalpha\nbeta\n"gamma\ndelta\n', { format: 'csv', column: 'word' });
-    expect(parsed.rows).toEqual([
-      { line: 2, text: 'alpha' },
-      { line: 3, text: 'beta' },
-      { line: 5, text: 'delta' },
-    ]);
-    expect(parsed.problems).toEqual([{ line: 4, code: 'quote_not_closed', message: 'line 4: a quoted field opens here and is not closed' }]);
-  });
-
-  it('refuses a column the file does not have, naming the columns it has', () => {
-    const error = fileError(() => parse(csv, { format: 'csv', column: 'expression' }));
-    expect(error.code).toBe('missing_column');
-    expect(error.message).toBe('The file has no column "expression". Its first row names: "word", "meaning".');
-    expect(error.details).toEqual({ columns: ['word', 'meaning'] });
-    expect(fileError(() => parse(csv, { format: 'csv', column: '0' }))).toMatchObject({ code: 'missing_column', message: 'Columns are numbered from 1.' });
-  });
-
-  it('refuses a table with no records', () => {
-    expect(fileError(() => parse('\n\n', { format: 'csv' }))).toMatchObject({ code: 'empty_file' });
-  });
-});
-
 describe('Anki notes in plain text', () => {
   it('reads #separator, #html and #columns headers and makes HTML fields text', () => {
     const file = [
@@ -344,72 +275,6 @@ describe('Anki notes in plain text', () => {
   });
 });
 
-describe('our own CSV and TSV export, read back', () => {
-  const card = (over: Partial<ExportCard>): ExportCard => ({
-    cardId: '00000000-0000-4000-8000-000000000000',
-    text: 'placeholder',
-    correctedText: null,
-    translation: 'traduction, "citée"',
-    guidance: 'Line one\nline two',
-    examples: ['An example, with a comma.', '=SUM(A1)'],
-    focuses: [{ kind: 'grammar', note: 'a note' }],
-    createdAt: new Date('2026-01-02T03:04:05.006Z'),
-    due: new Date('2026-02-01T00:00:00.000Z'),
-    reps: 2,
-    lapses: 0,
-    stability: 3.5,
-    contexts: [],
-    metCount: 1,
-    lastMetAt: null,
-    ...over,
-  });
-  const cards = [
-    card({
-      cardId: '11111111-1111-4111-8111-111111111111',
-      text: 'break a leg',
-      contexts: [
-        { text: 'Break a leg tonight, she said.', start: 0, end: 11 },
-        { text: 'A later sentence, "quoted".', start: 0, end: 1 },
-      ],
-    }),
-    card({ cardId: '22222222-2222-4222-8222-222222222222', text: '-ish', contexts: [{ text: '-ish, roughly: greenish', start: 0, end: 4 }] }),
-    card({ cardId: '33333333-3333-4333-8333-333333333333', text: '@home', contexts: [] }),
-    card({ cardId: '44444444-4444-4444-8444-444444444444', text: 'on the fence', contexts: [{ text: 'He sat on the fence,\tundecided.', start: 7, end: 19 }] }),
-  ];
-  const file = (separator: string) => delimitedRow(CARD_COLUMNS, separator) + cards.map((c) => delimitedRow(cardFields(c), separator)).join('');
-  const expected = [
-    { text: 'break a leg', context: 'Break a leg tonight, she said.' },
-    { text: '-ish', context: '-ish, roughly: greenish' },
-    { text: '@home' },
-    { text: 'on the fence', context: 'He sat on the fence, undecided.' },
-  ];
-
-  it('is detected by its header and gives back each card’s expression (its spreadsheet apostrophe dropped) and oldest sentence', () => {
-    const csv = file(',');
-    expect(detectTextFormat(csv)).toBe('csv');
-    const parsed = parse(csv);
-    expect(parsed.format).toBe('csv');
-    expect(parsed.rows.map(({ text, context }) => (context ? { text, context } : { text }))).toEqual(expected);
-    expect(parsed.problems).toEqual([]);
-    expect(parsed.skipped).toEqual(noSkips);
-  });
-
-  it('does the same for the TSV export', () => {
-    const tsv = file('\t');
-    expect(detectTextFormat(tsv)).toBe('tsv');
-    expect(parse(tsv).rows.map(({ text, context }) => (context ? { text, context } : { text }))).toEqual(expected);
-  });
-
-  it('names each row by the line it starts on, fields with line breaks spanning several', () => {
-    // The header is line 1; each card's guidance and examples span two lines, the first card's two sentences two more.
-    expect(parse(file(',')).rows.map((r) => r.line)).toEqual([2, 6, 9, 12]);
-  });
-
-  it('takes another column of it by name, unescaped, without contexts', () => {
-    expect(parse(file(','), { column: 'examples' }).rows[0]).toEqual({ line: 2, text: 'An example, with a comma. =SUM(A1)' });
-  });
-});
-
 describe('detectTextFormat', () => {
   it('knows Anki by its headers, our export by its header, tables by the file name, else lines', () => {
     expect(detectTextFormat('#separator:tab\nx')).toBe('anki');
@@ -423,14 +288,6 @@ describe('detectTextFormat', () => {
     expect(detectTextFormat('a,b\n', 'words.txt')).toBe('lines');
     expect(detectTextFormat('# my list\nbreak a leg\n')).toBe('lines');
     expect(detectTextFormat('break a leg\n#separator:tab\n')).toBe('lines');
-  });
-
-  it('is what parseImportText uses when no format is named', () => {
-    expect(parse('word,meaning\nhello,bonjour\n', { fileName: 'w.csv', column: 'meaning' }).rows).toEqual([{ line: 2, text: 'bonjour' }]);
-  });
-
-  it('refuses Kindle as text', () => {
-    expect(fileError(() => parse('x', { format: 'kindle' }))).toMatchObject({ code: 'not_sqlite' });
   });
 });
 

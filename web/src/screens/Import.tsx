@@ -268,10 +268,13 @@ function AnkiChoice({ anki, choice, onChange }: { anki: AnkiPackage; choice: Cho
     <fieldset className="anki-choice">
       <legend>From this Anki package</legend>
       <p className="hint">{`Note types: ${anki.noteTypes.map((t) => `${t.name} (${t.fields.join(', ')})`).join('; ')}. `}</p>
-      <label className="check">
-        <input type="checkbox" checked={choice.history} onChange={(event) => onChange({ ...choice, history: event.target.checked })} />{' '}
-        {`Bring their ${anki.reviews.toLocaleString('en')} Anki reviews: each card’s due date is computed from its reviews`}
-      </label>
+      {anki.reviews > 0 && (
+        <label className="check">
+          <input type="checkbox" checked={choice.history} onChange={(event) => onChange({ ...choice, history: event.target.checked })} />{' '}
+          {`Bring their ${anki.reviews.toLocaleString('en')} Anki ${anki.reviews === 1 ? 'review' : 'reviews'}: ` +
+            'each card’s due date is computed from its reviews (cards suspended in Anki are left out, buried ones are due tomorrow)'}
+        </label>
+      )}
       <div role="group" aria-label="Decks">
         <p>Decks (none ticked: all of them)</p>
         {anki.decks.map((deck) => (

@@ -11,8 +11,13 @@ export interface ReplayedHistory {
   schedule: SchedulingState;
 }
 
-/** Anki's ease (1 again … 4 easy) is FSRS's rating. Reviews out of order are taken in time order. */
-export function replayHistory(history: ImportHistory, learner: LearnerScheduling): ReplayedHistory | null {
+const DAY_MS = 86_400_000;
+
+/**
+ * Anki's ease (1 again … 4 easy) is FSRS's rating. Reviews out of order are taken in time order.
+ * A card Anki had buried is due a day after `now` (the import) at the earliest: buried is "not today".
+ */
+export function replayHistory(history: ImportHistory, learner: LearnerScheduling, now?: Date): ReplayedHistory | null {
   const reviews = history.reviews.filter(([, at, ease]) => Number.isFinite(at) && ease >= 1 && ease <= 4).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
   if (reviews.length === 0) return null;
   let schedule = newSchedulingState(new Date(reviews[0]![1]));
@@ -22,5 +27,6 @@ export function replayHistory(history: ImportHistory, learner: LearnerScheduling
     logs.push({ ...log, ankiReviewId: id });
     schedule = next;
   }
+  if (history.buried && now && schedule.due.getTime() < now.getTime() + DAY_MS) schedule = { ...schedule, due: new Date(now.getTime() + DAY_MS) };
   return { logs, schedule };
 }

@@ -76,6 +76,9 @@ export async function parseAnkiPackage(bytes: Uint8Array, options: ImportOptions
   }
 }
 
+/** Anki's `cards.queue` values that are a state the learner set (rslib's CardQueue). */
+const ANKI_QUEUE = { suspended: -1, buriedBySibling: -2, buriedByHand: -3 } as const;
+
 interface NoteType {
   name: string;
   fields: string[];
@@ -143,16 +146,33 @@ function readCollection(db: UntrustedSqlite, options: ImportOptions): ParsedImpo
   let lastNote: string | null = null;
   let noteLine = 0;
   let read = 0;
-  /** The card read of each row, by its position in `rows`. */
+  /** With the history: a note whose cards in the chosen decks were all suspended so far, and the notes left out so. */
+  let suspendedNote: string | null = null;
+  let suspendedNotes = 0;
+  /** The card read of each row, by its position in `rows`, and the read cards Anki had buried. */
   const readCards = new Map<string, number>();
-  for (const r of db.iterate<{ nid: number | bigint; mid: number | bigint; flds: string; cid: number | bigint; did: number | bigint }>(
-    `SELECT n.id AS nid, n.mid AS mid, n.flds AS flds, c.id AS cid, CASE WHEN c.odid <> 0 THEN c.odid ELSE c.did END AS did
+  const buriedCards = new Set<string>();
+  for (const r of db.iterate<{ nid: number | bigint; mid: number | bigint; flds: string; cid: number | bigint; did: number | bigint; queue: number | bigint }>(
+    `SELECT n.id AS nid, n.mid AS mid, n.flds AS flds, c.id AS cid, CASE WHEN c.odid <> 0 THEN c.odid ELSE c.did END AS did, c.queue AS queue
      FROM notes n JOIN cards c ON c.nid = n.id ORDER BY n.id, c.ord`,
   )) {
     const nid = String(r.nid);
     if (nid === lastNote) continue; // the note's first card in a chosen deck decided
+    if (suspendedNote !== null && suspendedNote !== nid) {
+      suspendedNotes++;
+      suspendedNote = null;
+    }
     const deck = decks.get(String(r.did)) ?? `deck ${String(r.did)}`;
     if (!inChosen(deck)) continue;
+    // A card here is always in practice (the spec's learning queue): one the learner suspended in Anki is not
+    // brought with its history; the note's next card in a chosen deck may be. Buried (-2, -3): due tomorrow at the earliest.
+    const queue = Number(r.queue);
+    if (options.history && queue === ANKI_QUEUE.suspended) {
+      suspendedNote = nid;
+      continue;
+    }
+    suspendedNote = null;
+    if (options.history && (queue === ANKI_QUEUE.buriedBySibling || queue === ANKI_QUEUE.buriedByHand)) buriedCards.add(String(r.cid));
     lastNote = nid;
     noteLine++;
     if (++read > NOTES_READ_MAX) {
@@ -175,6 +195,16 @@ function readCollection(db: UntrustedSqlite, options: ImportOptions): ParsedImpo
     readCards.set(String(r.cid), rows.length);
     rows.push({ line: noteLine, text: htmlToText(values[at]), ...(sentence ? { context: sentence } : {}) });
   }
+  if (suspendedNote !== null) suspendedNotes++;
+  if (suspendedNotes > 0) {
+    problems.push({
+      line: 0,
+      code: 'suspended',
+      message:
+        `${suspendedNotes.toLocaleString('en')} ${suspendedNotes === 1 ? 'note is' : 'notes are'} suspended in Anki; ` +
+        'left out, as a card here is always in practice',
+    });
+  }
   for (const [type, n] of lacking) {
     problems.push({ line: 0, code: 'short_row', message: `${n} notes of the note type "${type}" have no field "${field ?? '(first)'}"; they were left out` });
   }
@@ -194,6 +224,10 @@ function readCollection(db: UntrustedSqlite, options: ImportOptions): ParsedImpo
     }
     // A review's id is the time it was made, in milliseconds.
     if (options.history) (rows[position]!.history ??= { reviews: [] }).reviews.push([Number(r.id), Number(r.id), ease]);
+  }
+  for (const cid of buriedCards) {
+    const history = rows[readCards.get(cid)!]!.history;
+    if (history) history.buried = true;
   }
 
   const summary: AnkiPackageSummary = {

@@ -144,7 +144,7 @@ async function saveBatch(tx: Em, importId: string, userId: string, rows: ImportR
      WHERE r.import_id = ${importId} AND r.position = u.position`,
   );
   await keepSentences(tx, userId, saved, cardIds, createdByKey, keys, now);
-  await keepHistories(tx, importId, userId, saved, keys, createdByKey);
+  await keepHistories(tx, importId, userId, saved, keys, createdByKey, now);
   return full < 0;
 }
 
@@ -155,7 +155,7 @@ async function saveBatch(tx: Em, importId: string, userId: string, rows: ImportR
  * and each review is keyed by the card and Anki's review id besides. A card that was in the
  * library already keeps its own schedule and log.
  */
-async function keepHistories(tx: Em, importId: string, userId: string, rows: ImportRowToSave[], keys: string[], createdByKey: Map<string, string>) {
+async function keepHistories(tx: Em, importId: string, userId: string, rows: ImportRowToSave[], keys: string[], createdByKey: Map<string, string>, now: Date) {
   const replayed = rows.flatMap((row, i) => {
     const cardId = createdByKey.get(keys[i]!);
     return cardId && row.history ? [{ cardId, history: row.history }] : [];
@@ -165,7 +165,7 @@ async function keepHistories(tx: Em, importId: string, userId: string, rows: Imp
   const logs: (ReplayedHistory['logs'][number] & { cardId: string })[] = [];
   const schedules: { cardId: string; s: SchedulingState }[] = [];
   for (const { cardId, history } of replayed) {
-    const result = replayHistory(history, learner);
+    const result = replayHistory(history, learner, now);
     if (!result) continue;
     logs.push(...result.logs.map((log) => ({ ...log, cardId })));
     schedules.push({ cardId, s: result.schedule });

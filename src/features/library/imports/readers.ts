@@ -1,5 +1,16 @@
-import { decodeImportText, isSqlite, isZip, parseImportText, type ImportFormat, type ImportOptions, type ParsedImport } from '../../../domain/imports.ts';
+import {
+  decodeImportText,
+  detectTextFormat,
+  isSqlite,
+  isZip,
+  parseImportText,
+  type ImportFormat,
+  type ImportOptions,
+  type ParsedImport,
+  type TextFormat,
+} from '../../../domain/imports.ts';
 import { parseAnkiPackage } from './anki-package.ts';
+import { readTable } from './csv.ts';
 import { readKindle } from './kindle.ts';
 import { parseKoreader } from './koreader.ts';
 
@@ -15,8 +26,12 @@ export type ReadOptions = ImportOptions & { fileName?: string | undefined };
  */
 type ImportReader = (bytes: Uint8Array, options: ReadOptions) => ParsedImport | Promise<ParsedImport>;
 
-/** Every text format: decoded (UTF-8 or UTF-16 with its BOM), then read in one pass. */
-const readText: ImportReader = (bytes, options) => parseImportText(decodeImportText(bytes), options);
+/** Every text format: decoded (UTF-8 or UTF-16 with its BOM), then read in one pass: CSV and TSV by csv-parse as they stream, the others by hand. */
+const readText: ImportReader = (bytes, options) => {
+  const text = decodeImportText(bytes);
+  const format = (options.format as TextFormat | undefined) ?? detectTextFormat(text, options.fileName);
+  return format === 'csv' || format === 'tsv' ? readTable(text, format, options) : parseImportText(text, format);
+};
 
 const READERS: Record<ImportFormat, ImportReader> = {
   lines: readText,

@@ -25,19 +25,12 @@ type Answer =
  * API's event loop: the thread has a heap of its own bounded by the memory limit, and is ended at
  * the deadline, so no file can stall the API or grow its memory. Past either limit the read ends
  * with 422 `import_too_costly` naming the limit. One read per learner at a time in this process
- * (a second is 429 `limit: "import_reads"`), and at most `maxConcurrent` in all (past it 503 with
+ * (a second is 429 `limit: "import_reads"`; across processes, parseImportFile's lease), and at most `maxConcurrent` in all (past it 503 with
  * Retry-After); a slot is given back only when its thread has exited, so the bound is the threads there are.
  */
 export async function readImportFile(ctx: FeatureContext, userId: string, bytes: Uint8Array, options: ReadOptions): Promise<ParsedImport> {
   const limits = ctx.config.imports.reading;
-  if (readers.has(userId)) {
-    throw new AppError(
-      'rate_limited',
-      'A file of yours is being read; send the next one when it is done.',
-      { limit: 'import_reads' },
-      { retryAfterSeconds: 2 },
-    );
-  }
+  if (readers.has(userId)) throw readingAlready();
   if (inFlight >= limits.maxConcurrent) {
     throw new AppError(
       'service_unavailable',
@@ -91,6 +84,10 @@ export async function readImportFile(ctx: FeatureContext, userId: string, bytes:
   if ('refused' in answer) throw new ImportFileError(answer.refused.code, answer.refused.message, answer.refused.details);
   throw Object.assign(new Error(`import reader failed: ${answer.bug.message}`), { stack: answer.bug.stack });
 }
+
+/** 429 `import_reads`: a file of this learner's is being read, by this process or (its lease, service.ts) another. */
+export const readingAlready = () =>
+  new AppError('rate_limited', 'A file of yours is being read; send the next one when it is done.', { limit: 'import_reads' }, { retryAfterSeconds: 2 });
 
 function tooCostly(limit: 'time' | 'memory', limits: ReadLimits): AppError {
   if (limit === 'time') {

@@ -53,7 +53,12 @@ export const importFileQuerySchema = z.object({
   history: z
     .enum(['true', 'false'])
     .optional()
-    .meta({ description: 'Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters.' }),
+    .meta({
+      description:
+        'Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters. ' +
+        'A card suspended in Anki is left out (a card here is always in practice; said as a `suspended` problem), ' +
+        'a buried one is due tomorrow at the earliest.',
+    }),
   bookTitles: z.enum(['true', 'false']).optional().meta({ description: 'KOReader: keep each word’s book title with its row (left out unless "true").' }),
   fileName: z.string().max(200).optional(),
 });

@@ -5,12 +5,13 @@ import { finishImportRows, ImportFileError, IMPORT_PROBLEMS_KEPT, type ParsedImp
 import { normaliseExpression } from '../../../domain/normalise.ts';
 import type { Plan } from '../../../domain/plans.ts';
 import { AppError, libraryFull } from '../../../domain/problems.ts';
+import { claimUserLease } from '../../../services/leases.ts';
 import { readBucket, spendFromBucket, userBucket } from '../../../services/rate-limit-store.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../../temporal/workflow-ids.ts';
 import type { FeatureContext } from '../../context.ts';
 import { announceStatusChange } from '../../status/changes.ts';
 import type { ReadOptions } from './readers.ts';
-import { readImportFile } from './reading.ts';
+import { readImportFile, readingAlready } from './reading.ts';
 import { importOutcome, type ImportCounts } from './progress-rules.ts';
 import type { ImportState, ImportView } from './schemas.ts';
 
@@ -48,10 +49,15 @@ const IMPORT_COLUMNS = sql.raw(
  * vocab.db is refused as not SQLite, not read as lines).
  */
 export async function parseImportFile(ctx: FeatureContext, userId: string, bytes: Uint8Array, options: ReadOptions): Promise<ParsedImport> {
+  // One read per learner whichever API process serves it (0029): let go once the thread has answered, failed or been ended.
+  const release = await claimUserLease(ctx.em, 'import_read_leases', userId, ctx.log);
+  if (!release) throw readingAlready();
   try {
     return await readImportFile(ctx, userId, bytes, options);
   } catch (error) {
     throw asProblem(error);
+  } finally {
+    await release();
   }
 }
 

@@ -8,6 +8,19 @@ const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 2, 1, 8);
 
 describe('replayHistory: an Anki card’s reviews through our FSRS', () => {
+  it('keeps a card Anki had buried out of the day of the import: due a day after it at the earliest, its reviews as they were', () => {
+    const reviews: [number, number, number][] = [[1, T0, 3]]; // a new card answered Good: due within the day (a learning step)
+    const plain = replayHistory({ reviews }, learner)!;
+    const importedAt = new Date(T0 + 60_000);
+    expect(plain.schedule.due.getTime()).toBeLessThan(importedAt.getTime() + DAY);
+    const buried = replayHistory({ reviews, buried: true }, learner, importedAt)!;
+    expect(buried.schedule).toEqual({ ...plain.schedule, due: new Date(importedAt.getTime() + DAY) });
+    expect(buried.logs).toEqual(plain.logs);
+    // Already due later than that: its own due date stays.
+    const later = replayHistory({ reviews, buried: true }, learner, new Date(T0 - 30 * DAY))!;
+    expect(later.schedule.due).toEqual(plain.schedule.due);
+  });
+
   it('takes the reviews in time order, one log each keeping Anki’s id, and ends with the schedule they give', () => {
     const replayed = replayHistory(
       {
