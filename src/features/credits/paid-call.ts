@@ -78,6 +78,18 @@ export function reportLostCalls(reporter: SpendReporter, tasks: readonly string[
   for (const task of tasks) reporter.recordUnbilled({ task, reason: 'lost', costUsd: null });
 }
 
+/**
+ * A unit of model work under a credit hold. Background work takes its model slot
+ * (MODEL_MAX_CONCURRENCY) first, so that work queued behind the cap holds no credits; it waits
+ * while its attempt leaves time for the call, then the attempt ends ModelSlotsBusy. A request
+ * holds first (402 before any wait) and waits for its slot in the call, up to the bound.
+ */
+export function withModelCallHold<T>(em: Em, model: ModelClient, call: PaidCall, background: BackgroundCall | undefined, work: (hold: Hold) => Promise<T>) {
+  if (!background) return withCreditHold(em, model, call, undefined, work);
+  const maxWaitMs = Math.max(0, background.deadline - Date.now() - call.lifetimeMs);
+  return model.inSlot(() => withCreditHold(em, model, call, background, work), { maxWaitMs, signal: background.signal });
+}
+
 export async function withCreditHold<T>(
   em: Em,
   reporter: SpendReporter,
