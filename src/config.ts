@@ -70,7 +70,7 @@ const envSchema = z.object({
   // How background work waits out a provider outage (src/domain/retry-policy.ts, PROVIDER_WAIT); shorter only for tests and the chaos run.
   PROVIDER_WAIT_WINDOW_MS: z.coerce.number().int().min(1_000).max(PROVIDER_WAIT.windowMs).default(PROVIDER_WAIT.windowMs),
   PROVIDER_WAIT_MAX_DELAY_MS: z.coerce.number().int().min(1_000).max(PROVIDER_WAIT.maxDelayMs).default(PROVIDER_WAIT.maxDelayMs),
-  // The provider's circuit breaker (src/services/provider-breaker.ts): its first open period, doubled per reopening.
+  // The provider's circuit breaker (src/services/provider-breaker.ts): how long it stays open before each probe.
   PROVIDER_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(60_000).default(BREAKER_DEFAULTS.openMs),
   // OpenRouter's list price of the default model (openai/gpt-4o-mini); credits are held against it.
   MODEL_INPUT_USD_PER_MILLION_TOKENS: z

@@ -15,7 +15,8 @@ import {
 } from './output-modes.ts';
 import { NO_PROVIDER_MESSAGE, RequestRefused } from './provider-errors.ts';
 import { createProviderHttp } from './provider-http.ts';
-import type { ProviderBreaker } from '../services/provider-breaker.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { BreakerWait, ProviderBreaker } from '../services/provider-breaker.ts';
 import type { ModelSlots, SlotWait } from '../services/model-slots.ts';
 import { reportedCostUsd, tokenPricedCostUsd } from './provider-cost.ts';
 import { recordModelCall, spendReporter, type SpendReporter } from './provider-spend.ts';
@@ -71,6 +72,13 @@ export interface ModelClient extends SpendReporter {
    * it makes wait for none: background work takes its slot before it holds credits. Without a cap, at once.
    */
   inSlot<T>(work: () => Promise<T>, wait: SlotWait): Promise<T>;
+  /**
+   * Runs `work` once the provider's breaker lets a call through, waiting while it is open (up to
+   * `wait.maxWaitMs`), so that background work goes on as soon as a probe finds the provider back
+   * rather than after its retry's backoff; the first call `work` makes goes on that admission.
+   * Without a breaker, at once.
+   */
+  whenAdmitted<T>(work: () => Promise<T>, wait: BreakerWait): Promise<T>;
 }
 
 export interface ModelClientLogger {
@@ -106,6 +114,18 @@ export function createModelClient(
   const breaker = deps.breaker;
   const slots = deps.slots;
   const inSlot = <T>(work: () => Promise<T>, wait: SlotWait): Promise<T> => (slots ? slots.run(work, wait) : work());
+  // An admission already given by the breaker (whenAdmitted), for the first request made within it.
+  const admission = new AsyncLocalStorage<{ unused: boolean }>();
+  async function whenAdmitted<T>(work: () => Promise<T>, wait: BreakerWait): Promise<T> {
+    if (!breaker) return work();
+    await breaker.admitWaiting(wait);
+    return admission.run({ unused: true }, work);
+  }
+  async function admit(): Promise<void> {
+    const given = admission.getStore();
+    if (given?.unused) given.unused = false;
+    else await breaker!.admit();
+  }
   const modes = deps.outputModes ?? inProcessOutputModes();
   const ownEndpoint = config.provider === 'openai-compatible';
   // The router takes a strict json_schema (require_parameters routes only to endpoints that do); an endpoint of the deployment's own may not.
@@ -113,7 +133,7 @@ export function createModelClient(
 
   async function post(task: string, body: string, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
     if (!breaker) return http.post({ task, body, signal });
-    await breaker.admit();
+    await admit();
     try {
       const answer = await http.post({ task, body, signal });
       await breaker.succeeded();
@@ -221,6 +241,7 @@ export function createModelClient(
     },
     longestCallMs: http.longestCallMs,
     inSlot,
+    whenAdmitted,
     recordUnbilled: (unbilled) => spend.recordUnbilled(unbilled),
   };
 }

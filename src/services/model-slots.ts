@@ -13,8 +13,8 @@ import { LEASE } from './leases.ts';
  * once the lease lapses (LEASE.durationMs). Taking one is a single UPDATE that skips the rows
  * other takers have locked, so two processes never take the same slot.
  *
- * A waiter asks again every few tens of milliseconds, and at once when a slot of its own process
- * is given back. Holding is re-entrant within one async context: background work takes its slot
+ * A waiter asks again after a pause that grows from 20 ms to half a second, and at once when a
+ * slot of its own process is given back. Holding is re-entrant within one async context: background work takes its slot
  * before it holds credits (src/features/credits/paid-call.ts), and the model calls inside it go
  * in that slot rather than waiting for a second one.
  */
@@ -33,7 +33,8 @@ export interface SlotWait {
   signal?: AbortSignal | undefined;
 }
 
-const POLL_MS = { min: 20, jitter: 60 };
+/** A waiter's first pause; each pause after is longer by `growth`, up to `max`, so that hundreds queued behind a cap of 1 cost PostgreSQL little. */
+const POLL_MS = { first: 20, growth: 1.5, max: 500 };
 
 const waits = histogram(
   'lcs_model_slot_wait_seconds',
@@ -109,6 +110,7 @@ export function modelSlots(orm: Orm, endpoint: string, max: number, options: { l
   async function acquire(holder: string, wait: SlotWait): Promise<number> {
     const started = Date.now();
     const deadline = wait.maxWaitMs === undefined ? Infinity : started + wait.maxWaitMs;
+    let pauseMs: number = POLL_MS.first;
     for (;;) {
       wait.signal?.throwIfAborted();
       const slot = await take(holder);
@@ -121,7 +123,8 @@ export function modelSlots(orm: Orm, endpoint: string, max: number, options: { l
         busy.inc();
         throw new ModelSlotsBusy(max, Math.max(1, Math.ceil((wait.maxWaitMs ?? 0) / 1000)));
       }
-      await pause(Math.min(left, POLL_MS.min + Math.random() * POLL_MS.jitter), wait.signal);
+      await pause(Math.min(left, pauseMs * (0.5 + Math.random())), wait.signal);
+      pauseMs = Math.min(POLL_MS.max, pauseMs * POLL_MS.growth);
     }
   }
 
@@ -158,7 +161,8 @@ export function modelSlots(orm: Orm, endpoint: string, max: number, options: { l
       } finally {
         held.released = true;
         stopRenewing();
-        await release(slot, holder);
+        // Not waited for: the caller has its answer; a waiter of this process is woken once the slot is free.
+        void release(slot, holder);
       }
     },
   };

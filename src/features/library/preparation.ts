@@ -99,7 +99,7 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
   const unit = preparationChargeKey(ref.cardId, ref.attempt);
   const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
   let waitedSeconds = 0;
-  return withModelCallHold(em, model, hold, background, async () => {
+  return withModelCallHold(em, model, hold, { background, onProviderWait: () => markCardWaiting(ctx, ref) }, async () => {
     const answer = await completeWithinBudget(ctx, ref, request).catch(async (error: unknown) => {
       // The provider is down: the card stays pending and says so while its workflow waits (src/domain/retry-policy.ts).
       if (isAppError(error) && error.code === 'service_unavailable') await markCardWaiting(ctx, ref);

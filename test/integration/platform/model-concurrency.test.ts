@@ -9,6 +9,8 @@ import { spawnWorkerProcess, type ServiceProcess } from '../../support/processes
 import type { Stack } from '../../support/stack.ts';
 import type { TestUser } from '../../support/users.ts';
 import { asyncHeaders } from '../sentences/support.ts';
+import { counterValue } from '../../support/metrics.ts';
+import { BREAKER_DEFAULTS } from '../../../src/domain/circuit-breaker.ts';
 
 // MODEL_MAX_CONCURRENCY (src/services/model-slots.ts) against the real fake provider, which counts
 // the chat completions it is answering at once (`mostInFlight`).
@@ -16,7 +18,9 @@ const CAP = 2;
 let stack: Stack;
 let user: TestUser;
 useStack((started) => ({ stack, user } = started), {
-  env: { MODEL_MAX_CONCURRENCY: String(CAP), MODEL_SLOT_WAIT_MS: '400' },
+  breaker: true,
+  // Probes every second or so; a retry timer, were one used, would wait 5 s and more.
+  env: { MODEL_MAX_CONCURRENCY: String(CAP), MODEL_SLOT_WAIT_MS: '400', PROVIDER_BREAKER_OPEN_MS: '1000', PROVIDER_WAIT_MAX_DELAY_MS: '120000' },
   fakeCost: '0.00001', // one credit a unit: the free plan pays for every test here
 });
 
@@ -178,5 +182,55 @@ describe('MODEL_MAX_CONCURRENCY', () => {
     await holder;
     expect(result.data).toEqual({ word: 'ok' });
     expect(answeredAfterRelease).toBe(true);
+  });
+});
+
+describe('back at once when the model is', () => {
+  it('cards and a sentence waiting out an outage go on once a probe finds the provider back, within their attempt: no retry timer runs', async () => {
+    const { model } = stack.context();
+    const echo = { task: 'outage_opener', schema: z.object({ word: z.string() }), system: 'Say ok.', input: {}, maxTokens: 20 };
+    stack.fake.setMode('fail', { status: 503 });
+    // The breaker opens as in an outage: calls failing in a row.
+    for (let i = 0; i < BREAKER_DEFAULTS.threshold; i++) await model.complete(echo).catch(() => {});
+    // Each failed attempt whose retry is a timer on the Temporal server.
+    const timers = () =>
+      Promise.all(
+        ['prepareCardEnrichment', 'translateSentence'].map((activity) =>
+          counterValue('lcs_activity_failures_total', { activity, code: 'service_unavailable', retried: 'true' }),
+        ),
+      );
+    const timersBefore = await timers();
+
+    const tag = randomUUID().slice(0, 8);
+    const cards = await Promise.all(Array.from({ length: 3 }, (_, i) => capture(`waiting out ${tag} ${i}`)));
+    const sentence = await call(`/api/sentences?mode=async`, { original_text: `Waiting out ${tag}.` }, asyncHeaders);
+    expect(sentence.status).toBe(202);
+    const sentenceId: string = sentence.body.sentence.id;
+    // Those in a slot wait for the provider, and say so; the others wait for a slot (the cap).
+    await vi.waitFor(
+      async () => {
+        const rows = await sql<{ waiting: boolean }>(
+          stack,
+          `SELECT waiting_since IS NOT NULL AS waiting FROM cards WHERE id IN (?) UNION ALL SELECT waiting_since IS NOT NULL FROM sentences WHERE id = ?`,
+          [cards, sentenceId],
+        );
+        expect(rows.filter((r) => r.waiting)).toHaveLength(CAP);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+
+    stack.fake.setMode('ok');
+    await vi.waitFor(
+      async () => {
+        expect((await cardStates(cards)).map((c) => c.enrichment_status)).toEqual(cards.map(() => 'ready'));
+        expect((await sql<{ status: string }>(stack, `SELECT status FROM sentences WHERE id = ?`, [sentenceId]))[0]?.status).toBe('translated');
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    // None of them failed an attempt: each waited within it, and went on at the first good answer.
+    expect(await timers()).toEqual(timersBefore);
+    expect((await chargesOf(cards, 'capture_preparation')).map((c) => c.n)).toEqual(cards.map(() => 1));
+    expect((await chargesOf([sentenceId], 'sentence_translation')).map((c) => c.n)).toEqual([1]);
+    expect(await sql(stack, `SELECT 1 FROM credit_holds WHERE user_id = ?`, [user.userId])).toHaveLength(0);
   });
 });
