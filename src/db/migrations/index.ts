@@ -25,6 +25,7 @@ import { Progress } from './0024-progress.ts';
 import { LibrarySize } from './0025-library-size.ts';
 import { ImportSourcesAndHistory } from './0026-import-sources-and-history.ts';
 import { ModelOutputModes } from './0027-model-output-modes.ts';
+import { ModelCallSlots } from './0028-model-call-slots.ts';
 import { ImportReadLeases } from './0029-import-read-leases.ts';
 import { ContextSourceUrls } from './0030-context-source-urls.ts';
 
@@ -57,6 +58,7 @@ export const migrations = [
   LibrarySize,
   ImportSourcesAndHistory,
   ModelOutputModes,
+  ModelCallSlots,
   ImportReadLeases,
   ContextSourceUrls,
 ];
