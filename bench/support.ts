@@ -46,6 +46,8 @@ interface Figure {
 
 export interface BenchContext {
   baseUrl: string;
+  /** The environment the API and the worker were started with (a scenario may start more processes like them). */
+  env: Readonly<Record<string, string>>;
   config: Config;
   orm: Orm;
   temporal: Client;
@@ -112,6 +114,7 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
 
   return {
     baseUrl,
+    env,
     config,
     orm,
     temporal,

@@ -26,7 +26,7 @@ export class NpmStartProcess {
   private loud = 0;
   private db: { url: string; orm: Orm } | undefined;
   /** The fake provider lives inside `npm start`: its counts of earlier instances are kept here. */
-  private earlierStats: FakeStats = { received: 0, answered: {}, failed: {} };
+  private earlierStats: FakeStats = { received: 0, answered: {}, failed: {}, inFlight: 0, mostInFlight: 0 };
 
   private readonly ports: { http: number; ui: number; metrics: number };
 
@@ -96,11 +96,17 @@ export class NpmStartProcess {
 
   /** What the fake provider has done, over every instance of `npm start` so far. */
   async fakeStats(): Promise<FakeStats> {
-    const now = await fakeStatsAt(this.fakeOrigin).catch(() => ({ received: 0, answered: {}, failed: {} }));
+    const now = await fakeStatsAt(this.fakeOrigin).catch((): FakeStats => ({ received: 0, answered: {}, failed: {}, inFlight: 0, mostInFlight: 0 }));
     const sum = (a: Record<string, number>, b: Record<string, number>) =>
       Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, (a[k] ?? 0) + (b[k] ?? 0)]));
     const e = this.earlierStats;
-    return { received: e.received + now.received, answered: sum(e.answered, now.answered), failed: sum(e.failed, now.failed) };
+    return {
+      received: e.received + now.received,
+      answered: sum(e.answered, now.answered),
+      failed: sum(e.failed, now.failed),
+      inFlight: now.inFlight,
+      mostInFlight: Math.max(e.mostInFlight, now.mostInFlight),
+    };
   }
 
   async stop(): Promise<void> {

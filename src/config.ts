@@ -63,10 +63,14 @@ const envSchema = z.object({
   MODEL_API_KEY: z.string().optional(),
   MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  // The most model calls in flight across every API and worker process (src/services/model-slots.ts); unset: no cap.
+  MODEL_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).optional(),
+  // How long a synchronous request (page translation, sentences, drafts) waits for a slot before its 503.
+  MODEL_SLOT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   // How background work waits out a provider outage (src/domain/retry-policy.ts, PROVIDER_WAIT); shorter only for tests and the chaos run.
   PROVIDER_WAIT_WINDOW_MS: z.coerce.number().int().min(1_000).max(PROVIDER_WAIT.windowMs).default(PROVIDER_WAIT.windowMs),
   PROVIDER_WAIT_MAX_DELAY_MS: z.coerce.number().int().min(1_000).max(PROVIDER_WAIT.maxDelayMs).default(PROVIDER_WAIT.maxDelayMs),
-  // The provider's circuit breaker (src/services/provider-breaker.ts): its first open period, doubled per reopening.
+  // The provider's circuit breaker (src/services/provider-breaker.ts): how long it stays open before each probe.
   PROVIDER_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(60_000).default(BREAKER_DEFAULTS.openMs),
   // OpenRouter's list price of the default model (openai/gpt-4o-mini); credits are held against it.
   MODEL_INPUT_USD_PER_MILLION_TOKENS: z
@@ -193,6 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       model: ownEndpoint ? e.MODEL_NAME! : e.OPENROUTER_MODEL,
       timeoutMs: e.MODEL_TIMEOUT_MS,
       maxRetries: e.MODEL_MAX_RETRIES,
+      /** The deployment's cap on model calls in flight, all processes together (null: none), and how long a synchronous request waits for one. */
+      concurrency: { max: e.MODEL_MAX_CONCURRENCY ?? null, syncWaitMs: e.MODEL_SLOT_WAIT_MS },
       /**
        * What one call may cost at most is held from the wallet before it starts (see README, Credits); on the
        * deployment's own endpoint, which reports no cost, they also price the tokens it reports (0: free).

@@ -4,7 +4,7 @@
  * - closed: calls go. `threshold` provider failures in a row (each after its own quick retries) open it.
  * - open: no call goes until `retryAt`; every caller is told when to come back.
  * - half-open: once `retryAt` has passed, one caller (the probe) calls; the others keep waiting. The
- *   probe's success closes the breaker; its failure opens it again, for twice as long (up to `maxOpenMs`).
+ *   probe's success closes the breaker; its failure opens it again for the same short period.
  * Verdicts (invalid output, a privacy refusal, no credits) are answers: they close it like a success.
  */
 export const BREAKER_DEFAULTS = { threshold: 5, openMs: 5_000, maxOpenMs: 60_000 } as const;
@@ -17,13 +17,14 @@ export function opensOnFailure(state: BreakerState, failures: number, threshold:
 }
 
 /**
- * How long the breaker stays open after its `openedBefore`-th reopening in a row: doubled each
- * time up to `maxOpenMs`, ±20 % so that processes do not probe in step, and never shorter than the
- * provider's own Retry-After. `random` is in [0, 1).
+ * How long the breaker stays open each time: `openMs` ±20 % (so that processes do not probe in
+ * step), never shorter than the provider's own Retry-After (up to `maxOpenMs`). A fixed period, not
+ * a growing one: a probe costs the provider one call, and work waiting for the provider goes on at
+ * the first probe that succeeds, so the period bounds how long after its return work resumes.
+ * `random` is in [0, 1).
  */
-export function openPeriodMs(openedBefore: number, options: { openMs: number; random: number; retryAfterMs?: number | undefined; maxOpenMs?: number }): number {
+export function openPeriodMs(options: { openMs: number; random: number; retryAfterMs?: number | undefined; maxOpenMs?: number }): number {
   const cap = options.maxOpenMs ?? BREAKER_DEFAULTS.maxOpenMs;
-  const base = Math.min(cap, options.openMs * 2 ** Math.min(openedBefore, 16));
-  const jittered = Math.round(base * (0.8 + 0.4 * options.random));
+  const jittered = Math.round(Math.min(cap, options.openMs) * (0.8 + 0.4 * options.random));
   return Math.max(jittered, Math.min(options.retryAfterMs ?? 0, cap));
 }

@@ -15,7 +15,9 @@ import {
 } from './output-modes.ts';
 import { NO_PROVIDER_MESSAGE, RequestRefused } from './provider-errors.ts';
 import { createProviderHttp } from './provider-http.ts';
-import type { ProviderBreaker } from '../services/provider-breaker.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { BreakerWait, ProviderBreaker } from '../services/provider-breaker.ts';
+import type { ModelSlots, SlotWait } from '../services/model-slots.ts';
 import { reportedCostUsd, tokenPricedCostUsd } from './provider-cost.ts';
 import { recordModelCall, spendReporter, type SpendReporter } from './provider-spend.ts';
 import { strictJsonSchema } from './strict-json-schema.ts';
@@ -63,8 +65,20 @@ export interface ModelClient extends SpendReporter {
   complete<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>>;
   /** The most `complete(request)` can cost, in USD (exact decimal text): what credits are held against. */
   costCeilingUsd(request: StructuredRequest<unknown>): string;
-  /** The longest one `complete()` can take, every retry and wait included. */
+  /** The longest one `complete()` can take, every retry and wait included (a wait for a slot excepted). */
   readonly longestCallMs: number;
+  /**
+   * Runs `work` in one of the deployment's model slots (MODEL_MAX_CONCURRENCY), so that the calls
+   * it makes wait for none: background work takes its slot before it holds credits. Without a cap, at once.
+   */
+  inSlot<T>(work: () => Promise<T>, wait: SlotWait): Promise<T>;
+  /**
+   * Runs `work` once the provider's breaker lets a call through, waiting while it is open (up to
+   * `wait.maxWaitMs`), so that background work goes on as soon as a probe finds the provider back
+   * rather than after its retry's backoff; the first call `work` makes goes on that admission.
+   * Without a breaker, at once.
+   */
+  whenAdmitted<T>(work: () => Promise<T>, wait: BreakerWait): Promise<T>;
 }
 
 export interface ModelClientLogger {
@@ -82,7 +96,9 @@ const PRIVACY_PROVIDER_PREFERENCES = {
 type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 
 /**
- * `breaker`: the provider's circuit breaker (src/services/provider-breaker.ts), asked before every
+ * `slots`: the deployment's cap on calls in flight (src/services/model-slots.ts); each `complete()`
+ * outside a slot of its caller's waits for one up to `concurrency.syncWaitMs`, before its own
+ * time limit starts. `breaker`: the provider's circuit breaker (src/services/provider-breaker.ts), asked before every
  * call and told its outcome, so that while the provider is down every caller fails at once with
  * `service_unavailable` and `retryAt` instead of calling it. `outputModes`: what every process
  * knows of the endpoint's structured output (src/services/output-mode-memory.ts); one process's
@@ -90,12 +106,26 @@ type Message = { role: 'system' | 'user' | 'assistant'; content: string };
  */
 export function createModelClient(
   config: Config['model'],
-  deps: { fetch?: typeof fetch; logger?: ModelClientLogger; breaker?: ProviderBreaker; outputModes?: OutputModeMemory } = {},
+  deps: { fetch?: typeof fetch; logger?: ModelClientLogger; breaker?: ProviderBreaker; outputModes?: OutputModeMemory; slots?: ModelSlots } = {},
 ): ModelClient {
   const log = deps.logger;
   const http = createProviderHttp(config, deps);
   const spend = spendReporter(log);
   const breaker = deps.breaker;
+  const slots = deps.slots;
+  const inSlot = <T>(work: () => Promise<T>, wait: SlotWait): Promise<T> => (slots ? slots.run(work, wait) : work());
+  // An admission already given by the breaker (whenAdmitted), for the first request made within it.
+  const admission = new AsyncLocalStorage<{ unused: boolean }>();
+  async function whenAdmitted<T>(work: () => Promise<T>, wait: BreakerWait): Promise<T> {
+    if (!breaker) return work();
+    await breaker.admitWaiting(wait);
+    return admission.run({ unused: true }, work);
+  }
+  async function admit(): Promise<void> {
+    const given = admission.getStore();
+    if (given?.unused) given.unused = false;
+    else await breaker!.admit();
+  }
   const modes = deps.outputModes ?? inProcessOutputModes();
   const ownEndpoint = config.provider === 'openai-compatible';
   // The router takes a strict json_schema (require_parameters routes only to endpoints that do); an endpoint of the deployment's own may not.
@@ -103,7 +133,7 @@ export function createModelClient(
 
   async function post(task: string, body: string, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
     if (!breaker) return http.post({ task, body, signal });
-    await breaker.admit();
+    await admit();
     try {
       const answer = await http.post({ task, body, signal });
       await breaker.succeeded();
@@ -192,7 +222,8 @@ export function createModelClient(
   return {
     async complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
       try {
-        const result = await completeOnce(req);
+        // The slot is waited for first: completeOnce's time limit starts once the call may go.
+        const result = await inSlot(() => completeOnce(req), { maxWaitMs: config.concurrency.syncWaitMs, signal: req.signal });
         recordModelCall(req.task, 'ok');
         return result;
       } catch (error) {
@@ -209,6 +240,8 @@ export function createModelClient(
       return costCeilingUsd({ input, output: req.maxTokens }, config.price);
     },
     longestCallMs: http.longestCallMs,
+    inSlot,
+    whenAdmitted,
     recordUnbilled: (unbilled) => spend.recordUnbilled(unbilled),
   };
 }

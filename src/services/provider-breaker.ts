@@ -1,7 +1,8 @@
 import type { Orm } from '../db/orm.ts';
 import { firstRow, sql } from '../db/sql.ts';
 import { BREAKER_DEFAULTS, type BreakerState, openPeriodMs, opensOnFailure } from '../domain/circuit-breaker.ts';
-import { AppError } from '../domain/problems.ts';
+import { AppError, isAppError } from '../domain/problems.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { counter } from '../platform/metrics.ts';
 
 /**
@@ -16,11 +17,27 @@ import { counter } from '../platform/metrics.ts';
 export interface ProviderBreaker {
   /** Resolves when a call may go now; throws `service_unavailable` (with `retryAt`) when not. */
   admit(): Promise<void>;
+  /**
+   * For background work: resolves once a call may go (as `admit`), waiting meanwhile while the
+   * breaker is open or another caller probes, up to `maxWaitMs`, after which it throws the last
+   * refusal. It looks again about once a second, so waiting work goes on within a second or two of
+   * a probe's success instead of sleeping out a backoff. `onWait` is told once, when the wait starts.
+   */
+  admitWaiting(wait: BreakerWait): Promise<void>;
   /** The provider answered (verdicts included). */
   succeeded(): Promise<void>;
   /** The provider could not serve the call, after its quick retries; `retryAfterMs` if it said. */
   failed(retryAfterMs?: number): Promise<void>;
 }
+
+export interface BreakerWait {
+  maxWaitMs: number;
+  signal?: AbortSignal | undefined;
+  onWait?: (() => Promise<void>) | undefined;
+}
+
+/** How often a waiter looks at the breaker again: the shared row is read at most once a second (CACHE_MS) anyway. */
+const WAIT_POLL_MS = 1_000;
 
 const UNAVAILABLE_MESSAGE = 'The language model is unavailable right now.';
 
@@ -72,43 +89,67 @@ export function providerBreaker(
   };
   const warnDatabase = (error: unknown) => options.logger?.warn({ provider, err: (error as Error)?.name }, 'provider breaker unreadable: the call goes');
 
-  return {
-    async admit() {
-      let row: BreakerRow | null;
-      try {
-        row = cached && Date.now() - cached.at < CACHE_MS ? cached.row : await read();
-      } catch (error) {
-        warnDatabase(error);
-        return;
-      }
-      if (!row || row.state === 'closed') return;
-      const now = dbNow();
-      const retryAt = row.retry_at ? new Date(row.retry_at).getTime() : 0;
-      const probeExpires = row.probe_expires_at ? new Date(row.probe_expires_at).getTime() : 0;
-      if (row.state === 'open' && retryAt > now) refuse(retryAt);
-      if (row.state === 'half_open' && probeExpires > now) refuse(now + openMs);
-      // Time for a probe: one caller wins it; the others wait for its outcome.
-      let probe: BreakerRow | undefined;
-      try {
-        probe = await firstRow<BreakerRow>(
-          orm.em.fork(),
-          sql`UPDATE provider_breakers SET state = 'half_open', probe_expires_at = clock_timestamp() + (${options.probeMs} * interval '1 millisecond'),
+  async function admit(): Promise<void> {
+    let row: BreakerRow | null;
+    try {
+      row = cached && Date.now() - cached.at < CACHE_MS ? cached.row : await read();
+    } catch (error) {
+      warnDatabase(error);
+      return;
+    }
+    if (!row || row.state === 'closed') return;
+    const now = dbNow();
+    const retryAt = row.retry_at ? new Date(row.retry_at).getTime() : 0;
+    const probeExpires = row.probe_expires_at ? new Date(row.probe_expires_at).getTime() : 0;
+    if (row.state === 'open' && retryAt > now) refuse(retryAt);
+    if (row.state === 'half_open' && probeExpires > now) refuse(now + openMs);
+    // Time for a probe: one caller wins it; the others wait for its outcome.
+    let probe: BreakerRow | undefined;
+    try {
+      probe = await firstRow<BreakerRow>(
+        orm.em.fork(),
+        sql`UPDATE provider_breakers SET state = 'half_open', probe_expires_at = clock_timestamp() + (${options.probeMs} * interval '1 millisecond'),
                updated_at = clock_timestamp()
              WHERE provider = ${provider}
                AND ((state = 'open' AND retry_at <= clock_timestamp()) OR (state = 'half_open' AND probe_expires_at <= clock_timestamp()))
              RETURNING ${ROW}`,
-        );
-      } catch (error) {
-        warnDatabase(error);
-        return;
+      );
+    } catch (error) {
+      warnDatabase(error);
+      return;
+    }
+    if (probe) {
+      remember(probe);
+      transitions.inc({ provider, state: 'half_open' });
+      return;
+    }
+    cached = undefined; // someone else probes: read again next time
+    refuse(now + openMs);
+  }
+
+  return {
+    admit,
+
+    async admitWaiting({ maxWaitMs, signal, onWait }) {
+      const deadline = Date.now() + maxWaitMs;
+      let waiting = false;
+      for (;;) {
+        try {
+          return await admit();
+        } catch (error) {
+          if (!isAppError(error) || error.code !== 'service_unavailable') throw error;
+          const retryAt = Date.parse(String(error.extensions.retryAt));
+          const pauseMs = Math.max(50, Math.min(WAIT_POLL_MS * (0.75 + Math.random() / 2), (Number.isFinite(retryAt) ? retryAt : Infinity) - Date.now()));
+          if (Date.now() + pauseMs > deadline) throw error;
+          if (!waiting) {
+            waiting = true;
+            await onWait?.();
+          }
+          await sleep(pauseMs, undefined, signal ? { signal } : {}).catch(() => {
+            throw signal?.reason;
+          });
+        }
       }
-      if (probe) {
-        remember(probe);
-        transitions.inc({ provider, state: 'half_open' });
-        return;
-      }
-      cached = undefined; // someone else probes: read again next time
-      refuse(now + openMs);
     },
 
     async succeeded() {
@@ -138,7 +179,7 @@ export function providerBreaker(
         );
         remember(counted);
         if (!counted || !opensOnFailure(counted.state, counted.failures, threshold)) return;
-        const periodMs = openPeriodMs(counted.opened_count, { openMs, random: Math.random(), retryAfterMs });
+        const periodMs = openPeriodMs({ openMs, random: Math.random(), retryAfterMs });
         // Only one of several failures seen together opens it: the one whose view is still current.
         const opened = await firstRow<BreakerRow>(
           orm.em.fork(),

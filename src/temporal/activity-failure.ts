@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from '../domain/database-errors.ts';
 import { isAppError, type ProblemCode } from '../domain/problems.ts';
 import { type FailureKind, failureKind, mayRetry, PROVIDER_WAIT, providerRetryDelayMs, type ProviderWait } from '../domain/retry-policy.ts';
 import { counter } from '../platform/metrics.ts';
+import { ModelSlotsBusy } from '../services/model-slots.ts';
 import { catalogFailure } from './failures.ts';
 
 const activityFailures = counter('lcs_activity_failures_total', 'Failed activity attempts, by activity, catalog code and whether Temporal tries again', [
@@ -23,6 +24,11 @@ const activityFailures = counter('lcs_activity_failures_total', 'Failed activity
 export function activityFailure(error: unknown, override?: { code: ProblemCode; kind: FailureKind; message: string }): ApplicationFailure {
   const context = Context.current();
   const { attempt, activityType } = context.info;
+  if (error instanceof ModelSlotsBusy) {
+    // Queued behind MODEL_MAX_CONCURRENCY for as long as the attempt could wait: the provider is not at fault, so wait briefly and queue again.
+    activityFailures.inc({ activity: activityType, code: error.code, retried: 'true' });
+    return catalogFailure({ code: error.code, message: error.message }, { nonRetryable: false, nextRetryDelayMs: SLOTS_BUSY_RETRY_MS * (1 + Math.random()) });
+  }
   let failure: { code: ProblemCode; kind: FailureKind; message: string };
   if (override) failure = override;
   else if (isAppError(error)) failure = { code: error.code, kind: failureKind(error.code), message: error.message };
@@ -51,6 +57,8 @@ export function activityFailure(error: unknown, override?: { code: ProblemCode; 
   activityFailures.inc({ activity: activityType, code: failure.code, retried: String(retry) });
   return catalogFailure(failure, { nonRetryable: !retry });
 }
+
+const SLOTS_BUSY_RETRY_MS = 1_000;
 
 let providerWait: ProviderWait = PROVIDER_WAIT;
 

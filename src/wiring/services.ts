@@ -7,6 +7,7 @@ import { createModelClient, type ModelClient } from '../model/model-client.ts';
 import { createProviderHttp } from '../model/provider-http.ts';
 import { outputModeMemory } from '../services/output-mode-memory.ts';
 import { providerBreaker } from '../services/provider-breaker.ts';
+import { modelSlots, type ModelSlots } from '../services/model-slots.ts';
 import { whenReachable } from '../platform/startup.ts';
 import { connectTemporal } from '../temporal/connection.ts';
 import { ensureSearchAttributes } from '../temporal/search-attributes.ts';
@@ -64,6 +65,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     logger,
     breaker: modelBreaker(orm, config, logger),
     outputModes: outputModeMemory(orm, config.model.baseUrl, config.model.model, logger),
+    ...modelCallSlots(orm, config),
   });
   return {
     orm,
@@ -84,4 +86,10 @@ export function modelBreaker(orm: Orm, config: Pick<Config, 'model' | 'providerO
     probeMs,
     ...(logger ? { logger } : {}),
   });
+}
+
+/** The deployment's MODEL_MAX_CONCURRENCY slots, shared by every process on the database; none without a cap. */
+export function modelCallSlots(orm: Orm, config: Pick<Config, 'model'>): { slots?: ModelSlots } {
+  const max = config.model.concurrency.max;
+  return max === null ? {} : { slots: modelSlots(orm, config.model.baseUrl, max) };
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expect, vi } from 'vitest';
 import { SERVICE_NODE_FLAGS } from '../../src/platform/node-flags.ts';
 
 export interface ServiceProcess {
@@ -54,4 +55,20 @@ export async function waitForHttp(url: string, timeoutMs: number, process?: Serv
     if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms${process ? `:\n${process.output().slice(-3000)}` : ''}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * A worker (and its outbox relay) in its own process (test/support/worker-process.ts), configured by `env` as the real worker
+ * is, plus WORKFLOW_BUNDLE_PATH; resolves once it polls its task queue.
+ */
+export async function spawnWorkerProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const worker = spawnService('test/support/worker-process.ts', env);
+  await vi.waitFor(
+    () => {
+      if (worker.child.exitCode !== null || worker.child.signalCode !== null) throw new Error(`the worker exited:\n${worker.output().slice(-3000)}`);
+      expect(worker.output()).toContain('worker-ready');
+    },
+    { timeout: 60_000, interval: 100 },
+  );
+  return worker;
 }

@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createOrm, type Orm } from '../../src/db/orm.ts';
 import { featureContexts, type FeatureContext, type FeatureServices } from '../../src/features/context.ts';
 import { createModelClient } from '../../src/model/model-client.ts';
-import { modelBreaker } from '../../src/wiring/services.ts';
+import { modelBreaker, modelCallSlots } from '../../src/wiring/services.ts';
 import { outputModeMemory } from '../../src/services/output-mode-memory.ts';
 import { startFakeProvider, type FakeProvider } from '../../src/model/fake-provider/server.ts';
 import { connectTemporal } from '../../src/temporal/connection.ts';
@@ -80,6 +80,7 @@ export async function startStack(
   const model = createModelClient(config.model, {
     ...(options.breaker ? { breaker: modelBreaker(orm, config) } : {}),
     outputModes: outputModeMemory(orm, config.model.baseUrl, config.model.model),
+    ...modelCallSlots(orm, config),
   });
   const app = await buildApp({ config, orm, temporal, model }, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -8,13 +8,14 @@ import { createOrm } from '../../src/db/orm.ts';
 import { createModelClient } from '../../src/model/model-client.ts';
 import { connectTemporal } from '../../src/temporal/connection.ts';
 import { runWorker } from '../../src/worker/worker.ts';
+import { modelCallSlots } from '../../src/wiring/services.ts';
 
 const config = loadConfig();
 const bundlePath = process.env.WORKFLOW_BUNDLE_PATH;
 if (!config.databaseUrl || !config.temporal.address || !bundlePath) throw new Error('DATABASE_URL, TEMPORAL_ADDRESS and WORKFLOW_BUNDLE_PATH are required');
 
 const orm = await createOrm(config.databaseUrl);
-const model = createModelClient(config.model);
+const model = createModelClient(config.model, modelCallSlots(orm, config));
 const temporal = await connectTemporal(config.temporal.address, config.temporal.namespace);
 const running = await runWorker({ config, orm, model, temporal, bundle: { codePath: bundlePath } });
 process.once('SIGTERM', () => void running.stop());

@@ -25,6 +25,7 @@ import { Progress } from './0024-progress.ts';
 import { LibrarySize } from './0025-library-size.ts';
 import { ImportSourcesAndHistory } from './0026-import-sources-and-history.ts';
 import { ModelOutputModes } from './0027-model-output-modes.ts';
+import { ModelCallSlots } from './0028-model-call-slots.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
 export const migrations = [
@@ -55,4 +56,5 @@ export const migrations = [
   LibrarySize,
   ImportSourcesAndHistory,
   ModelOutputModes,
+  ModelCallSlots,
 ];

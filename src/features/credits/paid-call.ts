@@ -3,6 +3,7 @@ import type { Em } from '../../db/orm.ts';
 import { type ChargeKind, creditsForCost, ExactDecimal } from '../../domain/credits.ts';
 import type { ModelClient, StructuredRequest } from '../../model/model-client.ts';
 import type { SpendReporter } from '../../model/provider-spend.ts';
+import { isAppError } from '../../domain/problems.ts';
 import { InsufficientCredits, releaseHold, reserveCredits, type Hold } from './wallet.ts';
 
 /**
@@ -78,6 +79,51 @@ export function reportLostCalls(reporter: SpendReporter, tasks: readonly string[
   for (const task of tasks) reporter.recordUnbilled({ task, reason: 'lost', costUsd: null });
 }
 
+/**
+ * A unit of model work under a credit hold. Background work first takes its turn: a model slot
+ * (MODEL_MAX_CONCURRENCY), then the provider's breaker letting its call through (`onProviderWait`
+ * told when that wait starts); both before its credits are held, so work queued behind the cap or
+ * an outage holds none. A call the provider fails (a probe, or one before the breaker opened) sends
+ * it back to waiting for the breaker, within the same attempt, while the attempt leaves time for a
+ * call: so once a probe finds the provider back, the waiting work goes on within a second or two,
+ * with no retry's backoff to sleep out. A request holds first (402 before any wait), waits for its
+ * slot in the call up to the bound, and is refused at once while the breaker is open.
+ */
+export function withModelCallHold<T>(
+  em: Em,
+  model: ModelClient,
+  call: PaidCall,
+  { background, onProviderWait }: { background: BackgroundCall | undefined; onProviderWait?: () => Promise<void> },
+  work: (hold: Hold) => Promise<T>,
+) {
+  if (!background) return withCreditHold(em, model, call, undefined, work);
+  const { signal } = background;
+  const waitLeft = () => Math.max(0, background.deadline - Date.now() - call.lifetimeMs);
+  const held = () => withCreditHold(em, model, call, background, work);
+  const untilServed = async () => {
+    for (;;) {
+      try {
+        return await model.whenAdmitted(held, { maxWaitMs: waitLeft(), signal, onWait: onProviderWait });
+      } catch (error) {
+        if (!isAppError(error) || error.code !== 'service_unavailable' || waitLeft() <= 0) throw error;
+        await pause(PROVIDER_RETRY_PAUSE_MS, signal);
+      }
+    }
+  };
+  return model.inSlot(untilServed, { maxWaitMs: waitLeft(), signal });
+}
+
+/** Between a call the provider failed and the next look at its breaker, within one attempt. */
+const PROVIDER_RETRY_PAUSE_MS = { min: 500, jitter: 500 };
+
+async function pause(range: { min: number; jitter: number }, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await sleep(range.min + Math.random() * range.jitter, undefined, signal ? { signal } : {});
+  } catch {
+    throw signal?.reason;
+  }
+}
+
 export async function withCreditHold<T>(
   em: Em,
   reporter: SpendReporter,
@@ -102,15 +148,11 @@ export async function holdCredits(em: Em, reporter: SpendReporter, call: PaidCal
       reportLostCalls(reporter, hold.lostCalls);
       return hold;
     } catch (error) {
-      const pause = WAIT_PAUSE_MS.min + Math.random() * WAIT_PAUSE_MS.jitter;
+      const pauseMs = WAIT_PAUSE_MS.min + Math.random() * WAIT_PAUSE_MS.jitter;
       const mayWait =
-        background && error instanceof InsufficientCredits && error.reason === 'held' && Date.now() + pause + call.lifetimeMs <= background.deadline;
+        background && error instanceof InsufficientCredits && error.reason === 'held' && Date.now() + pauseMs + call.lifetimeMs <= background.deadline;
       if (!mayWait) throw error;
-      try {
-        await sleep(pause, undefined, background.signal ? { signal: background.signal } : {});
-      } catch {
-        throw background.signal?.reason;
-      }
+      await pause({ min: pauseMs, jitter: 0 }, background.signal);
     }
   }
 }

@@ -6,7 +6,7 @@ import type { StructuredRequest, StructuredResult } from '../../model/model-clie
 import { counter, histogram } from '../../platform/metrics.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import type { FeatureContext } from '../context.ts';
-import { type BackgroundCall, modelCallHold, withCreditHold } from '../credits/paid-call.ts';
+import { type BackgroundCall, modelCallHold, withModelCallHold } from '../credits/paid-call.ts';
 import { charge } from '../credits/wallet.ts';
 import { announceStatusChange } from '../status/changes.ts';
 import {
@@ -99,7 +99,7 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
   const unit = preparationChargeKey(ref.cardId, ref.attempt);
   const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
   let waitedSeconds = 0;
-  return withCreditHold(em, model, hold, background, async () => {
+  return withModelCallHold(em, model, hold, { background, onProviderWait: () => markCardWaiting(ctx, ref) }, async () => {
     const answer = await completeWithinBudget(ctx, ref, request).catch(async (error: unknown) => {
       // The provider is down: the card stays pending and says so while its workflow waits (src/domain/retry-policy.ts).
       if (isAppError(error) && error.code === 'service_unavailable') await markCardWaiting(ctx, ref);

@@ -8,7 +8,7 @@ import type { ModelClient } from '../../model/model-client.ts';
 import { LEASE, leaseExpirySql, whileLeased } from '../../services/leases.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import type { FeatureContext } from '../context.ts';
-import { type BackgroundCall, modelCallHold, reportLostCalls, withCreditHold } from '../credits/paid-call.ts';
+import { type BackgroundCall, modelCallHold, reportLostCalls, withModelCallHold } from '../credits/paid-call.ts';
 import { charge, expireEarlierHolds, lockWallet, reserveCredits } from '../credits/wallet.ts';
 import { announceStatusChange } from '../status/changes.ts';
 import { WAITING_MESSAGE } from '../../domain/retry-policy.ts';
@@ -142,7 +142,8 @@ export async function translateSentence(ctx: FeatureContext, sentenceId: string,
   const row = await firstRow<SentenceRow>(em, sql`SELECT ${COLUMNS} FROM sentences WHERE id = ${sentenceId}`);
   if (!row || row.status !== 'pending' || row.attempt !== attempt) return null;
   const hold = sentenceHold(model, row);
-  return withCreditHold(em, model, hold, background, async () => {
+  const onProviderWait = () => markSentenceWaiting(ctx, sentenceId, attempt);
+  return withModelCallHold(em, model, hold, { background, onProviderWait }, async () => {
     const result = await model.complete(sentenceRequest(row.original_text, row.native_language)).catch(async (error: unknown) => {
       // Background work waits the provider's outage out (src/domain/retry-policy.ts); the sentence says so meanwhile.
       if (background && isAppError(error) && error.code === 'service_unavailable') await markSentenceWaiting(ctx, sentenceId, attempt);

@@ -105,6 +105,9 @@ export interface FakeStats {
   received: number;
   answered: Record<string, number>;
   failed: Record<string, number>;
+  /** Chat completions being answered now, and the most ever at once: what MODEL_MAX_CONCURRENCY bounds. */
+  inFlight: number;
+  mostInFlight: number;
 }
 
 const MODES: readonly FakeMode[] = ['ok', 'fail', 'malformed', 'schema_violation', 'privacy_refusal'];
@@ -120,7 +123,8 @@ export async function startFakeProvider(options: { port?: number; host?: string 
   let failStatus = 500;
   let latency = { minMs: 0, maxMs: 0 };
   let failWindow = { until: 0, status: 503 };
-  let counts: FakeStats = { received: 0, answered: {}, failed: {} };
+  let inFlight = 0;
+  let counts: Omit<FakeStats, 'inFlight'> = { received: 0, answered: {}, failed: {}, mostInFlight: 0 };
   let cost = DEFAULT_COST;
   let tokenPrices: TokenPrices | null = null;
   let generation = 0;
@@ -149,7 +153,7 @@ export async function startFakeProvider(options: { port?: number; host?: string 
       if (!Number.isInteger(status) || status < 400 || status > 599) throw new Error(`Not an HTTP error status: ${status}`);
       failWindow = { until: Date.now() + Math.max(0, ms), status };
     },
-    stats: () => structuredClone(counts),
+    stats: () => ({ ...structuredClone(counts), inFlight }),
     setCost(text) {
       if (!JSON_NUMBER.test(text)) throw new Error(`Not a JSON number literal: ${text}`);
       cost = text;
@@ -170,7 +174,8 @@ export async function startFakeProvider(options: { port?: number; host?: string 
       failStatus = 500;
       latency = { minMs: 0, maxMs: 0 };
       failWindow = { until: 0, status: 503 };
-      counts = { received: 0, answered: {}, failed: {} };
+      // A reset mid-call keeps counting the calls still being answered.
+      counts = { received: 0, answered: {}, failed: {}, mostInFlight: inFlight };
       cost = DEFAULT_COST;
       tokenPrices = null;
       fake.requests.length = 0;
@@ -310,7 +315,12 @@ export async function startFakeProvider(options: { port?: number; host?: string 
         } catch {
           return send(res, 400, '{"error":{"code":400,"message":"Request body is not JSON"}}');
         }
-        return await chat(req, res, body);
+        counts.mostInFlight = Math.max(counts.mostInFlight, ++inFlight);
+        try {
+          return await chat(req, res, body);
+        } finally {
+          inFlight--;
+        }
       }
       send(res, 404, '{"error":{"code":404,"message":"Not found"}}');
     } catch (error) {

@@ -3,7 +3,7 @@ import { AnswerHoldingProxy } from '../../../chaos/answer-hold.ts';
 import { importWorkflowId } from '../../../src/features/library/imports/service.ts';
 import { freePort } from '../../../src/platform/free-port.ts';
 import { preparationCalls } from '../library/helpers.ts';
-import { spawnService, waitForHttp, type ServiceProcess } from '../../support/processes.ts';
+import { spawnService, spawnWorkerProcess, waitForHttp, type ServiceProcess } from '../../support/processes.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
 
@@ -46,22 +46,14 @@ const infraEnv = () => {
 };
 
 /** A worker (and its outbox relay) in its own process, ready once it polls the task queue. */
-async function spawnWorker(): Promise<ServiceProcess> {
-  const worker = spawnService('test/support/worker-process.ts', {
+function spawnWorker(): Promise<ServiceProcess> {
+  return spawnWorkerProcess({
     ...infraEnv(),
     WORKFLOW_BUNDLE_PATH: inject('infra').workflowBundlePath,
     MODEL_TIMEOUT_MS: '30000',
     MODEL_MAX_RETRIES: '0',
     LOG_LEVEL: 'silent',
   });
-  await vi.waitFor(
-    () => {
-      if (worker.child.exitCode !== null || worker.child.signalCode !== null) throw new Error(`the worker exited:\n${worker.output().slice(-3000)}`);
-      expect(worker.output()).toContain('worker-ready');
-    },
-    { timeout: 60_000, interval: 100 },
-  );
-  return worker;
 }
 
 async function call(baseUrl: string, token: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {

@@ -12,13 +12,13 @@ import { providerBreaker, type ProviderBreaker } from '../../../src/services/pro
 
 // Finding 8 of issue 24: a 30 s provider outage failed 18 cards and 2 async sentences for good,
 // because background work gave up after about 15 s. Here the fake provider fails every call for
-// 25 s (longer than that old window), with the waits shortened (2 s at most, a 1 s breaker) so the
+// 25 s (longer than that old window), with the waits shortened (2 s at most, a breaker probing every 2 s) so the
 // file stays short; the rules are the production ones (src/domain/retry-policy.ts, circuit-breaker.ts).
 let stack: Stack;
 let user: TestUser;
 useStack((started) => ({ stack, user } = started), {
   breaker: true,
-  env: { PROVIDER_WAIT_WINDOW_MS: '1800000', PROVIDER_WAIT_MAX_DELAY_MS: '2000', PROVIDER_BREAKER_OPEN_MS: '1000' },
+  env: { PROVIDER_WAIT_WINDOW_MS: '1800000', PROVIDER_WAIT_MAX_DELAY_MS: '2000', PROVIDER_BREAKER_OPEN_MS: '2000' },
 });
 
 const OUTAGE_MS = 25_000;

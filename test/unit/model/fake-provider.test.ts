@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeProvider, type FakeProvider } from '../../../src/model/fake-provider/server.ts';
 import { parseJsonExact, toPlainDecimal } from '../../../src/model/exact-json.ts';
 
@@ -123,11 +123,21 @@ describe('fake provider over HTTP', () => {
     expect((await complete()).status).toBe(503);
 
     const stats = await (await control('stats')).json();
-    expect(stats).toEqual({ received: 4, answered: { t: 1 }, failed: { 502: 2, 503: 1 } });
+    expect(stats).toEqual({ received: 4, answered: { t: 1 }, failed: { 502: 2, 503: 1 }, inFlight: 0, mostInFlight: 1 });
     expect((await control('fail-for', '{"ms":100,"status":200}')).status).toBe(400);
     fake.reset();
     expect((await complete()).status).toBe(200);
-    expect(fake.stats()).toEqual({ received: 1, answered: { t: 1 }, failed: {} });
+    expect(fake.stats()).toEqual({ received: 1, answered: { t: 1 }, failed: {}, inFlight: 0, mostInFlight: 1 });
+  });
+
+  it('counts the completions it is answering at once, and the most ever (what MODEL_MAX_CONCURRENCY bounds)', async () => {
+    fake.setLatency(500);
+    const three = Promise.all([complete(), complete(), complete()]);
+    await vi.waitFor(() => expect(fake.stats().inFlight).toBe(3));
+    await three;
+    expect(fake.stats()).toMatchObject({ inFlight: 0, mostInFlight: 3 });
+    fake.reset();
+    expect(fake.stats()).toMatchObject({ inFlight: 0, mostInFlight: 0 });
   });
 
   it('answers malformed and schema-violating content on request', async () => {

@@ -16,6 +16,7 @@ const config = (over: Partial<Config['model']> = {}): Config['model'] => ({
   provider: 'openrouter',
   apiKey: 'sk-test-secret',
   baseUrl: fake.baseUrl,
+  concurrency: { max: null, syncWaitMs: 0 },
   model: 'test/model',
   timeoutMs: 2_000,
   maxRetries: 2,

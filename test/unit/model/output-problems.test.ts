@@ -21,6 +21,7 @@ const complete = (choice: object) =>
       model: 'm',
       timeoutMs: 1_000,
       maxRetries: 0,
+      concurrency: { max: null, syncWaitMs: 0 },
       price: { inputUsdPerMillionTokens: '0.15', outputUsdPerMillionTokens: '0.6' },
     },
     { fetch: answering(choice) },

@@ -18,6 +18,7 @@ const config = (over: Partial<Config['model']> = {}): Config['model'] => ({
   provider: 'openai-compatible',
   apiKey: undefined,
   baseUrl: fake.baseUrl,
+  concurrency: { max: null, syncWaitMs: 0 },
   model: 'llama3.2:1b',
   timeoutMs: 2_000,
   maxRetries: 1,
