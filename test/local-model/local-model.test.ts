@@ -78,7 +78,10 @@ async function medianCardMs(stack: Stack, user: TestUser, texts: readonly string
   return Math.round(times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!);
 }
 
-const EXPRESSIONS = ['break the ice', 'a piece of cake', 'harpoon', 'to look forward to', 'nevertheless'];
+const EXPRESSIONS = ['break the ice', 'harpoon'];
+/** 50 by default, as issue 34 asks; fewer where a run has no hour to spare (a card takes a minute of a loaded 2-core machine). */
+const CAPPED_CAPTURES = Number(process.env.LOCAL_MODEL_CAPTURES ?? 50);
+const localCardMs: number[] = [];
 
 describe('a real local model', () => {
   let proxy: CountingProxy;
@@ -97,10 +100,12 @@ describe('a real local model', () => {
   it('prepares captures end to end, or fails them with a stored reason, and the negotiation settles on one output mode', async () => {
     const outcomes: string[] = [];
     for (const text of EXPRESSIONS) {
+      const started = performance.now();
       const detail = await settled(stack, user, await capture(stack, user, text));
+      localCardMs.push(performance.now() - started);
       expectReadyOrReasoned(detail);
       const { card } = detail;
-      if (card.enrichmentStatus === 'ready') expect(detail.card.preparedByModel).toMatch(/\S/);
+      if (card.enrichmentStatus === 'ready') expect(card.preparedByModel).toMatch(/\S/);
       outcomes.push(
         card.enrichmentStatus === 'ready'
           ? `"${text}" → ready: ${JSON.stringify(card.enrichment)}`
@@ -132,11 +137,6 @@ describe('a real local model', () => {
   });
 
   it('figures: time per card on the local model beside the fake answering at once (same code path, same run)', async () => {
-    const onLocal = await medianCardMs(
-      stack,
-      user,
-      EXPRESSIONS.map((e) => `${e} ${randomUUID().slice(0, 4)}`),
-    );
     const fakeStack = await ownModelStack(null);
     try {
       fakeStack.fake.setQuirks({ anonymous: true, reportsNoCost: true });
@@ -146,7 +146,7 @@ describe('a real local model', () => {
         fakeUser,
         EXPRESSIONS.map((e) => `${e} ${randomUUID().slice(0, 4)}`),
       );
-      note(`time per card, capture → settled, median of ${EXPRESSIONS.length} one at a time: local model ${onLocal} ms, fake at 0 ms ${onFake} ms`);
+      note(`time per card, capture → settled, one at a time: local model ${localCardMs.map(Math.round).join(' and ')} ms; fake at 0 ms ${onFake} ms (median)`);
     } finally {
       await fakeStack.close();
     }
@@ -167,8 +167,8 @@ describe.skipIf(!hasCap())('the cap of 1 (MODEL_MAX_CONCURRENCY) on a real local
     await proxy?.close();
   });
 
-  it('holds while 50 captures and a page arrive together: one call in flight at most, every card settled, the page answered or 503', async () => {
-    const texts = Array.from({ length: 50 }, (_, i) => `word ${i} ${randomUUID().slice(0, 4)}`);
+  it(`holds while ${CAPPED_CAPTURES} captures and a page arrive together: one call in flight at most, cards settled, the page answered or 503`, async () => {
+    const texts = Array.from({ length: CAPPED_CAPTURES }, (_, i) => `word ${i} ${randomUUID().slice(0, 4)}`);
     const page = api(stack, { token: user.token, expected5xx: [503] }).POST('/api/immersive-translate', {
       body: { request_id: `req-${randomUUID()}`, target_language: 'fr', source_language: 'auto', items: [{ id: 'p1', text: 'Good morning, everyone.' }] },
     });
@@ -182,7 +182,10 @@ describe.skipIf(!hasCap())('the cap of 1 (MODEL_MAX_CONCURRENCY) on a real local
       expectReadyOrReasoned(detail);
       statuses.push(detail.card.enrichmentStatus === 'ready' ? 'ready' : `failed ${detail.card.enrichmentError!.code}`);
     }
-    note(`cap 1, 50 captures and a page at once: most calls in flight ${proxy.peak()}; cards ${JSON.stringify(tally(statuses))}; page ${answer.status}`);
+    note(
+      `cap 1, ${CAPPED_CAPTURES} captures and a page at once: most calls in flight ${proxy.peak()}; ` +
+        `cards ${JSON.stringify(tally(statuses))}; page ${answer.status}`,
+    );
     expect(proxy.peak()).toBe(1);
   });
 });
