@@ -34,10 +34,15 @@ export function inProcessOutputModes(): OutputModeMemory {
   };
 }
 
-/** The `response_format` member of a request in this mode (none in plain text). */
+/**
+ * The `response_format` member of a request in this mode (none in plain text). `json_object`
+ * carries the schema too: llama.cpp's server and llama-cpp-python's, which refuse `json_schema`,
+ * hold the answer to a `schema` member there with a grammar; without one a small model's answer
+ * is `{}` (npm run test:local-model found it). Servers that do not know the member ignore it.
+ */
 export function responseFormat(mode: OutputMode, task: string, schema: Record<string, unknown>): Record<string, unknown> | undefined {
   if (mode === 'json_schema') return { type: 'json_schema', json_schema: { name: task, strict: true, schema } };
-  if (mode === 'json_object') return { type: 'json_object' };
+  if (mode === 'json_object') return { type: 'json_object', schema };
   return undefined;
 }
 

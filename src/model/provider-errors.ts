@@ -25,6 +25,13 @@ export class RequestRefused extends AppError {}
 
 const REFUSED_REQUEST_STATUSES = new Set([400, 422]);
 
+/**
+ * llama-cpp-python's server answers a request its schema refuses (`response_format.type:
+ * json_schema` among them) with HTTP 500 and the validation error as the message: a refusal that
+ * asking again cannot change, not an outage (npm run test:local-model found it).
+ */
+const REFUSED_AS_SERVER_ERROR = /validation error[\s\S]*response_format/i;
+
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 /**
@@ -64,9 +71,10 @@ export function httpFailure(status: number, json: Record<string, unknown> | unde
         ? 'The model provider account has insufficient credit (HTTP 402)'
         : `The model provider failed (HTTP ${status})`;
   const retryAfterMs = retryAfter === null ? undefined : parseRetryAfter(retryAfter);
-  const Kind = REFUSED_REQUEST_STATUSES.has(status) ? RequestRefused : AppError;
+  const refused = REFUSED_REQUEST_STATUSES.has(status) || (status === 500 && REFUSED_AS_SERVER_ERROR.test(errorMessage(json)));
+  const Kind = refused ? RequestRefused : AppError;
   return {
-    retryable: RETRYABLE_STATUSES.has(status),
+    retryable: !refused && RETRYABLE_STATUSES.has(status),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     error: new Kind('service_unavailable', detail),
   };

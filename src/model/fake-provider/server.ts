@@ -43,6 +43,13 @@ export interface FakeQuirks {
   refusesJsonSchema: boolean;
   /** Answers 400 to `response_format: json_object`, as LM Studio does. */
   refusesJsonObject: boolean;
+  /** Refuses a response_format as llama-cpp-python's server does: HTTP 500 with the validation error as the message, not 400. */
+  refusesAsServerError: boolean;
+  /**
+   * Answers `{}` to `json_object` without a `schema` member: a small model under llama.cpp's bare
+   * JSON grammar (Gemma 3 270M on llama-cpp-python does).
+   */
+  bareJsonObjectIsEmpty: boolean;
   /** Streams its answer as server-sent events, although asked not to. */
   streams: boolean;
   /** Puts its JSON inside prose, or inside a code fence. */
@@ -60,6 +67,8 @@ export interface FakeQuirks {
 const NO_QUIRKS: FakeQuirks = {
   refusesJsonSchema: false,
   refusesJsonObject: false,
+  refusesAsServerError: false,
+  bareJsonObjectIsEmpty: false,
   streams: false,
   wraps: null,
   reportsNoCost: false,
@@ -205,6 +214,8 @@ export async function startFakeProvider(options: { port?: number; host?: string 
     const model = typeof body?.model === 'string' ? body.model : 'fake/model';
     const format = body?.response_format?.type;
     if ((format === 'json_schema' && quirks.refusesJsonSchema) || (format === 'json_object' && quirks.refusesJsonObject)) {
+      if (quirks.refusesAsServerError)
+        return send(res, 500, JSON.stringify({ error: { message: llamaCppPythonRefusal(format), type: 'internal_server_error' } }));
       return send(res, 400, JSON.stringify({ error: { code: 400, message: `response_format.type ${format} is not supported` } }));
     }
     // The task: the structured output's name, or the one the system message names (weaker output modes).
@@ -216,6 +227,7 @@ export async function startFakeProvider(options: { port?: number; host?: string 
     }
     let content: string;
     if (mode === 'malformed') content = '{"translation": "unterminated';
+    else if (quirks.bareJsonObjectIsEmpty && format === 'json_object' && body.response_format.schema === undefined) content = '{}';
     else if (mode === 'schema_violation') content = '{"unexpected": true}';
     else {
       const task: string = taskName;
@@ -324,6 +336,11 @@ export async function startFakeProvider(options: { port?: number; host?: string 
   fake.baseUrl = `http://${host}:${port}/api/v1`;
   return fake;
 }
+
+/** llama-cpp-python's message for a response_format its request schema does not take (its server answers it with HTTP 500). */
+const llamaCppPythonRefusal = (format: string) =>
+  `1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': "Input should be 'text' or 'json_object'", ` +
+  `'input': '${format}'}\n\n  POST /v1/chat/completions`;
 
 /** The quirks named in a control request's body, each checked (anything else is refused). */
 function quirksFrom(body: unknown): Partial<FakeQuirks> {

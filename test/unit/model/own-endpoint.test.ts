@@ -93,6 +93,27 @@ describe('structured output negotiated, not assumed', () => {
     expect(formats()).toEqual(['json_schema', 'json_object', 'json_object']);
   });
 
+  it('llama-cpp-python’s refusal of json_schema, an HTTP 500 naming response_format, is negotiated past at once, not retried as an outage', async () => {
+    fake.setQuirks({ refusesJsonSchema: true, refusesAsServerError: true });
+    expect((await client().complete(request)).data.translation).toBe('[de] break a leg');
+    expect(formats()).toEqual(['json_schema', 'json_object']);
+    expect(await memory.recall()).toBe('json_object');
+  });
+
+  it('an HTTP 500 that names no validation of response_format is still an outage: retried, and teaches nothing', async () => {
+    fake.setMode('fail', { status: 500 });
+    expect((await failure(client().complete(request))).code).toBe('service_unavailable');
+    expect(formats()).toEqual(['json_schema', 'json_schema']);
+    expect(await memory.recall()).toBeNull();
+  });
+
+  it('json_object carries the schema, which llama.cpp’s servers hold the answer to (a small model answers {} without it)', async () => {
+    fake.setQuirks({ refusesJsonSchema: true, bareJsonObjectIsEmpty: true });
+    expect((await client().complete(request)).data.translation).toBe('[de] break a leg');
+    expect(formats()).toEqual(['json_schema', 'json_object']);
+    expect(fake.requests[1]!.body.response_format.schema).toEqual(fake.requests[0]!.body.response_format.json_schema.schema);
+  });
+
   it('one that refuses json_object as well gets plain text, validated', async () => {
     fake.setQuirks({ refusesJsonSchema: true, refusesJsonObject: true });
     expect((await client().complete(request)).data.translation).toBe('[de] break a leg');
