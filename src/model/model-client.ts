@@ -118,14 +118,24 @@ export function createModelClient(
   const admission = new AsyncLocalStorage<{ unused: boolean }>();
   async function whenAdmitted<T>(work: () => Promise<T>, wait: BreakerWait): Promise<T> {
     if (!breaker) return work();
-    await breaker.admitWaiting(wait);
-    return admission.run({ unused: true }, work);
+    const probing = await breaker.admitWaiting(wait);
+    const given = { unused: true };
+    try {
+      return await admission.run(given, work);
+    } finally {
+      // A probe never made (no credits, say) must not keep every other caller refused until it lapses.
+      if (probing && given.unused) await breaker.probeUnused();
+    }
   }
   async function admit(): Promise<void> {
     const given = admission.getStore();
     if (given?.unused) given.unused = false;
     else await breaker!.admit();
   }
+  /** A call outside an admission is refused at once while the breaker is open, before it waits for a slot. */
+  const refuseWhileOpen = async () => {
+    if (breaker && !admission.getStore()?.unused) await breaker.refuseWhileOpen();
+  };
   const modes = deps.outputModes ?? inProcessOutputModes();
   const ownEndpoint = config.provider === 'openai-compatible';
   // The router takes a strict json_schema (require_parameters routes only to endpoints that do); an endpoint of the deployment's own may not.
@@ -222,6 +232,7 @@ export function createModelClient(
   return {
     async complete<T>(req: StructuredRequest<T>): Promise<StructuredResult<T>> {
       try {
+        await refuseWhileOpen();
         // The slot is waited for first: completeOnce's time limit starts once the call may go.
         const result = await inSlot(() => completeOnce(req), { maxWaitMs: config.concurrency.syncWaitMs, signal: req.signal });
         recordModelCall(req.task, 'ok');

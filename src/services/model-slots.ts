@@ -161,8 +161,8 @@ export function modelSlots(orm: Orm, endpoint: string, max: number, options: { l
       } finally {
         held.released = true;
         stopRenewing();
-        // Not waited for: the caller has its answer; a waiter of this process is woken once the slot is free.
-        void release(slot, holder);
+        // Waited for, so that the caller's next call finds its slot free again (a waiter of this process is woken then).
+        await release(slot, holder);
       }
     },
   };

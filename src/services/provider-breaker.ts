@@ -1,5 +1,5 @@
 import type { Orm } from '../db/orm.ts';
-import { firstRow, sql } from '../db/sql.ts';
+import { firstRow, run, sql } from '../db/sql.ts';
 import { BREAKER_DEFAULTS, type BreakerState, openPeriodMs, opensOnFailure } from '../domain/circuit-breaker.ts';
 import { AppError, isAppError } from '../domain/problems.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,15 +15,19 @@ import { counter } from '../platform/metrics.ts';
  * Should the database be unreachable, calls go: the breaker only saves the provider load.
  */
 export interface ProviderBreaker {
-  /** Resolves when a call may go now; throws `service_unavailable` (with `retryAt`) when not. */
-  admit(): Promise<void>;
+  /** Resolves when a call may go now (true: it is the probe); throws `service_unavailable` (with `retryAt`) when not. */
+  admit(): Promise<boolean>;
+  /** Throws as `admit` does while the breaker is open or another caller probes; never takes the probe. */
+  refuseWhileOpen(): Promise<void>;
+  /** The probe `admit` gave was not made (the work ended before its call): the next caller may probe at once. */
+  probeUnused(): Promise<void>;
   /**
    * For background work: resolves once a call may go (as `admit`), waiting meanwhile while the
    * breaker is open or another caller probes, up to `maxWaitMs`, after which it throws the last
    * refusal. It looks again about once a second, so waiting work goes on within a second or two of
    * a probe's success instead of sleeping out a backoff. `onWait` is told once, when the wait starts.
    */
-  admitWaiting(wait: BreakerWait): Promise<void>;
+  admitWaiting(wait: BreakerWait): Promise<boolean>;
   /** The provider answered (verdicts included). */
   succeeded(): Promise<void>;
   /** The provider could not serve the call, after its quick retries; `retryAfterMs` if it said. */
@@ -89,20 +93,27 @@ export function providerBreaker(
   };
   const warnDatabase = (error: unknown) => options.logger?.warn({ provider, err: (error as Error)?.name }, 'provider breaker unreadable: the call goes');
 
-  async function admit(): Promise<void> {
+  /** Refuses while the breaker is open or probed; true when a probe is due (the caller may take it). */
+  async function probeDue(): Promise<boolean> {
     let row: BreakerRow | null;
     try {
       row = cached && Date.now() - cached.at < CACHE_MS ? cached.row : await read();
     } catch (error) {
       warnDatabase(error);
-      return;
+      return false;
     }
-    if (!row || row.state === 'closed') return;
+    if (!row || row.state === 'closed') return false;
     const now = dbNow();
     const retryAt = row.retry_at ? new Date(row.retry_at).getTime() : 0;
     const probeExpires = row.probe_expires_at ? new Date(row.probe_expires_at).getTime() : 0;
     if (row.state === 'open' && retryAt > now) refuse(retryAt);
     if (row.state === 'half_open' && probeExpires > now) refuse(now + openMs);
+    return true;
+  }
+
+  async function admit(): Promise<boolean> {
+    if (!(await probeDue())) return false;
+    const now = dbNow();
     // Time for a probe: one caller wins it; the others wait for its outcome.
     let probe: BreakerRow | undefined;
     try {
@@ -116,19 +127,32 @@ export function providerBreaker(
       );
     } catch (error) {
       warnDatabase(error);
-      return;
+      return false;
     }
     if (probe) {
       remember(probe);
       transitions.inc({ provider, state: 'half_open' });
-      return;
+      return true;
     }
     cached = undefined; // someone else probes: read again next time
-    refuse(now + openMs);
+    return refuse(now + openMs);
   }
 
   return {
     admit,
+
+    async refuseWhileOpen() {
+      await probeDue();
+    },
+
+    async probeUnused() {
+      cached = undefined;
+      await run(
+        orm.em.fork(),
+        sql`UPDATE provider_breakers SET state = 'open', retry_at = clock_timestamp(), probe_expires_at = NULL, updated_at = clock_timestamp()
+             WHERE provider = ${provider} AND state = 'half_open'`,
+      ).catch(warnDatabase);
+    },
 
     async admitWaiting({ maxWaitMs, signal, onWait }) {
       const deadline = Date.now() + maxWaitMs;

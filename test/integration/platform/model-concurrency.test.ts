@@ -166,17 +166,20 @@ describe('MODEL_MAX_CONCURRENCY', () => {
       answeredAfterRelease = released;
       return { word: 'ok' };
     });
-    // The slot stays busy for several times the call's limit.
+    // The slot stays busy for several times the call's limit, from before the call asks for it.
+    let holding = false;
     const holder = quick.inSlot(
       () =>
-        new Promise<void>((resolve) =>
+        new Promise<void>((resolve) => {
+          holding = true;
           setTimeout(() => {
             released = true;
             resolve();
-          }, 2_000),
-        ),
+          }, 2_000);
+        }),
       {},
     );
+    await vi.waitFor(() => expect(holding).toBe(true));
     const request = { task: 'slot_wait_test', schema: z.object({ word: z.string() }), system: 'Say ok.', input: { say: 'ok' }, maxTokens: 20 };
     const result = await quick.complete(request);
     await holder;

@@ -144,7 +144,7 @@ describe('a provider outage longer than the old retry window', () => {
       const processes = Array.from({ length: 4 }, () => providerBreaker(stack.orm, provider, { openMs: 300, probeMs: 10_000 }));
       const [a, b] = processes as [ProviderBreaker, ProviderBreaker];
       for (let i = 0; i < 4; i++) await a.failed();
-      await expect(b.admit()).resolves.toBeUndefined(); // 4 in a row: still closed
+      await expect(b.admit()).resolves.toBe(false); // 4 in a row: still closed (and no probe)
       await b.failed();
       // Open for every process (each reads the row at most once a second: a fresh one reads it now).
       const refusal = await providerBreaker(stack.orm, provider, { openMs: 300, probeMs: 10_000 })
