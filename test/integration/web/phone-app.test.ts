@@ -250,15 +250,16 @@ describe('the installed app', () => {
     expect(cards.map((c) => c.text)).toEqual(['spill the beans', 'under the weather']);
     expect(await page.getByText('is waiting to be sent').count()).toBe(0);
 
-    // Online, settled capture lines fold into one the learner can open.
+    // Online, settled capture lines fold into one the learner can open; the newest stays in view.
     for (const text of ['break a leg', 'a piece of cake', 'on cloud nine']) {
       await field.fill(text);
       await field.press('Enter');
     }
     const folded = page.getByRole('list', { name: 'Your captures' }).locator('summary');
-    await folded.filter({ hasText: /^3 ready/ }).waitFor({ timeout: 30_000 });
-    await folded.click();
+    await folded.filter({ hasText: /^2 ready/ }).waitFor({ timeout: 30_000 });
     await page.getByText(/^“on cloud nine” is ready: /).waitFor();
+    await folded.click();
+    await page.getByText(/^“break a leg” is ready: /).waitFor();
     await shoot(page, 'capture-folded');
     expect(errors).toEqual([]);
     await context.close();

@@ -65,8 +65,11 @@ interface CaptureLine {
 }
 /** Lines kept under the field: the newest ones. */
 const CAPTURE_LINES = 20;
-/** From this many settled lines on, they fold into one ("4 ready, 52 credits") the learner can open: the library stays in view. */
-const FOLD_SETTLED_AT = 3;
+/**
+ * From this many settled lines before the newest one, they fold into one ("4 ready, 52 credits") the learner can open: the
+ * library stays in view.
+ */
+const FOLD_SETTLED_AT = 2;
 let captureKeys = 0;
 
 /** Whether the card's last preparation failed because the credits were used up. */
@@ -264,7 +267,8 @@ const settled = (line: CaptureLine, card: Card | undefined) => line.state === 'r
 function CaptureLines({ captures, byId }: { captures: CaptureLine[]; byId: Map<string, Card> }) {
   const recent = useRecentLedger().data;
   const cardOf = (line: CaptureLine) => (line.cardId ? byId.get(line.cardId) : undefined);
-  const done = captures.filter((line) => settled(line, cardOf(line)));
+  // The newest settled line stays in view: it is the answer the learner is waiting for.
+  const [, ...done] = captures.filter((line) => settled(line, cardOf(line)));
   const fold = done.length >= FOLD_SETTLED_AT;
   const charged = done.reduce((sum, line) => sum + ((recent && line.cardId && line.state === 'saved' && chargedFor(recent.items, line.cardId)) || 0), 0);
   const status = (line: CaptureLine) => <CaptureStatus key={line.key} line={line} card={cardOf(line)} />;
