@@ -1172,7 +1172,7 @@ export interface components {
             problems: {
                 line: number;
                 /** @enum {string} */
-                code: "too_long" | "no_letter" | "quote_not_closed" | "short_row" | "other_language";
+                code: "too_long" | "no_letter" | "quote_not_closed" | "short_row" | "other_language" | "suspended";
                 message: string;
             }[];
             problemsTotal: number;
@@ -1872,7 +1872,7 @@ export interface components {
             problems: {
                 line: number;
                 /** @enum {string} */
-                code: "too_long" | "no_letter" | "quote_not_closed" | "short_row" | "other_language";
+                code: "too_long" | "no_letter" | "quote_not_closed" | "short_row" | "other_language" | "suspended";
                 message: string;
             }[];
             problemsTotal: number;
@@ -7008,7 +7008,7 @@ export interface operations {
                 field?: string;
                 /** @description Anki packages: a field holding the sentence the expression was met in, kept as the card’s context. */
                 sentenceField?: string;
-                /** @description Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters. */
+                /** @description Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters. A card suspended in Anki is left out (a card here is always in practice; said as a `suspended` problem), a buried one is due tomorrow at the earliest. */
                 history?: "true" | "false";
                 /** @description KOReader: keep each word’s book title with its row (left out unless "true"). */
                 bookTitles?: "true" | "false";
@@ -7173,7 +7173,7 @@ export interface operations {
                 field?: string;
                 /** @description Anki packages: a field holding the sentence the expression was met in, kept as the card’s context. */
                 sentenceField?: string;
-                /** @description Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters. */
+                /** @description Anki packages: bring each card’s reviews; its schedule (due date) is computed from them with your FSRS parameters. A card suspended in Anki is left out (a card here is always in practice; said as a `suspended` problem), a buried one is due tomorrow at the earliest. */
                 history?: "true" | "false";
                 /** @description KOReader: keep each word’s book title with its row (left out unless "true"). */
                 bookTitles?: "true" | "false";
@@ -7209,7 +7209,7 @@ export interface operations {
                         problems: {
                             line: number;
                             /** @enum {string} */
-                            code: "too_long" | "no_letter" | "quote_not_closed" | "short_row" | "other_language";
+                            code: "too_long" | "no_letter" | "quote_not_closed" | "short_row" | "other_language" | "suspended";
                             message: string;
                         }[];
                         problemsTotal: number;

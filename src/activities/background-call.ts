@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { FeatureLog } from '../features/context.ts';
 import type { BackgroundCall } from '../features/credits/paid-call.ts';
+import { providerWaitWindowMs } from '../temporal/activity-failure.ts';
 
 /** The running activity's log (the SDK's, which tags each line with its workflow and activity), for the features. */
 export const activityLog: FeatureLog = {
@@ -22,6 +23,7 @@ function backgroundCall(context: Context = Context.current()): BackgroundCall {
   return {
     attemptScheduledAt: context.info.currentAttemptScheduledTimestampMs,
     deadline: Date.now() + context.info.startToCloseTimeoutMs,
+    providerWaitMs: providerWaitWindowMs(),
     signal: context.cancellationSignal,
   };
 }

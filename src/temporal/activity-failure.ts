@@ -62,6 +62,9 @@ const SLOTS_BUSY_RETRY_MS = 1_000;
 
 let providerWait: ProviderWait = PROVIDER_WAIT;
 
+/** How long the worker waits out a provider outage: also the longest an attempt waits for the breaker. */
+export const providerWaitWindowMs = () => providerWait.windowMs;
+
 /** The worker's provider wait (config: PROVIDER_WAIT_*); shorter only in tests and the chaos run's short profile. */
 export function setProviderWait(wait: ProviderWait): void {
   providerWait = wait;

@@ -50,6 +50,8 @@ export interface BackgroundCall {
   attemptScheduledAt: number;
   /** Epoch ms by which the activity must be done (its start-to-close timeout). */
   deadline: number;
+  /** How long work waits out a provider outage (PROVIDER_WAIT_WINDOW_MS): an attempt waits for the breaker no longer. */
+  providerWaitMs: number;
   signal?: AbortSignal;
 }
 
@@ -98,7 +100,8 @@ export function withModelCallHold<T>(
 ) {
   if (!background) return withCreditHold(em, model, call, undefined, work);
   const { signal } = background;
-  const waitLeft = () => Math.max(0, background.deadline - Date.now() - call.lifetimeMs);
+  const windowEnds = Date.now() + background.providerWaitMs;
+  const waitLeft = () => Math.max(0, Math.min(background.deadline - Date.now() - call.lifetimeMs, windowEnds - Date.now()));
   const held = () => withCreditHold(em, model, call, background, work);
   const untilServed = async () => {
     for (;;) {

@@ -45,7 +45,7 @@ export const captureSchema = z.object({
       example: 'We had a picnic on the bank of the river.',
     }),
   sourceUrl: z
-    .url({ protocol: /^https?$/, normalize: true })
+    .url({ protocol: /^https?$/ }) // kept as given: normalising could lengthen an address past the limit it was checked against
     .max(SOURCE_URL_MAX)
     .nullish()
     .meta({

@@ -288,8 +288,9 @@ describe.each(SIZES)('small findings (%s)', (size, viewport) => {
         if (round === 1) await said.getByText(/^Charged \d+ credits?\.$/).waitFor();
         else await said.getByText('Already translated: nothing charged.').waitFor();
       }
-      // Asked of the service once; the browser keeps it for later addresses.
-      expect((await favicons()) - faviconsBefore).toBe(1);
+      // Asked of the service by the page and by the service worker's precache at most; the browser keeps it for later addresses.
+      expect((await favicons()) - faviconsBefore).toBeGreaterThanOrEqual(1);
+      expect((await favicons()) - faviconsBefore).toBeLessThanOrEqual(2);
       expect(errors).toEqual([]);
       await context.close();
     },
