@@ -14,8 +14,10 @@ import { recordingProxy, SCREENS, serveFixtures } from './harness.ts';
 
 // The Firefox build (dist/extension-firefox) in Debian's Firefox ESR, installed as a temporary
 // add-on over WebDriver BiDi, against the real service and the fake provider: onboarding's site
-// access, the options saved, a capture, a page translated, and the hostile page of
-// hostile.test.ts with the same outcome as in Chromium. One Firefox and one stack for the file.
+// access, the options saved, a capture, a page translated, the hostile page of hostile.test.ts
+// with the same outcome as in Chromium, and captions as captions.test.ts shows them (a WebVTT
+// line and YouTube's drawn line captured with their sentence, bilingual captions). One Firefox
+// and one stack for the file.
 
 const installed = firefoxInstalled();
 if (!installed)
@@ -75,6 +77,37 @@ async function pressInLayer(tab: FirefoxTab, selector: string): Promise<void> {
 }
 const layerText = async (tab: FirefoxTab, selector: string) => (await tab.inLayer<{ text: string }>(shownBox(selector)))?.text ?? '';
 const screen = async (tab: FirefoxTab, name: string) => tab.screenshot(path.join(SCREENS, `firefox-${name}.png`));
+/** Where a drag over `words`, in the layer's element `selector`, starts and ends (their first and last characters). */
+const wordsInLayer = (selector: string, words: string) => `(root) => {
+  const walker = document.createTreeWalker(root.querySelector(${JSON.stringify(selector)}), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf(${JSON.stringify(words)});
+    if (at === -1) continue;
+    const rect = (from) => {
+      const range = document.createRange();
+      range.setStart(node, from);
+      range.setEnd(node, from + 1);
+      return range.getBoundingClientRect();
+    };
+    const first = rect(at), last = rect(at + ${words.length} - 1);
+    return { from: { x: first.left + 1, y: first.top + first.height / 2 }, to: { x: last.right - 1, y: last.top + last.height / 2 } };
+  }
+  return null;
+}`;
+/** Selects `words` in the caption layer's line with a real drag, screenshots it as `shot`, presses Capture: what was sent to /api/library. */
+async function captureFromCaption(tab: FirefoxTab, words: string, shot: string): Promise<unknown[]> {
+  const ends = (await tab.inLayer<{ from: { x: number; y: number }; to: { x: number; y: number } }>(wordsInLayer('.captions .line', words)))!;
+  await tab.drag(ends.from, ends.to);
+  await expect.poll(() => tab.inLayer(shownBox('.captions .capture-caption')), SLOW).not.toBeNull();
+  await screen(tab, shot);
+  const from = proxy.exchanges.length;
+  await pressInLayer(tab, '.captions .capture-caption');
+  await expect.poll(() => layerText(tab, '.toast .text'), SLOW).toMatch(/^Saved/);
+  return proxy.exchanges
+    .slice(from)
+    .filter((e) => e.path === '/api/library' && e.requestBody !== null)
+    .map((e) => e.requestBody);
+}
 
 describe.runIf(installed)('the extension in Firefox', () => {
   let learner: TestUser;
@@ -217,6 +250,61 @@ describe.runIf(installed)('the extension in Firefox', () => {
     await screen(page, 'hostile');
     expect(await page.evaluate(`window.report.leaks`)).toEqual([]);
     expect(bodyOf(await api(stack, { token: learner.token }).GET('/api/library'), 200).items.map((card) => card.text)).toEqual(library);
+    await page.close();
+  });
+
+  it('captures from a video’s caption line with the line as its sentence, and shows bilingual captions', async () => {
+    // As captions.test.ts does in Chromium: fixtures/video.html plays a real video with a WebVTT track.
+    const viewer = await newUser(stack, { languages: { targetLanguage: 'en', nativeLanguage: 'de' } });
+    await options.evaluate(
+      `chrome.storage.local.set(${JSON.stringify({ serviceUrl: proxy.url, token: viewer.token, sendContext: true, linkToMoment: true })})`,
+    );
+    const page = await firefox.newTab(fixtures.url('video.html'));
+    const LINE = '.captions .line';
+    const DROP = 'Some said it was only a drop in the ocean.';
+    const paused = () => page.evaluate<boolean>(`document.querySelector('video').paused`);
+    // The line shows for 1.5 s: the page's video goes back to it until the learner's hover catches it.
+    await vi.waitFor(async () => {
+      await page.move(5, 5);
+      await page.evaluate(`(() => { const video = document.querySelector('video'); video.currentTime = 3.6; return video.play(); })()`);
+      await expect.poll(() => layerText(page, LINE), SLOW).toBe(DROP);
+      const line = (await page.inLayer<{ x: number; y: number; width: number; height: number }>(shownBox(LINE)))!;
+      await page.move(line.x + line.width / 2, line.y + line.height / 2);
+      await expect.poll(paused, { timeout: 5_000 }).toBe(true);
+      expect(await layerText(page, LINE)).toBe(DROP);
+    }, SLOW);
+    expect(await captureFromCaption(page, 'a drop in the ocean', 'caption-layer')).toEqual([
+      { text: 'a drop in the ocean', context: DROP, sourceUrl: `${fixtures.url('video.html')}#t=3` },
+    ]);
+
+    await pressInLayer(page, '.captions .bilingual');
+    const shown = `(root) => [root.querySelector('.captions .line').innerText.trim(), root.querySelector('.captions .translation').innerText.trim()]`;
+    const translated = async () => {
+      const [line, translation] = (await page.inLayer<[string, string]>(shown))!;
+      return line !== '' && translation === `[de] ${line}`;
+    };
+    await expect.poll(translated, SLOW).toBe(true);
+    await page.evaluate(`document.querySelector('video').pause()`);
+    await expect.poll(translated, SLOW).toBe(true);
+    await screen(page, 'bilingual-captions');
+    await page.close();
+  });
+
+  it('captures from YouTube’s caption markup: hovering the drawn line pauses the video and shows it in the layer', async () => {
+    await options.evaluate(`chrome.storage.local.set({ linkToMoment: false })`);
+    const page = await firefox.newTab(fixtures.url('youtube-captions.html'));
+    const LINE = 'It felt like a drop in the ocean at first.';
+    await page.evaluate(`(() => { const video = document.querySelector('video'); video.currentTime = 6.2; return video.play(); })()`);
+    const segment =
+      `(() => { const found = document.querySelector('.ytp-caption-segment'); if (!found) return null; const box = found.getBoundingClientRect(); ` +
+      `return { x: box.x + box.width / 2, y: box.y + box.height / 2, text: found.textContent }; })()`;
+    await expect.poll(async () => (await page.evaluate<{ text: string } | null>(segment))?.text, SLOW).toBe(LINE);
+    const at = await page.evaluate<{ x: number; y: number }>(segment);
+    await page.move(at.x, at.y);
+    await expect.poll(() => page.evaluate<boolean>(`document.querySelector('video').paused`), SLOW).toBe(true);
+    await expect.poll(() => layerText(page, '.captions .line'), SLOW).toBe(LINE);
+    // The link back to the moment is off: the sentence goes, the address does not.
+    expect(await captureFromCaption(page, 'felt like', 'youtube-caption-layer')).toEqual([{ text: 'felt like', context: LINE }]);
     await page.close();
   });
 });

@@ -56,6 +56,8 @@ export interface FirefoxTab {
   /** Reads into the extension's closed shadow root (BiDi serializes closed roots; the page cannot): `read(root)`'s value. */
   inLayer<T = unknown>(read: string): Promise<T | null>;
   click(x: number, y: number): Promise<void>;
+  /** Moves the mouse to (x, y), pressing nothing: a hover. */
+  move(x: number, y: number): Promise<void>;
   /** Presses the mouse at `from`, moves to `to` in steps, and releases: a real selection. */
   drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void>;
   /** Selects the text of `selector`'s element with a real drag from its first character to its last. */
@@ -186,6 +188,9 @@ function browserTab(send: Firefox['send'], context: string): FirefoxTab {
     },
     async click(x, y) {
       await pointer([at({ x, y }), { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }]);
+    },
+    async move(x, y) {
+      await pointer([at({ x, y })]);
     },
     async drag(from, to) {
       const steps = Array.from({ length: 8 }, (_, i) => at({ x: from.x + ((to.x - from.x) * (i + 1)) / 8, y: from.y + ((to.y - from.y) * (i + 1)) / 8 }));
