@@ -77,6 +77,9 @@ def before_call(context, case, kwargs) -> None:
         # A context is the sentence the expression was met in: it contains the text, within 500 characters.
         joined = f"{body['context'][:200]} {body['text']}"
         body["context"] = joined if len(joined) <= 500 else body["text"]
+    elif _operation(case) == ("POST", "/api/library") and body.get("sourceUrl") is not None:
+        # A link back to the moment is where a context was met: without a context it is refused (400), as documented.
+        del body["sourceUrl"]
     elif _operation(case) == ("POST", "/api/encounters") and isinstance(body.get("encounters"), list):
         # An encounter happened within the last 7 days, not ahead of the clock.
         now = datetime.datetime.now(datetime.timezone.utc).isoformat().replace("+00:00", "Z")

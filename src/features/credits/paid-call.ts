@@ -102,12 +102,18 @@ export function withModelCallHold<T>(
   const { signal } = background;
   const windowEnds = Date.now() + background.providerWaitMs;
   const waitLeft = () => Math.max(0, Math.min(background.deadline - Date.now() - call.lifetimeMs, windowEnds - Date.now()));
-  const held = () => withCreditHold(em, model, call, background, work);
+  // Admitted, it holds at once or not at all: credits other work holds are waited for outside the admission, so
+  // that a probe the breaker gave is never kept from every other caller while this work waits for credits.
+  const held = () => withCreditHold(em, model, call, { ...background, deadline: 0 }, work);
   const untilServed = async () => {
     for (;;) {
       try {
         return await model.whenAdmitted(held, { maxWaitMs: waitLeft(), signal, onWait: onProviderWait });
       } catch (error) {
+        if (error instanceof InsufficientCredits && error.reason === 'held' && Date.now() + WAIT_PAUSE_MS.min + call.lifetimeMs <= background.deadline) {
+          await pause(WAIT_PAUSE_MS, signal);
+          continue;
+        }
         if (!isAppError(error) || error.code !== 'service_unavailable' || waitLeft() <= 0) throw error;
         await pause(PROVIDER_RETRY_PAUSE_MS, signal);
       }
