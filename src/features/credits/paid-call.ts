@@ -104,16 +104,13 @@ export function withModelCallHold<T>(
   const waitLeft = () => Math.max(0, Math.min(background.deadline - Date.now() - call.lifetimeMs, windowEnds - Date.now()));
   // Admitted, it holds at once or not at all: credits other work holds are waited for outside the admission, so
   // that a probe the breaker gave is never kept from every other caller while this work waits for credits.
-  const held = () => withCreditHold(em, model, call, { ...background, deadline: 0 }, work);
+  const held = () => withCreditHold(em, model, call, background, work, { waitForHeldCredits: false });
   const untilServed = async () => {
     for (;;) {
       try {
         return await model.whenAdmitted(held, { maxWaitMs: waitLeft(), signal, onWait: onProviderWait });
       } catch (error) {
-        if (error instanceof InsufficientCredits && error.reason === 'held' && Date.now() + WAIT_PAUSE_MS.min + call.lifetimeMs <= background.deadline) {
-          await pause(WAIT_PAUSE_MS, signal);
-          continue;
-        }
+        if (await waitedForHeldCredits(error, call, background)) continue;
         if (!isAppError(error) || error.code !== 'service_unavailable' || waitLeft() <= 0) throw error;
         await pause(PROVIDER_RETRY_PAUSE_MS, signal);
       }
@@ -139,8 +136,9 @@ export async function withCreditHold<T>(
   call: PaidCall,
   background: BackgroundCall | undefined,
   work: (hold: Hold) => Promise<T>,
+  options: { waitForHeldCredits?: boolean } = {},
 ): Promise<T> {
-  const hold = await holdCredits(em, reporter, call, background);
+  const hold = await holdCredits(em, reporter, call, background, options);
   try {
     return await work(hold);
   } finally {
@@ -149,19 +147,37 @@ export async function withCreditHold<T>(
   }
 }
 
-/** Holds credits for a call that starts right after; reports calls whose answers were lost. */
-export async function holdCredits(em: Em, reporter: SpendReporter, call: PaidCall, background: BackgroundCall | undefined): Promise<Hold> {
+/**
+ * Holds credits for a call that starts right after; reports calls whose answers were lost. Background work waits
+ * for credits other work holds unless told not to (`waitForHeldCredits: false`: its caller waits instead).
+ */
+export async function holdCredits(
+  em: Em,
+  reporter: SpendReporter,
+  call: PaidCall,
+  background: BackgroundCall | undefined,
+  { waitForHeldCredits = true }: { waitForHeldCredits?: boolean } = {},
+): Promise<Hold> {
   for (;;) {
     try {
       const hold = await reserveCredits(em, { ...call, callAttemptAt: background?.attemptScheduledAt ?? 0 });
       reportLostCalls(reporter, hold.lostCalls);
       return hold;
     } catch (error) {
-      const pauseMs = WAIT_PAUSE_MS.min + Math.random() * WAIT_PAUSE_MS.jitter;
-      const mayWait =
-        background && error instanceof InsufficientCredits && error.reason === 'held' && Date.now() + pauseMs + call.lifetimeMs <= background.deadline;
-      if (!mayWait) throw error;
-      await pause({ min: pauseMs, jitter: 0 }, background.signal);
+      if (!waitForHeldCredits || !(await waitedForHeldCredits(error, call, background))) throw error;
     }
   }
+}
+
+/**
+ * When `error` says other work holds the credits and the background attempt leaves time for the call after a pause:
+ * pauses, and says so (true). Else false at once: the error is the caller's to throw.
+ */
+async function waitedForHeldCredits(error: unknown, call: PaidCall, background: BackgroundCall | undefined): Promise<boolean> {
+  const pauseMs = WAIT_PAUSE_MS.min + Math.random() * WAIT_PAUSE_MS.jitter;
+  const mayWait =
+    background && error instanceof InsufficientCredits && error.reason === 'held' && Date.now() + pauseMs + call.lifetimeMs <= background.deadline;
+  if (!mayWait) return false;
+  await pause({ min: pauseMs, jitter: 0 }, background.signal);
+  return true;
 }
