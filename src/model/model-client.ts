@@ -115,11 +115,11 @@ export function createModelClient(
   const slots = deps.slots;
   const inSlot = <T>(work: () => Promise<T>, wait: SlotWait): Promise<T> => (slots ? slots.run(work, wait) : work());
   // An admission already given by the breaker (whenAdmitted), for the first request made within it.
-  const admission = new AsyncLocalStorage<{ unused: boolean }>();
+  const admission = new AsyncLocalStorage<{ unused: boolean; probing: boolean }>();
   async function whenAdmitted<T>(work: () => Promise<T>, wait: BreakerWait): Promise<T> {
     if (!breaker) return work();
     const probing = await breaker.admitWaiting(wait);
-    const given = { unused: true };
+    const given = { unused: true, probing };
     try {
       return await admission.run(given, work);
     } finally {
@@ -127,10 +127,12 @@ export function createModelClient(
       if (probing && given.unused) await breaker.probeUnused();
     }
   }
-  async function admit(): Promise<void> {
+  /** Whether the call about to go is the breaker's probe. */
+  async function admit(): Promise<boolean> {
     const given = admission.getStore();
-    if (given?.unused) given.unused = false;
-    else await breaker!.admit();
+    if (!given?.unused) return breaker!.admit();
+    given.unused = false;
+    return given.probing;
   }
   /** A call outside an admission is refused at once while the breaker is open, before it waits for a slot. */
   const refuseWhileOpen = async () => {
@@ -143,9 +145,9 @@ export function createModelClient(
 
   async function post(task: string, body: string, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
     if (!breaker) return http.post({ task, body, signal });
-    await admit();
+    const probe = await admit();
     try {
-      const answer = await http.post({ task, body, signal });
+      const answer = await http.post({ task, body, signal, probe });
       await breaker.succeeded();
       return answer;
     } catch (error) {

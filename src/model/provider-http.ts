@@ -31,6 +31,8 @@ interface ProviderCall {
   task: string;
   body: string;
   signal?: AbortSignal | undefined;
+  /** The breaker's probe: one request and no quick retries, so that a provider still down hears it once. */
+  probe?: boolean | undefined;
 }
 
 type Attempt = { ok: true; body: Record<string, unknown> } | ({ ok: false } & ProviderFailure);
@@ -104,7 +106,7 @@ export function createProviderHttp(config: Config['model'], deps: { fetch?: type
       span.setAttribute('lcs.attempts', attempt);
       const outcome = await attemptOnce(call, attempt);
       if (outcome.ok) return outcome.body;
-      if (!outcome.retryable || attempt > config.maxRetries) throw withRetryAfter(outcome);
+      if (!outcome.retryable || call.probe || attempt > config.maxRetries) throw withRetryAfter(outcome);
       const delay = outcome.retryAfterMs ?? backoffMs(attempt);
       if (delay > MAX_RETRY_AFTER_MS) throw withRetryAfter(outcome);
       try {

@@ -7,6 +7,7 @@ import { createModelClient, strictJsonSchema, type ModelClientLogger } from '../
 import { costCeilingUsd, inputTokenBound } from '../../../src/domain/model-budget.ts';
 import { counterValue as metric } from '../../support/metrics.ts';
 import { appErrorOf } from '../../support/rejection.ts';
+import type { ProviderBreaker } from '../../../src/services/provider-breaker.ts';
 
 const Translation = z.object({ translation: z.string(), notes: z.array(z.string()) });
 const request = { task: 'translate_test', schema: Translation, system: 'Translate.', input: { text: 'break a leg', lang: 'de' }, maxTokens: 200 };
@@ -126,6 +127,23 @@ describe('model client against the fake provider', () => {
     const error = await failure(createModelClient(config({ maxRetries: 2 })).complete(request));
     expect(error.code).toBe('service_unavailable');
     expect(fake.requests).toHaveLength(3);
+  });
+
+  it('asks once when its call is the breaker’s probe: a provider still down hears one request, not its quick retries', async () => {
+    fake.setMode('fail', { status: 503 });
+    const outcomes: string[] = [];
+    const probingBreaker: ProviderBreaker = {
+      admit: async () => true,
+      refuseWhileOpen: async () => {},
+      probeUnused: async () => {},
+      admitWaiting: async () => true,
+      succeeded: async () => void outcomes.push('succeeded'),
+      failed: async () => void outcomes.push('failed'),
+    };
+    const client = createModelClient(config({ maxRetries: 2 }), { breaker: probingBreaker });
+    expect((await failure(client.complete(request))).code).toBe('service_unavailable');
+    expect(fake.requests).toHaveLength(1);
+    expect(outcomes).toEqual(['failed']);
   });
 
   it.each([400, 401, 402, 403])('does not retry HTTP %i', async (status) => {
