@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseTrustProxy } from './domain/client-address.ts';
 import { originOf } from './domain/origins.ts';
 import { BREAKER_DEFAULTS } from './domain/circuit-breaker.ts';
-import { PROVIDER_WAIT } from './domain/retry-policy.ts';
+import { LONGEST_MODEL_CALL_LIMIT_MS, longestModelCallMs, PROVIDER_WAIT } from './domain/retry-policy.ts';
 import { importCardsPerHour, libraryMaxCards } from './domain/plans.ts';
 
 /**
@@ -166,6 +166,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (e.MODEL_PROVIDER === 'openai-compatible' && (!e.MODEL_BASE_URL || !e.MODEL_NAME)) {
     throw new Error(
       'Invalid configuration:\n  MODEL_PROVIDER=openai-compatible needs MODEL_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama) and MODEL_NAME',
+    );
+  }
+  if (longestModelCallMs(e.MODEL_TIMEOUT_MS, e.MODEL_MAX_RETRIES) > LONGEST_MODEL_CALL_LIMIT_MS) {
+    throw new Error(
+      `Invalid configuration:\n  MODEL_TIMEOUT_MS × (MODEL_MAX_RETRIES + 1), with 5 s between retries, may be at most ${LONGEST_MODEL_CALL_LIMIT_MS / 60_000} minutes: ` +
+        'background work must be able to wait for a model slot and still make its call within one attempt',
     );
   }
   const ownEndpoint = e.MODEL_PROVIDER === 'openai-compatible';

@@ -7,6 +7,31 @@
  */
 import type { ProblemCode } from './problems.ts';
 
+/**
+ * The most one attempt of a model or speech call may take: its wait for a model slot
+ * (MODEL_MAX_CONCURRENCY), for the provider's breaker, and the call itself. Long, because a slot on
+ * a slow local model may be minutes away and waiting inside the attempt wakes as soon as one frees
+ * (a retry would sleep out its backoff and spend an attempt); a worker that dies mid-attempt is
+ * noticed by its heartbeat within seconds, never by this limit.
+ */
+export const ATTEMPT_LIMIT_MS = 30 * 60_000;
+
+/** The longest model call (its requests and quick retries) may take at most half an attempt, so that it can still wait for a slot. */
+export const LONGEST_MODEL_CALL_LIMIT_MS = ATTEMPT_LIMIT_MS / 2;
+
+/**
+ * How long one attempt waits for the provider's breaker and retries the calls it fails, before it
+ * ends and leaves the next wait to the activity's retry schedule (a server-side timer). Attempts
+ * are what the outage window counts (providerRetryDelayMs), so an attempt's wait stays short.
+ */
+export const PROVIDER_WAIT_PER_ATTEMPT_MS = 4 * 60_000;
+
+/** A provider's Retry-After longer than this is left to the activity's own retry schedule, not waited within a call. */
+export const QUICK_RETRY_AFTER_LIMIT_MS = 5_000;
+
+/** The longest one model call can take: every request's timeout and the waits between its quick retries. */
+export const longestModelCallMs = (timeoutMs: number, maxRetries: number) => timeoutMs * (maxRetries + 1) + maxRetries * QUICK_RETRY_AFTER_LIMIT_MS;
+
 export const ACTIVITY_RETRY = {
   initialIntervalMs: 1_000,
   backoffCoefficient: 2,

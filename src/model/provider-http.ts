@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Span } from '@opentelemetry/api';
 import { AppError } from '../domain/problems.ts';
+import { longestModelCallMs, QUICK_RETRY_AFTER_LIMIT_MS } from '../domain/retry-policy.ts';
 import type { Config } from '../config.ts';
 import { histogram } from '../platform/metrics.ts';
 import { inSpan } from '../platform/telemetry.ts';
@@ -15,7 +16,6 @@ import { httpFailure, noAnswer, type ProviderFailure, RequestRefused, unreadable
  */
 
 /** A longer Retry-After is left to the activity's own retry schedule. */
-const MAX_RETRY_AFTER_MS = 5_000;
 const BACKOFF_BASE_MS = 200;
 const BACKOFF_CAP_MS = 2_000;
 
@@ -108,7 +108,7 @@ export function createProviderHttp(config: Config['model'], deps: { fetch?: type
       if (outcome.ok) return outcome.body;
       if (!outcome.retryable || call.probe || attempt > config.maxRetries) throw withRetryAfter(outcome);
       const delay = outcome.retryAfterMs ?? backoffMs(attempt);
-      if (delay > MAX_RETRY_AFTER_MS) throw withRetryAfter(outcome);
+      if (delay > QUICK_RETRY_AFTER_LIMIT_MS) throw withRetryAfter(outcome);
       try {
         await sleep(delay, undefined, call.signal ? { signal: call.signal } : {});
       } catch {
@@ -131,7 +131,7 @@ export function createProviderHttp(config: Config['model'], deps: { fetch?: type
           throw error;
         }
       }),
-    longestCallMs: config.timeoutMs * (config.maxRetries + 1) + config.maxRetries * MAX_RETRY_AFTER_MS,
+    longestCallMs: longestModelCallMs(config.timeoutMs, config.maxRetries),
   };
 }
 

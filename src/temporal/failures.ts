@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, type RetryPolicy, TimeoutFailure } from '@temporalio/common';
 import { type ProblemCode, problemCatalog } from '../domain/problems.ts';
-import { ACTIVITY_RETRY } from '../domain/retry-policy.ts';
+import { ACTIVITY_RETRY, ATTEMPT_LIMIT_MS } from '../domain/retry-policy.ts';
 
 /**
  * Failures in Temporal, shared by workflows and activities, so it stays workflow-safe: no I/O,
@@ -34,9 +34,10 @@ export const RECORD_RETRY: RetryPolicy = { initialInterval: ACTIVITY_RETRY.initi
  * when the run's worker holds it. A wait between attempts longer than 5 s is a timer on the server
  * (`localRetryThreshold`), not a workflow task held open by the worker: a card waiting out a
  * provider outage for half an hour costs the worker nothing meanwhile, and survives its restart.
+ * An attempt may take ATTEMPT_LIMIT_MS (a wait for a model slot, then the call).
  * Only activity options: replay does not compare them, so running workflows are unaffected.
  */
-export const LOCAL_LONG_CALL = { startToCloseTimeout: '5 minutes', retry: WORK_RETRY, localRetryThreshold: '5 seconds' } as const;
+export const LOCAL_LONG_CALL = { startToCloseTimeout: ATTEMPT_LIMIT_MS, retry: WORK_RETRY, localRetryThreshold: '5 seconds' } as const;
 
 /**
  * The options of every activity that makes one long model or speech call: it heartbeats

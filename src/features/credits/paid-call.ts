@@ -4,6 +4,7 @@ import { type ChargeKind, creditsForCost, ExactDecimal } from '../../domain/cred
 import type { ModelClient, StructuredRequest } from '../../model/model-client.ts';
 import type { SpendReporter } from '../../model/provider-spend.ts';
 import { isAppError } from '../../domain/problems.ts';
+import { PROVIDER_WAIT_PER_ATTEMPT_MS } from '../../domain/retry-policy.ts';
 import { InsufficientCredits, releaseHold, reserveCredits, type Hold } from './wallet.ts';
 
 /**
@@ -50,7 +51,7 @@ export interface BackgroundCall {
   attemptScheduledAt: number;
   /** Epoch ms by which the activity must be done (its start-to-close timeout). */
   deadline: number;
-  /** How long work waits out a provider outage (PROVIDER_WAIT_WINDOW_MS): an attempt waits for the breaker no longer. */
+  /** How long work waits out a provider outage (PROVIDER_WAIT_WINDOW_MS): an attempt waits for the breaker no longer than this, nor PROVIDER_WAIT_PER_ATTEMPT_MS. */
   providerWaitMs: number;
   signal?: AbortSignal;
 }
@@ -100,12 +101,15 @@ export function withModelCallHold<T>(
 ) {
   if (!background) return withCreditHold(em, model, call, undefined, work);
   const { signal } = background;
-  const windowEnds = Date.now() + background.providerWaitMs;
-  const waitLeft = () => Math.max(0, Math.min(background.deadline - Date.now() - call.lifetimeMs, windowEnds - Date.now()));
+  // A slot may be waited for as long as the attempt leaves time for the call; the provider, within an attempt, no longer than
+  // PROVIDER_WAIT_PER_ATTEMPT_MS: attempts that met the provider down make up its outage window (src/domain/retry-policy.ts).
+  const callTimeLeft = () => Math.max(0, background.deadline - Date.now() - call.lifetimeMs);
   // Admitted, it holds at once or not at all: credits other work holds are waited for outside the admission, so
   // that a probe the breaker gave is never kept from every other caller while this work waits for credits.
   const held = () => withCreditHold(em, model, call, background, work, { waitForHeldCredits: false });
   const untilServed = async () => {
+    const providerWaitEnds = Date.now() + Math.min(background.providerWaitMs, PROVIDER_WAIT_PER_ATTEMPT_MS);
+    const waitLeft = () => Math.min(callTimeLeft(), Math.max(0, providerWaitEnds - Date.now()));
     for (;;) {
       try {
         return await model.whenAdmitted(held, { maxWaitMs: waitLeft(), signal, onWait: onProviderWait });
@@ -116,7 +120,7 @@ export function withModelCallHold<T>(
       }
     }
   };
-  return model.inSlot(untilServed, { maxWaitMs: waitLeft(), signal });
+  return model.inSlot(untilServed, { maxWaitMs: callTimeLeft(), signal });
 }
 
 /** Between a call the provider failed and the next look at its breaker, within one attempt. */

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
+import { ATTEMPT_LIMIT_MS, LONGEST_MODEL_CALL_LIMIT_MS } from '../../../src/domain/retry-policy.ts';
+import { holdLifetimeMs } from '../../../src/features/credits/paid-call.ts';
+import { LOCAL_LONG_CALL, LONG_CALL } from '../../../src/temporal/failures.ts';
 
 describe('loadConfig', () => {
   it('defaults to embedded infrastructure and the local origin under both local names', () => {
@@ -41,6 +44,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ALLOWED_ORIGINS: 'nope' })).toThrow(/ALLOWED_ORIGINS/);
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => loadConfig({ MODEL_PROVIDER: 'other' })).toThrow(/MODEL_PROVIDER/);
+  });
+});
+
+describe('model call time', () => {
+  it('takes a slow local model (five minutes a request, one retry), and refuses a call longer than half of one attempt of background work', () => {
+    expect(loadConfig({ MODEL_TIMEOUT_MS: '300000', MODEL_MAX_RETRIES: '1' }).model.timeoutMs).toBe(300_000);
+    expect(() => loadConfig({ MODEL_TIMEOUT_MS: '600000', MODEL_MAX_RETRIES: '1' })).toThrow(/MODEL_TIMEOUT_MS × \(MODEL_MAX_RETRIES \+ 1\).*15 minutes/);
+  });
+
+  it('leaves background work, under the longest call allowed, most of its attempt to wait for a model slot', () => {
+    const lifetime = holdLifetimeMs(LONGEST_MODEL_CALL_LIMIT_MS);
+    expect(LOCAL_LONG_CALL.startToCloseTimeout).toBe(ATTEMPT_LIMIT_MS);
+    expect(LONG_CALL.startToCloseTimeout).toBe(ATTEMPT_LIMIT_MS);
+    expect(ATTEMPT_LIMIT_MS - lifetime).toBeGreaterThanOrEqual(14 * 60_000);
   });
 });
 
