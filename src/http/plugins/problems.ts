@@ -113,8 +113,12 @@ export const problemsPlugin = fp(async (app: FastifyInstance) => {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error);
-    if (appError.status >= 500 || isResponseSerializationError(error)) {
+    // A catalog 5xx (the provider down, its breaker open, every model slot busy) is an answer the client is told how
+    // to wait out: a warning with its code. Anything else at 5xx is a bug or an outage of our own: an error with its stack.
+    if (isResponseSerializationError(error) || (appError.status >= 500 && (!(error instanceof AppError) || appError.code === 'internal_error'))) {
       request.log.error({ err: loggableError(error) }, 'request failed');
+    } else if (appError.status >= 500) {
+      request.log.warn({ code: appError.code, status: appError.status }, 'request answered with a server-side problem');
     }
     return sendProblem(request, reply, appError);
   });

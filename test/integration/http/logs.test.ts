@@ -7,6 +7,7 @@ import type { App } from '../../../src/http/deps.ts';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { startStack, type Stack } from '../../support/stack.ts';
 import { withOneCharChanged } from '../../support/helpers.ts';
+import { AppError } from '../../../src/domain/problems.ts';
 import { api, expectStatus, rawHttp, type Target } from '../../support/api.ts';
 
 let stack: Stack;
@@ -39,6 +40,10 @@ beforeAll(async () => {
         routine: 'string_to_uuid',
       }),
     );
+  });
+  // What an open breaker answers for the provider: a catalog 503 with when to come back.
+  app.get('/test/provider-down', { config: { auth: 'public' }, schema: { hide: true } }, async () => {
+    throw new AppError('service_unavailable', 'The language model is unavailable right now.', {}, { retryAfterSeconds: 5 });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   logged = { baseUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
@@ -104,5 +109,14 @@ describe('request logs', () => {
     const failure = lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'request failed');
     expect(failure.err).toMatchObject({ type: 'DriverException', code: '22P02', routine: 'string_to_uuid', stack: expect.stringContaining('at ') });
     expect(lines.join('\n')).not.toContain(secret);
+  });
+
+  it('of a provider outage are a warning with the problem code, not an error with a stack: the client was told when to come back', async () => {
+    const res = await rawHttp(logged, 'GET', '/test/provider-down', { expected5xx: [503] });
+    expectStatus(res, 503);
+    await expect.poll(() => lines.some((l) => l.includes('"msg":"request answered with a server-side problem"'))).toBe(true);
+    const entry = lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'request answered with a server-side problem');
+    expect(entry).toMatchObject({ level: 40, code: 'service_unavailable', status: 503 });
+    expect(entry.err).toBeUndefined();
   });
 });
