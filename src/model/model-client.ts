@@ -39,6 +39,7 @@ export { strictJsonSchema } from './strict-json-schema.ts';
 export interface StructuredRequest<T> {
   /** snake_case, e.g. 'capture_preparation'; sent as response_format.json_schema.name. */
   task: string;
+  /** The answer's shape. A refinement's message reaches logs and problem details: it names ids or paths, never the answer's text. */
   schema: z.ZodType<T>;
   system: string;
   /** JSON-serialisable; sent as the user message. */

@@ -55,9 +55,10 @@ export function judgedAnswer<T>(
   if (!result.success) {
     const at = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join('.') : '(root)');
     // Paths and issue codes only in the log and the stored reason: the answer may echo user content.
+    // A custom issue's message is ours (a refinement's, which names ids and placeholders, never text): it says more than its code.
     const where = result.error.issues
       .slice(0, 5)
-      .map((i) => `${at(i.path)}: ${i.code}`)
+      .map((i) => `${at(i.path)}: ${i.code === 'custom' ? i.message : i.code}`)
       .join(', ');
     const problems = result.error.issues.map((i) => `${at(i.path)}: ${i.message}`);
     return invalid('schema_violation', `schema violation at ${where}`, { content, problems });

@@ -81,8 +81,8 @@ async function settleInRounds<T>(tasks: (() => Promise<T>)[], width: number): Pr
 
 async function translateChunk(model: ModelClient, { chunk, request }: BatchCall) {
   const result = await model.complete(request);
+  // The request's schema made the same check (prompts.ts): an answer that failed it was repaired once or refused.
   const checked = checkBatchOutput(chunk, result.data.items);
-  if (!checked.ok) model.recordUnbilled({ task: request.task, reason: 'invalid_output', costUsd: result.costUsd });
   if (!checked.ok) throw new AppError('provider_output_invalid', `The model answer for translate_batch was rejected: ${checked.reason}`);
   return { entries: checked.entries, costUsd: result.costUsd };
 }

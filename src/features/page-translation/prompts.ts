@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { languageName } from '../../domain/languages.ts';
 import { translationOutputTokens } from '../../domain/model-budget.ts';
 import type { StructuredRequest } from '../../model/model-client.ts';
+import { checkBatchOutput } from './batch-check.ts';
 
 const batchOutputSchema = z.object({
   items: z.array(z.object({ id: z.string(), text: z.string(), detected_source_language: z.string().nullable() })),
@@ -25,11 +26,19 @@ export interface BatchLanguages {
   targetLanguage: string;
 }
 
-/** One `translate_batch` provider request: the texts of one call, under their ids. */
+/**
+ * One `translate_batch` provider request: the texts of one call, under their ids. Its schema checks the
+ * answer against these very items (every id once, placeholders and markup kept: batch-check.ts), so that an
+ * answer that misses one is repaired once, the model shown what was wrong, rather than failing the page.
+ */
 export function batchRequest(languages: BatchLanguages, items: { id: string; text: string }[]): StructuredRequest<BatchOutput> {
+  const requested = items.map((item) => ({ key: item.id, text: item.text }));
   return {
     task: 'translate_batch',
-    schema: batchOutputSchema,
+    schema: batchOutputSchema.superRefine((output, ctx) => {
+      const checked = checkBatchOutput(requested, output.items);
+      if (!checked.ok) ctx.addIssue({ code: 'custom', path: ['items'], message: checked.reason });
+    }),
     system: `${SYSTEM_PROMPT} Target language: ${languageName(languages.targetLanguage)}.`,
     input: { source_language: languages.sourceLanguage, target_language: languages.targetLanguage, items },
     maxTokens: translationOutputTokens(items.map((item) => item.text)),

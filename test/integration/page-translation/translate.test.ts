@@ -162,6 +162,24 @@ describe('POST /api/immersive-translate', () => {
     ]);
     expectProblem(await translate(twoItems, user.token, [502]), 502, 'provider_output_invalid');
   });
+
+  it('asks once more, showing the model what was wrong, when an answer puts a text under an id it was not sent: the page is translated', async () => {
+    const text = uniqueText('Wrong id');
+    stack.fake.setResponder('translate_batch', (input, { repairing }) => ({
+      items: input.items.map((i: { id: string; text: string }) => ({
+        id: repairing ? i.id : `${i.id}-renamed`,
+        text: fakeTranslate(i.text, 'fr'),
+        detected_source_language: 'en',
+      })),
+    }));
+    const res = await translate(translateBody([{ id: 'a', text }]));
+    expectStatus(res, 200);
+    expect(res.body.items.map((i) => i.text)).toEqual([fakeTranslate(text, 'fr')]);
+    const [first, repair] = batchCalls(stack);
+    expect(batchCalls(stack)).toHaveLength(2);
+    expect(JSON.stringify(first!.body.messages)).not.toContain('unknown item id');
+    expect(JSON.stringify(repair!.body.messages)).toContain('unknown item id');
+  });
 });
 
 describe('translation cache', () => {
