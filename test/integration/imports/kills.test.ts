@@ -130,10 +130,10 @@ const balance = async (user: TestUser) => Number((await rows<{ balance: number }
 
 describe('an import survives', () => {
   it('its worker SIGKILLed mid-import: a new worker finishes it, every expression one card, prepared and charged exactly once', async () => {
-    const N = 300;
+    const N = 150;
     const user = await newUser(stack);
     await fund(user, 10_000);
-    stack.fake.setLatency(400); // 16 in flight at a time: the import is some 10 s of model calls
+    stack.fake.setLatency(400); // 16 in flight at a time: the import is some 4 s of model calls
     child = await spawnWorker();
 
     const created = await call(stack.baseUrl, user.token, '/api/library/imports', { body: { expressions: expressionsFor('worker kill', N) } });
