@@ -4,6 +4,7 @@ import { parseTrustProxy } from './domain/client-address.ts';
 import { originOf } from './domain/origins.ts';
 import { BREAKER_DEFAULTS } from './domain/circuit-breaker.ts';
 import { LONGEST_MODEL_CALL_LIMIT_MS, longestModelCallMs, PROVIDER_WAIT } from './domain/retry-policy.ts';
+import { MODEL_NAME_MAX_LENGTH } from './domain/model-budget.ts';
 import { importCardsPerHour, libraryMaxCards } from './domain/plans.ts';
 
 /**
@@ -53,13 +54,15 @@ const envSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('language-capture'),
   TEMPORAL_UI_PORT: z.coerce.number().int().default(8233),
   TEMPORAL_UI_URL: z.string().url().optional(),
-  MODEL_PROVIDER: z.enum(['openrouter', 'openai-compatible', 'fake']).default('openrouter'),
+  // Unset: the deployment's own endpoint when MODEL_BASE_URL is set, else the router.
+  MODEL_PROVIDER: z.enum(['openrouter', 'openai-compatible', 'fake']).optional(),
   OPENROUTER_API_KEY: z.string().optional(),
   OPENROUTER_BASE_URL: z.string().url().default('https://openrouter.ai/api/v1'),
   OPENROUTER_MODEL: z.string().default('openai/gpt-4o-mini'),
   // MODEL_PROVIDER=openai-compatible: the deployment's own Chat Completions endpoint (Ollama, llama.cpp, LM Studio, vLLM, OpenAI).
   MODEL_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  MODEL_NAME: z.string().trim().min(1).optional(),
+  // Unset: the one model the endpoint's GET /models lists (src/model/endpoint-model.ts).
+  MODEL_NAME: z.string().trim().min(1).max(MODEL_NAME_MAX_LENGTH).optional(),
   MODEL_API_KEY: z.string().optional(),
   MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
@@ -163,10 +166,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  if (e.MODEL_PROVIDER === 'openai-compatible' && (!e.MODEL_BASE_URL || !e.MODEL_NAME)) {
-    throw new Error(
-      'Invalid configuration:\n  MODEL_PROVIDER=openai-compatible needs MODEL_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama) and MODEL_NAME',
-    );
+  const provider = e.MODEL_PROVIDER ?? (e.MODEL_BASE_URL ? 'openai-compatible' : 'openrouter');
+  if (provider === 'openai-compatible' && !e.MODEL_BASE_URL) {
+    throw new Error('Invalid configuration:\n  MODEL_PROVIDER=openai-compatible needs MODEL_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)');
   }
   if (longestModelCallMs(e.MODEL_TIMEOUT_MS, e.MODEL_MAX_RETRIES) > LONGEST_MODEL_CALL_LIMIT_MS) {
     throw new Error(
@@ -174,7 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         'background work must be able to wait for a model slot and still make its call within one attempt',
     );
   }
-  const ownEndpoint = e.MODEL_PROVIDER === 'openai-compatible';
+  const ownEndpoint = provider === 'openai-compatible';
   const dataDir = path.resolve(e.DATA_DIR);
   // Origins compare exactly, so normalise (no trailing slash, default ports dropped).
   const publicOrigin = e.PUBLIC_ORIGIN ? new URL(e.PUBLIC_ORIGIN).origin : `http://localhost:${e.PORT}`;
@@ -196,11 +198,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       uiUrl: e.TEMPORAL_UI_URL ?? `http://localhost:${e.TEMPORAL_UI_PORT}`,
     },
     model: {
-      provider: e.MODEL_PROVIDER,
+      provider,
       /** Optional on the deployment's own endpoint (a local server needs none): then no Authorization header is sent. */
       apiKey: ownEndpoint ? e.MODEL_API_KEY : e.OPENROUTER_API_KEY,
       baseUrl: ownEndpoint ? e.MODEL_BASE_URL! : e.OPENROUTER_BASE_URL,
-      model: ownEndpoint ? e.MODEL_NAME! : e.OPENROUTER_MODEL,
+      /** Empty until the endpoint has said which model it serves, when MODEL_NAME is not set (src/model/endpoint-model.ts). */
+      model: ownEndpoint ? (e.MODEL_NAME ?? '') : e.OPENROUTER_MODEL,
       timeoutMs: e.MODEL_TIMEOUT_MS,
       maxRetries: e.MODEL_MAX_RETRIES,
       /** The deployment's cap on model calls in flight, all processes together (null: none), and how long a synchronous request waits for one. */

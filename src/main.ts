@@ -54,7 +54,10 @@ async function start() {
     );
     logger.warn('*'.repeat(72));
   } else if (config.model.provider === 'openai-compatible') {
-    logger.info({ modelHost: new URL(config.model.baseUrl).host, model: config.model.model }, 'the model is the deployment’s own OpenAI-compatible endpoint');
+    logger.info(
+      { modelHost: new URL(config.model.baseUrl).host, model: config.model.model || '(the one the endpoint lists)' },
+      'the model is the deployment’s own OpenAI-compatible endpoint',
+    );
   } else if (!config.model.apiKey) {
     logger.warn(
       'OPENROUTER_API_KEY is not set: captures are saved but their preparation fails until a key is configured (or run with MODEL_PROVIDER=fake to try the ' +

@@ -6,6 +6,9 @@
 import { ExactDecimal } from './credits.ts';
 import { countCodePoints } from './normalise.ts';
 
+/** The longest model name taken (MODEL_NAME, or the one an endpoint lists): a call made before the name is known counts this many bytes for it. */
+export const MODEL_NAME_MAX_LENGTH = 256;
+
 /** The default model's (gpt-4o-mini) largest answer: no limit may ask for more. */
 export const MODEL_OUTPUT_TOKEN_CAP = 16_384;
 

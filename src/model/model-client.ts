@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
-import { costCeilingUsd, inputTokenBound } from '../domain/model-budget.ts';
+import { costCeilingUsd, inputTokenBound, MODEL_NAME_MAX_LENGTH } from '../domain/model-budget.ts';
+import { endpointModel } from './endpoint-model.ts';
 import { AppError, isAppError } from '../domain/problems.ts';
 import {
   inProcessOutputModes,
@@ -139,6 +140,17 @@ export function createModelClient(
   const refuseWhileOpen = async () => {
     if (breaker && !admission.getStore()?.unused) await breaker.refuseWhileOpen();
   };
+  // MODEL_NAME unset: the endpoint is asked which model it serves before the first call, once per process (again after a failure).
+  let naming: Promise<void> | undefined;
+  const modelNamed = () =>
+    (naming ??= endpointModel(config, deps.fetch)
+      .then((name) => {
+        config.model = name;
+        log?.warn({ model: name }, 'MODEL_NAME is not set: the model endpoint serves this one model, which is used');
+      })
+      .finally(() => {
+        naming = undefined;
+      }));
   const modes = deps.outputModes ?? inProcessOutputModes();
   const ownEndpoint = config.provider === 'openai-compatible';
   // The router takes a strict json_schema (require_parameters routes only to endpoints that do); an endpoint of the deployment's own may not.
@@ -212,6 +224,7 @@ export function createModelClient(
   async function completeOnce<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
     // A local server may need no key; the router always does.
     if (!config.apiKey && !ownEndpoint) throw new AppError('service_unavailable', NO_PROVIDER_MESSAGE);
+    if (!config.model) await modelNamed();
     const overall = AbortSignal.timeout(http.longestCallMs);
     const req = { ...request, signal: request.signal ? AbortSignal.any([request.signal, overall]) : overall };
     try {
@@ -249,7 +262,9 @@ export function createModelClient(
       // The largest request any output mode sends, and its repair: the earlier answer (at most
       // max_tokens) and the note (at most one token a byte) come back as input, with their
       // messages' markers. Only the answer kept is charged.
-      const bytes = Math.max(...sendable.map((mode) => Buffer.byteLength(requestBody(config, req, mode, []))));
+      // A name not yet asked of the endpoint counts at the longest one taken.
+      const named = config.model ? config : { ...config, model: 'x'.repeat(MODEL_NAME_MAX_LENGTH) };
+      const bytes = Math.max(...sendable.map((mode) => Buffer.byteLength(requestBody(named, req, mode, []))));
       const input = inputTokenBound(bytes + REPAIR_NOTE_MAX_BYTES) + req.maxTokens;
       return costCeilingUsd({ input, output: req.maxTokens }, config.price);
     },

@@ -13,7 +13,7 @@ export interface ProviderFailure {
 }
 
 export const NO_PROVIDER_MESSAGE =
-  'No model provider is configured: set OPENROUTER_API_KEY, or MODEL_PROVIDER=openai-compatible with MODEL_BASE_URL and MODEL_NAME ' +
+  'No model provider is configured: set OPENROUTER_API_KEY, or MODEL_BASE_URL to your own OpenAI-compatible endpoint ' +
   '(or MODEL_PROVIDER=fake for local testing)';
 
 /**

@@ -13,12 +13,14 @@ export function whereTextGoes(config: Pick<Config['model'], 'provider' | 'baseUr
 } {
   const host = new URL(config.baseUrl).host;
   if (config.provider === 'openai-compatible') {
+    // Without MODEL_NAME the endpoint names its model at the first call (endpoint-model.ts); until then, what it serves.
+    const model = config.model || 'the one it serves';
     return {
       host,
-      model: config.model,
+      model,
       ownModel: true,
       statement:
-        `The text you capture, translate or ask a draft for is sent to this deployment's own language model, ${config.model} at ${host}. ` +
+        `The text you capture, translate or ask a draft for is sent to this deployment's own language model, ${model} at ${host}. ` +
         'What that host keeps of it is its operator’s policy, not a router’s: no zero-data-retention routing applies.',
     };
   }

@@ -13,7 +13,13 @@ const REMEMBERED_FOR = sql`interval '1 day'`;
  * each learns it once rather than through refusals of its own. Should the database be
  * unreachable, the call goes in the best mode (a refusal costs one quick round trip).
  */
-export function outputModeMemory(orm: Orm, endpoint: string, model: string, logger?: { warn(obj: object, msg?: string): void }): OutputModeMemory {
+export function outputModeMemory(
+  orm: Orm,
+  endpoint: string,
+  /** Read at each call: the endpoint may be asked which model it serves after the process started (src/model/endpoint-model.ts). */
+  model: () => string,
+  logger?: { warn(obj: object, msg?: string): void },
+): OutputModeMemory {
   const key = endpoint.replace(/\/+$/, '');
   let cached: { mode: OutputMode | null; at: number } | undefined;
   return {
@@ -22,7 +28,7 @@ export function outputModeMemory(orm: Orm, endpoint: string, model: string, logg
       try {
         const row = await firstRow<{ mode: OutputMode }>(
           orm.em.fork(),
-          sql`SELECT mode FROM model_output_modes WHERE endpoint = ${key} AND model = ${model} AND updated_at > clock_timestamp() - ${REMEMBERED_FOR}`,
+          sql`SELECT mode FROM model_output_modes WHERE endpoint = ${key} AND model = ${model()} AND updated_at > clock_timestamp() - ${REMEMBERED_FOR}`,
         );
         cached = { mode: row?.mode ?? null, at: Date.now() };
         return cached.mode;
@@ -36,7 +42,7 @@ export function outputModeMemory(orm: Orm, endpoint: string, model: string, logg
       try {
         await run(
           orm.em.fork(),
-          sql`INSERT INTO model_output_modes (endpoint, model, mode) VALUES (${key}, ${model}, ${mode})
+          sql`INSERT INTO model_output_modes (endpoint, model, mode) VALUES (${key}, ${model()}, ${mode})
              ON CONFLICT (endpoint, model) DO UPDATE SET mode = excluded.mode, updated_at = clock_timestamp()`,
         );
       } catch (error) {

@@ -64,7 +64,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
   const model = createModelClient(config.model, {
     logger,
     breaker: modelBreaker(orm, config, logger),
-    outputModes: outputModeMemory(orm, config.model.baseUrl, config.model.model, logger),
+    outputModes: outputModeMemory(orm, config.model.baseUrl, () => config.model.model, logger),
     ...modelCallSlots(orm, config),
   });
   return {

@@ -29,8 +29,8 @@ const ownModelStack = (baseUrl: string | null, env: Record<string, string> = {})
   startStack({
     env: {
       MODEL_PROVIDER: 'openai-compatible',
-      ...(baseUrl ? { MODEL_BASE_URL: baseUrl } : {}),
-      MODEL_NAME: local.model,
+      // No MODEL_NAME for the real server: it is asked which model it serves (GET /models), as a self-hoster's would be.
+      ...(baseUrl ? { MODEL_BASE_URL: baseUrl } : { MODEL_NAME: local.model }),
       MODEL_INPUT_USD_PER_MILLION_TOKENS: '0',
       MODEL_OUTPUT_USD_PER_MILLION_TOKENS: '0',
       // One answer takes seconds of CPU, and the server answers one request at a time.

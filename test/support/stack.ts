@@ -60,7 +60,8 @@ export async function startStack(
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     OPENROUTER_BASE_URL: fake.baseUrl,
     OPENROUTER_API_KEY: 'test-key',
-    // Read only with MODEL_PROVIDER=openai-compatible: the same fake as the deployment's own endpoint.
+    // The router unless a file asks for the deployment's own endpoint, which is the same fake (MODEL_BASE_URL alone would choose it).
+    MODEL_PROVIDER: 'openrouter',
     MODEL_BASE_URL: fake.baseUrl,
     MODEL_MAX_RETRIES: '1',
     MODEL_TIMEOUT_MS: '3000',
@@ -79,7 +80,7 @@ export async function startStack(
   const temporal = await connectTemporal(infra.temporalAddress, config.temporal.namespace);
   const model = createModelClient(config.model, {
     ...(options.breaker ? { breaker: modelBreaker(orm, config) } : {}),
-    outputModes: outputModeMemory(orm, config.model.baseUrl, config.model.model),
+    outputModes: outputModeMemory(orm, config.model.baseUrl, () => config.model.model),
     ...modelCallSlots(orm, config),
   });
   const app = await buildApp({ config, orm, temporal, model }, { logger: false });

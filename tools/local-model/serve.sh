@@ -29,7 +29,7 @@ alias=gemma3-270m
 
 cat >&2 <<EOF
 local model: $alias on http://127.0.0.1:$port/v1 (llama-cpp-python, one request at a time). Point the service at it with:
-  MODEL_PROVIDER=openai-compatible MODEL_BASE_URL=http://127.0.0.1:$port/v1 MODEL_NAME=$alias \\
+  MODEL_BASE_URL=http://127.0.0.1:$port/v1 \\
   MODEL_INPUT_USD_PER_MILLION_TOKENS=0 MODEL_OUTPUT_USD_PER_MILLION_TOKENS=0 MODEL_MAX_CONCURRENCY=1 npm start
 EOF
 # n_ctx: the schema in the prompt (json_object and text modes) and a page's batch outgrow the default 2048.

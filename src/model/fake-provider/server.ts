@@ -62,6 +62,8 @@ export interface FakeQuirks {
   anonymous: boolean;
   /** Drops every connection without answering: a server that is not up. */
   down: boolean;
+  /** What `GET /models` lists, as a local server lists the models it serves. */
+  models: string[];
 }
 
 const NO_QUIRKS: FakeQuirks = {
@@ -75,6 +77,7 @@ const NO_QUIRKS: FakeQuirks = {
   tokenLimit: null,
   anonymous: false,
   down: false,
+  models: ['fake/model'],
 };
 
 export interface FakeProvider {
@@ -307,6 +310,10 @@ export async function startFakeProvider(options: { port?: number; host?: string 
       if (path.startsWith('/__fake/')) {
         // Exact parsing keeps a cost sent as a JSON number verbatim (other numbers become text).
         return control(path.slice('/__fake/'.length), req.method ?? 'GET', raw ? parseJsonExact(raw) : {}, res);
+      }
+      if (req.method === 'GET' && path === '/api/v1/models') {
+        if (quirks.down) return req.socket.destroy();
+        return send(res, 200, JSON.stringify({ object: 'list', data: quirks.models.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));
       }
       if (req.method === 'POST' && path === '/api/v1/chat/completions') {
         let body: unknown;

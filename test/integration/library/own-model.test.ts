@@ -34,6 +34,12 @@ const callsFor = (text: string) =>
     .filter((r) => typeof r.body?.messages?.[1]?.content === 'string' && JSON.parse(r.body.messages[1].content).text === text)
     .map((r) => r.body.response_format?.type ?? 'text');
 
+const cardOf = async (cardId: string) => {
+  const res = await api(stack, { token: user.token }).GET('/api/library/{cardId}', { params: { path: { cardId } } });
+  expectStatus(res, 200);
+  return res.body.card;
+};
+
 const chargesFor = async (cardId: string) => (await preparationCharges(stack, user.userId)).filter((c) => c.ref === cardId);
 
 const fullAnswer = (input: { text: string; nativeLanguage: string }) => ({
@@ -185,6 +191,26 @@ describe('bad input from the endpoint', () => {
     const card = await capture(stack, user, 'free of charge');
     await waitForStatus(stack, user, card.cardId, 'ready');
     expect((await chargesFor(card.cardId)).map((c) => c.amount)).toEqual([0]);
+  });
+});
+
+describe('MODEL_BASE_URL alone', () => {
+  it('asks the endpoint which model it serves: while it lists several the card waits, then it is prepared by the one listed', async () => {
+    const configured = stack.config.model.model;
+    stack.config.model.model = ''; // as loadConfig leaves it without MODEL_NAME
+    try {
+      stack.fake.setQuirks({ models: ['llama3.2:3b', 'gemma3:270m'] });
+      const card = await capture(stack, user, 'which model');
+      await expect.poll(async () => (await cardOf(card.cardId)).enrichmentStatus, { timeout: 5_000, interval: 200 }).toBe('pending');
+      expect(callsFor('which model')).toEqual([]);
+      stack.fake.setQuirks({ models: ['gemma3:270m'] });
+      const ready = await waitForStatus(stack, user, card.cardId, 'ready');
+      expect(ready.preparedByModel).toBe('gemma3:270m');
+      expect(stack.config.model.model).toBe('gemma3:270m');
+      expect(await chargesFor(card.cardId)).toHaveLength(1);
+    } finally {
+      stack.config.model.model = configured;
+    }
   });
 });
 
