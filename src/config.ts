@@ -172,7 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   if (longestModelCallMs(e.MODEL_TIMEOUT_MS, e.MODEL_MAX_RETRIES) > LONGEST_MODEL_CALL_LIMIT_MS) {
     throw new Error(
-      `Invalid configuration:\n  MODEL_TIMEOUT_MS × (MODEL_MAX_RETRIES + 1), with 5 s between retries, may be at most ${LONGEST_MODEL_CALL_LIMIT_MS / 60_000} minutes: ` +
+      'Invalid configuration:\n  MODEL_TIMEOUT_MS × (MODEL_MAX_RETRIES + 1), with 5 s between retries, ' +
+        `may be at most ${LONGEST_MODEL_CALL_LIMIT_MS / 60_000} minutes: ` +
         'background work must be able to wait for a model slot and still make its call within one attempt',
     );
   }

@@ -51,7 +51,10 @@ export interface BackgroundCall {
   attemptScheduledAt: number;
   /** Epoch ms by which the activity must be done (its start-to-close timeout). */
   deadline: number;
-  /** How long work waits out a provider outage (PROVIDER_WAIT_WINDOW_MS): an attempt waits for the breaker no longer than this, nor PROVIDER_WAIT_PER_ATTEMPT_MS. */
+  /**
+   * How long work waits out a provider outage (PROVIDER_WAIT_WINDOW_MS): an attempt waits for the breaker no longer than this,
+   * nor PROVIDER_WAIT_PER_ATTEMPT_MS.
+   */
   providerWaitMs: number;
   signal?: AbortSignal;
 }
