@@ -3,25 +3,36 @@
 // set; migrations; the worker; the web app's build when web/ changed; the HTTP server. Ctrl-C stops everything; data stays in DATA_DIR.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildApp } from './http/app.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres } from './platform/embedded-postgres.ts';
 import { createLogger } from './platform/logger.ts';
-import { openServices } from './wiring/services.ts';
-import { startMetricsServer } from './platform/metrics.ts';
-import { installTracing, shutdownTracing } from './platform/telemetry.ts';
 import { type Dependency, supervise, type Supervised } from './platform/supervisor.ts';
 import { DevServerStartError, startTemporalDevServer } from './platform/temporal-dev-server.ts';
 import { startFakeProvider } from './model/fake-provider/server.ts';
-import { runWorker } from './worker/worker.ts';
 import { ensureWebBuild } from './platform/web-build.ts';
 
-/** Milliseconds since Node started this process: loading the modules above took this long. */
-const modulesLoadedAt = performance.now();
+/** Milliseconds since Node started this process: loading the modules above (what starts PostgreSQL and Temporal) took this long. */
+const entryLoadedAt = performance.now();
 const config = loadConfig();
 const logger = createLogger(config);
 /** Each start-up step's milliseconds, said with the Ready line: where a start's seconds go. */
-const phases: string[] = [`modules ${Math.round(modulesLoadedAt)}`];
+const phases: string[] = [`entry modules ${Math.round(entryLoadedAt)}`];
+
+/**
+ * The service's own modules (the HTTP app, the worker, the clients: about 3 s of a second start, Node compiling and
+ * linking them) load while PostgreSQL and the dev server start in processes of their own, instead of before.
+ */
+async function loadServiceModules() {
+  const [{ buildApp }, { openServices }, { startMetricsServer }, { installTracing, shutdownTracing }, { runWorker }] = await Promise.all([
+    import('./http/app.ts'),
+    import('./wiring/services.ts'),
+    import('./platform/metrics.ts'),
+    import('./platform/telemetry.ts'),
+    import('./worker/worker.ts'),
+  ]);
+  return { buildApp, openServices, startMetricsServer, installTracing, shutdownTracing, runWorker };
+}
+type ServiceModules = Awaited<ReturnType<typeof loadServiceModules>>;
 async function timed<T>(phase: string, step: () => Promise<T>): Promise<T> {
   const began = performance.now();
   try {
@@ -30,7 +41,6 @@ async function timed<T>(phase: string, step: () => Promise<T>): Promise<T> {
     phases.push(`${phase} ${Math.round(performance.now() - began)}`);
   }
 }
-const tracing = installTracing(config);
 interface Stop {
   what: string;
   stop: () => Promise<unknown>;
@@ -40,6 +50,8 @@ const stops: Stop[] = [];
 const supervised: Supervised<Dependency>[] = [];
 
 async function start() {
+  const serviceModules = timed('service modules (beside PostgreSQL and Temporal)', loadServiceModules);
+  serviceModules.catch(() => {}); // awaited below; a failure is reported there
   // Built beside the start of the database and Temporal; only a change of web/ rebuilds it.
   const webBuild = ensureWebBuild((message) => logger.info(message));
   webBuild.catch(() => {}); // awaited below; a failure is reported there
@@ -84,23 +96,38 @@ async function start() {
   for (const one of started) if (one.status === 'fulfilled' && one.value) stops.push(one.value);
   for (const one of started) if (one.status === 'rejected') throw one.reason;
 
+  const { buildApp, openServices, startMetricsServer, installTracing, shutdownTracing, runWorker } = await serviceModules;
   // Stopped after the worker and the HTTP server, whose last spans it sends.
-  if (tracing) stops.push({ what: 'trace export', stop: () => shutdownTracing() });
+  if (installTracing(config)) stops.push({ what: 'trace export', stop: () => shutdownTracing() });
   const services = await timed('migrations and clients', () => openServices(config, logger));
   stops.push({ what: 'database and Temporal clients', stop: () => services.close() });
 
-  const worker = await timed('worker', () => runWorker({ config, orm: services.orm, model: services.model, temporal: services.temporal, logger }));
-  worker.done.catch((error: unknown) => {
-    // A worker that cannot run leaves captures unprepared: stop the whole service loudly.
-    logger.fatal({ err: error }, 'the Temporal worker stopped unexpectedly');
-    void stop(1);
-  });
-  stops.push({ what: 'worker', stop: () => worker.stop() });
-
-  await startMetricsIfWanted(config.metrics.port ?? DEFAULT_METRICS_PORT);
-
-  await timed('web build (waited for)', () => webBuild);
-  const app = await timed('HTTP app', () => buildApp({ config, ...services }, { loggerInstance: logger }));
+  // The worker and the HTTP app are made side by side (neither needs the other: a request's work reaches the worker
+  // through the outbox); both are waited for, so that whichever was made is in `stops` when the other failed.
+  const [workerMade, appMade] = await Promise.allSettled([
+    timed('worker', () => runWorker({ config, orm: services.orm, model: services.model, temporal: services.temporal, logger })),
+    timed('HTTP app (after the web build)', async () => {
+      await webBuild;
+      return buildApp({ config, ...services }, { loggerInstance: logger });
+    }),
+  ]);
+  if (workerMade.status === 'fulfilled') {
+    const worker = workerMade.value;
+    worker.done.catch((error: unknown) => {
+      // A worker that cannot run leaves captures unprepared: stop the whole service loudly.
+      logger.fatal({ err: error }, 'the Temporal worker stopped unexpectedly');
+      void stop(1);
+    });
+    stops.push({ what: 'worker', stop: () => worker.stop() });
+  }
+  if (appMade.status === 'rejected') throw appMade.reason;
+  const app = appMade.value;
+  if (workerMade.status === 'rejected') {
+    stops.push({ what: 'HTTP server', stop: () => app.close() });
+    throw workerMade.reason;
+  }
+  // Stopped after the HTTP server and before the worker.
+  await startMetricsIfWanted(startMetricsServer, config.metrics.port ?? DEFAULT_METRICS_PORT);
   stops.push({ what: 'HTTP server', stop: () => app.close() });
   await app.listen({ port: config.port, host: config.host });
   logger.info(`Ready: API ${config.publicOrigin}/api, reference ${config.publicOrigin}/docs, Temporal Web UI http://localhost:${config.temporal.uiPort}`);
@@ -156,7 +183,7 @@ async function startTemporalIfWanted(giveUp: (error: unknown) => void): Promise<
 /** `npm start` exposes its metrics by default; a taken port costs the metrics, not the service. */
 const DEFAULT_METRICS_PORT = 9464;
 
-async function startMetricsIfWanted(port: number) {
+async function startMetricsIfWanted(startMetricsServer: ServiceModules['startMetricsServer'], port: number) {
   try {
     const metrics = await startMetricsServer({ port, host: config.metrics.host });
     stops.push({ what: 'metrics listener', stop: () => metrics.close() });

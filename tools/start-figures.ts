@@ -4,6 +4,7 @@
  *
  *   sh bin/with-toolchain.sh node tools/start-figures.ts                 a start on a fresh DATA_DIR, then a second start on it
  *   sh bin/with-toolchain.sh node tools/start-figures.ts --empty-cache   the first start also with an empty tool cache (LCS_CACHE_DIR)
+ *   sh bin/with-toolchain.sh node tools/start-figures.ts --without-npm   the same starts through bin/start.sh (no npm process in the tree)
  *
  * It runs `npm start` (MODEL_PROVIDER=fake, free ports) as a self-hoster would, waits for its
  * "Ready" line, then IDLE_SECONDS, and reads every process of the tree from /proc. The clone's
@@ -21,6 +22,8 @@ import { freePorts } from '../src/platform/free-port.ts';
 const IDLE_SECONDS = 30;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const emptyCache = process.argv.includes('--empty-cache');
+/** What a self-hoster runs: `npm start`, or bin/start.sh, which leaves no npm process waiting beside the service. */
+const [program, programArgs]: [string, string[]] = process.argv.includes('--without-npm') ? ['sh', ['bin/start.sh']] : ['npm', ['start']];
 
 interface Proc {
   pid: number;
@@ -57,7 +60,7 @@ function tree(rootPid: number): Proc[] {
 async function start(dataDir: string, env: Record<string, string>): Promise<{ seconds: number; setup: string[] }> {
   const [port, ui, metrics] = await freePorts(3);
   const started = performance.now();
-  const child = spawn('npm', ['start'], {
+  const child = spawn(program, programArgs, {
     cwd: root,
     env: {
       ...withoutToolchain(process.env),
@@ -76,7 +79,7 @@ async function start(dataDir: string, env: Record<string, string>): Promise<{ se
     if (line.startsWith('[set-up]')) setup.push(line);
   });
   const ready = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`npm start exited with ${code} before it was ready`)));
+    child.once('exit', (code) => reject(new Error(`${program} ${programArgs.join(' ')} exited with ${code} before it was ready`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (line.includes('Ready ')) resolve(line);
     });

@@ -4,7 +4,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
+import { Worker as Thread } from 'node:worker_threads';
+import { NativeConnection, Worker, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import {
   makeWorkflowExporter,
@@ -31,9 +32,19 @@ const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta
  */
 const tracingInterceptorModules = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
 
-/** Bundles the workflows once (seconds); tests and production reuse the bundle. */
+/** Bundles the workflows once (seconds), in a thread that takes webpack's memory with it (./bundle-thread.ts); tests and production reuse the bundle. */
 async function buildWorkflowBundle({ traced = false } = {}): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: traced ? tracingInterceptorModules : [], logger: quietBundlerLogger });
+  const thread = new Thread(new URL('./bundle-thread.ts', import.meta.url), {
+    workerData: { workflowsPath, workflowInterceptorModules: traced ? tracingInterceptorModules : [] },
+    execArgv: [],
+  });
+  const code = await new Promise<string>((resolve, reject) => {
+    thread.once('message', resolve);
+    thread.once('error', reject);
+    thread.once('exit', (exitCode) => reject(new Error(`the workflow bundler's thread ended (${exitCode}) without a bundle`)));
+  });
+  await thread.terminate(); // done with its message: nothing it holds is wanted
+  return { code };
 }
 
 const srcDir = fileURLToPath(new URL('..', import.meta.url));
@@ -69,15 +80,6 @@ export async function cachedWorkflowBundle(
     return bundle;
   }
 }
-
-const quietBundlerLogger = {
-  log: () => {},
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-};
 
 /**
  * How much one worker runs at once. Activities spend nearly all their time waiting on the model

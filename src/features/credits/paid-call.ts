@@ -150,7 +150,7 @@ export async function withCreditHold<T>(
     return await work(hold);
   } finally {
     // Settled by the charge already, or freed here; should this fail, the hold lapses by itself.
-    await releaseHold(em, call.userId, call.key).catch(() => {});
+    if (!hold.settledByCharge) await releaseHold(em, call.userId, call.key).catch(() => {});
   }
 }
 

@@ -1,4 +1,5 @@
-import { sql, firstRow, run } from '../../db/sql.ts';
+import type { Em } from '../../db/orm.ts';
+import { sql, firstRow, preparedStatement, run } from '../../db/sql.ts';
 import { OUTPUT_TOKEN_LIMITS } from '../../domain/model-budget.ts';
 import { AppError, isAppError } from '../../domain/problems.ts';
 import { businessOutcomeOf } from '../../domain/workflow-outcome.ts';
@@ -99,7 +100,7 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
   const unit = preparationChargeKey(ref.cardId, ref.attempt);
   const hold = modelCallHold(model, { userId: card.user_id, key: unit, kind: 'capture_preparation' }, [request]);
   let waitedSeconds = 0;
-  return withModelCallHold(em, model, hold, { background, onProviderWait: () => markCardWaiting(ctx, ref) }, async () => {
+  return withModelCallHold(em, model, hold, { background, onProviderWait: () => markCardWaiting(ctx, ref) }, async (held) => {
     const answer = await completeWithinBudget(ctx, ref, request).catch(async (error: unknown) => {
       // The provider is down: the card stays pending and says so while its workflow waits (src/domain/retry-policy.ts).
       if (isAppError(error) && error.code === 'service_unavailable') await markCardWaiting(ctx, ref);
@@ -107,33 +108,23 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
     });
     const enrichment = finalisePreparation(card.text, answer.data);
     const stored = await em.transactional(async (tx): Promise<PreparationOutcome | { discarded: PreparationOutcome }> => {
-      const locked = await firstRow<Omit<PreparationCardRow, 'text' | 'native_language'>>(
-        tx,
-        sql`SELECT user_id, enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ${ref.cardId} FOR UPDATE`,
-      );
-      const now = settledOutcome(
-        locked ? { status: locked.enrichment_status, attempt: locked.enrichment_attempt, error: locked.enrichment_error } : null,
-        ref.attempt,
-      );
-      if (now || !locked) return { discarded: now ?? { outcome: 'gone' } };
+      // The result stored only while this attempt is still the card's pending one, in the statement that locks the
+      // card (before the wallet, as every charge of a card's work does); the charge follows in the same transaction.
+      const ready = await firstRow(tx, storePreparation(ref, enrichment, answer.model));
+      if (!ready) return { discarded: await discardedOutcome(tx, ref) };
       await charge(tx, {
-        userId: locked.user_id,
+        userId: ready.user_id,
         idempotencyKey: unit,
         providerCostUsd: answer.costUsd,
         kind: 'capture_preparation',
         reason: 'capture preparation',
         ref: ref.cardId,
       });
-      const ready = await firstRow<{ waited_s: number }>(
-        tx,
-        sql`UPDATE cards SET enrichment = ${JSON.stringify(enrichment)}::jsonb, enrichment_status = 'ready', enrichment_error = NULL,
-             prepared_by_model = ${answer.model}, waiting_since = NULL, enriched_at = now(), updated_at = now() WHERE id = ${ref.cardId}
-         RETURNING extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s`,
-      );
-      waitedSeconds = ready!.waited_s;
+      waitedSeconds = ready.waited_s;
       return { outcome: 'ready' };
     });
     if (!('discarded' in stored)) {
+      held.settledByCharge = true;
       announceStatusChange(em, { userId: card.user_id, kind: 'card', id: ref.cardId, status: 'ready' });
       preparations.inc({ outcome: 'ready', code: '' });
       if (ref.attempt === 1) captureToReady.observe(waitedSeconds);
@@ -143,6 +134,29 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
     model.recordUnbilled({ task: PREPARATION_TASK, reason: 'superseded', costUsd: answer.costUsd });
     return stored.discarded;
   });
+}
+
+/** Prepared (src/db/sql.ts): every card's preparation runs it. */
+const storePreparation = preparedStatement(
+  'card_preparation_store',
+  (ref: PreparationRef, enrichment: unknown, model: string) =>
+    sql<{ user_id: string; waited_s: number }>`UPDATE cards SET enrichment = ${JSON.stringify(enrichment)}::jsonb, enrichment_status = 'ready',
+         enrichment_error = NULL, prepared_by_model = ${model}, waiting_since = NULL, enriched_at = now(), updated_at = now()
+       WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending'
+       RETURNING user_id, extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s`,
+);
+
+/** Why an attempt's result was not stored: the card is gone, or the attempt was settled or superseded meanwhile. */
+async function discardedOutcome(tx: Em, ref: PreparationRef): Promise<PreparationOutcome> {
+  const card = await firstRow<Pick<PreparationCardRow, 'enrichment_status' | 'enrichment_attempt' | 'enrichment_error'>>(
+    tx,
+    sql`SELECT enrichment_status, enrichment_attempt, enrichment_error FROM cards WHERE id = ${ref.cardId}`,
+  );
+  if (!card) return { outcome: 'gone' };
+  // A card still pending on this attempt was stored by the UPDATE, whose condition is settledOutcome's null.
+  return (
+    settledOutcome({ status: card.enrichment_status, attempt: card.enrichment_attempt, error: card.enrichment_error }, ref.attempt) ?? { outcome: 'superseded' }
+  );
 }
 
 const preparationCalls = counter('lcs_card_preparation_model_calls_total', 'Model calls made to prepare cards, by outcome (valid, invalid, unserved)', [

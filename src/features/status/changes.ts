@@ -27,9 +27,33 @@ export type StatusChange = z.infer<typeof statusChangeSchema>;
  * NOTIFY inside the transaction would hold the database-wide notify lock through its commit (the
  * capture pipeline's top wait; see wakeRelay in src/temporal/workflow-starter.ts). A lost
  * announcement costs the page its slow fallback poll, never a wrong status.
+ *
+ * One statement at a time per process: the changes settled while one is on its way go together in
+ * the next, one notification each (a worker preparing cards sent a statement per card; under load
+ * they now share a few).
  */
 export function announceStatusChange(em: Em, change: StatusChange): void {
-  run(em.fork(), sql`SELECT pg_notify(${STATUS_CHANNEL}, ${JSON.stringify(change)})`).catch(() => {});
+  const driver = em.getDriver();
+  const queue = queues.get(driver) ?? queues.set(driver, { sending: false, changes: [] }).get(driver)!;
+  queue.changes.push(JSON.stringify(change));
+  if (!queue.sending) void sendQueued(em, queue);
+}
+
+/** Per database driver (a process's ORM): the announcements waiting for the one on its way. */
+const queues = new WeakMap<object, { sending: boolean; changes: string[] }>();
+/** At most this many notifications in one statement. */
+const ANNOUNCE_BATCH = 500;
+
+async function sendQueued(em: Em, queue: { sending: boolean; changes: string[] }): Promise<void> {
+  queue.sending = true;
+  try {
+    while (queue.changes.length > 0) {
+      const batch = queue.changes.splice(0, ANNOUNCE_BATCH);
+      await run(em.fork(), sql`SELECT pg_notify(${STATUS_CHANNEL}, change) FROM unnest(${batch}::text[]) AS change`).catch(() => {});
+    }
+  } finally {
+    queue.sending = false;
+  }
 }
 
 /**
