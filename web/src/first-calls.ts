@@ -6,6 +6,12 @@
 // for the same procedure and input (web/src/trpc.ts), and only while the page is still where it
 // opened and the answer is as fresh as a cached one may be. No imports: web/src/opening.ts runs it first.
 
+/**
+ * The page's address, the only part of the page read here: declared, so that the server's type-check (which reaches this
+ * file through web/src/errors.ts) needs no DOM.
+ */
+declare const location: { readonly pathname: string; readonly search: string; readonly origin: string };
+
 /** How long an answer stays usable: the app's own staleTime for a cached answer (web/src/trpc.ts). */
 const FRESH_MS = 5_000;
 

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { describe, expect, it, onTestFailed, vi } from 'vitest';
 import { api, bodyOf } from '../../support/api.ts';
 import type { Stack } from '../../support/stack.ts';
@@ -281,6 +281,16 @@ describe('the installed app', () => {
       await folded.click();
       await page.getByText(/^“break a leg” is ready: /).waitFor();
       await shoot(page, 'capture-folded');
+
+      // A repeat load: the account and the Library's list start with the page (web/src/first-calls.ts) and are each asked once.
+      const opening: string[] = [];
+      const record = (request: Request) => opening.push(new URL(request.url()).pathname);
+      page.on('request', record);
+      await page.reload();
+      await line(page, 'on cloud nine').waitFor();
+      page.off('request', record);
+      expect(opening.filter((path) => path === '/trpc/account.me' || path === '/trpc/library.list')).toEqual(['/trpc/account.me', '/trpc/library.list']);
+      await shoot(page, 'library-repeat-load');
       expect(errors).toEqual([]);
       await context.close();
     },
