@@ -290,7 +290,6 @@ describe('the installed app', () => {
       await line(page, 'on cloud nine').waitFor();
       page.off('request', record);
       expect(opening.filter((path) => path === '/trpc/account.me' || path === '/trpc/library.list')).toEqual(['/trpc/account.me', '/trpc/library.list']);
-      await shoot(page, 'library-repeat-load');
       expect(errors).toEqual([]);
       await context.close();
     },
