@@ -13,7 +13,7 @@ export function OfflineStatus() {
   return (
     <>
       <p className="device-status" role="status" aria-live="polite" hidden={!line}>
-        {line}
+        {line}{' '}
         {online && waiting && held && (
           <button type="button" className="quiet" onClick={() => void sendQueued()}>
             Send now
