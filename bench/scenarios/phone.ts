@@ -2,7 +2,7 @@
 // (Lighthouse's settings: 150 ms round trips, 1.6 Mbit/s down, the CPU four times slower), a
 // repeat load from the service worker to an interactive Library, and the shell's JavaScript
 // brotli-compressed. Beside each, its floor in the same run: one small file (the favicon) under
-// the same throttling, and the repeat load's own network share (the two API calls the Library makes).
+// the same throttling, and the repeat load's own network share (the two API calls the Library waits for, made at once).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -61,7 +61,13 @@ export default async function phone(ctx: BenchContext) {
     await page.goto('/favicon.svg');
     const floor = await page.evaluate<number>(`performance.getEntriesByType('navigation')[0].responseEnd`);
     await page.goto('/library');
-    const lcp = await page.evaluate<number>(LCP);
+    // Now and then (about one run in four on this busy machine, the code before this change too) the throttled first load
+    // stays blank: its script fetched, nothing rendered, no error, no API call. The run fails saying so instead of waiting for ever.
+    let blank: NodeJS.Timeout | undefined;
+    const lcp = await Promise.race([
+      page.evaluate<number>(LCP),
+      new Promise<never>((_, reject) => (blank = setTimeout(() => reject(new Error('the first load stayed blank for 60 s: run the bench again')), 60_000))),
+    ]).finally(() => clearTimeout(blank));
     ctx.report('phone', 'first load LCP (slow 4G, CPU ×4)', `${lcp.toFixed(0)} ms`, {
       floor: `${floor.toFixed(0)} ms (one small file)`,
       goal: `< ${LCP_GOAL_MS} ms`,
@@ -74,14 +80,14 @@ export default async function phone(ctx: BenchContext) {
     await page.evaluate(INTERACTIVE_LIBRARY);
     await page.reload();
     const repeat = await page.evaluate<number>(INTERACTIVE_LIBRARY);
+    // The app starts both at once (web/src/first-calls.ts), so its floor is both at once.
     const apiFloor = await page.evaluate<number>(`(async () => {
       const started = performance.now();
-      await fetch('/trpc/account.me');
-      await fetch('/trpc/library.list?input=' + encodeURIComponent(JSON.stringify({ limit: 20 })));
+      await Promise.all([fetch('/trpc/account.me'), fetch('/trpc/library.list?input=' + encodeURIComponent(JSON.stringify({ limit: 20 })))]);
       return performance.now() - started;
     })()`);
     ctx.report('phone', 'repeat load from the service worker to an interactive Library', `${repeat.toFixed(0)} ms`, {
-      floor: `${apiFloor.toFixed(0)} ms (its two API calls)`,
+      floor: `${apiFloor.toFixed(0)} ms (its two API calls, at once)`,
       goal: `< ${REPEAT_GOAL_MS} ms`,
       met: repeat < REPEAT_GOAL_MS,
     });

@@ -23,6 +23,7 @@ import { OfflineStatus, UpdateReady } from './screens/DeviceStatus.tsx';
 import { followQueues, sendQueued } from './offline-sync.ts';
 import { forgetKeptSession } from './offline-store.ts';
 import { keepShareThroughSignIn, takeKeptShare } from './share.ts';
+import { dropFirstCalls } from './first-calls.ts';
 
 export type { Account };
 
@@ -74,17 +75,21 @@ export function App() {
   }, [notify]);
 
   const me = account.data;
+  // The account this device last saw is shown until the service answers: only the answer is acted on.
+  const unconfirmed = account.isPlaceholderData;
   // The signed-in learner's cards and sentences are pushed as they settle, for as long as they are signed in.
-  const signedIn = Boolean(me);
+  const signedIn = Boolean(me) && !unconfirmed;
   useEffect(() => (signedIn ? followStatusChanges() : undefined), [signedIn]);
   // What was done offline is counted, and sent when the network returns.
-  const userId = me?.userId;
+  const userId = unconfirmed ? undefined : me?.userId;
   useEffect(() => (userId ? followQueues(userId) : undefined), [userId]);
 
   // Where a visitor may be: signed out → sign-in; no languages yet → welcome; else the workspace.
   useEffect(() => {
-    if (account.isPending || account.isError) return;
+    if (account.isPending || account.isError || unconfirmed) return;
     const path = route?.path;
+    // The list started with the page is only for a learner who is shown their Library now.
+    if (!me || !hasLanguages(me)) dropFirstCalls();
     if (!me) {
       // A share that arrives signed out waits in this tab for the learner to sign in.
       if (path === APP_PATHS.capture) keepShareThroughSignIn(window.location.search);
@@ -97,7 +102,7 @@ export function App() {
       if (share !== null) navigate(`${APP_PATHS.capture}${share}`, { replace: true });
       else if (!path || path === APP_PATHS.home || SIGNED_OUT_PATHS.includes(path)) navigate(APP_PATHS.library, { replace: true });
     }
-  }, [me, route?.path, account.isPending, account.isError]);
+  }, [me, route?.path, account.isPending, account.isError, unconfirmed]);
 
   // A new screen: its heading is read out and focused, as a page load would.
   useEffect(() => {

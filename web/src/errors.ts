@@ -73,3 +73,20 @@ export function explain(error: unknown, overrides: Partial<Record<ProblemCode, s
   }
   return { message: overrides[code] ?? SENTENCES[code] ?? SENTENCES.internal_error, fields };
 }
+
+/**
+ * Refusals that mean "not now" rather than "not this": the service is away, busy or at fault, or the learner must
+ * first sign in again or set their languages. What waits on the device (web/src/offline-sync.ts) stays for a later
+ * try; any other refusal is final for that call, and said.
+ */
+const NOT_NOW: ReadonlySet<ProblemCode> = new Set<ProblemCode>([
+  'unauthenticated',
+  'origin_not_allowed',
+  'language_setup_required',
+  'rate_limited',
+  'request_in_progress',
+]);
+export function refusedForNow(error: unknown): boolean {
+  const { status, code } = problemOf(error);
+  return status === 0 || status >= 500 || NOT_NOW.has(code);
+}

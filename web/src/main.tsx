@@ -1,3 +1,5 @@
+// First, before React is evaluated: the opening screen's calls start now.
+import './opening.ts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

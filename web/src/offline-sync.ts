@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { explain } from './errors.ts';
+import { explain, explainField, refusedForNow } from './errors.ts';
 import { queueAnswer, queueCapture, queued, unqueue, type QueuedAnswer, type QueuedCapture } from './offline-store.ts';
 import { isUnreachable, problemOf, queryClient, trpc, trpcClient } from './trpc.ts';
 
@@ -13,9 +13,11 @@ interface OfflineState {
   captures: QueuedCapture[];
   /** What could not be counted, said once each until the learner dismisses them. */
   notes: string[];
+  /** Why what waits was not sent though the service was reached ("not now": busy, signed out): it stays for a later try. */
+  held: string;
 }
 
-let state: OfflineState = { online: navigator.onLine, answers: 0, captures: [], notes: [] };
+let state: OfflineState = { online: navigator.onLine, answers: 0, captures: [], notes: [], held: '' };
 const listeners = new Set<() => void>();
 const set = (change: Partial<OfflineState>) => {
   state = { ...state, ...change };
@@ -45,30 +47,41 @@ const ANSWER_NOTES: Record<string, string> = {
   conflict: 'An answer given offline was not counted: that item was answered on another device.',
 };
 
-/** Sends the queues in order; stops at the first call that does not reach the service (still offline). */
+/** Stops a round: offline, or the service said "not now"; what waits stays, in order, for the next try. */
+const hold = (error: unknown) => set(isUnreachable(error) ? { online: false } : { online: true, held: explain(error).message });
+
+/** Sends the queues in order; stops at the first call refused for now (still offline, busy, signed out), and says why. */
 async function send(user: string): Promise<void> {
+  set({ held: '' });
+  let sent = 0;
   for (const { position, entry } of await queued('answers', user)) {
     try {
       await trpcClient.replay.complete.mutate(entry.completion);
     } catch (error) {
-      if (isUnreachable(error)) return void set({ online: false });
+      if (refusedForNow(error)) return hold(error);
       const { code } = problemOf(error);
       set({ notes: [...state.notes, ANSWER_NOTES[code] ?? `An answer given offline was not counted: ${explain(error).message}`] });
     }
     await unqueue('answers', position);
+    sent += 1;
     await count();
   }
   for (const { position, entry } of await queued('captures', user)) {
     try {
       await trpcClient.library.capture.mutate({ text: entry.text, ...(entry.context ? { context: entry.context } : {}) });
     } catch (error) {
-      if (isUnreachable(error)) return void set({ online: false });
-      set({ notes: [...state.notes, `“${entry.text}”, captured offline, was not saved: ${explain(error).message}`] });
+      if (refusedForNow(error)) return hold(error);
+      // Refused for good (the sentence lacks the expression, the library is full): said with the words the learner typed, then dropped.
+      const why = explain(error).fields.context ?? explainField(error, 'text');
+      set({ notes: [...state.notes, `“${entry.text}”, captured offline, was not saved: ${why}`] });
     }
     await unqueue('captures', position);
+    sent += 1;
     await count();
   }
   set({ online: true });
+  // What was sent changed the library, Replay and the credits; with nothing sent, nothing is read again (every start sends).
+  if (sent === 0) return;
   await Promise.all([
     queryClient.invalidateQueries(trpc.library.list.pathFilter()),
     queryClient.invalidateQueries(trpc.replay.pathFilter()),

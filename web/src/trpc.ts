@@ -2,6 +2,7 @@ import { hashKey, MutationCache, QueryCache, QueryClient, queryOptions } from '@
 import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink, TRPCClientError } from '@trpc/client';
 import { createTRPCOptionsProxy, type inferOutput } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../src/http/operations.ts';
+import { dropFirstCalls, takeFirstCall } from './first-calls.ts';
 
 /**
  * The one client of the app, typed by the server's router: one call per request (the server does
@@ -12,7 +13,8 @@ export const trpcClient = createTRPCClient<AppRouter>({
     splitLink({
       condition: (op) => op.type === 'subscription',
       true: httpSubscriptionLink({ url: '/trpc' }),
-      false: httpLink({ url: '/trpc' }),
+      // The opening screen's calls may be under way already (first-calls.ts): their answers are taken once.
+      false: httpLink({ url: '/trpc', fetch: (url, init) => (typeof url === 'string' && init?.method === 'GET' && takeFirstCall(url)) || fetch(url, init) }),
     }),
   ],
 });
@@ -80,16 +82,23 @@ export const accountQuery = queryOptions({
       if (problem.code === 'unauthenticated') return null;
       // Offline (the app opened from the service worker): the account this device last saw, so
       // Replay and capture go on and queue what they send.
-      const known = isUnreachable(error) ? localStorage.getItem(ACCOUNT_KEY) : null;
-      if (known) return JSON.parse(known) as Account;
+      const known = isUnreachable(error) ? knownAccount() : undefined;
+      if (known) return known;
       throw error;
     }
   },
+  // Shown while the account is read, so the opening screen renders (and starts its own calls) at once: the
+  // screens treat it as unconfirmed (App.tsx: no redirect, nothing sent, until the service answers).
+  placeholderData: () => knownAccount(),
   staleTime: Infinity,
 });
 
 /** The signed-in account as last read, kept on the device for an offline start (its id, email, plan and languages). */
 const ACCOUNT_KEY = 'lcs.account';
+function knownAccount(): Account | undefined {
+  const known = localStorage.getItem(ACCOUNT_KEY);
+  return known ? (JSON.parse(known) as Account) : undefined;
+}
 
 // However the account was learned (read, signing in or up, the languages set), the device keeps it.
 queryClient.getQueryCache().subscribe((event) => {
@@ -103,6 +112,7 @@ export const isUnreachable = (error: unknown) => problemOf(error).status === 0;
 
 /** After sign-out, or a session that ended: nothing of the previous account stays in memory. */
 export function forgetAccount() {
+  dropFirstCalls();
   const signedIn = hashKey(accountQuery.queryKey);
   localStorage.removeItem(ACCOUNT_KEY);
   queryClient.removeQueries({ predicate: (query) => query.queryHash !== signedIn });

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { describe, expect, it, onTestFailed, vi } from 'vitest';
 import { api, bodyOf } from '../../support/api.ts';
 import type { Stack } from '../../support/stack.ts';
@@ -228,40 +228,70 @@ describe('the installed app', () => {
     },
   );
 
-  it('queues captures offline as waiting to be sent, opens offline from the service worker, and sends them once back', { timeout: 120_000 }, async () => {
-    const { context, page, errors } = await openPage(browser, stack.baseUrl, PHONE);
-    onTestFailed(() => page.screenshot({ path: `${SCREENS}/phone-app-failed.png` }).then(() => {}));
-    await signUp(page);
-    await controlled(page);
-    await context.setOffline(true);
-    await page.reload();
-    const field = page.getByLabel('Capture an English expression');
-    for (const text of ['spill the beans', 'spill the beans', 'under the weather']) {
-      await field.fill(text);
-      await field.press('Enter');
-    }
-    await page.getByText('“under the weather” is waiting to be sent.').waitFor();
-    await page.getByText('Offline: 3 captures will be sent when you are back online.').waitFor();
-    await shoot(page, 'capture-offline');
-    await context.setOffline(false);
-    await line(page, 'under the weather').getByText('Ready').waitFor({ timeout: 30_000 });
-    await line(page, 'spill the beans').getByText('Ready').waitFor({ timeout: 30_000 });
-    const cards = await sql<{ text: string }>(`SELECT text FROM cards WHERE user_id = ? ORDER BY text`, [await userIdOf(page)]);
-    expect(cards.map((c) => c.text)).toEqual(['spill the beans', 'under the weather']);
-    expect(await page.getByText('is waiting to be sent').count()).toBe(0);
+  it(
+    'queues captures offline as waiting to be sent, opens offline from the service worker, sends them once back, and says which one was refused',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page, errors } = await openPage(browser, stack.baseUrl, PHONE);
+      onTestFailed(() => page.screenshot({ path: `${SCREENS}/phone-app-failed.png` }).then(() => {}));
+      await signUp(page);
+      await controlled(page);
+      await context.setOffline(true);
+      await page.reload();
+      await page.getByText('Your library is shown again when you are back online.').waitFor();
+      const field = page.getByLabel('Capture an English expression');
+      // One the service will refuse, which the page cannot tell: its sentence does not contain it.
+      await page.getByLabel('The sentence you met it in', { exact: false }).fill('It rained all day.');
+      for (const text of ['cut corners', 'spill the beans', 'spill the beans', 'under the weather']) {
+        await field.fill(text);
+        await field.press('Enter');
+      }
+      await page.getByText('“under the weather” is waiting to be sent.').waitFor();
+      await page.getByText('Offline: 4 captures will be sent when you are back online.').waitFor();
+      await shoot(page, 'capture-offline');
+      await context.setOffline(false);
+      await line(page, 'under the weather').getByText('Ready').waitFor({ timeout: 30_000 });
+      await line(page, 'spill the beans').getByText('Ready').waitFor({ timeout: 30_000 });
+      // The refused one is said, in the learner's words and why, not kept waiting nor sent again.
+      const refused = page
+        .getByRole('alert')
+        .getByText('“cut corners”, captured offline, was not saved: The sentence must contain the expression', { exact: false });
+      await refused.waitFor();
+      await shoot(page, 'capture-offline-refused');
+      const cards = await sql<{ text: string }>(`SELECT text FROM cards WHERE user_id = ? ORDER BY text`, [await userIdOf(page)]);
+      expect(cards.map((c) => c.text)).toEqual(['spill the beans', 'under the weather']);
+      expect(await page.getByText('is waiting to be sent').count()).toBe(0);
+      expect(
+        await page
+          .getByRole('status')
+          .filter({ hasText: /^Sending|^Kept on this device/ })
+          .count(),
+      ).toBe(0);
+      await page.getByRole('button', { name: 'Dismiss' }).click();
+      await refused.waitFor({ state: 'detached' });
 
-    // Online, settled capture lines fold into one the learner can open; the newest stays in view.
-    for (const text of ['break a leg', 'a piece of cake', 'on cloud nine']) {
-      await field.fill(text);
-      await field.press('Enter');
-    }
-    const folded = page.getByRole('list', { name: 'Your captures' }).locator('summary');
-    await folded.filter({ hasText: /^2 ready/ }).waitFor({ timeout: 30_000 });
-    await page.getByText(/^“on cloud nine” is ready: /).waitFor();
-    await folded.click();
-    await page.getByText(/^“break a leg” is ready: /).waitFor();
-    await shoot(page, 'capture-folded');
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      // Online, settled capture lines fold into one the learner can open; the newest stays in view.
+      for (const text of ['break a leg', 'a piece of cake', 'on cloud nine']) {
+        await field.fill(text);
+        await field.press('Enter');
+      }
+      const folded = page.getByRole('list', { name: 'Your captures' }).locator('summary');
+      await folded.filter({ hasText: /^2 ready/ }).waitFor({ timeout: 30_000 });
+      await page.getByText(/^“on cloud nine” is ready: /).waitFor();
+      await folded.click();
+      await page.getByText(/^“break a leg” is ready: /).waitFor();
+      await shoot(page, 'capture-folded');
+
+      // A repeat load: the account and the Library's list start with the page (web/src/first-calls.ts) and are each asked once.
+      const opening: string[] = [];
+      const record = (request: Request) => opening.push(new URL(request.url()).pathname);
+      page.on('request', record);
+      await page.reload();
+      await line(page, 'on cloud nine').waitFor();
+      page.off('request', record);
+      expect(opening.filter((path) => path === '/trpc/account.me' || path === '/trpc/library.list')).toEqual(['/trpc/account.me', '/trpc/library.list']);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 });

@@ -26,6 +26,7 @@ import { refreshForecast } from './ReplayOverview.tsx';
 import { useWaitingDeletes } from '../pending-deletes.ts';
 import { fallbackPoll, pendingIn, useStatusStream } from '../live-status.ts';
 import { textField, useNotify } from '../ui.tsx';
+import { libraryListInput } from '../first-calls.ts';
 
 export type Card = inferOutput<typeof trpc.library.list>['items'][number];
 
@@ -41,7 +42,6 @@ export const statusLabel = (card: Pick<Card, 'enrichmentStatus' | 'enrichmentWai
     : card.enrichmentStatus === 'pending' && card.enrichmentWaiting
       ? `${card.enrichmentWaiting.message}…`
       : STATUS_LABEL[card.enrichmentStatus];
-const PAGE_SIZE = 20;
 
 export const cardPath = (cardId: string) => APP_PATHS.card.replace(':cardId', encodeURIComponent(cardId));
 export const refreshLibrary = () => queryClient.invalidateQueries(trpc.library.list.pathFilter());
@@ -91,14 +91,11 @@ export function Library({ account }: { account: Account }) {
   const out = isOut(wallet);
   const waitingToSend = useOffline().captures;
   const list = useInfiniteQuery(
-    trpc.library.list.infiniteQueryOptions(
-      { limit: PAGE_SIZE, ...(search ? { query: search } : {}), ...(sort === 'met' ? { sort } : {}) },
-      {
-        getNextPageParam: (page) => page.nextCursor,
-        // Settled cards are pushed (live-status.ts); polling is the fallback while the stream is down.
-        refetchInterval: (query) => fallbackPoll(pendingIn.cards(query.state.data), live),
-      },
-    ),
+    trpc.library.list.infiniteQueryOptions(libraryListInput(search, sort), {
+      getNextPageParam: (page) => page.nextCursor,
+      // Settled cards are pushed (live-status.ts); polling is the fallback while the stream is down.
+      refetchInterval: (query) => fallbackPoll(pendingIn.cards(query.state.data), live),
+    }),
   );
   const deleting = useWaitingDeletes();
   const cards = (list.data?.pages.flatMap((p) => p.items) ?? []).filter((c) => !deleting.has(c.cardId));
@@ -244,7 +241,7 @@ export function Library({ account }: { account: Account }) {
         </label>
       </div>
       <p className="muted" role="status" aria-live="polite">
-        {list.isPending ? 'Loading your library…' : list.isError ? explain(list.error).message : cards.length === 0 ? empty : ''}
+        {list.isPending ? 'Loading your library…' : list.isError ? listError(list.error) : cards.length === 0 ? empty : ''}
       </p>
       <ul className="cards compact" aria-labelledby="library-title">
         {cards.map((card) => (
@@ -259,6 +256,10 @@ export function Library({ account }: { account: Account }) {
     </section>
   );
 }
+
+/** Offline the list is not "busy or briefly away": it comes back with the network (captures meanwhile wait on the device). */
+const listError = (error: unknown) =>
+  isUnreachable(error) && !navigator.onLine ? 'Your library is shown again when you are back online.' : explain(error).message;
 
 /** A line that has nothing more to say: already in the library, or prepared. */
 const settled = (line: CaptureLine, card: Card | undefined) => line.state === 'reused' || (line.state === 'saved' && card?.enrichmentStatus === 'ready');
