@@ -13,9 +13,11 @@ import { LEASE } from './leases.ts';
  * once the lease lapses (LEASE.durationMs). Taking one is a single UPDATE that skips the rows
  * other takers have locked, so two processes never take the same slot.
  *
- * A waiter asks again after a pause that grows from 20 ms to half a second, and at once when a
- * slot of its own process is given back. Holding is re-entrant within one async context: background work takes its slot
- * before it holds credits (src/features/credits/paid-call.ts), and the model calls inside it go
+ * A process's waiters queue in the order they came, and only the first asks PostgreSQL, after a
+ * pause that grows from 20 ms to half a second, and at once when a slot of its own process is given
+ * back: a card captured first is prepared first, not after whichever waiter polled last.
+ * Holding is re-entrant within one async context: background work takes its slot before it holds
+ * credits (src/features/credits/paid-call.ts), and the model calls inside it go
  * in that slot rather than waiting for a second one.
  */
 export interface ModelSlots {
@@ -55,6 +57,11 @@ export class ModelSlotsBusy extends AppError {
   }
 }
 
+interface Waiter {
+  /** Ends the waiter's pause at once. */
+  wake: () => void;
+}
+
 interface Held {
   released: boolean;
 }
@@ -63,7 +70,8 @@ interface Held {
 export function modelSlots(orm: Orm, endpoint: string, max: number, options: { leaseMs?: number } = {}): ModelSlots {
   const leaseMs = options.leaseMs ?? LEASE.durationMs;
   const holding = new AsyncLocalStorage<Held>();
-  const localWaiters: (() => void)[] = [];
+  /** This process's waiters, in the order they came. */
+  const queue: Waiter[] = [];
   let seeded: Promise<unknown> | undefined;
 
   const seed = () => {
@@ -91,40 +99,49 @@ export function modelSlots(orm: Orm, endpoint: string, max: number, options: { l
     return row?.slot ?? null;
   }
 
-  /** Resolves after a short jittered pause, when a slot of this process comes back, or when `signal` aborts. */
-  function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  /** Resolves after a short jittered pause, when `waiter` is woken (a slot of this process came back, or its turn came), or when `signal` aborts. */
+  function pause(waiter: Waiter, ms: number, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', done);
-        const at = localWaiters.indexOf(done);
-        if (at >= 0) localWaiters.splice(at, 1);
+        waiter.wake = () => {};
         resolve();
       };
       const timer = setTimeout(done, ms);
       signal?.addEventListener('abort', done, { once: true });
-      localWaiters.push(done);
+      waiter.wake = done;
     });
   }
 
   async function acquire(holder: string, wait: SlotWait): Promise<number> {
     const started = Date.now();
     const deadline = wait.maxWaitMs === undefined ? Infinity : started + wait.maxWaitMs;
-    let pauseMs: number = POLL_MS.first;
-    for (;;) {
-      wait.signal?.throwIfAborted();
-      const slot = await take(holder);
-      if (slot !== null) {
-        waits.observe((Date.now() - started) / 1000);
-        return slot;
+    const me: Waiter = { wake: () => {} };
+    queue.push(me);
+    try {
+      let pauseMs: number = POLL_MS.first;
+      for (;;) {
+        wait.signal?.throwIfAborted();
+        // Only the first of this process's waiters asks for a slot: its work goes first come, first served.
+        const slot = queue[0] === me ? await take(holder) : null;
+        if (slot !== null) {
+          waits.observe((Date.now() - started) / 1000);
+          return slot;
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          busy.inc();
+          throw new ModelSlotsBusy(max, Math.max(1, Math.ceil((wait.maxWaitMs ?? 0) / 1000)));
+        }
+        await pause(me, Math.min(left, pauseMs * (0.5 + Math.random())), wait.signal);
+        pauseMs = Math.min(POLL_MS.max, pauseMs * POLL_MS.growth);
       }
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        busy.inc();
-        throw new ModelSlotsBusy(max, Math.max(1, Math.ceil((wait.maxWaitMs ?? 0) / 1000)));
-      }
-      await pause(Math.min(left, pauseMs * (0.5 + Math.random())), wait.signal);
-      pauseMs = Math.min(POLL_MS.max, pauseMs * POLL_MS.growth);
+    } finally {
+      const at = queue.indexOf(me);
+      queue.splice(at, 1);
+      // The next in line asks at once: for another free slot, or to wait at the head.
+      if (at === 0) queue[0]?.wake();
     }
   }
 
@@ -144,7 +161,7 @@ export function modelSlots(orm: Orm, endpoint: string, max: number, options: { l
       orm.em.fork(),
       sql`UPDATE model_call_slots SET holder = NULL, lease_expires_at = '-infinity' WHERE endpoint = ${endpoint} AND slot = ${slot} AND holder = ${holder}`,
     ).catch(() => {});
-    localWaiters.shift()?.();
+    queue[0]?.wake();
   }
 
   return {

@@ -162,6 +162,20 @@ describe('MODEL_MAX_CONCURRENCY', () => {
     expect((await chargesOf([cardId], 'capture_preparation')).map((c) => c.n)).toEqual([1]);
   });
 
+  it('gives a process its slots in the order it asked: the card captured first is prepared first', async () => {
+    const slots = modelSlots(stack.orm, `http://fifo.test/${randomUUID()}`, 1);
+    let release!: () => void;
+    const holder = slots.run(() => new Promise<void>((resolve) => (release = resolve)), {});
+    await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+    const order: number[] = [];
+    const waiters = Array.from({ length: 6 }, (_, i) => slots.run(async () => void order.push(i), {}));
+    // Long enough for every waiter to have polled a few times and queued again, which once reordered them.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    release();
+    await Promise.all([holder, ...waiters]);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
   it("time spent waiting for a slot does not count toward the call's time limit", async () => {
     const quick = createModelClient(
       { ...stack.config.model, timeoutMs: 300, maxRetries: 0, concurrency: { max: 1, syncWaitMs: 30_000 } },
