@@ -207,7 +207,7 @@ const cardCapture = preparedStatement(
     const s = newSchedulingState(now);
     return sql<CardRow>`WITH room AS (
        SELECT u.card_count < CASE u.plan WHEN 'paid' THEN ${maxCards.paid}::int ELSE ${maxCards.free}::int END AS fits
-       FROM users u WHERE u.id = ${userId} FOR UPDATE
+       FROM users u WHERE u.id = ${userId} FOR NO KEY UPDATE
      ), c AS (
        INSERT INTO cards (id, user_id, text, normalised_key, created_at, updated_at)
        SELECT ${cardId}, ${userId}, ${text}, ${key}, ${now}, ${now} FROM room WHERE room.fits

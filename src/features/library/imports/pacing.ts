@@ -93,7 +93,7 @@ interface ImportRowToSave {
  * locks it), so that nothing else adds cards until this transaction ends.
  */
 async function libraryRoom(ctx: FeatureContext, tx: Em, userId: string): Promise<number> {
-  const user = await firstRow<{ card_count: number; plan: Plan }>(tx, sql`SELECT card_count, plan FROM users WHERE id = ${userId} FOR UPDATE`);
+  const user = await firstRow<{ card_count: number; plan: Plan }>(tx, sql`SELECT card_count, plan FROM users WHERE id = ${userId} FOR NO KEY UPDATE`);
   return user ? Math.max(0, ctx.config.library.maxCards[user.plan] - user.card_count) : 0;
 }
 

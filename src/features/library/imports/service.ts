@@ -184,7 +184,7 @@ export async function createImport(ctx: FeatureContext, request: CreateImport): 
  * hour's allowance is taken here, so a cancelled import's cards still count.
  */
 async function admitNewCards(ctx: FeatureContext, tx: Em, userId: string, parsed: ParsedImport): Promise<void> {
-  const user = (await firstRow<{ card_count: number; plan: Plan }>(tx, sql`SELECT card_count, plan FROM users WHERE id = ${userId} FOR UPDATE`))!;
+  const user = (await firstRow<{ card_count: number; plan: Plan }>(tx, sql`SELECT card_count, plan FROM users WHERE id = ${userId} FOR NO KEY UPDATE`))!;
   const known = await firstRow<{ n: number }>(
     tx,
     sql`SELECT count(*)::int AS n FROM cards
