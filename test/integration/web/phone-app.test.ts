@@ -219,8 +219,8 @@ describe('the installed app', () => {
       expect(conflict).toBe(409);
       expect(await sql(`SELECT 1 FROM review_logs WHERE user_id = ?`, [userId])).toHaveLength(10);
 
-      await page.getByRole('button', { name: 'Reload' }).click();
-      await page.waitForEvent('load');
+      // Waited for from before the click: the new version may take over and load before a wait begun after it.
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Reload' }).click()]);
       await page.getByRole('heading', { name: 'Replay' }).waitFor();
       expect(await page.getByRole('button', { name: 'Reload' }).count()).toBe(0);
       expect(errors).toEqual([]);
