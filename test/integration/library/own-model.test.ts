@@ -220,6 +220,8 @@ describe('each card records the model that prepared it', () => {
     const ready = await waitForStatus(stack, user, card.cardId, 'ready');
     expect(ready.preparedByModel).toBe('local/tiny-model');
 
+    // The model takes its time, so that the card is still pending when it is asked for again (at 0 ms it could be ready by then).
+    stack.fake.setLatency(1_500);
     const again = await api(stack, { token: user.token }).POST('/api/library/{cardId}/prepare-again', { params: { path: { cardId: card.cardId } } });
     expectStatus(again, 202);
     expect(again.body.card).toMatchObject({ cardId: card.cardId, enrichmentStatus: 'pending' });
@@ -228,6 +230,7 @@ describe('each card records the model that prepared it', () => {
     expect(pending.body.card.preparedByModel).toBeNull();
     const conflict = await api(stack, { token: user.token }).POST('/api/library/{cardId}/prepare-again', { params: { path: { cardId: card.cardId } } });
     expect(conflict.status).toBe(409);
+    stack.fake.setLatency(0);
 
     expect((await waitForStatus(stack, user, card.cardId, 'ready')).preparedByModel).toBe('local/tiny-model');
     expect((await chargesFor(card.cardId)).map((c) => c.idempotency_key)).toEqual([
