@@ -1,7 +1,7 @@
-import type { Config } from '../config.ts';
 import { AppError } from '../domain/problems.ts';
 import { MODEL_NAME_MAX_LENGTH } from '../domain/model-budget.ts';
 import { isRecord } from './exact-json.ts';
+import type { ProviderHttp } from './provider-http.ts';
 
 /**
  * The model of the deployment's own endpoint when MODEL_NAME is not set: the one model its
@@ -10,20 +10,15 @@ import { isRecord } from './exact-json.ts';
  * deployment must name one, and the message says which it serves. Any failure is
  * `service_unavailable`, so background work waits for it as for an endpoint that is down.
  */
-export async function endpointModel(config: Config['model'], fetchImpl: typeof fetch = fetch): Promise<string> {
-  const url = `${config.baseUrl.replace(/\/+$/, '')}/models`;
-  let res: Response;
-  let body: unknown;
+export async function endpointModel(http: Pick<ProviderHttp, 'get'>): Promise<string> {
+  let answer: { status: number; body: unknown };
   try {
-    res = await fetchImpl(url, {
-      headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {},
-      signal: AbortSignal.timeout(config.timeoutMs),
-    });
-    body = await res.json().catch(() => undefined);
+    answer = await http.get('/models');
   } catch {
     throw new AppError('service_unavailable', 'The model endpoint could not be reached to ask which model it serves');
   }
-  if (!res.ok) throw new AppError('service_unavailable', `The model endpoint answered ${res.status} to GET /models: set MODEL_NAME`);
+  const { status, body } = answer;
+  if (status < 200 || status > 299) throw new AppError('service_unavailable', `The model endpoint answered ${status} to GET /models: set MODEL_NAME`);
   const listed = isRecord(body) && Array.isArray(body.data) ? body.data : [];
   const names = listed
     .map((model: unknown) => (isRecord(model) && typeof model.id === 'string' ? model.id.trim() : ''))

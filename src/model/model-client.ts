@@ -143,7 +143,7 @@ export function createModelClient(
   // MODEL_NAME unset: the endpoint is asked which model it serves before the first call, once per process (again after a failure).
   let naming: Promise<void> | undefined;
   const modelNamed = () =>
-    (naming ??= endpointModel(config, deps.fetch)
+    (naming ??= endpointModel(http)
       .then((name) => {
         config.model = name;
         log?.warn({ model: name }, 'MODEL_NAME is not set: the model endpoint serves this one model, which is used');

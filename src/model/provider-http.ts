@@ -15,7 +15,6 @@ import { httpFailure, noAnswer, type ProviderFailure, RequestRefused, unreadable
  * retries of transient failures within one call. Longer retries belong to the calling activity.
  */
 
-/** A longer Retry-After is left to the activity's own retry schedule. */
 const BACKOFF_BASE_MS = 200;
 const BACKOFF_CAP_MS = 2_000;
 
@@ -42,14 +41,18 @@ export interface ProviderHttp {
   post(call: ProviderCall): Promise<Record<string, unknown>>;
   /** The longest one `post()` can take, every retry and wait included. */
   readonly longestCallMs: number;
+  /** GET of another path of the endpoint (`/models`), with the same key and one request's timeout: its status and JSON body (undefined if none). */
+  get(path: string): Promise<{ status: number; body: unknown }>;
 }
 
 export function createProviderHttp(config: Config['model'], deps: { fetch?: typeof fetch; logger?: ModelClientLogger | undefined } = {}): ProviderHttp {
   const fetchImpl = deps.fetch ?? globalThis.fetch;
   const log = deps.logger;
-  const url = `${config.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const base = config.baseUrl.replace(/\/+$/, '');
+  const url = `${base}/chat/completions`;
   // A local server needs no key: then none is sent.
-  const headers = { ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}), 'content-type': 'application/json' };
+  const auth: Record<string, string> = config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {};
+  const headers = { ...auth, 'content-type': 'application/json' };
 
   async function attemptOnce(call: ProviderCall, attempt: number): Promise<Attempt> {
     const timeout = AbortSignal.timeout(config.timeoutMs);
@@ -132,6 +135,13 @@ export function createProviderHttp(config: Config['model'], deps: { fetch?: type
         }
       }),
     longestCallMs: longestModelCallMs(config.timeoutMs, config.maxRetries),
+    async get(path) {
+      const res = await fetchImpl(`${base}${path}`, {
+        headers: auth,
+        signal: AbortSignal.timeout(config.timeoutMs),
+      });
+      return { status: res.status, body: await res.json().catch(() => undefined) };
+    },
   };
 }
 
