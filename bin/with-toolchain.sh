@@ -121,6 +121,11 @@ PATH="$root/node_modules/typescript/bin:$root/node_modules/.bin:$PATH"
 export PATH
 
 if [ -n "$did_setup" ]; then say "done in $(( ($(date +%s%3N) - setup_started_ms) / 1000 )) s"; fi
+# Node strips the types of the service's TypeScript and compiles it at every start; its compile cache keeps both
+# (src/platform/preload.ts). Named before Node starts, the cache also covers the preload itself and every worker
+# thread, so a warm start never loads Node's type stripper (about 18 MB a thread, kept for the process's life).
+NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$cache/node-compile-cache}"
+export NODE_COMPILE_CACHE
 # npm start reports its time to ready from here (src/main.ts), set-up included.
 LCS_LAUNCHED_AT_MS="${LCS_LAUNCHED_AT_MS:-$setup_started_ms}"
 export LCS_LAUNCHED_AT_MS

@@ -98,7 +98,7 @@ async function start() {
 
   const { buildApp, openServices, startMetricsServer, installTracing, shutdownTracing, runWorker } = await serviceModules;
   // Stopped after the worker and the HTTP server, whose last spans it sends.
-  if (installTracing(config)) stops.push({ what: 'trace export', stop: () => shutdownTracing() });
+  if (await installTracing(config)) stops.push({ what: 'trace export', stop: () => shutdownTracing() });
   const services = await timed('migrations and clients', () => openServices(config, logger));
   stops.push({ what: 'database and Temporal clients', stop: () => services.close() });
 

@@ -9,7 +9,7 @@ import { buildApp } from './app.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
-installTracing(config);
+await installTracing(config);
 const services = await openServices(config, logger).catch(exitOnStartupTimeout);
 const app = await buildApp({ config, ...services }, { loggerInstance: logger });
 await app.listen({ port: config.port, host: config.host });

@@ -15,15 +15,16 @@ import { isMainThread } from 'node:worker_threads';
 
 type RunInContext = (this: vm.Script, context: vm.Context, options?: vm.RunningScriptOptions) => unknown;
 
-if (isMainThread) {
-  /*
-   * Node strips the types of each of the service's modules and compiles them at every start; its
-   * compile cache keeps both for the next one (docs/performance.md, "Start-up"). NODE_COMPILE_CACHE,
-   * when set, names the folder; else the toolchain's cache holds it.
-   */
-  const cacheRoot = process.env.LCS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'language-capture');
-  module.enableCompileCache(process.env.NODE_COMPILE_CACHE ?? path.join(cacheRoot, 'node-compile-cache'));
-} else {
+/*
+ * Node strips the types of each of the service's modules and compiles them at every start; its compile
+ * cache keeps both for the next one (docs/performance.md, "Start-up"), in every thread. bin/with-toolchain.sh
+ * names the folder in NODE_COMPILE_CACHE before Node starts, which also covers this file; a process started
+ * without it enables the cache here, for the modules after this one.
+ */
+const cacheRoot = process.env.LCS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'language-capture');
+module.enableCompileCache(process.env.NODE_COMPILE_CACHE ?? path.join(cacheRoot, 'node-compile-cache'));
+
+if (!isMainThread) {
   /*
    * The SDK calls into a workflow's sandbox with `vm.Script#runInContext` and a `timeout` (its
    * `isolateExecutionTimeout`, 5 s), and Node enforces a vm timeout by starting and joining a thread

@@ -1,8 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { Resource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { Resource } from '@opentelemetry/resources';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { Config } from '../config.ts';
 
 /**
@@ -10,30 +9,34 @@ import type { Config } from '../config.ts';
  * activity and each provider call, in one trace. Installed once per process, and only when an
  * OTLP endpoint is configured (or a test brings its own processor): otherwise the API's no-op
  * tracer makes every span below free. Spans carry ids, routes, kinds and codes, never user text.
+ * The SDK, the exporter and its protobuf types are loaded only then: an idle service that does not
+ * trace is spared their memory (about 8 MB).
  */
 
-export const telemetryResource = new Resource({ 'service.name': 'language-capture' });
-
-let installed: { provider: NodeTracerProvider; processor: SpanProcessor } | undefined;
+let installed: { provider: NodeTracerProvider; processor: SpanProcessor; resource: Resource } | undefined;
 
 /** Installs tracing for the process (later calls keep the first installation); says whether traces are exported. */
-export function installTracing(config: Pick<Config, 'tracing'>, options: { processor?: SpanProcessor } = {}): boolean {
+export async function installTracing(config: Pick<Config, 'tracing'>, options: { processor?: SpanProcessor } = {}): Promise<boolean> {
   if (installed) return true;
   const endpoint = config.tracing.otlpEndpoint;
-  const processor =
-    options.processor ?? (endpoint ? new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` })) : undefined);
-  if (!processor) return false;
-  const provider = new NodeTracerProvider({ resource: telemetryResource, spanProcessors: [processor] });
+  if (!endpoint && !options.processor) return false;
+  const [{ OTLPTraceExporter }, { Resource }, { BatchSpanProcessor }, { NodeTracerProvider }] = await Promise.all([
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/sdk-trace-node'),
+  ]);
+  if (installed) return true; // installed by a call that loaded the modules meanwhile
+  const processor = options.processor ?? new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint!.replace(/\/+$/, '')}/v1/traces` }));
+  const resource = new Resource({ 'service.name': 'language-capture' });
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
   provider.register(); // the global tracer, an AsyncLocalStorage context, W3C trace-context propagation
-  installed = { provider, processor };
+  installed = { provider, processor, resource };
   return true;
 }
 
-/** Whether this process traces: workers then run the workflows with Temporal's tracing interceptors. */
-export const tracingInstalled = (): boolean => installed !== undefined;
-
-/** Where workflow spans go (the worker's exporter sink): the installed processor, or nowhere. */
-export const workflowSpanProcessor = (): SpanProcessor => installed?.processor ?? new NoopSpanProcessor();
+/** Where a tracing process's workflow spans go (the worker's exporter sink); none when it does not trace. */
+export const installedTracing = (): { processor: SpanProcessor; resource: Resource } | undefined => installed;
 
 /** Sends what is buffered and stops exporting. */
 export async function shutdownTracing(): Promise<void> {

@@ -9,7 +9,7 @@ import { runWorker } from './worker.ts';
 
 const config = loadConfig();
 const logger = createLogger(config);
-installTracing(config);
+await installTracing(config);
 const services = await openServices(config, logger).catch(exitOnStartupTimeout);
 const metrics = config.metrics.port === undefined ? null : await startMetricsServer({ port: config.metrics.port, host: config.metrics.host });
 const running = await runWorker({ config, orm: services.orm, model: services.model, temporal: services.temporal, logger });

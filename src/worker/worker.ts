@@ -1,21 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker as Thread } from 'node:worker_threads';
 import { NativeConnection, Worker, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
-import {
-  makeWorkflowExporter,
-  OpenTelemetryActivityInboundInterceptor,
-  OpenTelemetryActivityOutboundInterceptor,
-  OpenTelemetryWorkflowClientInterceptor,
-} from '@temporalio/interceptors-opentelemetry';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
-import { telemetryResource, tracingInstalled, workflowSpanProcessor } from '../platform/telemetry.ts';
+import { installedTracing } from '../platform/telemetry.ts';
 import { installTemporalRuntime } from '../platform/temporal-runtime.ts';
 import { startOutboxRelay } from '../temporal/outbox-relay.ts';
 import { setProviderWait } from '../temporal/activity-failure.ts';
@@ -53,32 +47,38 @@ const lockfile = fileURLToPath(new URL('../../package-lock.json', import.meta.ur
 /**
  * The bundle of these very sources: built once and kept, by a hash of every source file and the
  * lockfile (the SDK's version), in the toolchain's cache. Bundling takes seconds of every start
- * and every restart of a worker; reading the kept bundle takes milliseconds.
+ * and every restart of a worker; reading the kept bundle takes milliseconds. A worker is given the
+ * kept file's path rather than its text: the SDK keeps the options it was given for the worker's
+ * life, and a bundle given as text stays in the main thread's heap (3.5 MB) after the workflow
+ * thread has its copy. A cache that cannot be written gives the bundle itself.
  */
-export async function cachedWorkflowBundle(
+async function keptWorkflowBundle(
   cacheDir = process.env.LCS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'language-capture'),
   { traced = false } = {},
-): Promise<WorkflowBundle> {
+): Promise<WorkflowBundleOption> {
   const hash = createHash('sha256').update(traced ? 'traced\0' : '');
   for (const file of (readdirSync(srcDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort()) {
     hash.update(file).update(readFileSync(path.join(srcDir, file)));
   }
   hash.update(readFileSync(lockfile));
   const kept = path.join(cacheDir, 'workflow-bundles', `${hash.digest('hex').slice(0, 32)}.js`);
+  if (existsSync(kept)) return { codePath: kept };
+  const bundle = await buildWorkflowBundle({ traced });
   try {
-    return { code: readFileSync(kept, 'utf8') };
+    mkdirSync(path.dirname(kept), { recursive: true });
+    const partial = `${kept}.${process.pid}.partial`;
+    writeFileSync(partial, bundle.code);
+    renameSync(partial, kept); // whole or not at all, when two workers start at once
+    return { codePath: kept };
   } catch {
-    const bundle = await buildWorkflowBundle({ traced });
-    try {
-      mkdirSync(path.dirname(kept), { recursive: true });
-      const partial = `${kept}.${process.pid}.partial`;
-      writeFileSync(partial, bundle.code);
-      renameSync(partial, kept); // whole or not at all, when two workers start at once
-    } catch {
-      /* a read-only cache only costs the next start its bundling time */
-    }
-    return bundle;
+    return bundle; // a read-only cache only costs the next start its bundling time
   }
+}
+
+/** The kept bundle's text, for what hands it on: the tests' shared file, the history recorder. */
+export async function cachedWorkflowBundle(...args: Parameters<typeof keptWorkflowBundle>): Promise<WorkflowBundle> {
+  const kept = await keptWorkflowBundle(...args);
+  return 'code' in kept ? kept : { code: readFileSync(kept.codePath, 'utf8') };
 }
 
 /**
@@ -107,21 +107,24 @@ const WORKER_CONCURRENCY = {
 export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundleOption }): Promise<{ worker: Worker; connection: NativeConnection }> {
   await installTemporalRuntime();
   setProviderWait(deps.config.providerOutage.wait);
-  const traced = tracingInstalled();
+  const tracing = installedTracing();
+  const otel = tracing ? await import('@temporalio/interceptors-opentelemetry') : undefined;
   const connection = await NativeConnection.connect({ address: deps.config.temporal.address! });
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
-    workflowBundle: deps.bundle ?? (await cachedWorkflowBundle(undefined, { traced })),
+    workflowBundle: deps.bundle ?? (await keptWorkflowBundle(undefined, { traced: tracing !== undefined })),
     activities: createActivities(deps),
     // When tracing, each activity runs in a span of its own, a child of the workflow's (src/platform/telemetry.ts).
-    ...(traced
+    ...(tracing && otel
       ? {
           interceptors: {
-            activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
+            activity: [
+              (ctx) => ({ inbound: new otel.OpenTelemetryActivityInboundInterceptor(ctx), outbound: new otel.OpenTelemetryActivityOutboundInterceptor(ctx) }),
+            ],
           },
-          sinks: { exporter: makeWorkflowExporter(workflowSpanProcessor(), telemetryResource) },
+          sinks: { exporter: otel.makeWorkflowExporter(tracing.processor, tracing.resource) },
         }
       : {}),
     ...WORKER_CONCURRENCY,
@@ -153,11 +156,13 @@ export async function runWorker(
   const { worker, connection } = await createWorker(deps);
   await Promise.all([ensureHousekeepingSchedule(deps.temporal, deps.config, deps.logger), ensureOptimisationSchedule(deps.temporal, deps.config, deps.logger)]);
   // The relay starts through the worker's own connection, eagerly: the first workflow task comes
-  // back in the start's answer, to this worker, without a trip through the task queue.
+  // back in the start's answer, to this worker, without a trip through the task queue. A tracing
+  // process passes each row's trace on to its workflow.
+  const otel = installedTracing() ? await import('@temporalio/interceptors-opentelemetry') : undefined;
   const relayClient = new Client({
     connection,
     namespace: deps.config.temporal.namespace,
-    interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
+    ...(otel ? { interceptors: { workflow: [new otel.OpenTelemetryWorkflowClientInterceptor()] } } : {}),
   });
   const databaseUrl = deps.orm.config.get('clientUrl')!;
   const stopRelay = startOutboxRelay(

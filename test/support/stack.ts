@@ -14,7 +14,7 @@ import { startFakeProvider, type FakeProvider } from '../../src/model/fake-provi
 import { connectTemporal } from '../../src/temporal/connection.ts';
 import { installTemporalRuntime } from '../../src/platform/temporal-runtime.ts';
 import { runWorker } from '../../src/worker/worker.ts';
-import { tracingInstalled } from '../../src/platform/telemetry.ts';
+import { installedTracing } from '../../src/platform/telemetry.ts';
 
 // Tests provoke activity and workflow failures on purpose; the SDK's warnings about them are noise.
 await installTemporalRuntime('ERROR');
@@ -93,7 +93,7 @@ export async function startStack(
   let stopWorker = async () => {};
   const startWorker = async () => {
     // The run's shared bundle has no tracing interceptors; a file that traces bundles its own (cached).
-    const running = await runWorker({ config, orm, model, temporal, ...(tracingInstalled() ? {} : { bundle: { codePath: infra.workflowBundlePath } }) });
+    const running = await runWorker({ config, orm, model, temporal, ...(installedTracing() ? {} : { bundle: { codePath: infra.workflowBundlePath } }) });
     stopWorker = async () => {
       await running.stop();
       stopWorker = async () => {};

@@ -6,7 +6,7 @@ import { capture, waitForStatus } from '../library/helpers.ts';
 
 // Before the stack: the worker hands workflow spans to the processor installed when it starts.
 const exported = new InMemorySpanExporter();
-installTracing({ tracing: { otlpEndpoint: undefined } }, { processor: new SimpleSpanProcessor(exported) });
+await installTracing({ tracing: { otlpEndpoint: undefined } }, { processor: new SimpleSpanProcessor(exported) });
 
 let stack: Started['stack'];
 let user: Started['user'];
