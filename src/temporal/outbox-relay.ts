@@ -151,6 +151,12 @@ export async function relayOutboxOnce(orm: Orm, temporal: Client, pass: RelayPas
 /** Rows one relay pass starts at most; a full pass is followed by another at once. */
 const RELAY_BATCH = 200;
 
+/**
+ * When the worker had no room for all that waits, the next pass comes this much later: by then the
+ * workflows just started have begun their preparations and count in the worker's status.
+ */
+const ROOM_RECHECK_MS = 50;
+
 export interface OutboxRelayOptions {
   taskQueue: string;
   /** The database the relay LISTENs on for the starters' wake-ups. */
@@ -158,28 +164,36 @@ export interface OutboxRelayOptions {
   /** A pass this often as well: notifications lost with a connection, rows whose start failed. */
   pollEveryMs: number;
   eager?: boolean;
+  /**
+   * How many more workflows the relay's worker can take now. A start beyond it goes to Temporal's
+   * backlog instead of to the worker eagerly, and a workflow task that waits there and then in a busy
+   * worker can time out, which runs its card's preparation (a model call) again.
+   */
+  workerRoom?: () => number;
 }
 
 /**
  * The relay: woken by a starter's `wakeRelay` after every commit that records a start, it starts
- * whatever is pending in batches; passes never overlap, and the notifications that arrive during
- * one make one more.
+ * whatever is pending in batches, no more at once than its worker has room for; passes never
+ * overlap, and the notifications that arrive during one make one more.
  */
 export function startOutboxRelay(orm: Orm, temporal: Client, options: OutboxRelayOptions, logger?: Pick<Logger, 'warn' | 'error'>) {
   let stopped = false;
   let wanted = false;
   let running: Promise<void> | undefined;
+  let recheck: NodeJS.Timeout | undefined;
   const passes = async () => {
     while (wanted && !stopped) {
       wanted = false;
+      const batch = Math.min(RELAY_BATCH, options.workerRoom?.() ?? RELAY_BATCH);
+      if (batch <= 0) {
+        recheck ??= setTimeout(() => ((recheck = undefined), wake()), ROOM_RECHECK_MS);
+        break;
+      }
       try {
-        const claimed = await relayOutboxOnce(
-          orm,
-          temporal,
-          { taskQueue: options.taskQueue, batch: RELAY_BATCH, ...(options.eager ? { eager: true } : {}) },
-          logger,
-        );
+        const claimed = await relayOutboxOnce(orm, temporal, { taskQueue: options.taskQueue, batch, ...(options.eager ? { eager: true } : {}) }, logger);
         if (claimed === RELAY_BATCH) wanted = true;
+        else if (claimed === batch) recheck ??= setTimeout(() => ((recheck = undefined), wake()), ROOM_RECHECK_MS);
       } catch (error) {
         logger?.error({ err: error }, 'outbox relay pass failed');
       }
@@ -195,6 +209,7 @@ export function startOutboxRelay(orm: Orm, temporal: Client, options: OutboxRela
   return async () => {
     stopped = true;
     clearInterval(poll);
+    clearTimeout(recheck);
     await stopListening();
     await running;
   };

@@ -104,6 +104,17 @@ const WORKER_CONCURRENCY = {
   workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 40 },
 } as const;
 
+/**
+ * The workflow-task slots a worker has free for eager starts: each poller keeps one reserved for the
+ * task its poll may bring, and a card's workflow keeps its slot while its preparation (a local
+ * activity) runs.
+ */
+function workerRoom(worker: Worker): number {
+  const { maxConcurrentWorkflowTaskExecutions: slots, workflowTaskPollerBehavior: pollers } = WORKER_CONCURRENCY;
+  const status = worker.getStatus();
+  return slots - pollers.maximum - status.numInFlightLocalActivities - status.numInFlightWorkflowActivations;
+}
+
 export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundleOption }): Promise<{ worker: Worker; connection: NativeConnection }> {
   await installTemporalRuntime();
   setProviderWait(deps.config.providerOutage.wait);
@@ -168,7 +179,7 @@ export async function runWorker(
   const stopRelay = startOutboxRelay(
     deps.orm,
     relayClient,
-    { taskQueue: deps.config.temporal.taskQueue, databaseUrl, pollEveryMs: OUTBOX_POLL_EVERY_MS, eager: true },
+    { taskQueue: deps.config.temporal.taskQueue, databaseUrl, pollEveryMs: OUTBOX_POLL_EVERY_MS, eager: true, workerRoom: () => workerRoom(worker) },
     deps.logger,
   );
   const unwatchOutbox = watchOutbox(deps.orm);
