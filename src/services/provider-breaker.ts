@@ -177,7 +177,9 @@ export function providerBreaker(
     },
 
     async succeeded() {
-      if (cached && cached.row?.state === 'closed' && cached.row.failures === 0 && Date.now() - cached.at < CACHE_MS) return;
+      // No row (the provider never failed) reads as closed with no failures: nothing to reset.
+      const fresh = cached !== undefined && Date.now() - cached.at < CACHE_MS;
+      if (fresh && (cached!.row === null || (cached!.row.state === 'closed' && cached!.row.failures === 0))) return;
       try {
         const closed = await firstRow<BreakerRow>(
           orm.em.fork(),
