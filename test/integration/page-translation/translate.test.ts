@@ -164,17 +164,23 @@ describe('POST /api/immersive-translate', () => {
   });
 
   it('asks once more, showing the model what was wrong, when an answer puts a text under an id it was not sent: the page is translated', async () => {
-    const text = uniqueText('Wrong id');
+    // Two items: the one answer to a batch of one is taken whatever its id.
+    const texts = [uniqueText('Wrong id'), uniqueText('Right id')];
     stack.fake.setResponder('translate_batch', (input, { repairing }) => ({
-      items: input.items.map((i: { id: string; text: string }) => ({
-        id: repairing ? i.id : `${i.id}-renamed`,
+      items: input.items.map((i: { id: string; text: string }, index: number) => ({
+        id: repairing || index > 0 ? i.id : `${i.id}-renamed`,
         text: fakeTranslate(i.text, 'fr'),
         detected_source_language: 'en',
       })),
     }));
-    const res = await translate(translateBody([{ id: 'a', text }]));
+    const res = await translate(
+      translateBody([
+        { id: 'a', text: texts[0]! },
+        { id: 'b', text: texts[1]! },
+      ]),
+    );
     expectStatus(res, 200);
-    expect(res.body.items.map((i) => i.text)).toEqual([fakeTranslate(text, 'fr')]);
+    expect(res.body.items.map((i) => i.text)).toEqual(texts.map((t) => fakeTranslate(t, 'fr')));
     const [first, repair] = batchCalls(stack);
     expect(batchCalls(stack)).toHaveLength(2);
     expect(JSON.stringify(first!.body.messages)).not.toContain('unknown item id');

@@ -37,6 +37,18 @@ describe('checkBatchOutput', () => {
   ])('rejects %s', (_name, output, reason) => {
     expect(checkBatchOutput(requested, output)).toEqual({ ok: false, reason });
   });
+
+  it('takes the one answer to a batch of one whatever its id, and checks it as any other', () => {
+    const one = [{ key: '0', text: 'Click <b0>here</b0>' }];
+    expect(checkBatchOutput(one, [{ id: ':', text: 'Cliquez <b0>ici</b0>', detected_source_language: 'en' }])).toEqual({
+      ok: true,
+      entries: new Map([['0', { text: 'Cliquez <b0>ici</b0>', detectedSourceLanguage: 'en' }]]),
+    });
+    expect(checkBatchOutput(one, [{ id: ':', text: 'Cliquez ici', detected_source_language: 'en' }])).toEqual({
+      ok: false,
+      reason: 'item 0: placeholder <b0> missing',
+    });
+  });
 });
 
 describe('detectedLanguage', () => {
