@@ -20,8 +20,10 @@ export async function webAppPlugin(app: FastifyInstance) {
   await app.register(fastifyStatic, {
     root: path.join(webBuildDir, 'assets'),
     prefix: '/assets/',
-    // Only the files the build wrote are routes; anything else under /assets/ is a 404.
-    wildcard: false,
+    // Whatever the folder holds when asked, not what it held at the start: a build written while the service
+    // runs (\`npm run build:web\`) names new hashed files in index.html, which would otherwise be 404s, a blank page.
+    // Anything else under /assets/ is a 404, and nothing outside the folder is reached.
+    wildcard: true,
     index: false,
     // The build writes .br and .gz beside each text asset (src/platform/web-build.ts).
     preCompressed: true,

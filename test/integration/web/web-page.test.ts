@@ -1,8 +1,11 @@
 import { get } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD_MIN_LENGTH } from '../../../src/domain/limits.ts';
+import { webBuildDir } from '../../../src/platform/web-build.ts';
 import type { Stack } from '../../support/stack.ts';
 import {
   DESKTOP,
@@ -60,6 +63,15 @@ describe('web app', () => {
       else expect(sent.bytes).toBe(Buffer.byteLength(asset.text));
     }
     expect((await rawHttp(stack, 'GET', '/assets/missing.js')).status).toBe(404);
+    expect((await rawHttp(stack, 'GET', '/assets/..%2f..%2fpackage.json')).status).not.toBe(200);
+    // A build written while the service runs is served at once: its index.html names files the service did not have at its start.
+    const late = join(webBuildDir, 'assets', `late-${randomUUID()}.js`);
+    writeFileSync(late, 'export {};');
+    try {
+      expect((await rawHttp(stack, 'GET', `/assets/${basename(late)}`)).status).toBe(200);
+    } finally {
+      rmSync(late);
+    }
     expect((await rawHttp(stack, 'GET', '/nowhere')).status).toBe(404);
     expect((await rawHttp(stack, 'GET', '/api/nowhere')).headers.get('content-type')).toMatch(/problem\+json/);
     const openapi = await rawHttp(stack, 'GET', '/api/openapi.json');
