@@ -1,6 +1,6 @@
 /**
  * The benchmark's world: embedded PostgreSQL in a temp dir, a headless Temporal dev server, the
- * fake model provider (in this process, beside the load generator), and the API and the worker
+ * fake model provider (in this process, beside the load generator), the web app's build, and the API and the worker
  * each in a process of its own, as deployed (high rate limits, quiet logs), so that each one's
  * CPU and memory can be told apart. Scenarios get a BenchContext.
  */
@@ -16,6 +16,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { createOrm, migrate, type Orm } from '../src/db/orm.ts';
 import { startFakeProvider, type FakeProvider } from '../src/model/fake-provider/server.ts';
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
+import { ensureWebBuild } from '../src/platform/web-build.ts';
 import { connectTemporal } from '../src/temporal/connection.ts';
 import { readTemporalCounters, type TemporalCounters } from './temporal-counters.ts';
 import { openStatementStats, STATEMENT_STATS_SETTINGS, type StatementStats } from './database-statements.ts';
@@ -79,6 +80,9 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
     startEmbeddedPostgres({ dataDir: dir, settings: STATEMENT_STATS_SETTINGS }),
     startTemporalDevServer({ uiPort: null }),
     startFakeProvider(),
+    // Before the API starts, as `npm start` does: it routes the build's files as it finds them at its start, so a
+    // build made after it (a change of web/) served a page whose script was a 404, and the phone's first load stayed blank.
+    ensureWebBuild(),
   ]);
   const env = {
     DATABASE_URL: db.url,
