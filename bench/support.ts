@@ -80,8 +80,8 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
     startEmbeddedPostgres({ dataDir: dir, settings: STATEMENT_STATS_SETTINGS }),
     startTemporalDevServer({ uiPort: null }),
     startFakeProvider(),
-    // Before the API starts, as `npm start` does: it routes the build's files as it finds them at its start, so a
-    // build made after it (a change of web/) served a page whose script was a 404, and the phone's first load stayed blank.
+    // Before the API starts, as `npm start` does: a build made while the phone scenario loads the app would change it
+    // under the measurement (once, it was also a blank first load: the API then routed only the files it found at its start).
     ensureWebBuild(),
   ]);
   const env = {

@@ -60,8 +60,8 @@ export default async function phone(ctx: BenchContext) {
     await page.goto('/favicon.svg');
     const floor = await page.evaluate<number>(`performance.getEntriesByType('navigation')[0].responseEnd`);
     await page.goto('/library');
-    // A first load that never paints (as when the API was started before the web app was rebuilt, and its script was a 404:
-    // bench/support.ts now builds first) fails the run, saying so, instead of waiting for ever.
+    // A first load that never paints (as when the API served a build's index.html whose script it had no route for:
+    // docs/phone.md, "How fast it opens") fails the run, saying so, instead of waiting for ever.
     let blank: NodeJS.Timeout | undefined;
     const lcp = await Promise.race([
       page.evaluate<number>(LCP),
