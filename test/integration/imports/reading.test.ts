@@ -50,8 +50,9 @@ describe('reading import files in threads', () => {
   });
 
   it('ends a read past its memory limit with import_too_costly naming the limit', async () => {
-    // 20 MB of text: decoded, it alone is more than a thread of 8 MB of heap holds.
-    const problem = await problemOf(readImportFile(contextWith({ memoryMb: 8 }), 'learner-e', text('word\n'.repeat(4_000_000)), { format: 'lines' }));
+    // A CSV row of two million columns (a 4 MB file): its parsed record alone is more than a thread of 8 MB of heap holds.
+    // (A large file of one repeated line is not: its repeats are counted, not kept, and its text is one string.)
+    const problem = await problemOf(readImportFile(contextWith({ memoryMb: 8 }), 'learner-e', text(`${'a,'.repeat(2_000_000)}b\n`), { format: 'csv' }));
     expect(problem).toMatchObject({ code: 'import_too_costly', status: 422, extensions: { limit: 'memory', limitMb: 8 } });
   }, 60_000);
 
