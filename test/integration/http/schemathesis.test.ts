@@ -9,8 +9,8 @@ import { api, bodyOf, type ClientOptions } from '../../support/api.ts';
 
 /**
  * schemathesis against the OpenAPI document, with every check, once per credential kind: it must
- * find nothing. Every phase (examples, coverage, fuzzing, stateful) for the credentials that reach the
- * handlers, the first two for those the guard refuses. The suite runs a short version; `npm run fuzz`
+ * find nothing. Every phase (examples, coverage, fuzzing, stateful) for the write token, which reaches the
+ * handlers, the first two for the other kinds. The suite runs a short version; `npm run fuzz`
  * runs this file with FUZZ_EXAMPLES=40 and every phase for every kind (README: Tests and benchmarks).
  */
 const EXAMPLES = Number(process.env.FUZZ_EXAMPLES ?? 5);
@@ -70,7 +70,11 @@ const credentials = (): Record<CredentialKind, { args: string[]; alive?: ClientO
   // not do is refused by the guard (48 operations answer them only 401/403). Their examples and coverage
   // phases show each refusal; fuzzing and stateful runs would send the guard more bodies it never reads.
   'read token': { args: ['-H', `Authorization: Bearer ${readToken}`], alive: { token: readToken }, phases: 'examples,coverage' },
+  // A page session reaches the write token's handlers through a guard of its own (the cookie, and Origin for CSRF): its
+  // examples and coverage phases send each operation's cases through it. Its fuzzing and stateful runs (70 s of the
+  // suite's 10 minutes) are `npm run fuzz`'s, as every kind's are.
   'session cookie': {
+    phases: 'examples,coverage',
     args: [
       '-H',
       `Cookie: ${sessionUser.cookie}`,
