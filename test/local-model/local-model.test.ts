@@ -197,7 +197,7 @@ describe.skipIf(!hasCap())('the cap of 1 (MODEL_MAX_CONCURRENCY) on a real local
       }
       note(
         `cap 1, ${CAPPED_CAPTURES} captures and a page at once: most calls in flight ${proxy.peak()}; ` +
-          `cards ${JSON.stringify(tally(statuses))}; page ${answer.status}`,
+          `cards ${JSON.stringify(tally(statuses))}; page ${answer.status} ${JSON.stringify(answer.body)}`,
       );
       expect(proxy.peak()).toBe(1);
     },
