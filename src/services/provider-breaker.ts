@@ -178,8 +178,8 @@ export function providerBreaker(
 
     async succeeded() {
       // No row (the provider never failed) reads as closed with no failures: nothing to reset.
-      const fresh = cached !== undefined && Date.now() - cached.at < CACHE_MS;
-      if (fresh && (cached!.row === null || (cached!.row.state === 'closed' && cached!.row.failures === 0))) return;
+      const fresh = cached && Date.now() - cached.at < CACHE_MS ? cached.row : undefined;
+      if (fresh === null || (fresh?.state === 'closed' && fresh.failures === 0)) return;
       try {
         const closed = await firstRow<BreakerRow>(
           orm.em.fork(),

@@ -182,18 +182,22 @@ export function startOutboxRelay(orm: Orm, temporal: Client, options: OutboxRela
   let wanted = false;
   let running: Promise<void> | undefined;
   let recheck: NodeJS.Timeout | undefined;
+  /** A pass once the worker has had time to take what was just started. */
+  const passSoon = () => {
+    recheck ??= setTimeout(() => ((recheck = undefined), wake()), ROOM_RECHECK_MS);
+  };
   const passes = async () => {
     while (wanted && !stopped) {
       wanted = false;
       const batch = Math.min(RELAY_BATCH, options.workerRoom?.() ?? RELAY_BATCH);
       if (batch <= 0) {
-        recheck ??= setTimeout(() => ((recheck = undefined), wake()), ROOM_RECHECK_MS);
+        passSoon();
         break;
       }
       try {
         const claimed = await relayOutboxOnce(orm, temporal, { taskQueue: options.taskQueue, batch, ...(options.eager ? { eager: true } : {}) }, logger);
         if (claimed === RELAY_BATCH) wanted = true;
-        else if (claimed === batch) recheck ??= setTimeout(() => ((recheck = undefined), wake()), ROOM_RECHECK_MS);
+        else if (claimed === batch) passSoon();
       } catch (error) {
         logger?.error({ err: error }, 'outbox relay pass failed');
       }

@@ -115,11 +115,14 @@ function workerRoom(worker: Worker): number {
   return slots - pollers.maximum - status.numInFlightLocalActivities - status.numInFlightWorkflowActivations;
 }
 
+/** Temporal's OpenTelemetry interceptors, loaded only in a process that traces. */
+const tracingInterceptors = async () => (installedTracing() ? await import('@temporalio/interceptors-opentelemetry') : undefined);
+
 export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundleOption }): Promise<{ worker: Worker; connection: NativeConnection }> {
   await installTemporalRuntime();
   setProviderWait(deps.config.providerOutage.wait);
   const tracing = installedTracing();
-  const otel = tracing ? await import('@temporalio/interceptors-opentelemetry') : undefined;
+  const otel = await tracingInterceptors();
   const connection = await NativeConnection.connect({ address: deps.config.temporal.address! });
   const worker = await Worker.create({
     connection,
@@ -169,7 +172,7 @@ export async function runWorker(
   // The relay starts through the worker's own connection, eagerly: the first workflow task comes
   // back in the start's answer, to this worker, without a trip through the task queue. A tracing
   // process passes each row's trace on to its workflow.
-  const otel = installedTracing() ? await import('@temporalio/interceptors-opentelemetry') : undefined;
+  const otel = await tracingInterceptors();
   const relayClient = new Client({
     connection,
     namespace: deps.config.temporal.namespace,

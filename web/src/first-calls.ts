@@ -12,8 +12,8 @@
  */
 declare const location: { readonly pathname: string; readonly search: string; readonly origin: string };
 
-/** How long an answer stays usable: the app's own staleTime for a cached answer (web/src/trpc.ts). */
-const FRESH_MS = 5_000;
+/** How long an answer stays usable, here and in the app's query cache (its staleTime, web/src/trpc.ts). */
+export const ANSWER_FRESH_MS = 5_000;
 
 const LIBRARY_PATH = '/library';
 const LIBRARY_PAGE_SIZE = 20;
@@ -68,7 +68,7 @@ export function takeFirstCall(url: string): Promise<Response> | undefined {
   const call = started.get(key);
   if (!call) return undefined;
   started.delete(key);
-  const fresh = call.answeredAt === undefined || performance.now() - call.answeredAt < FRESH_MS;
+  const fresh = call.answeredAt === undefined || performance.now() - call.answeredAt < ANSWER_FRESH_MS;
   return fresh && location.pathname + location.search === openedAt ? call.response : undefined;
 }
 

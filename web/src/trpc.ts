@@ -2,7 +2,7 @@ import { hashKey, MutationCache, QueryCache, QueryClient, queryOptions } from '@
 import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink, TRPCClientError } from '@trpc/client';
 import { createTRPCOptionsProxy, type inferOutput } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../src/http/operations.ts';
-import { dropFirstCalls, takeFirstCall } from './first-calls.ts';
+import { ANSWER_FRESH_MS, dropFirstCalls, takeFirstCall } from './first-calls.ts';
 
 /**
  * The one client of the app, typed by the server's router: one call per request (the server does
@@ -52,7 +52,7 @@ export const queryClient = new QueryClient({
   // networkMode 'always': without a network a call fails at once rather than pausing, so the screens that
   // work offline (Replay, capture) keep what they send on the device (offline-sync.ts) instead of waiting.
   defaultOptions: {
-    queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000, networkMode: 'always' },
+    queries: { retry: false, refetchOnWindowFocus: false, staleTime: ANSWER_FRESH_MS, networkMode: 'always' },
     mutations: { networkMode: 'always' },
   },
 });
