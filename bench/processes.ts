@@ -3,7 +3,8 @@
  * what they and their neighbours cost: CPU time per process group over a phase, and peak RSS.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Orm } from '../src/db/orm.ts';
@@ -17,6 +18,9 @@ export interface Service {
 }
 
 /** `BENCH_CPU_PROFILE_DIR=<dir> npm run bench …` writes a V8 CPU profile of the API and of the worker there when they stop. */
+/** `BENCH_LOG_DIR=<dir> npm run bench …` keeps the API's and the worker's logs there (`API.log`, `worker.log`): a stalled run's story. */
+const logDir = process.env.BENCH_LOG_DIR;
+
 const profileFlags = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
 
 /** Starts `node <entry>` (Node strips the types, as in production) with `env` and waits for a stdout line matching `ready`. */
@@ -27,6 +31,10 @@ export async function startService(name: string, entry: string, env: Record<stri
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
+  if (logDir) {
+    const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
+    lines.on('line', (line) => log.write(`${line}\n`));
+  }
   const readyLine = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start within 120 s`)), 120_000);
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));

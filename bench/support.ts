@@ -197,7 +197,29 @@ export async function waitForReady(ctx: BenchContext, userId: string, count: num
     );
     if (Number(row!.failed) > 0) throw new Error(`${row!.failed} preparations failed`);
     if (Number(row!.ready) >= count) return (performance.now() - started) / 1000;
-    if (performance.now() - started > timeoutMs) throw new Error(`only ${row!.ready}/${count} ready after ${timeoutMs / 1000} s`);
+    if (performance.now() - started > timeoutMs) {
+      throw new Error(`only ${row!.ready}/${count} ready after ${timeoutMs / 1000} s; where the rest stand: ${await stallReport(ctx, userId)}`);
+    }
     await sleep(50);
   }
+}
+
+/** Where a learner's work stands, for a run that timed out: its cards, imports and unstarted outbox rows, and its workflows in Temporal. */
+async function stallReport(ctx: BenchContext, userId: string): Promise<string> {
+  const em = ctx.orm.em.fork();
+  const rows = async (query: string) => JSON.stringify(await em.execute(query, [userId]));
+  const workflows: Record<string, number> = {};
+  for await (const run of ctx.temporal.workflow.list({ query: `LcsUserId = '${userId}'` })) {
+    const key = `${run.type} ${run.status.name}`;
+    workflows[key] = (workflows[key] ?? 0) + 1;
+  }
+  return [
+    `cards ${await rows(`SELECT enrichment_status, count(*) FROM cards WHERE user_id = ? GROUP BY 1`)}`,
+    `imports ${await rows(`SELECT state, count(*) FROM library_imports WHERE user_id = ? GROUP BY 1`)}`,
+    `outbox ${await rows(
+      `SELECT workflow_type, dispatched_at IS NOT NULL AS dispatched, attempts, last_error, count(*) FROM workflow_outbox ` +
+        `WHERE user_id = ? GROUP BY 1, 2, 3, 4`,
+    )}`,
+    `workflows ${JSON.stringify(workflows)}`,
+  ].join('; ');
 }

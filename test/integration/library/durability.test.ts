@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/model/model-client.ts';
 import { prepareCard } from '../../../src/features/library/preparation.ts';
 import { deleteCard } from '../../../src/features/library/service.ts';
-import { relayOutboxOnce } from '../../../src/temporal/outbox-relay.ts';
+import { relayOutboxOnce, startOutboxRelay } from '../../../src/temporal/outbox-relay.ts';
 import { outcomeKey } from '../../../src/temporal/search-attributes.ts';
 import type { Stack } from '../../support/stack.ts';
 import { CLIENT_ATTEMPTS, countedTemporalClient } from '../../support/counted-temporal.ts';
@@ -88,6 +88,32 @@ describe('the outbox relay', () => {
     } finally {
       await stack.startWorker();
     }
+  });
+});
+
+describe('a relay whose worker had no room', () => {
+  it('starts what waits once there is room: a pass that found none does not end the relay', async () => {
+    await stack.stopWorker(); // this file's own relay must not take the row first
+    let card;
+    try {
+      card = await capture(stack, user, 'started once its worker had room');
+      let asked = 0;
+      const stopRelay = startOutboxRelay(stack.orm, stack.temporal, {
+        ...ownQueue(),
+        databaseUrl: stack.orm.config.get('clientUrl'),
+        pollEveryMs: 100,
+        workerRoom: () => (++asked <= 3 ? 0 : 200),
+      });
+      try {
+        await vi.waitFor(async () => expect((await outboxRows(card!.cardId))[0]!.dispatched_at).not.toBeNull(), { timeout: 30_000, interval: 100 });
+      } finally {
+        await stopRelay();
+      }
+      expect(asked).toBeGreaterThan(3);
+    } finally {
+      await stack.startWorker();
+    }
+    await waitForStatus(stack, user, card.cardId, 'ready');
   });
 });
 
