@@ -1,10 +1,12 @@
 /**
  * Preloaded into every service process (`--require`, in package.json's `config.serviceNodeFlags`),
- * before its entry's modules load, and into the Temporal SDK's workflow thread too: a worker thread
- * inherits its process's preloads, and the SDK offers no option for either of the two costs cut
- * there. Both were at the top of the worker's CPU profile (docs/performance.md, "The workflow
- * sandbox's timeout" and "Workflow stack traces"). The import readers, the service's other worker
- * threads, run no vm code and make no use of promise hooks.
+ * before its entry's modules load, and into any worker thread it starts (a worker thread inherits its
+ * process's preloads). The service's worker runs its workflows on its main thread (src/worker/worker.ts);
+ * a worker made without that option (the bench's floor) runs them in a thread of the SDK's. The SDK
+ * offers no option for either of the two costs cut here. Both were at the top of the worker's CPU
+ * profile (docs/performance.md, "The workflow sandbox's timeout" and "Workflow stack traces"). The
+ * import readers, the service's other worker threads, run no vm code and make no use of promise hooks;
+ * nothing else of the service or its dependencies calls either.
  */
 import module from 'node:module';
 import os from 'node:os';
@@ -24,30 +26,32 @@ type RunInContext = (this: vm.Script, context: vm.Context, options?: vm.RunningS
 const cacheRoot = process.env.LCS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'language-capture');
 module.enableCompileCache(process.env.NODE_COMPILE_CACHE ?? path.join(cacheRoot, 'node-compile-cache'));
 
-if (!isMainThread) {
-  /*
-   * The SDK calls into a workflow's sandbox with `vm.Script#runInContext` and a `timeout` (its
-   * `isolateExecutionTimeout`, 5 s), and Node enforces a vm timeout by starting and joining a thread
-   * of its own for every call (nodejs/node#47739, open since 2023): about 140 µs of CPU per call
-   * against 1.3 µs without, and a card's workflow makes dozens of calls. So a call runs without its
-   * timeout. Given up: a workflow stuck in an endless loop is not interrupted after 5 s (the SDK's
-   * debug mode gives that up too); ours are short straight lines, and
-   * test/integration/workflows/history-replay.test.ts replays every recorded history.
-   */
-  const timed = Object.getOwnPropertyDescriptor(vm.Script.prototype, 'runInContext')!.value as RunInContext;
-  vm.Script.prototype.runInContext = function (this: vm.Script, context: vm.Context, options?: vm.RunningScriptOptions): unknown {
-    const { timeout: _perCallThread, ...untimed } = options ?? {};
-    return timed.call(this, context, untimed);
-  };
+/*
+ * The SDK calls into a workflow's sandbox with `vm.Script#runInContext` and a `timeout` (its
+ * `isolateExecutionTimeout`: 5 s in a thread of its own, 2^32 − 1 ms, no limit, on the main thread),
+ * and Node enforces a vm timeout by starting and joining a thread of its own for every call
+ * (nodejs/node#47739, open since 2023): about 140 µs of CPU per call against 1.3 µs without, and a
+ * card's workflow makes dozens of calls. So a call runs without its timeout. Given up: a workflow stuck
+ * in an endless loop is not interrupted after 5 s (the SDK's main-thread mode gives that up too); ours
+ * are short straight lines, and test/integration/workflows/history-replay.test.ts replays every
+ * recorded history. On the main thread only the SDK's "no limit" is dropped: any other caller keeps its timeout.
+ */
+const NO_LIMIT_MS = 2 ** 32 - 1;
+const timed = Object.getOwnPropertyDescriptor(vm.Script.prototype, 'runInContext')!.value as RunInContext;
+vm.Script.prototype.runInContext = function (this: vm.Script, context: vm.Context, options?: vm.RunningScriptOptions): unknown {
+  if (options?.timeout === undefined || (isMainThread && options.timeout < NO_LIMIT_MS)) return timed.call(this, context, options);
+  const { timeout: _perCallThread, ...untimed } = options;
+  return timed.call(this, context, untimed);
+};
 
-  /*
-   * For the Web UI's "stack trace" of a running workflow, the SDK hooks every promise a workflow
-   * makes and builds a source-mapped stack trace for it, whether anyone asks or not: a third of the
-   * workflow thread's CPU. Without the hook the SDK turns the feature off by itself (it says so once
-   * per worker on stderr, as "not available"), and the query answers that stack traces are not
-   * enabled. Our workflows wait on one activity at a time: their history says where they are.
-   */
-  v8.promiseHooks.createHook = () => {
-    throw new Error('workflow stack traces are off in this service (src/platform/preload.ts)');
-  };
-}
+/*
+ * For the Web UI's "stack trace" of a running workflow, the SDK hooks every promise made, and builds a
+ * source-mapped stack trace for each of a workflow's, whether anyone asks or not: a third of the
+ * workflow thread's CPU, and on the main thread every promise of the API and the activities too.
+ * Without the hook the SDK turns the feature off by itself (it says so once per worker on stderr, as
+ * "not available"), and the query answers that stack traces are not enabled. Our workflows wait on one
+ * activity at a time: their history says where they are.
+ */
+v8.promiseHooks.createHook = () => {
+  throw new Error('workflow stack traces are off in this service (src/platform/preload.ts)');
+};

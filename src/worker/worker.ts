@@ -115,6 +115,17 @@ function workerRoom(worker: Worker): number {
   return slots - pollers.maximum - status.numInFlightLocalActivities - status.numInFlightWorkflowActivations;
 }
 
+/**
+ * Workflows run on the worker's main thread, in the SDK's sandbox (a V8 context reused across
+ * workflows), not in a worker thread of the SDK's: that thread is a second Node environment and V8
+ * heap (29 MB of an idle `npm start`'s 205), took 330 ms of each start to set up, and every
+ * activation was copied to it and back. The SDK calls this its debug mode, since a debugger reaches
+ * the main thread only; what it gives up is the sandbox's timeout, which this service had already
+ * given up for its cost (src/platform/preload.ts). An activation is a short straight line; the
+ * main thread hosts it between the API's requests and the activities' statements.
+ */
+const WORKFLOWS_ON_MAIN_THREAD = { debugMode: true } as const;
+
 /** Temporal's OpenTelemetry interceptors, loaded only in a process that traces. */
 const tracingInterceptors = async () => (installedTracing() ? await import('@temporalio/interceptors-opentelemetry') : undefined);
 
@@ -142,6 +153,7 @@ export async function createWorker(deps: ActivityDeps & { bundle?: WorkflowBundl
         }
       : {}),
     ...WORKER_CONCURRENCY,
+    ...WORKFLOWS_ON_MAIN_THREAD,
   });
   return { worker, connection };
 }
