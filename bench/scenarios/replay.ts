@@ -38,8 +38,8 @@ export default async function replay(ctx: BenchContext): Promise<void> {
     `${open.p50.toFixed(1)} / ${open.p99.toFixed(1)} ms (${ratio(open.p50, baseline.latency.p50)} × floor p50)`,
     {
       floor: `${baseline.latency.p50} / ${baseline.latency.p99} ms (GET /api/me)`,
-      goal: 'p99 ≤ 20 ms',
-      met: open.p99 <= 20,
+      goal: 'p99 ≤ 10 ms',
+      met: open.p99 <= 10,
     },
   );
 

@@ -10,7 +10,7 @@ import type { BenchContext } from '../support.ts';
 const CARDS_PER_USER = 100_000;
 const USERS = 10;
 const ROUNDS = 200;
-const GOAL_P99_MS = 30;
+const GOAL_P99_MS = 15;
 
 export default async function search(ctx: BenchContext): Promise<void> {
   const users = await Promise.all(Array.from({ length: USERS }, () => ctx.createUser()));
