@@ -3,7 +3,7 @@
  * what they and their neighbours cost: CPU time per process group over a phase, and peak RSS.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,6 +32,7 @@ export async function startService(name: string, entry: string, env: Record<stri
   });
   const lines = createInterface({ input: child.stdout! });
   if (logDir) {
+    mkdirSync(logDir, { recursive: true });
     const log = createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
     lines.on('line', (line) => log.write(`${line}\n`));
   }
