@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,10 +69,26 @@ async function keptWorkflowBundle(
     const partial = `${kept}.${process.pid}.partial`;
     writeFileSync(partial, bundle.code);
     renameSync(partial, kept); // whole or not at all, when two workers start at once
+    pruneKeptBundles(path.dirname(kept));
     return { codePath: kept };
   } catch {
     return bundle; // a read-only cache only costs the next start its bundling time
   }
+}
+
+/**
+ * Bundles kept at most: each change of the sources (an upgrade) keeps one more, 1.7 MB, and a
+ * self-hoster's cache would grow for ever. A checkout whose bundle went still runs: its next start
+ * bundles again.
+ */
+const KEPT_BUNDLES = 4;
+
+function pruneKeptBundles(dir: string): void {
+  const bundles = readdirSync(dir)
+    .filter((name) => /^[0-9a-f]{32}\.js$/.test(name))
+    .map((name) => ({ file: path.join(dir, name), modified: statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.modified - a.modified);
+  for (const { file } of bundles.slice(KEPT_BUNDLES)) rmSync(file, { force: true });
 }
 
 /** The kept bundle's text, for what hands it on: the tests' shared file, the history recorder. */
