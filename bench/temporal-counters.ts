@@ -1,6 +1,6 @@
 /**
  * What the Temporal dev server did for the workflows of a phase, from its own Prometheus counters:
- * how many starts it served, how many of them it handed to the worker eagerly, how many workflow
+ * how many starts it served, how many of them it handed to the worker eagerly (and refused to), how many workflow
  * tasks it had to write to its backlog (no poller waiting), how many timed out in a worker, and
  * its writes of workflow state. These are what its CPU per workflow is made of.
  */
@@ -9,6 +9,8 @@ import { scrapedSamples } from '../tools/prometheus-text.ts';
 export interface TemporalCounters {
   starts: number;
   eagerStarts: number;
+  /** Eager starts the server was asked for and refused (a start not asked eagerly, because the worker had no slot, counts in neither). */
+  eagerDenied: number;
   backloggedWorkflowTasks: number;
   workflowTaskTimeouts: number;
   stateWrites: number;
@@ -17,6 +19,7 @@ export interface TemporalCounters {
 const COUNTERS: Record<keyof TemporalCounters, { name: string; labels: Record<string, string> }> = {
   starts: { name: 'service_requests', labels: { operation: 'StartWorkflowExecution', service_name: 'frontend' } },
   eagerStarts: { name: 'workflow_eager_execution', labels: {} },
+  eagerDenied: { name: 'workflow_eager_execution_denied', labels: {} },
   backloggedWorkflowTasks: { name: 'tasks_added', labels: { task_type: 'Workflow', task_add_result: 'backlog', forwarded: 'false' } },
   workflowTaskTimeouts: { name: 'start_to_close_timeout', labels: { operation: 'TimerActiveTaskWorkflowTaskTimeout' } },
   stateWrites: { name: 'persistence_requests', labels: { operation: 'UpdateWorkflowExecution' } },
@@ -33,7 +36,8 @@ export function describeTemporalWork(before: TemporalCounters, after: TemporalCo
   const d = (key: keyof TemporalCounters) => after[key] - before[key];
   const starts = Math.max(d('starts'), 1);
   return (
-    `${d('starts')} starts, ${d('eagerStarts')} handed to the worker eagerly, ${d('backloggedWorkflowTasks')} workflow tasks written to its backlog, ` +
+    `${d('starts')} starts, ${d('eagerStarts')} handed to the worker eagerly (${d('eagerDenied')} asked and refused), ` +
+    `${d('backloggedWorkflowTasks')} workflow tasks written to its backlog, ` +
     `${d('workflowTaskTimeouts')} workflow tasks timed out in a worker, ${(d('stateWrites') / starts).toFixed(1)} state writes per start`
   );
 }
