@@ -18,6 +18,7 @@ import { startFakeProvider, type FakeProvider } from '../src/model/fake-provider
 import { startEmbeddedPostgres } from '../src/platform/embedded-postgres.ts';
 import { ensureWebBuild } from '../src/platform/web-build.ts';
 import { connectTemporal } from '../src/temporal/connection.ts';
+import { userIdKey } from '../src/temporal/search-attributes.ts';
 import { readTemporalCounters, type TemporalCounters } from './temporal-counters.ts';
 import { openStatementStats, STATEMENT_STATS_SETTINGS, type StatementStats } from './database-statements.ts';
 import { startTemporalDevServer } from '../src/platform/temporal-dev-server.ts';
@@ -209,7 +210,7 @@ async function stallReport(ctx: BenchContext, userId: string): Promise<string> {
   const em = ctx.orm.em.fork();
   const rows = async (query: string) => JSON.stringify(await em.execute(query, [userId]));
   const workflows: Record<string, number> = {};
-  for await (const run of ctx.temporal.workflow.list({ query: `LcsUserId = '${userId}'` })) {
+  for await (const run of ctx.temporal.workflow.list({ query: `${userIdKey.name} = '${userId}'` })) {
     const key = `${run.type} ${run.status.name}`;
     workflows[key] = (workflows[key] ?? 0) + 1;
   }

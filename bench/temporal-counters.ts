@@ -1,6 +1,7 @@
 /**
  * What the Temporal dev server did for the workflows of a phase, from its own Prometheus counters:
- * how many starts it served, how many of them it handed to the worker eagerly (and refused to), how many workflow
+ * how many starts it served, how many of them asked to be handed to the worker eagerly (the server counts the asking) and
+ * how many of those it refused, how many workflow
  * tasks it had to write to its backlog (no poller waiting), how many timed out in a worker, and
  * its writes of workflow state. These are what its CPU per workflow is made of.
  */
@@ -8,8 +9,9 @@ import { scrapedSamples } from '../tools/prometheus-text.ts';
 
 export interface TemporalCounters {
   starts: number;
+  /** Starts that asked to be handed to the worker eagerly: the server counts the asking, granted or not. */
   eagerStarts: number;
-  /** Eager starts the server was asked for and refused (a start not asked eagerly, because the worker had no slot, counts in neither). */
+  /** Of those, the ones the server refused (a start not asked eagerly, because the worker had no slot, counts in neither). */
   eagerDenied: number;
   backloggedWorkflowTasks: number;
   workflowTaskTimeouts: number;
@@ -36,7 +38,7 @@ export function describeTemporalWork(before: TemporalCounters, after: TemporalCo
   const d = (key: keyof TemporalCounters) => after[key] - before[key];
   const starts = Math.max(d('starts'), 1);
   return (
-    `${d('starts')} starts, ${d('eagerStarts')} handed to the worker eagerly (${d('eagerDenied')} asked and refused), ` +
+    `${d('starts')} starts, ${d('eagerStarts')} asked to be handed to the worker eagerly (${d('eagerDenied')} of them refused), ` +
     `${d('backloggedWorkflowTasks')} workflow tasks written to its backlog, ` +
     `${d('workflowTaskTimeouts')} workflow tasks timed out in a worker, ${(d('stateWrites') / starts).toFixed(1)} state writes per start`
   );

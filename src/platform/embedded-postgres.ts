@@ -53,6 +53,7 @@ const DATABASE = 'language_capture';
  * uses no logical replication, whose launcher is a process of its own.
  */
 const SMALL_SERVER_SETTINGS: Record<string, string> = { io_method: 'sync', max_logical_replication_workers: '0' };
+
 /** The role the service connects as: it owns DATABASE and everything in it, and is no superuser. */
 export const APP_ROLE = 'lcs';
 const SUPERUSER = 'postgres';

@@ -207,10 +207,7 @@ export function startOutboxRelay(orm: Orm, temporal: Client, options: OutboxRela
     wanted = true;
     // Cleared when the passes settle, never inside them: passes that end before their first await (no room) had
     // cleared it before `running` was even assigned, which then kept a settled promise, and the relay never passed again.
-    running ??= passes().finally(() => {
-      running = undefined;
-      if (wanted && !stopped) wake(); // woken between the last pass and now
-    });
+    running ??= passes().finally(() => (running = undefined));
   };
   const stopListening = listen(options.databaseUrl, OUTBOX_CHANNEL, () => wake(), logger);
   const poll = setInterval(wake, options.pollEveryMs);
