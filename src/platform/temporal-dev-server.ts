@@ -85,6 +85,32 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
 
 const START_TIMEOUT_MS = 60_000;
 
+/**
+ * The server's defaults are sized for a cluster. Each of the history service's task schedulers
+ * (transfer, timer, visibility, archival, in-memory timers, and two for replication between
+ * clusters) keeps 64–512 goroutines waiting, 2,240 in all; the server's own workers (the
+ * scanners', the parent-close policy's, each namespace's for schedules and batches) keep 4–8
+ * long polls each. Idle, that was about 15 MB of stacks on a server whose one shard writes to one
+ * SQLite file and whose own workflows start a few times a day. A few workers per scheduler keep
+ * up with that file (`npm run bench cards`: CPU and time per card within the spread of the
+ * defaults'); replication never runs on a single cluster. Two is the least a workflow poller
+ * count may be (one sticky, one not).
+ */
+export const SMALL_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number | Record<string, number>>> = {
+  'history.transferProcessorSchedulerWorkerCount': 16,
+  'history.timerProcessorSchedulerWorkerCount': 8,
+  'history.visibilityProcessorSchedulerWorkerCount': 8,
+  'history.archivalProcessorSchedulerWorkerCount': 2,
+  'history.memoryTimerProcessorSchedulerWorkerCount': 4,
+  'history.ReplicationProcessorSchedulerWorkerCount': 2,
+  'history.ReplicationLowPriorityProcessorSchedulerWorkerCount': 1,
+  'worker.ScannerMaxConcurrentWorkflowTaskPollers': 2,
+  'worker.ScannerMaxConcurrentActivityTaskPollers': 1,
+  'worker.ParentCloseMaxConcurrentWorkflowTaskPollers': 2,
+  'worker.ParentCloseMaxConcurrentActivityTaskPollers': 1,
+  'worker.perNamespaceWorkerOptions': { MaxConcurrentWorkflowTaskPollers: 2, MaxConcurrentActivityTaskPollers: 1, MaxConcurrentNexusTaskPollers: 1 },
+};
+
 async function launch(options: DevServerOptions, ports: DevServerPorts): Promise<DevServer> {
   const args = [
     'server',
@@ -113,6 +139,7 @@ async function launch(options: DevServerOptions, ports: DevServerPorts): Promise
   if (ports.ui === null) args.push('--headless');
   else args.push('--ui-port', String(ports.ui));
   args.push(...searchAttributeFlags());
+  for (const [key, value] of Object.entries(SMALL_SERVER_DYNAMIC_CONFIG)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const child = spawn(options.cliPath ?? resolveTemporalCli(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const log = options.log ?? (() => {});

@@ -59,6 +59,22 @@ describe('starting the Temporal dev server', () => {
   });
 });
 
+describe('the Temporal dev server on a small server', () => {
+  it('keeps a few history task workers and system pollers, not the thousands a cluster’s defaults start', async () => {
+    const server = await devServer({});
+    // The defaults start 2,327 goroutines in the history service within a second of serving
+    // (its task schedulers' 2,240 workers); the gauge reads 0 until first reported.
+    let goroutines = 0;
+    for (let tries = 0; goroutines === 0 && tries < 100; tries++) {
+      const metrics = await fetch(`http://127.0.0.1:${server.ports.metrics}/metrics`).then((r) => r.text());
+      goroutines = Number(/^num_goroutines\{service_name="history"\} (\d+)/m.exec(metrics)?.[1] ?? 0);
+      if (goroutines === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(goroutines).toBeGreaterThan(0);
+    expect(goroutines).toBeLessThan(1_000);
+  });
+});
+
 describe('the Temporal dev server’s files', () => {
   it('keeps its folder 0700 and its SQLite database 0600, like the rest of DATA_DIR, also when an older start left them open', async () => {
     const parent = await mkdtemp(path.join(tmpdir(), 'lcs-temporal-modes-'));
