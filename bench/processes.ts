@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Orm } from '../src/db/orm.ts';
-import { SERVICE_NODE_FLAGS } from '../src/platform/node-flags.ts';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../src/platform/node-flags.ts';
 
 export interface Service {
   pid: number;
@@ -26,8 +26,7 @@ const profileFlags = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-p
 /** Starts `node <entry>` (Node strips the types, as in production) with `env` and waits for a stdout line matching `ready`. */
 export async function startService(name: string, entry: string, env: Record<string, string>, ready: RegExp): Promise<Service> {
   const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...profileFlags, entry], {
-    // Two malloc arenas, as `npm start` has them (package.json): glibc's default of one per thread held ~15 MB more at idle.
-    env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env },
+    env: { ...SERVICE_ENV, ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });

@@ -7,7 +7,7 @@ import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
 import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
 import { asyncHeaders, ledgerKinds, translationCalls, waitForSettled } from '../sentences/support.ts';
-import { SERVICE_NODE_FLAGS } from '../../../src/platform/node-flags.ts';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../../src/platform/node-flags.ts';
 import { api, expectStatus } from '../../support/api.ts';
 
 let stack: Stack;
@@ -27,6 +27,7 @@ function spawnWorker(): Promise<ChildProcess> {
   // `node <script>` (not a wrapper CLI, which would fork a grandchild that SIGKILL would orphan).
   const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script], {
     env: {
+      ...SERVICE_ENV,
       ...process.env,
       DATABASE_URL: infra.databaseUrl,
       TEMPORAL_ADDRESS: infra.temporalAddress,

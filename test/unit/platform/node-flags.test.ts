@@ -1,30 +1,46 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SERVICE_NODE_FLAGS } from '../../../src/platform/node-flags.ts';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../../src/platform/node-flags.ts';
 
-const packageJson = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-  scripts: Record<string, string>;
-  config: { serviceNodeFlags: string };
-};
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+/** What bin/start.sh hands Node: runs it on a script that prints its flags and its malloc environment. */
+function startScriptRun(env: Record<string, string>): { execArgv: string[]; malloc: Record<string, string> } {
+  const entry = path.join(mkdtempSync(path.join(os.tmpdir(), 'start-sh-')), 'entry.mjs');
+  const malloc = `Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_')))`;
+  writeFileSync(entry, `console.log(JSON.stringify({ execArgv: process.execArgv, malloc: ${malloc} }));`);
+  const callerEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MALLOC_')));
+  const run = spawnSync('sh', [path.join(root, 'bin/start.sh'), entry], { env: { ...callerEnv, ...env }, encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { execArgv: string[]; malloc: Record<string, string> };
+}
 
 describe('the service processes', () => {
-  it.each(['start', 'api', 'worker'])('`npm run %s` runs its entry on Node itself with the service V8 flags, as the spawned processes do', (name) => {
-    const command = packageJson.scripts[name]!;
-    expect(command).toMatch(/ node \$npm_package_config_serviceNodeFlags src\/\S+\.ts$/);
-    expect(command).not.toContain('tsx');
+  it.each([
+    ['start', ''],
+    ['api', ' src/http/server.ts'],
+    ['worker', ' src/worker/main.ts'],
+  ])('`npm run %s` runs its entry through bin/start.sh, as a self-hoster runs the service', (name, entry) => {
+    expect(packageJson.scripts[name]).toBe(`exec sh bin/start.sh${entry}`);
   });
 
-  it('hands Node the same flags through npm as the spawned processes get, and Node takes them', () => {
+  it('bin/start.sh hands Node the service flags and environment that spawned service processes get, and Node takes them', () => {
     expect(SERVICE_NODE_FLAGS).toEqual(
       expect.arrayContaining([expect.stringMatching(/^--max-semi-space-size=\d+$/), expect.stringMatching(/^--heap-growing-percent=\d+$/)]),
     );
-    // As npm runs a script: the config value in the environment, split into words by the shell.
-    const run = spawnSync('sh', ['-c', `exec "${process.execPath}" $npm_package_config_serviceNodeFlags -p 'JSON.stringify(process.execArgv)'`], {
-      env: { ...process.env, npm_package_config_serviceNodeFlags: packageJson.config.serviceNodeFlags },
-      encoding: 'utf8',
-    });
-    expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual([...SERVICE_NODE_FLAGS, '-p', 'JSON.stringify(process.execArgv)']);
+    expect(SERVICE_ENV).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' });
+    const { execArgv, malloc } = startScriptRun({});
+    expect(execArgv).toEqual(SERVICE_NODE_FLAGS);
+    expect(malloc).toEqual(SERVICE_ENV);
+  });
+
+  it('bin/start.sh leaves a variable the caller set as the caller set it', () => {
+    const { malloc } = startScriptRun({ MALLOC_ARENA_MAX: '4' });
+    expect(malloc).toEqual({ ...SERVICE_ENV, MALLOC_ARENA_MAX: '4' });
   });
 });
