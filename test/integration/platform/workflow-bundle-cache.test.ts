@@ -19,6 +19,8 @@ it('a worker start bundles the workflows once, keeps it by a hash of the sources
 
   const first = await cachedWorkflowBundle(cacheDir);
   expect(first.code).toContain('cardEnrichment');
+  // One byte a character in V8's heap, for as long as a worker runs: no character past U+00FF.
+  expect(first.code).not.toMatch(/[\u0100-\uffff]/);
   const kept = readdirSync(bundles);
   const made = kept.filter((name) => !earlier.includes(name));
   expect(made).toHaveLength(1);
