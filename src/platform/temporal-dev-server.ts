@@ -96,7 +96,7 @@ const START_TIMEOUT_MS = 60_000;
  * defaults'); replication never runs on a single cluster. Two is the least a workflow poller
  * count may be (one sticky, one not).
  */
-export const SMALL_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number | Record<string, number>>> = {
+const SMALL_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number | Record<string, number>>> = {
   'history.transferProcessorSchedulerWorkerCount': 16,
   'history.timerProcessorSchedulerWorkerCount': 8,
   'history.visibilityProcessorSchedulerWorkerCount': 8,
