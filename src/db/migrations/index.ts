@@ -28,6 +28,7 @@ import { ModelOutputModes } from './0027-model-output-modes.ts';
 import { ModelCallSlots } from './0028-model-call-slots.ts';
 import { ImportReadLeases } from './0029-import-read-leases.ts';
 import { ContextSourceUrls } from './0030-context-source-urls.ts';
+import { SearchByUser } from './0031-search-by-user.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
 export const migrations = [
@@ -61,4 +62,5 @@ export const migrations = [
   ModelCallSlots,
   ImportReadLeases,
   ContextSourceUrls,
+  SearchByUser,
 ];

@@ -268,7 +268,8 @@ export interface ListOptions {
 
 /**
  * A card of `c` whose text or translation contains `query`, case- and accent-insensitively.
- * The left side is the expression of the index cards_search_idx, so the index serves it; the
+ * The left side is the expression of the index cards_user_search_idx (after the user's id, which
+ * every search has beside it: ofUser), so the index serves it; the
  * pattern escapes LIKE's wildcards after folding (migration 0011). Never a prepared statement
  * (src/db/sql.ts): how many cards a word matches decides between that index and the newest-first
  * one, so a search is planned for each query.
