@@ -90,11 +90,11 @@ const START_TIMEOUT_MS = 60_000;
  * (transfer, timer, visibility, archival, in-memory timers, and two for replication between
  * clusters) keeps 64–512 goroutines waiting, 2,240 in all; the server's own workers (the
  * scanners', the parent-close policy's, each namespace's for schedules and batches) keep 4–8
- * long polls each. Idle, that was about 15 MB of stacks on a server whose one shard writes to one
- * SQLite file and whose own workflows start a few times a day. A few workers per scheduler keep
- * up with that file (`npm run bench cards`: CPU and time per card within the spread of the
+ * long polls each. Idle, that was about 15 MB of stacks on a server of one history shard whose own
+ * workflows start a few times a day. A few workers per scheduler keep up with that shard
+ * (`npm run bench cards`, 1,000 cards at once: CPU and time per card within the spread of the
  * defaults'); replication never runs on a single cluster. Two is the least a workflow poller
- * count may be (one sticky, one not).
+ * count may be (the Go SDK's rule: one for the sticky queue, one not).
  */
 const SMALL_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number | Record<string, number>>> = {
   'history.transferProcessorSchedulerWorkerCount': 16,

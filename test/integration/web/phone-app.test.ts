@@ -224,7 +224,7 @@ describe('the installed app', () => {
       await page.getByRole('heading', { name: 'Replay' }).waitFor();
       // The new version took over. (Not "no Reload button": the reloaded app registers /sw.js again, which for this
       // test's stand-in version, another URL, is itself a new version that installs and is offered, sooner or later.)
-      expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/sw\.js\?next-version$/);
+      expect(await page.evaluate<string | undefined>('navigator.serviceWorker.controller?.scriptURL')).toMatch(/\/sw\.js\?next-version$/);
       expect(errors).toEqual([]);
       await context.close();
     },
