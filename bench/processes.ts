@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Orm } from '../src/db/orm.ts';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../src/platform/node-flags.ts';
+import { SERVICE_NODE_FLAGS, serviceProcessEnv } from '../src/platform/node-flags.ts';
 
 export interface Service {
   pid: number;
@@ -17,16 +17,16 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** `BENCH_CPU_PROFILE_DIR=<dir> npm run bench …` writes a V8 CPU profile of the API and of the worker there when they stop. */
 /** `BENCH_LOG_DIR=<dir> npm run bench …` keeps the API's and the worker's logs there (`API.log`, `worker.log`): a stalled run's story. */
 const logDir = process.env.BENCH_LOG_DIR;
 
+/** `BENCH_CPU_PROFILE_DIR=<dir> npm run bench …` writes a V8 CPU profile of the API and of the worker there when they stop. */
 const profileFlags = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
 
 /** Starts `node <entry>` (Node strips the types, as in production) with `env` and waits for a stdout line matching `ready`. */
 export async function startService(name: string, entry: string, env: Record<string, string>, ready: RegExp): Promise<Service> {
   const child: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...profileFlags, entry], {
-    env: { ...SERVICE_ENV, ...process.env, ...env },
+    env: serviceProcessEnv(env),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });

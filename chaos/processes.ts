@@ -14,7 +14,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/platform/em
 import { freePort, waitForPort } from '../src/platform/free-port.ts';
 import { resolveTemporalCli } from '../src/platform/temporal-dev-server.ts';
 import { searchAttributeFlags } from '../src/temporal/search-attributes.ts';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../src/platform/node-flags.ts';
+import { SERVICE_NODE_FLAGS, serviceProcessEnv } from '../src/platform/node-flags.ts';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /** A supervisor waits this long before restarting a process that exited. */
@@ -32,7 +32,7 @@ export interface ProcessExit {
 export function spawnNode(script: string, args: string[], env: Record<string, string>, log: WriteStream): ChildProcess {
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script, ...args], {
     cwd: repoRoot,
-    env: { ...SERVICE_ENV, ...process.env, ...env },
+    env: serviceProcessEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(log, { end: false });

@@ -28,3 +28,8 @@ export const SERVICE_ENV: Readonly<Record<string, string>> = Object.fromEntries(
     return [assignment.slice(0, at), assignment.slice(at + 1)];
   }),
 );
+
+/** A service process's environment: SERVICE_ENV under this process's own, under `overrides`; the one precedence every spawn uses. */
+export function serviceProcessEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...SERVICE_ENV, ...process.env, ...overrides };
+}

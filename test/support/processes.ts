@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, vi } from 'vitest';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../src/platform/node-flags.ts';
+import { SERVICE_NODE_FLAGS, serviceProcessEnv } from '../../src/platform/node-flags.ts';
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -20,7 +20,7 @@ export interface ServiceProcess {
 export function spawnService(entry: string, env: Record<string, string>): ServiceProcess {
   const script = fileURLToPath(new URL(`../../${entry}`, import.meta.url));
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script], {
-    env: { ...SERVICE_ENV, ...process.env, ...env },
+    env: serviceProcessEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

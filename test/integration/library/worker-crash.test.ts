@@ -7,7 +7,7 @@ import { startStack, type Stack } from '../../support/stack.ts';
 import { newUser } from '../../support/users.ts';
 import { capture, preparationCalls, preparationCharges, waitForStatus } from './helpers.ts';
 import { asyncHeaders, ledgerKinds, translationCalls, waitForSettled } from '../sentences/support.ts';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../../src/platform/node-flags.ts';
+import { SERVICE_NODE_FLAGS, serviceProcessEnv } from '../../../src/platform/node-flags.ts';
 import { api, expectStatus } from '../../support/api.ts';
 
 let stack: Stack;
@@ -26,9 +26,7 @@ function spawnWorker(): Promise<ChildProcess> {
   const script = fileURLToPath(new URL('../../support/worker-process.ts', import.meta.url));
   // `node <script>` (not a wrapper CLI, which would fork a grandchild that SIGKILL would orphan).
   const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script], {
-    env: {
-      ...SERVICE_ENV,
-      ...process.env,
+    env: serviceProcessEnv({
       DATABASE_URL: infra.databaseUrl,
       TEMPORAL_ADDRESS: infra.temporalAddress,
       TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
@@ -38,7 +36,7 @@ function spawnWorker(): Promise<ChildProcess> {
       MODEL_MAX_RETRIES: '0',
       WORKFLOW_BUNDLE_PATH: infra.workflowBundlePath,
       LOG_LEVEL: 'silent',
-    },
+    }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from '../../../src/platform/node-flags.ts';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS, serviceProcessEnv } from '../../../src/platform/node-flags.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
@@ -42,5 +42,12 @@ describe('the service processes', () => {
   it('bin/start.sh leaves a variable the caller set as the caller set it', () => {
     const { malloc } = startScriptRun({ MALLOC_ARENA_MAX: '4' });
     expect(malloc).toEqual({ ...SERVICE_ENV, MALLOC_ARENA_MAX: '4' });
+  });
+
+  it('a service process spawned from Node gets the same environment, under the spawner’s own and then its overrides', () => {
+    const env = serviceProcessEnv({ MALLOC_ARENA_MAX: '3' });
+    expect(env.MALLOC_ARENA_MAX).toBe('3');
+    expect(env.MALLOC_MMAP_THRESHOLD_).toBe(process.env.MALLOC_MMAP_THRESHOLD_ ?? SERVICE_ENV.MALLOC_MMAP_THRESHOLD_);
+    expect(env.PATH).toBe(process.env.PATH);
   });
 });
