@@ -16,6 +16,13 @@ export interface CardEnrichmentInput {
   cardId: string;
   /** The card's enrichment_attempt this run enriches (1, then +1 per retry). */
   attempt: number;
+  /**
+   * Set by every start since runs stopped asking `patched` (`preparationStart`, src/features/library/preparation.ts):
+   * the run prepares in a local activity, with no patch marker and no `TemporalChangeVersion` upsert, two events and a
+   * visibility write fewer for the dev server. A run started without it (before, or from an outbox row written
+   * before) asks `patched`, as it always did.
+   */
+  preparesLocally?: true;
 }
 
 export type CardEnrichmentResult = { cardId: string; outcome: Exclude<PreparationOutcome['outcome'], 'failed' | 'gone'> | BusinessOutcome };
@@ -27,14 +34,15 @@ export type CardEnrichmentResult = { cardId: string; outcome: Exclude<Preparatio
  * failure is a business outcome (no credits; the card deleted), tagged `LcsOutcome` either way.
  */
 export async function cardEnrichment(input: CardEnrichmentInput): Promise<CardEnrichmentResult> {
+  const ref = { cardId: input.cardId, attempt: input.attempt };
   let result: PreparationOutcome;
   try {
-    result = await (patched(PREPARED_LOCALLY) ? local : remote).prepareCardEnrichment(input);
+    result = await (input.preparesLocally === true || patched(PREPARED_LOCALLY) ? local : remote).prepareCardEnrichment(ref);
   } catch (error) {
     // The service cancels a preparation only when its card is deleted (features/library/preparation.ts).
     if (isCancellation(error)) return deleted(input.cardId);
     const failure = catalogFailureOf(error);
-    await recordCardEnrichmentFailure(input, failure);
+    await recordCardEnrichmentFailure(ref, failure);
     return { cardId: input.cardId, outcome: outcomeOfFailure(failure) };
   }
   // A repeated run of an attempt that already failed ends the same way.

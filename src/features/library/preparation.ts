@@ -6,6 +6,7 @@ import { businessOutcomeOf } from '../../domain/workflow-outcome.ts';
 import type { StructuredRequest, StructuredResult } from '../../model/model-client.ts';
 import { counter, histogram } from '../../platform/metrics.ts';
 import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
+import type { WorkflowStart, WorkflowStarter } from '../../temporal/workflow-starter.ts';
 import type { FeatureContext } from '../context.ts';
 import { type BackgroundCall, modelCallHold, withModelCallHold } from '../credits/paid-call.ts';
 import { charge } from '../credits/wallet.ts';
@@ -35,6 +36,24 @@ import {
  */
 export const preparationWorkflowId = (cardId: string, senseAttempt: number | null = null) =>
   workflowId(WORKFLOW_KINDS.cardEnrichment, senseAttempt === null ? cardId : `${cardId}/sense-${senseAttempt}`);
+
+/**
+ * The preparation workflow's start: ids and the attempt number only, never the text. Every run it starts prepares in a
+ * local activity without asking `patched` (`preparesLocally`, src/workflows/card-enrichment.ts).
+ */
+export function preparationStart(
+  workflows: WorkflowStarter,
+  userId: string,
+  cardId: string,
+  attempt: number,
+  senseAttempt: number | null = null,
+): WorkflowStart {
+  return workflows.start('cardEnrichment', [{ cardId, attempt, preparesLocally: true }], {
+    workflowId: preparationWorkflowId(cardId, senseAttempt),
+    userId,
+    kind: WORKFLOW_KINDS.cardEnrichment,
+  });
+}
 
 /** Idempotency key of an attempt's charge: a retried activity can never charge twice. */
 const preparationChargeKey = (cardId: string, attempt: number) => `${preparationWorkflowId(cardId)}/attempt-${attempt}`;

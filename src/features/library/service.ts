@@ -6,14 +6,13 @@ import type { Plan } from '../../domain/plans.ts';
 import { AppError, libraryFull } from '../../domain/problems.ts';
 import { newSchedulingState, type SchedulingStateName } from '../../domain/scheduling.ts';
 import { counter } from '../../platform/metrics.ts';
-import { WORKFLOW_KINDS } from '../../temporal/workflow-ids.ts';
 import { enqueueFrom, type WorkflowStart, type WorkflowStarter } from '../../temporal/workflow-starter.ts';
 import type { FeatureContext } from '../context.ts';
 import { encountersOfCard } from './encounters.ts';
 import { addContext, contextsOfCard, placedOrRefused } from './context-store.ts';
 import type { CardContextView, PlacedContext } from './contexts.ts';
 import { type ListCursor, encodeCursor } from './listing.ts';
-import { preparationWorkflowId } from './preparation.ts';
+import { preparationStart, preparationWorkflowId } from './preparation.ts';
 import type { CardPreparation, PreparationError } from './preparation-rules.ts';
 import type { Card, CardDetail, PreparationStatus } from './schemas.ts';
 import { WAITING_MESSAGE } from '../../domain/retry-policy.ts';
@@ -247,15 +246,6 @@ async function insertCard(
 async function refuseWhenFull(em: Em, userId: string, maxCards: MaxCards): Promise<void> {
   const user = await firstRow<{ card_count: number; plan: Plan }>(em, sql`SELECT card_count, plan FROM users WHERE id = ${userId}`);
   if (user && user.card_count >= maxCards[user.plan]) throw libraryFull(maxCards[user.plan], user.card_count);
-}
-
-/** The preparation workflow's start: ids and the attempt number only, never the text. */
-function preparationStart(workflows: WorkflowStarter, userId: string, cardId: string, attempt: number, senseAttempt: number | null = null): WorkflowStart {
-  return workflows.start('cardEnrichment', [{ cardId, attempt }], {
-    workflowId: preparationWorkflowId(cardId, senseAttempt),
-    userId,
-    kind: WORKFLOW_KINDS.cardEnrichment,
-  });
 }
 
 export interface ListOptions {

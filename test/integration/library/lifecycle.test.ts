@@ -85,10 +85,14 @@ describe('POST /api/library', () => {
     expect(description.status.name).toBe('COMPLETED');
     expect(description.typedSearchAttributes.get(userIdKey)).toBe(user.userId);
     expect(description.typedSearchAttributes.get(kindKey)).toBe('card-enrichment');
-    // Payloads decoded as text: the history names the card, never its text.
-    const history = JSON.stringify(await handle.fetchHistory(), (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v));
-    expect(history).toContain(card.cardId);
-    expect(history).not.toContain('secret expression');
+    // The history's payloads, decoded (its JSON gives their bytes in base64): they name the card, never its text.
+    const events = JSON.stringify(await handle.fetchHistory());
+    const payloads = [...events.matchAll(/"data":"([A-Za-z0-9+/=]*)"/g)].map(([, data]) => Buffer.from(data!, 'base64').toString('utf8'));
+    expect(payloads).toContain(JSON.stringify({ cardId: card.cardId, attempt: 1, preparesLocally: true }));
+    expect(payloads.join('\n')).not.toContain('secret expression');
+    // Started with preparesLocally: no patch marker, no TemporalChangeVersion upsert (two events fewer for the dev server).
+    expect(payloads.join('\n')).not.toContain('card-preparation-local-activity');
+    expect(events).not.toContain('EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES');
     // Operators find a user's workflows by search attributes.
     const found: string[] = [];
     for await (const wf of stack.temporal.workflow.list({ query: `LcsUserId = '${user.userId}' AND LcsKind = 'card-enrichment'` })) found.push(wf.workflowId);

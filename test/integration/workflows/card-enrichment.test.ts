@@ -20,7 +20,10 @@ import {
 // src/workflows/card-enrichment.ts with its activities mocked, on Temporal's time-skipping test server.
 const env = useTimeSkipping();
 
-const input = (): CardEnrichmentInput => ({ cardId: randomUUID(), attempt: 1 });
+/** As the service starts a run (preparationStart). */
+const input = (): CardEnrichmentInput => ({ cardId: randomUUID(), attempt: 1, preparesLocally: true });
+/** What the activities are given: the card and its attempt. */
+const refOf = ({ cardId, attempt }: CardEnrichmentInput) => ({ cardId, attempt });
 
 /** Starts `card-enrichment/<cardId>` as the outbox relay does, and returns its handle and result. */
 function run(activities: MockActivities, card = input()) {
@@ -35,18 +38,35 @@ const prepared = (outcome: PreparationOutcome) => vi.fn(async (_card: CardEnrich
 const recorder = () => vi.fn(async (_card: CardEnrichmentInput, _failure: { code: string; message: string }) => {});
 
 describe('card enrichment', () => {
-  it('ready: prepares the card as a local activity (the patched branch) and completes with its id and outcome', async () => {
+  it('ready: prepares the card as a local activity and completes with its id and outcome, with no patch marker', async () => {
     const prepareCardEnrichment = prepared({ outcome: 'ready' });
     const recordCardEnrichmentFailure = recorder();
     const { handle, card, value } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure });
     expect(value).toEqual({ cardId: card.cardId, outcome: 'ready' });
-    expect(prepareCardEnrichment).toHaveBeenCalledExactlyOnceWith(card);
+    expect(prepareCardEnrichment).toHaveBeenCalledExactlyOnceWith(refOf(card));
     expect(recordCardEnrichmentFailure).not.toHaveBeenCalled();
-    // One marker for the patch, one for the local activity's result, and no activity task.
+    // The local activity's marker alone: no activity task, and neither the patch's marker nor its search-attribute upsert.
+    expect(await eventKinds(handle)).toEqual([
+      'workflowExecutionStarted',
+      'workflowTaskScheduled',
+      'workflowTaskStarted',
+      'workflowTaskCompleted',
+      'markerRecorded',
+      'workflowExecutionCompleted',
+    ]);
+    expect(await outcomeOf(handle)).toBeUndefined();
+  });
+
+  it('a run started without preparesLocally (an outbox row written before it) asks patched, and prepares locally too', async () => {
+    const prepareCardEnrichment = prepared({ outcome: 'ready' });
+    const { cardId, attempt } = input();
+    const { handle, value } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure: recorder() }, { cardId, attempt });
+    expect(value).toEqual({ cardId, outcome: 'ready' });
+    expect(prepareCardEnrichment).toHaveBeenCalledExactlyOnceWith({ cardId, attempt });
     const kinds = await eventKinds(handle);
     expect(kinds.filter((kind) => kind === 'markerRecorded')).toHaveLength(2);
+    expect(kinds).toContain('upsertWorkflowSearchAttributes');
     expect(kinds).not.toContain('activityTaskScheduled');
-    expect(await outcomeOf(handle)).toBeUndefined();
   });
 
   it('superseded by a newer attempt: completes with that outcome, nothing recorded', async () => {
@@ -85,7 +105,7 @@ describe('card enrichment', () => {
     const { handle, card, error } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure });
     expectFailedWith(error, 'service_unavailable');
     expect(prepareCardEnrichment).toHaveBeenCalledTimes(providerAttempts());
-    expect(recordCardEnrichmentFailure).toHaveBeenCalledExactlyOnceWith(card, expect.objectContaining({ code: 'service_unavailable' }));
+    expect(recordCardEnrichmentFailure).toHaveBeenCalledExactlyOnceWith(refOf(card), expect.objectContaining({ code: 'service_unavailable' }));
     const { startTime, closeTime } = await handle.describe();
     expect(closeTime!.getTime() - startTime.getTime()).toBeGreaterThanOrEqual(PROVIDER_WAIT.windowMs);
     expect(closeTime!.getTime() - startTime.getTime()).toBeLessThan(41 * 60_000);
@@ -97,7 +117,7 @@ describe('card enrichment', () => {
     const { handle, card, error } = await run({ prepareCardEnrichment, recordCardEnrichmentFailure });
     expectFailedWith(error, 'provider_output_invalid');
     expect(prepareCardEnrichment).toHaveBeenCalledTimes(1);
-    expect(recordCardEnrichmentFailure).toHaveBeenCalledExactlyOnceWith(card, {
+    expect(recordCardEnrichmentFailure).toHaveBeenCalledExactlyOnceWith(refOf(card), {
       code: 'provider_output_invalid',
       message: 'The work failed: provider_output_invalid.',
     });
@@ -108,7 +128,7 @@ describe('card enrichment', () => {
     const recordCardEnrichmentFailure = recorder();
     const { handle, card, value } = await run({ prepareCardEnrichment: async () => failsWith('insufficient_credits'), recordCardEnrichmentFailure });
     expect(value).toEqual({ cardId: card.cardId, outcome: 'insufficient_credits' });
-    expect(recordCardEnrichmentFailure).toHaveBeenCalledExactlyOnceWith(card, expect.objectContaining({ code: 'insufficient_credits' }));
+    expect(recordCardEnrichmentFailure).toHaveBeenCalledExactlyOnceWith(refOf(card), expect.objectContaining({ code: 'insufficient_credits' }));
     expect((await handle.describe()).status.name).toBe('COMPLETED');
     expect(await outcomeOf(handle)).toBe('insufficient_credits');
   });

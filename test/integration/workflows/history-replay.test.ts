@@ -18,11 +18,30 @@ const files = readdirSync(HISTORIES_DIR)
   .sort();
 const histories = files.map((file) => ({ file, json: readFileSync(path.join(HISTORIES_DIR, file), 'utf8') }));
 
-interface JsonHistory {
-  events: { workflowExecutionStartedEventAttributes?: { workflowType: { name: string } }; markerRecordedEventAttributes?: { markerName: string } }[];
+interface JsonPayload {
+  data: string;
 }
 
-const workflowTypeOf = (json: string) => (JSON.parse(json) as JsonHistory).events[0]!.workflowExecutionStartedEventAttributes!.workflowType.name;
+interface JsonHistory {
+  events: {
+    workflowExecutionStartedEventAttributes?: { workflowType: { name: string }; input?: { payloads: JsonPayload[] } };
+    markerRecordedEventAttributes?: { markerName: string; details?: { 'patch-data'?: { payloads: JsonPayload[] } } };
+    activityTaskScheduledEventAttributes?: { activityType: { name: string } };
+  }[];
+}
+
+const eventsOf = (json: string) => (JSON.parse(json) as JsonHistory).events;
+const decoded = (payload: JsonPayload) => JSON.parse(Buffer.from(payload.data, 'base64').toString('utf8')) as unknown;
+const workflowTypeOf = (json: string) => eventsOf(json)[0]!.workflowExecutionStartedEventAttributes!.workflowType.name;
+/** The ids of the patches a run recorded: in its markers' payloads, base64, so never found by a search of the text. */
+const patchIdsOf = (json: string) =>
+  eventsOf(json).flatMap(({ markerRecordedEventAttributes: marker }) =>
+    marker?.markerName === 'core_patch' ? marker.details!['patch-data']!.payloads.map((payload) => (decoded(payload) as { id: string }).id) : [],
+  );
+const preparedRemotely = (json: string) =>
+  eventsOf(json).some((event) => event.activityTaskScheduledEventAttributes?.activityType.name === 'prepareCardEnrichment');
+const cardRunInput = (json: string) => decoded(eventsOf(json)[0]!.workflowExecutionStartedEventAttributes!.input!.payloads[0]!) as Record<string, unknown>;
+const cardRuns = () => histories.filter(({ json }) => workflowTypeOf(json) === workflows.cardEnrichment.name);
 
 describe('recorded workflow histories', () => {
   it.each(histories.map(({ file, json }) => [file, json]))('%s replays on the current workflow code', async (file, json) => {
@@ -47,17 +66,27 @@ describe('recorded workflow histories', () => {
   });
 
   it('holds runs from before the card-preparation patch, which the patched() branch must keep replaying', () => {
-    const beforePatch = histories.filter(
-      ({ json }) => workflowTypeOf(json) === workflows.cardEnrichment.name && !json.includes('card-preparation-local-activity'),
+    const beforePatch = cardRuns().filter(
+      ({ json }) => preparedRemotely(json) && !patchIdsOf(json).includes('card-preparation-local-activity') && !cardRunInput(json).preparesLocally,
     );
     expect(beforePatch.length).toBeGreaterThan(0);
   });
 
+  it('holds runs started before preparesLocally, whose patch marker the patched() branch must keep replaying', () => {
+    const beforeFlag = cardRuns().filter(({ json }) => patchIdsOf(json).includes('card-preparation-local-activity'));
+    expect(beforeFlag.length).toBeGreaterThan(0);
+  });
+
+  it('holds runs started with preparesLocally, which record no patch', () => {
+    const flagged = cardRuns().filter(({ json }) => cardRunInput(json).preparesLocally === true);
+    expect(flagged.length).toBeGreaterThan(0);
+    expect(flagged.filter(({ json }) => patchIdsOf(json).length > 0 || preparedRemotely(json)).map(({ file }) => file)).toEqual([]);
+  });
+
   it('holds housekeeping passes from before the card_encounters sweep, which the patched() branch must keep replaying', () => {
-    const beforePatch = histories.filter(
-      ({ json }) => workflowTypeOf(json) === workflows.housekeepingWorkflow.name && !json.includes('retention-card-encounters'),
-    );
-    expect(beforePatch.length).toBeGreaterThan(0);
+    const passes = histories.filter(({ json }) => workflowTypeOf(json) === workflows.housekeepingWorkflow.name);
+    expect(passes.filter(({ json }) => !patchIdsOf(json).includes('retention-card-encounters')).length).toBeGreaterThan(0);
+    expect(passes.filter(({ json }) => patchIdsOf(json).includes('retention-card-encounters')).length).toBeGreaterThan(0);
   });
 
   it('carries ids, never user text', () => {

@@ -9,7 +9,6 @@ import type { ImportHistory } from '../../../domain/imports.ts';
 import { newSchedulingState, type SchedulingState } from '../../../domain/scheduling.ts';
 import { learnerScheduling } from '../../replay/learner-scheduling.ts';
 import { replayHistory, type ReplayedHistory } from './anki-history.ts';
-import { WORKFLOW_KINDS } from '../../../temporal/workflow-ids.ts';
 import type { FeatureContext } from '../../context.ts';
 import { getWallet } from '../../credits/wallet.ts';
 import { creditsForCost } from '../../../domain/credits.ts';
@@ -17,7 +16,7 @@ import { CAPTURE_TEXT_MAX } from '../../../domain/limits.ts';
 import { OUTPUT_TOKEN_LIMITS } from '../../../domain/model-budget.ts';
 import { addContext } from '../context-store.ts';
 import { placeContext } from '../contexts.ts';
-import { preparationWorkflowId } from '../preparation.ts';
+import { preparationStart } from '../preparation.ts';
 import { PREPARATION_TASK, preparationRequest, preparationSchemaFor } from '../preparation-rules.ts';
 import type { ImportState } from './schemas.ts';
 import { announceImport, markUnstartedCancelled } from './service.ts';
@@ -387,10 +386,7 @@ async function startPreparations(ctx: FeatureContext, tx: Em, importId: string, 
      WHERE r.import_id = ${importId} AND r.position = next.position RETURNING next.id AS card_id, next.enrichment_attempt AS attempt`,
   );
   for (const { card_id: cardId, attempt } of started) {
-    await ctx.workflows.enqueue(
-      tx,
-      ctx.workflows.start('cardEnrichment', [{ cardId, attempt }], { workflowId: preparationWorkflowId(cardId), userId, kind: WORKFLOW_KINDS.cardEnrichment }),
-    );
+    await ctx.workflows.enqueue(tx, preparationStart(ctx.workflows, userId, cardId, attempt));
   }
   return started.length;
 }
