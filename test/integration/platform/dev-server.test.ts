@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { freePorts } from '../../../src/platform/free-port.ts';
+import { searchAttributesOf } from '../../../src/temporal/search-attributes.ts';
+import { WORKFLOW_KINDS } from '../../../src/temporal/workflow-ids.ts';
+import { scrapedSamples } from '../../../tools/prometheus-text.ts';
 import { connectTemporal } from '../../../src/temporal/connection.ts';
 import { type DevServer, DevServerStartError, startTemporalDevServer } from '../../../src/platform/temporal-dev-server.ts';
 
@@ -72,6 +76,37 @@ describe('the Temporal dev server on a small server', () => {
     }
     expect(goroutines).toBeGreaterThan(0);
     expect(goroutines).toBeLessThan(1_000);
+  });
+
+  it('keeps the search attributes cached: starts that carry them, and their visibility records, do not read the cluster metadata', async () => {
+    const server = await devServer({});
+    const client = await connectTemporal(server.address, 'default');
+    cleanups.push(() => client.connection.close());
+    const persistenceRequests = async (operation: string) =>
+      scrapedSamples(await fetch(`http://127.0.0.1:${server.ports.metrics}/metrics`).then((r) => r.text()), 'persistence_requests', { operation }).reduce(
+        (total, sample) => total + sample.value,
+        0,
+      );
+    // The server reports its counters every second or so: read them once they count every start so far.
+    const metadataReadsOnceReported = async (created: number) => {
+      while ((await persistenceRequests('CreateWorkflowExecution')) < created) await new Promise((r) => setTimeout(r, 200));
+      return persistenceRequests('GetCurrentClusterMetadata');
+    };
+    const kind = WORKFLOW_KINDS.cardEnrichment;
+    const start = (userId: string) =>
+      client.workflow.start('cardEnrichment', {
+        taskQueue: 'no-worker',
+        workflowId: `${kind}/${randomUUID()}`,
+        typedSearchAttributes: searchAttributesOf(userId, kind),
+      });
+    await start(randomUUID()); // the first loads the cache
+    const before = await metadataReadsOnceReported(1);
+    const userId = randomUUID();
+    const starts = 20;
+    for (let i = 0; i < starts; i++) await start(userId);
+    // Found by them: their visibility records were written (with the CLI's default, each start and each record read the metadata again).
+    while ((await client.workflow.count(`LcsUserId = '${userId}' AND LcsKind = '${kind}'`)).count < starts) await new Promise((r) => setTimeout(r, 100));
+    expect(await metadataReadsOnceReported(1 + starts)).toBeLessThan(before + starts);
   });
 });
 
