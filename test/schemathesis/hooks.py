@@ -86,9 +86,13 @@ def before_call(context, case, kwargs) -> None:
         for encounter in body["encounters"]:
             if isinstance(encounter, dict) and "metAt" in encounter:
                 encounter["metAt"] = now
-    elif _operation(case) == ("POST", "/api/replay") and body.get("prompt") == "context":
-        # The context prompt is for items that carry a cloze (a card with a sentence): the generated ones have none.
-        body["prompt"] = "translation"
+    elif _operation(case) == ("POST", "/api/replay"):
+        if body.get("prompt") == "context":
+            # The context prompt is for items that carry a cloze (a card with a sentence): the generated ones have none.
+            body["prompt"] = "translation"
+        if "answeredAt" in body:
+            # An answer's time lies within its session: not before the session began, not ahead of the clock. Now is both.
+            body["answeredAt"] = datetime.datetime.now(datetime.timezone.utc).isoformat().replace("+00:00", "Z")
     elif case.operation.path.startswith("/api/progress/") and isinstance((case.query or {}).get("timeZone"), str):
         # A time zone PostgreSQL knows (the page sends the browser's).
         case.query["timeZone"] = "Europe/Paris"
