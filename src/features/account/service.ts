@@ -18,10 +18,14 @@ export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 /**
  * Password hashes in flight at once, per process. Each takes 19 MiB outside the JS heap on a
  * thread of libuv's pool (4 threads, shared with DNS and file I/O): a burst of sign-ups or logins
- * took the API's resident memory from 230 to 300+ MB and every pool thread. Two at a time keeps
- * both bounded; the rest wait their turn (login attempts are rate-limited before they get here).
+ * took the API's resident memory from 230 to 300+ MB and every pool thread. One at a time: a hash
+ * takes about 14 ms of a core, so a process still hashes some 70 a second (90 with all its pool
+ * threads, on two cores that its requests share), and each one in flight beyond the first was
+ * 19 MB of the API's peak (`npm run bench page-translation`, whose workload signs up six learners:
+ * 257–269 MB with two at a time, 233–246 with one). The rest wait their turn (login attempts are
+ * rate-limited before they get here).
  */
-const passwordWork = pLimit(2);
+const passwordWork = pLimit(1);
 const hash = (password: string, options: typeof PASSWORD_HASH_OPTIONS) => passwordWork(() => argon2Hash(password, options));
 const verify = (hashed: string, password: string) => passwordWork(() => argon2Verify(hashed, password));
 
