@@ -167,6 +167,27 @@ describe('a provider outage longer than the old retry window', () => {
     },
   );
 
+  it('a healthy breaker costs one read a second, however many answers arrive at once: no update that finds nothing to reset', async () => {
+    const provider = `test:${randomUUID()}`;
+    // Every statement of the breaker takes its own fork of the real ORM: counted here.
+    let statements = 0;
+    const counted = Object.create(stack.orm, {
+      em: { value: Object.create(stack.orm.em, { fork: { value: (...args: unknown[]) => (statements++, stack.orm.em.fork(...(args as []))) } }) },
+    }) as typeof stack.orm;
+    const breaker = providerBreaker(counted, provider, { openMs: 300, probeMs: 10_000 });
+    await breaker.failed();
+    await breaker.succeeded(); // closed again, with a row: closed, no failures
+    expect(await sql(stack, `SELECT state, failures FROM provider_breakers WHERE provider = ?`, [provider])).toEqual([{ state: 'closed', failures: 0 }]);
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the process's cached row
+    statements = 0;
+    await Promise.all(Array.from({ length: 50 }, () => breaker.succeeded()));
+    expect(statements).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    statements = 0;
+    await expect(Promise.all(Array.from({ length: 50 }, () => breaker.admit()))).resolves.toEqual(Array.from({ length: 50 }, () => false));
+    expect(statements).toBe(1);
+  });
+
   it('a verdict still fails at once, breaker or not: output that fails validation marks the card failed', async () => {
     const other = await newUser(stack);
     stack.fake.setMode('schema_violation');
