@@ -42,7 +42,8 @@ export interface ChargeResult {
   entryId: string;
 }
 
-interface WalletRow {
+/** What a charge reads of the wallet, locked for its transaction. */
+export interface WalletRow {
   period_anchor: Date;
   period_start: Date;
   period_end: Date;
@@ -73,12 +74,25 @@ export async function openWallet(em: Em, userId: string, plan: Plan, anchor: Dat
   );
 }
 
+/** Each column a charge reads of the wallet (WalletRow), by the table it is in: `wallets w JOIN users u ON u.id = w.user_id`. */
+const WALLET_COLUMN_TABLES = { period_anchor: 'w', period_start: 'w', period_end: 'w', balance: 'w', plan: 'u' } as const satisfies Record<
+  keyof WalletRow,
+  'w' | 'u'
+>;
+
+/**
+ * The wallet's columns a charge reads, for a statement of the caller's that locks the wallet itself, in the same way:
+ * `FROM wallets w JOIN users u ON u.id = w.user_id … FOR UPDATE OF w`.
+ */
+export const WALLET_COLUMNS = sql.join(Object.entries(WALLET_COLUMN_TABLES).map(([column, table]) => sql.ref(`${table}.${column}`)));
+
+/** The same columns as a subquery aliased `alias` gives them. */
+export const walletColumnsOf = (alias: string) => sql.join(Object.keys(WALLET_COLUMN_TABLES).map((column) => sql.ref(`${alias}.${column}`)));
+
 /** Prepared (src/db/sql.ts), like the charge's and the hold's statements: every paid call runs them. */
 const walletLock = preparedStatement(
   'wallet_lock',
-  (userId: string) =>
-    sql<WalletRow>`SELECT w.period_anchor, w.period_start, w.period_end, w.balance, u.plan
-     FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.user_id = ${userId} FOR UPDATE OF w`,
+  (userId: string) => sql<WalletRow>`SELECT ${WALLET_COLUMNS} FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.user_id = ${userId} FOR UPDATE OF w`,
 );
 
 /**
@@ -89,6 +103,11 @@ const walletLock = preparedStatement(
 async function lockCurrentWallet(tx: Em, userId: string, now: Date): Promise<WalletRow> {
   const wallet = await firstRow(tx, walletLock(userId));
   if (!wallet) throw new AppError('not_found', 'No wallet for this account.');
+  return inCurrentPeriod(tx, userId, wallet, now);
+}
+
+/** A wallet its transaction has locked, rolled into the current period (lockCurrentWallet). */
+async function inCurrentPeriod(tx: Em, userId: string, wallet: WalletRow, now: Date): Promise<WalletRow> {
   if (now < new Date(wallet.period_end)) return wallet;
   return startPeriod(tx, userId, wallet, new Date(wallet.period_anchor), wallet.plan, now);
 }
@@ -160,10 +179,14 @@ const joinCallersTransaction = () => ({ propagation: 'required' }) as const;
  * constraint on the key is the backstop. Never below zero: an unaffordable charge takes what is
  * left and records the shortfall. Settles the unit's hold (same key, or `settlesHold`) in the same transaction.
  */
-export async function charge(em: Em, request: ChargeRequest, now = new Date()): Promise<ChargeResult> {
+export async function charge(em: Em, request: ChargeRequest, options: { now?: Date; lockedWallet?: WalletRow } = {}): Promise<ChargeResult> {
   const credits = creditsForCost(request.kind, request.providerCostUsd);
+  const now = options.now ?? new Date();
   const result = await em.transactional(async (tx): Promise<ChargeResult> => {
-    const wallet = await lockCurrentWallet(tx, request.userId, now);
+    // Locked already by the caller's statement in this transaction (WALLET_COLUMNS), or here.
+    const wallet = options.lockedWallet
+      ? await inCurrentPeriod(tx, request.userId, options.lockedWallet, now)
+      : await lockCurrentWallet(tx, request.userId, now);
     const { debited, shortfall, balanceAfter } = applyCharge(wallet.balance, credits);
     // One statement under the wallet lock (it serialises the user's preparations): the hold
     // settled, the entry written unless the key already has one, and the balance taken.

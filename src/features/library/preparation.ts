@@ -9,7 +9,7 @@ import { WORKFLOW_KINDS, workflowId } from '../../temporal/workflow-ids.ts';
 import type { WorkflowStart, WorkflowStarter } from '../../temporal/workflow-starter.ts';
 import type { FeatureContext } from '../context.ts';
 import { type BackgroundCall, modelCallHold, withModelCallHold } from '../credits/paid-call.ts';
-import { charge } from '../credits/wallet.ts';
+import { charge, WALLET_COLUMNS, walletColumnsOf, type WalletRow } from '../credits/wallet.ts';
 import { announceStatusChange } from '../status/changes.ts';
 import {
   BUDGET_SPENT_MESSAGE,
@@ -128,18 +128,18 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
     const enrichment = finalisePreparation(card.text, answer.data);
     const stored = await em.transactional(async (tx): Promise<PreparationOutcome | { discarded: PreparationOutcome }> => {
       // The result stored only while this attempt is still the card's pending one, in the statement that locks the
-      // card (before the wallet, as every charge of a card's work does); the charge follows in the same transaction.
+      // card and then the learner's wallet (the card first, as every charge of a card's work does); the charge
+      // follows in the same transaction, on that wallet.
       const ready = await firstRow(tx, storePreparation(ref, enrichment, answer.model));
       if (!ready) return { discarded: await discardedOutcome(tx, ref) };
-      await charge(tx, {
-        userId: ready.user_id,
-        idempotencyKey: unit,
-        providerCostUsd: answer.costUsd,
-        kind: 'capture_preparation',
-        reason: 'capture preparation',
-        ref: ref.cardId,
-      });
-      waitedSeconds = ready.waited_s;
+      const { user_id: userId, waited_s: waited, ...wallet } = ready;
+      await charge(
+        tx,
+        { userId, idempotencyKey: unit, providerCostUsd: answer.costUsd, kind: 'capture_preparation', reason: 'capture preparation', ref: ref.cardId },
+        // A wallet is made with its account and goes with it: should one be missing, the charge looks for it and says so.
+        isWallet(wallet) ? { lockedWallet: wallet } : {},
+      );
+      waitedSeconds = waited;
       return { outcome: 'ready' };
     });
     if (!('discarded' in stored)) {
@@ -155,14 +155,25 @@ export async function prepareCard(ctx: FeatureContext, ref: PreparationRef, back
   });
 }
 
-/** Prepared (src/db/sql.ts): every card's preparation runs it. */
+type NoWallet = { [column in keyof WalletRow]: null };
+const isWallet = (row: WalletRow | NoWallet): row is WalletRow => row.plan !== null;
+
+/**
+ * Prepared (src/db/sql.ts): every card's preparation runs it. The learner's wallet is locked and read in the same round
+ * trip (WALLET_COLUMNS), after the card: locked, its row is the latest a concurrent charge left.
+ */
 const storePreparation = preparedStatement(
   'card_preparation_store',
   (ref: PreparationRef, enrichment: unknown, model: string) =>
-    sql<{ user_id: string; waited_s: number }>`UPDATE cards SET enrichment = ${JSON.stringify(enrichment)}::jsonb, enrichment_status = 'ready',
-         enrichment_error = NULL, prepared_by_model = ${model}, waiting_since = NULL, enriched_at = now(), updated_at = now()
-       WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending'
-       RETURNING user_id, extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s`,
+    sql<{ user_id: string; waited_s: number } & (WalletRow | NoWallet)>`WITH ready AS (
+         UPDATE cards SET enrichment = ${JSON.stringify(enrichment)}::jsonb, enrichment_status = 'ready',
+           enrichment_error = NULL, prepared_by_model = ${model}, waiting_since = NULL, enriched_at = now(), updated_at = now()
+         WHERE id = ${ref.cardId} AND enrichment_attempt = ${ref.attempt} AND enrichment_status = 'pending'
+         RETURNING user_id, extract(epoch FROM clock_timestamp() - created_at)::float8 AS waited_s
+       )
+       SELECT ready.user_id, ready.waited_s, ${walletColumnsOf('wallet')} FROM ready LEFT JOIN LATERAL (
+         SELECT ${WALLET_COLUMNS} FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.user_id = ready.user_id FOR UPDATE OF w
+       ) wallet ON true`,
 );
 
 /** Why an attempt's result was not stored: the card is gone, or the attempt was settled or superseded meanwhile. */

@@ -20,7 +20,7 @@ const DAY = 86_400_000;
 const em = () => stack.orm.em.fork();
 const later = (days: number) => new Date(Date.now() + days * DAY);
 const spend = (userId: string, key: string, costUsd: string, now?: Date) =>
-  charge(em(), { userId, idempotencyKey: key, providerCostUsd: costUsd, kind: 'work', reason: 'spend' }, now);
+  charge(em(), { userId, idempotencyKey: key, providerCostUsd: costUsd, kind: 'work', reason: 'spend' }, now ? { now } : {});
 
 async function entries(userId: string) {
   return sql<{ kind: string; amount: number; balance_after: number; period_start: Date }>(
