@@ -7,7 +7,9 @@
  *   sh bin/with-toolchain.sh node tools/start-figures.ts --without-npm   the same starts through bin/start.sh (no npm process in the tree)
  *
  * It runs `npm start` (MODEL_PROVIDER=fake, free ports) as a self-hoster would, waits for its
- * "Ready" line, then IDLE_SECONDS, and reads every process of the tree from /proc. The clone's
+ * "Ready" line, then IDLE_SECONDS, and reads every process of the tree from /proc: each one's resident
+ * set, and the tree's memory with each page counted once (./resident-pages.ts), which is what the
+ * machine holds for it: npm's Node and the service's map the same binary. The clone's
  * node_modules is left as it is (a fresh clone's `npm ci` is timed by bin/with-toolchain.sh itself).
  */
 import { spawn } from 'node:child_process';
@@ -18,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { freePorts } from '../src/platform/free-port.ts';
+import { residentMemory } from './resident-pages.ts';
 
 const IDLE_SECONDS = 30;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -102,6 +105,12 @@ async function start(dataDir: string, env: Record<string, string>): Promise<{ se
   });
   const total = parts.reduce((sum, p) => sum + p.mb, 0);
   console.log(`idle ${IDLE_SECONDS} s after ready: ${total.toFixed(0)} MB resident, MB: ${parts.map((p) => p.text).join(', ')}`);
+  const resident = residentMemory(members.map((p) => p.pid));
+  const own = [...byName].map(([name, group]) => {
+    const mb = group.reduce((sum, p) => sum + (resident.privateMbByPid.get(p.pid) ?? 0), 0);
+    return `${name} ${mb.toFixed(0)}`;
+  });
+  console.log(`  each page counted once: ${resident.uniqueMb.toFixed(0)} MB; private pages, MB: ${own.join(', ')}; the rest maps files and shared memory`);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   process.kill(-child.pid!, 'SIGINT');
   await exited;
