@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SERVICE_ENV, SERVICE_NODE_FLAGS, serviceProcessEnv } from '../../../src/platform/node-flags.ts';
 
@@ -50,4 +51,23 @@ describe('the service processes', () => {
     expect(env.MALLOC_MMAP_THRESHOLD_).toBe(process.env.MALLOC_MMAP_THRESHOLD_ ?? SERVICE_ENV.MALLOC_MMAP_THRESHOLD_);
     expect(env.PATH).toBe(process.env.PATH);
   });
+
+  it('a service process writes its compile cache while its modules load, so a process that is killed keeps it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'compile-cache-'));
+    const entry = path.join(dir, 'entry.mjs');
+    // The ORM's core is some 200 modules; then the process waits to be killed, never reaching an exit that writes the cache.
+    const orm = pathToFileURL(path.join(root, 'node_modules/@mikro-orm/core/index.js')).href;
+    writeFileSync(entry, `await import(${JSON.stringify(orm)}); console.log('loaded'); setInterval(() => {}, 1000);`);
+    const cache = path.join(dir, 'cache');
+    const child = spawn('sh', [path.join(root, 'bin/start.sh'), entry], {
+      env: { ...process.env, NODE_COMPILE_CACHE: cache },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.setEncoding('utf8');
+    await new Promise<void>((resolve) => child.stdout.on('data', (text: string) => text.includes('loaded') && resolve()));
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    const written = (readdirSync(cache, { recursive: true }) as string[]).filter((name) => /^[0-9a-f]{8}$/.test(path.basename(name)));
+    expect(written.length).toBeGreaterThanOrEqual(100);
+  }, 60_000);
 });
