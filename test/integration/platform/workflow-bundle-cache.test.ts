@@ -21,6 +21,11 @@ it('a worker start bundles the workflows once, keeps it by a hash of the sources
   expect(first.code).toContain('cardEnrichment');
   // One byte a character in V8's heap, for as long as a worker runs: no character past U+00FF.
   expect(first.code).not.toMatch(/[\u0100-\uffff]/);
+  // The inline source map the SDK requires keeps what maps a stack trace, not the sources' text.
+  const map = JSON.parse(Buffer.from(first.code.slice(first.code.lastIndexOf('base64,') + 'base64,'.length), 'base64').toString()) as Record<string, unknown>;
+  expect(map).not.toHaveProperty('sourcesContent');
+  expect(map.sources).toContainEqual(expect.stringMatching(/src\/workflows\/card-enrichment\.ts$/));
+  expect(String(map.mappings).length).toBeGreaterThan(10_000);
   const kept = readdirSync(bundles);
   const made = kept.filter((name) => !earlier.includes(name));
   expect(made).toHaveLength(1);
