@@ -125,24 +125,3 @@ export function applyCharge(balance: number, credits: number): { debited: number
   const debited = Math.min(balance, credits);
   return { debited, shortfall: credits - debited, balanceAfter: balance - debited };
 }
-
-/** What a hold gets: credits, or the reason nothing is available. */
-export type HoldDecision = { credits: number } | { refused: 'empty' | 'held' };
-
-/**
- * Credits held for a unit of work before its provider call: its maximum cost, bounded by what
- * other holds leave of the balance. Refused only when nothing is available: `empty` when the
- * balance itself is spent, `held` when work in progress holds the rest (it settles soon).
- */
-export function holdFor(balance: number, heldByOthers: number, maxCredits: number): HoldDecision {
-  for (const [name, value] of [
-    ['balance', balance],
-    ['heldByOthers', heldByOthers],
-    ['maxCredits', maxCredits],
-  ] as const) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
-  }
-  const available = balance - heldByOthers;
-  if (available <= 0) return { refused: balance <= 0 ? 'empty' : 'held' };
-  return { credits: Math.min(available, maxCredits) };
-}

@@ -29,6 +29,7 @@ import { ModelCallSlots } from './0028-model-call-slots.ts';
 import { ImportReadLeases } from './0029-import-read-leases.ts';
 import { ContextSourceUrls } from './0030-context-source-urls.ts';
 import { SearchByUser } from './0031-search-by-user.ts';
+import { CreditHoldReserve } from './0032-credit-hold-reserve.ts';
 
 /** Every migration, in order. Each feature area appends its own file here. */
 export const migrations = [
@@ -63,4 +64,5 @@ export const migrations = [
   ImportReadLeases,
   ContextSourceUrls,
   SearchByUser,
+  CreditHoldReserve,
 ];

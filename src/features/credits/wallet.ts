@@ -1,6 +1,6 @@
 import type { Em } from '../../db/orm.ts';
 import { sql, allRows, firstRow, preparedStatement, run } from '../../db/sql.ts';
-import { type ChargeKind, type Plan, applyCharge, creditsForCost, holdFor, monthlyAllowance, periodContaining } from '../../domain/credits.ts';
+import { type ChargeKind, type Plan, applyCharge, creditsForCost, monthlyAllowance, periodContaining } from '../../domain/credits.ts';
 import { AppError } from '../../domain/problems.ts';
 import { counter } from '../../platform/metrics.ts';
 import type { FeatureContext } from '../context.ts';
@@ -298,54 +298,48 @@ interface HoldRow {
  * Holds min(available, maxCredits) for the unit, where available = balance − other live holds,
  * serialised with every charge by the wallet row lock. A unit that already holds credits keeps
  * them and renews the hold (a retried activity, an async sentence reserved at request time).
- * Refused (402 `insufficient_credits`) only when nothing is available.
+ * Refused (402 `insufficient_credits`) only when nothing is available: `empty` when the balance is
+ * spent, `held` when work in progress holds the rest (it settles soon).
+ *
+ * One round trip (`credit_hold_reserve`, src/db/migrations/0032-credit-hold-reserve.ts, where the
+ * rule is), joined to the caller's transaction when there is one. The first call of a new period
+ * rolls the wallet over first, in a transaction.
  */
 export async function reserveCredits(em: Em, request: HoldRequest, now = new Date()): Promise<Hold> {
-  return em.transactional(async (tx) => {
-    const wallet = await lockCurrentWallet(tx, request.userId, now);
-    // In one round trip under the wallet lock: the lapsed holds reaped, the unit's own live hold, what the others hold.
-    const holds = await firstRow(tx, holdsOf(request));
-    const { lost: lostCalls, own } = holds!;
-    // Temporal runs one attempt of an activity at a time: a call an earlier attempt left in flight is over, its answer lost.
-    if (own?.call_in_flight && request.callAttemptAt !== undefined && own.call_attempt_at < request.callAttemptAt) lostCalls.push(own.task);
-    let credits = own?.credits;
-    if (credits === undefined) {
-      const held = Number(holds!.held);
-      const decision = holdFor(wallet.balance, Math.min(held, wallet.balance), request.maxCredits);
-      if ('refused' in decision) {
-        holdsRefused.inc({ task: request.task, reason: decision.refused });
-        throw new InsufficientCredits(decision.refused, wallet.balance, held);
-      }
-      credits = decision.credits;
-    }
-    const callStarts = request.callAttemptAt !== undefined;
-    await run(tx, holdUpsert(request, credits, callStarts));
-    return { credits, lostCalls };
-  }, joinCallersTransaction());
+  let reserved = (await firstRow(em, holdReserve(request, now)))!;
+  if (reserved.outcome === 'period_ended') {
+    reserved = await em.transactional(async (tx) => {
+      await lockCurrentWallet(tx, request.userId, now);
+      return (await firstRow(tx, holdReserve(request, now)))!;
+    }, joinCallersTransaction());
+  }
+  const { outcome, own } = reserved;
+  if (outcome === 'no_wallet' || outcome === 'period_ended') throw new AppError('not_found', 'No wallet for this account.');
+  if (outcome !== 'reserved') {
+    holdsRefused.inc({ task: request.task, reason: outcome });
+    throw new InsufficientCredits(outcome, reserved.balance!, Number(reserved.held));
+  }
+  const lostCalls = reserved.lost!;
+  // Temporal runs one attempt of an activity at a time: a call an earlier attempt left in flight is over, its answer lost.
+  if (own?.call_in_flight && request.callAttemptAt !== undefined && own.call_attempt_at < request.callAttemptAt) lostCalls.push(own.task);
+  return { credits: reserved.credits!, lostCalls };
 }
 
-const holdsOf = preparedStatement(
-  'credit_holds_of',
-  (request: HoldRequest) =>
-    sql<{ lost: string[]; own: HoldRow | null; held: string }>`WITH lapsed AS (
-         DELETE FROM credit_holds WHERE user_id = ${request.userId} AND expires_at <= now() RETURNING task, call_in_flight
-       )
-       SELECT (SELECT coalesce(json_agg(task), '[]') FROM lapsed WHERE call_in_flight) AS lost,
-              (SELECT row_to_json(h) FROM (SELECT task, credits, call_in_flight, call_attempt_at FROM credit_holds
-                 WHERE user_id = ${request.userId} AND hold_key = ${request.key} AND expires_at > now()) h) AS own,
-              (SELECT coalesce(sum(credits), 0)::text FROM credit_holds WHERE user_id = ${request.userId} AND expires_at > now()
-                AND hold_key <> ${request.key}) AS held`,
-);
+/** What `credit_hold_reserve` answers: see its migration. */
+interface ReservedRow {
+  outcome: 'reserved' | 'empty' | 'held' | 'no_wallet' | 'period_ended';
+  credits: number | null;
+  balance: number | null;
+  held: string | null;
+  own: HoldRow | null;
+  lost: string[] | null;
+}
 
-const holdUpsert = preparedStatement(
-  'credit_hold_upsert',
-  (request: HoldRequest, credits: number, callStarts: boolean) =>
-    sql`INSERT INTO credit_holds (user_id, hold_key, task, credits, call_in_flight, call_attempt_at, expires_at)
-       VALUES (${request.userId}, ${request.key}, ${request.task}, ${credits}, ${callStarts}, ${request.callAttemptAt ?? 0},
-       now() + (${request.lifetimeMs} * interval '1 millisecond'))
-       ON CONFLICT (user_id, hold_key) DO UPDATE SET expires_at = EXCLUDED.expires_at,
-         call_in_flight = credit_holds.call_in_flight OR EXCLUDED.call_in_flight,
-         call_attempt_at = GREATEST(credit_holds.call_attempt_at, EXCLUDED.call_attempt_at)`,
+const holdReserve = preparedStatement(
+  'credit_hold_reserve',
+  (request: HoldRequest, now: Date) =>
+    sql<ReservedRow>`SELECT outcome, credits, balance, held::text AS held, own, lost FROM credit_hold_reserve(${request.userId}, ${request.key},
+       ${request.task}, ${request.maxCredits}, ${request.callAttemptAt !== undefined}, ${request.callAttemptAt ?? 0}, ${request.lifetimeMs}, ${now})`,
 );
 
 const holdRelease = preparedStatement(

@@ -4,7 +4,6 @@ import {
   applyCharge,
   CREDITS_PER_USD,
   creditsForCost,
-  holdFor,
   MAX_COST_USD,
   monthlyAllowance,
   parseCostUsd,
@@ -385,37 +384,6 @@ describe('applyCharge', () => {
         expect(r.balanceAfter).toBeGreaterThanOrEqual(0);
         expect(r.debited + r.shortfall).toBe(credits);
         expect(r.balanceAfter).toBe(balance - r.debited);
-      }),
-    );
-  });
-});
-
-describe('holdFor', () => {
-  it.each([
-    { balance: 500, others: 0, max: 128, expected: { credits: 128 }, why: "the unit's maximum cost when it fits" },
-    { balance: 500, others: 450, max: 128, expected: { credits: 50 }, why: 'what other holds leave, when less' },
-    { balance: 1, others: 0, max: 128, expected: { credits: 1 }, why: 'the last credit' },
-    { balance: 500, others: 0, max: 0, expected: { credits: 0 }, why: 'a free call still needs something available' },
-    { balance: 0, others: 0, max: 128, expected: { refused: 'empty' }, why: 'nothing left' },
-    { balance: 1, others: 1, max: 128, expected: { refused: 'held' }, why: 'all of it held by work in progress' },
-    { balance: 100, others: 300, max: 1, expected: { refused: 'held' }, why: 'holds larger than the balance (plan changed)' },
-  ])('$balance − $others held, max $max → $expected ($why)', ({ balance, others, max, expected }) => {
-    expect(holdFor(balance, others, max)).toEqual(expected);
-  });
-
-  it('rejects negative or fractional amounts', () => {
-    expect(() => holdFor(-1, 0, 1)).toThrow(RangeError);
-    expect(() => holdFor(1, 0.5, 1)).toThrow(RangeError);
-    expect(() => holdFor(1, 0, Number.NaN)).toThrow(RangeError);
-  });
-
-  it('never holds more than is available, and refuses only when nothing is (property)', () => {
-    fc.assert(
-      fc.property(fc.nat(10_000), fc.nat(10_000), fc.nat(10_000), (balance, others, max) => {
-        const decision = holdFor(balance, others, max);
-        const available = balance - others;
-        if ('refused' in decision) return available <= 0 && decision.refused === (balance === 0 ? 'empty' : 'held');
-        return available > 0 && decision.credits === Math.min(available, max);
       }),
     );
   });
