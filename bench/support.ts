@@ -47,6 +47,9 @@ interface Figure {
   met?: boolean;
 }
 
+/** The bench's own process in `cpu()`: the load it sends, the fake provider, and any worker of its own. */
+export const BENCH_PROCESS = 'bench (load, fake provider)';
+
 export interface BenchContext {
   baseUrl: string;
   /** The environment the API and the worker were started with (a scenario may start more processes like them). */
@@ -153,7 +156,7 @@ export async function startBench(): Promise<BenchContext & { close(): Promise<vo
         worker: { pid: worker.pid },
         postgres: { pid: db.pid, withChildren: true },
         temporal: { pid: dev.pid },
-        'bench (load, fake provider)': { pid: process.pid },
+        [BENCH_PROCESS]: { pid: process.pid },
       }),
     peakRss: () => ({ api: peakRssMb(api.pid), worker: peakRssMb(worker.pid) }),
     rss: () => ({ api: rssMb(api.pid), worker: rssMb(worker.pid) }),

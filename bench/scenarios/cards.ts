@@ -14,7 +14,7 @@ import { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { installTemporalRuntime } from '../../src/platform/temporal-runtime.ts';
 import { cpuSplit } from '../processes.ts';
-import { type BenchContext, type BenchUser, waitForReady } from '../support.ts';
+import { BENCH_PROCESS, type BenchContext, type BenchUser, waitForReady } from '../support.ts';
 import { describeTemporalWork } from '../temporal-counters.ts';
 import { call, sendCaptures } from './imports.ts';
 
@@ -28,7 +28,7 @@ export default async function cards(ctx: BenchContext): Promise<void> {
   ctx.fake.setLatency(0);
   const run = randomUUID().slice(0, 8);
   const floorMs = await minimalWorkflows(ctx, run);
-  const floor = `Temporal ${floorMs.toFixed(1)} ms per minimal workflow`;
+  const floor = `Temporal ${floorMs.temporal.toFixed(1)} ms per minimal workflow (+ ${floorMs.sdk.toFixed(1)} ms its SDK worker and client)`;
   const captured = await toReady(ctx, '1,000 captures', (user) =>
     sendCaptures(
       ctx,
@@ -96,9 +96,11 @@ async function toReady(ctx: BenchContext, name: string, send: (user: BenchUser) 
 /**
  * COUNT minimal workflows on a worker of the bench's own (its own task queue and bundle), started
  * eagerly through the worker's connection as the service's relay starts a card's: the dev server's
- * CPU per workflow.
+ * CPU per workflow, and the bench process's (the SDK's worker and client that start and run them, and
+ * the bench's count of the running ones every 100 ms): what a card's workflow costs a worker before any
+ * of the card's own work.
  */
-async function minimalWorkflows(ctx: BenchContext, run: string): Promise<number> {
+async function minimalWorkflows(ctx: BenchContext, run: string): Promise<{ temporal: number; sdk: number }> {
   await installTemporalRuntime(); // its logs at WARN, like the service's
   const workflowsPath = fileURLToPath(new URL('../floor-workflow.ts', import.meta.url));
   const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: { ...console, trace: () => {}, debug: () => {}, info: () => {}, log: () => {} } });
@@ -117,7 +119,7 @@ async function minimalWorkflows(ctx: BenchContext, run: string): Promise<number>
     workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 40 },
   });
   const client = new Client({ connection, namespace });
-  let temporalMs = 0;
+  const floorMs = { temporal: 0, sdk: 0 };
   await worker.runUntil(async () => {
     const temporalBefore = await ctx.temporalCounters();
     const before = ctx.cpu();
@@ -132,12 +134,16 @@ async function minimalWorkflows(ctx: BenchContext, run: string): Promise<number>
     const query = `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'`;
     while (steps < COUNT || (await client.workflow.count(query)).count > 0) await sleep(100);
     const after = ctx.cpu();
-    temporalMs = ((after.temporal! - before.temporal!) * 1000) / COUNT;
-    console.log(`${COUNT} minimal workflows (start, one local activity, complete): Temporal ${temporalMs.toFixed(1)} ms each; CPU: ${cpuSplit(before, after)}`);
+    const msEach = (process: string) => ((after[process]! - before[process]!) * 1000) / COUNT;
+    floorMs.temporal = msEach('temporal');
+    floorMs.sdk = msEach(BENCH_PROCESS);
+    console.log(
+      `${COUNT} minimal workflows (start, one local activity, complete): Temporal ${floorMs.temporal.toFixed(1)} ms each; CPU: ${cpuSplit(before, after)}`,
+    );
     console.log(`Temporal dev server meanwhile: ${describeTemporalWork(temporalBefore, await ctx.temporalCounters())}`);
   });
   await connection.close();
-  return temporalMs;
+  return floorMs;
 }
 
 const loadAverage = () => os.loadavg()[0]!.toFixed(1);
