@@ -314,7 +314,8 @@ export async function reserveCredits(em: Em, request: HoldRequest, now = new Dat
     }, joinCallersTransaction());
   }
   const { outcome, own } = reserved;
-  if (outcome === 'no_wallet' || outcome === 'period_ended') throw new AppError('not_found', 'No wallet for this account.');
+  if (outcome === 'no_wallet') throw new AppError('not_found', 'No wallet for this account.');
+  if (outcome === 'period_ended') throw new Error('the wallet was still in an ended period after it was rolled over');
   if (outcome !== 'reserved') {
     holdsRefused.inc({ task: request.task, reason: outcome });
     throw new InsufficientCredits(outcome, reserved.balance!, Number(reserved.held));
