@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A unit of work's credit hold taken in one round trip (reserveCredits, src/features/credits/wallet.ts):
+ * A unit of work's credit hold taken in one round trip (reserveCredits, src/features/credits/holds.ts):
  * it had taken five, a transaction of its own (BEGIN, the wallet's lock, the holds, the hold's upsert,
  * COMMIT) before every paid call, four of a card's fourteen statements. It cannot be one SQL statement:
  * in READ COMMITTED a statement reads with the snapshot it started with, so a statement that waited

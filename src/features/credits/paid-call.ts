@@ -5,7 +5,8 @@ import type { ModelClient, StructuredRequest } from '../../model/model-client.ts
 import type { SpendReporter } from '../../model/provider-spend.ts';
 import { isAppError } from '../../domain/problems.ts';
 import { PROVIDER_WAIT_PER_ATTEMPT_MS } from '../../domain/retry-policy.ts';
-import { InsufficientCredits, releaseHold, reserveCredits, type Hold } from './wallet.ts';
+import { releaseHold, reserveCredits, type Hold } from './holds.ts';
+import { InsufficientCredits } from './wallet.ts';
 
 /**
  * A paid provider call under a credit hold: hold the unit's maximum cost, make the call, and

@@ -11,7 +11,8 @@ import { LEASE, leaseExpirySql, whileLeased } from '../../services/leases.ts';
 import type { FeatureContext } from '../context.ts';
 import { holdCredits, modelCallHold } from '../credits/paid-call.ts';
 import { lookupTranslations, storeTranslations, TRANSLATE_BATCH_PROMPT_VERSION, type CachedTranslation } from './cache.ts';
-import { charge, expireEarlierHolds, releaseHold } from '../credits/wallet.ts';
+import { expireEarlierHolds, releaseHold } from '../credits/holds.ts';
+import { charge } from '../credits/wallet.ts';
 
 import type { PageTranslationResponse } from './schemas.ts';
 

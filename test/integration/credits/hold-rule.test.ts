@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { type HoldRequest, reserveCredits } from '../../../src/features/credits/wallet.ts';
+import { type HoldRequest, reserveCredits } from '../../../src/features/credits/holds.ts';
 import { useStack } from '../../support/fixture.ts';
 import type { Stack } from '../../support/stack.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
