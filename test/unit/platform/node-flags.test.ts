@@ -32,7 +32,12 @@ describe('the service processes', () => {
 
   it('bin/start.sh hands Node the service flags and environment that spawned service processes get, and Node takes them', () => {
     expect(SERVICE_NODE_FLAGS).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^--max-semi-space-size=\d+$/), expect.stringMatching(/^--heap-growing-percent=\d+$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^--max-semi-space-size=\d+$/),
+        expect.stringMatching(/^--heap-growing-percent=\d+$/),
+        '--flush-baseline-code',
+        expect.stringMatching(/^--bytecode-old-age=\d+$/),
+      ]),
     );
     expect(SERVICE_ENV).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' });
     const { execArgv, malloc } = startScriptRun({});
