@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
-import { startEmbeddedPostgres } from './platform/embedded-postgres.ts';
+import { SERVICE_CLUSTER_SETTINGS, startEmbeddedPostgres } from './platform/embedded-postgres.ts';
 import { createLogger } from './platform/logger.ts';
 import { type Dependency, supervise, type Supervised } from './platform/supervisor.ts';
 import { DevServerStartError, startTemporalDevServer } from './platform/temporal-dev-server.ts';
@@ -144,7 +144,12 @@ async function start() {
 async function startDatabaseIfWanted(giveUp: (error: unknown) => void): Promise<Stop | null> {
   if (config.databaseUrl) return null;
   const startDatabase = (port?: number) =>
-    startEmbeddedPostgres({ dataDir: config.dataDir, ...(port ? { port } : {}), log: (line) => logger.debug({ postgres: line.trim() }) });
+    startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      ...(port ? { port } : {}),
+      settings: SERVICE_CLUSTER_SETTINGS,
+      log: (line) => logger.debug({ postgres: line.trim() }),
+    });
   const first = await startDatabase();
   const port = Number(new URL(first.url).port);
   const db = supervise({ name: 'embedded PostgreSQL', first, restart: () => startDatabase(port), logger, giveUp });

@@ -53,9 +53,25 @@ const DATABASE = 'language_capture';
  * logical replication, whose launcher is a process of its own. The WAL's buffers are 1 MB instead of the
  * 4 MB PostgreSQL sizes from its shared buffers: the first start's migrations alone write enough WAL to
  * touch all 4, kept resident for good, while a commit of this service writes a few kilobytes (3 MB less
- * at idle; a bulk write such as an import writes out its WAL in more, smaller writes).
+ * at idle; a bulk write such as an import writes out its WAL in more, smaller writes). Shared buffers are
+ * 64 MB instead of 128: PostgreSQL sets up the arrays that describe them, touching each, at start (1.3 MB
+ * less at idle); a learner's cards are a few megabytes, and `npm run bench search`, over a million cards,
+ * measured within its spread.
  */
-const SMALL_SERVER_SETTINGS: Record<string, string> = { io_method: 'sync', max_logical_replication_workers: '0', wal_buffers: '1MB' };
+const SMALL_SERVER_SETTINGS: Record<string, string> = {
+  io_method: 'sync',
+  max_logical_replication_workers: '0',
+  wal_buffers: '1MB',
+  shared_buffers: '64MB',
+};
+
+/**
+ * The service's own cluster (`npm start`) serves one process: its pool of at most 10 connections
+ * (`createOrm` in src/db/orm.ts), its LISTEN connection, and an operator's command beside it. PostgreSQL
+ * sizes its lock tables and its process slots in shared memory, touched at start, for 100 connections:
+ * 40 are 2.6 MB less at idle. Tests and the bench, which open many more at once, keep the 100.
+ */
+export const SERVICE_CLUSTER_SETTINGS: Readonly<Record<string, string>> = { max_connections: '40' };
 
 /** The role the service connects as: it owns DATABASE and everything in it, and is no superuser. */
 export const APP_ROLE = 'lcs';
@@ -88,8 +104,8 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port?: number;
   log?: (line: string) => void;
-  /** Server settings for this start (`-c name=value`): the bench loads pg_stat_statements with one. */
-  settings?: Record<string, string>;
+  /** Server settings for this start (`-c name=value`): the bench loads pg_stat_statements with one, the service sizes its connections. */
+  settings?: Readonly<Record<string, string>>;
 }): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   const databaseDir = path.join(dataDir, 'postgres');

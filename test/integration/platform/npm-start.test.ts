@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import pg from 'pg';
 import { freePorts } from '../../../src/platform/free-port.ts';
 import { spawnService, waitForHttp, type ServiceProcess } from '../../support/processes.ts';
 import { newUser, type TestUser } from '../../support/users.ts';
@@ -104,6 +105,26 @@ it('restarts its PostgreSQL after a SIGKILL, and a capture made after reaches re
   await captureUntilReady('after the database was killed');
   expect(main.child.exitCode).toBeNull(); // still the same process
 }, 240_000);
+
+it('runs its PostgreSQL, restarted too, with the settings of a small server, and room for its pool and an operator beside it', async () => {
+  const url = readFileSync(path.join(dataDir, 'database-url'), 'utf8');
+  // The service's pool (10), its LISTEN connection and an operator's command (`lcs` operations, 2) at once, and more.
+  const clients = Array.from({ length: 20 }, () => new pg.Client({ connectionString: url }));
+  try {
+    await Promise.all(clients.map((client) => client.connect()));
+    const settings = await clients[0]!.query<{ name: string; setting: string; unit: string | null }>(
+      `SELECT name, setting, unit FROM pg_settings WHERE name IN ('max_connections', 'shared_buffers', 'wal_buffers', 'io_method') ORDER BY name`,
+    );
+    expect(settings.rows).toEqual([
+      { name: 'io_method', setting: 'sync', unit: null },
+      { name: 'max_connections', setting: '40', unit: null },
+      { name: 'shared_buffers', setting: String((64 * 1024) / 8), unit: '8kB' },
+      { name: 'wal_buffers', setting: String(1024 / 8), unit: '8kB' },
+    ]);
+  } finally {
+    await Promise.all(clients.map((client) => client.end().catch(() => {})));
+  }
+});
 
 it('stops in order on Ctrl-C, which reaches its PostgreSQL and Temporal too and may come twice, and exits 0', async () => {
   const database = loggedPid('embedded PostgreSQL restarted');
