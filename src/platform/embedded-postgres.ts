@@ -67,9 +67,10 @@ const SMALL_SERVER_SETTINGS: Record<string, string> = {
 
 /**
  * The service's own cluster (`npm start`) serves one process: its pool of at most 10 connections
- * (`createOrm` in src/db/orm.ts), its LISTEN connection, and an operator's command beside it. PostgreSQL
- * sizes its lock tables and its process slots in shared memory, touched at start, for 100 connections:
- * 40 are 2.6 MB less at idle. Tests and the bench, which open many more at once, keep the 100.
+ * (`createOrm` in src/db/orm.ts), its LISTEN connection, and an operator's command beside it
+ * (`npm run ops`, `npm run set-plan`). PostgreSQL sizes its lock tables and its process slots in shared
+ * memory, touched at start, for 100 connections: 40 are 2.6 MB less at idle. Tests and the bench, which
+ * open many more at once, keep the 100.
  */
 export const SERVICE_CLUSTER_SETTINGS: Readonly<Record<string, string>> = { max_connections: '40' };
 

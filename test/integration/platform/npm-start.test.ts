@@ -108,7 +108,7 @@ it('restarts its PostgreSQL after a SIGKILL, and a capture made after reaches re
 
 it('runs its PostgreSQL, restarted too, with the settings of a small server, and room for its pool and an operator beside it', async () => {
   const url = readFileSync(path.join(dataDir, 'database-url'), 'utf8');
-  // The service's pool (10), its LISTEN connection and an operator's command (`lcs` operations, 2) at once, and more.
+  // The service's pool (10), its LISTEN connection and an operator's command (`npm run ops`, 2) at once, and more.
   const clients = Array.from({ length: 20 }, () => new pg.Client({ connectionString: url }));
   try {
     await Promise.all(clients.map((client) => client.connect()));
