@@ -63,6 +63,8 @@ interface HoldRow {
  * rolls the wallet over first, in a transaction.
  */
 export async function reserveCredits(em: Em, request: HoldRequest, now = new Date()): Promise<Hold> {
+  // A cost ceiling gone wrong is a bug: said here, before the wallet's lock, not as a failed cast or constraint in the database.
+  if (!Number.isSafeInteger(request.maxCredits) || request.maxCredits < 0) throw new RangeError('maxCredits must be a non-negative integer');
   let reserved = (await firstRow(em, holdReserve(request, now)))!;
   if (reserved.outcome === 'period_ended') {
     reserved = await em.transactional(async (tx) => {

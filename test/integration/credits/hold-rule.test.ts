@@ -88,6 +88,13 @@ describe('what a unit holds', () => {
     expect(wallet).toEqual({ balance: 500, current: true });
   });
 
+  it.each([-1, 0.5, Number.NaN])('a maximum of %s is a bug, refused before the wallet is read: nothing held', async (max) => {
+    await walletWith(user.userId, 500, 0);
+    const request = unit(user.userId, max);
+    await expect(reserve(request)).rejects.toThrow(RangeError);
+    expect(await sql(stack, `SELECT 1 FROM credit_holds WHERE user_id = ?`, [user.userId])).toHaveLength(0);
+  });
+
   it('a user without a wallet: not found, nothing held', async () => {
     await expect(reserve(unit(randomUUID(), 1))).rejects.toMatchObject({ code: 'not_found' });
   });
